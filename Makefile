@@ -1,0 +1,86 @@
+# minigrad notebooks: `make lab` opens the series, `make test` runs every test.
+# Both create .venv on first use; re-running them installs nothing new.
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+JUPYTER := $(VENV)/bin/jupyter
+PORT   ?= 8888
+# `make test WITH_TORCH=1` (or `make test-torch`) adds torch to the venv, so the
+# PyTorch-parity tests also compare live, not only against the recorded fixtures.
+WITH_TORCH ?=
+TORCH_VERSION := 2.13.0
+SANITIZE := notebooks/sanitize.cfg
+NBVAL := --nbval --nbval-current-env --nbval-sanitize-with $(SANITIZE)
+
+.PHONY: lab test test-torch test-unit test-notebooks notebooks fixtures bench student \
+        test-e2e screenshots dot trust setup clean
+
+# ---- set-up -------------------------------------------------------------------------
+$(PY):
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "minigrad needs Python >= 3.10, this is " + sys.version.split()[0]'
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.lab: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[lab]'
+	@touch $@
+
+$(VENV)/.test: pyproject.toml $(VENV)/.lab
+	$(PY) -m pip install --quiet -e '.[lab,test]'
+	@touch $@
+
+$(VENV)/.torch: | $(PY)
+	$(PY) -m pip install --quiet torch==$(TORCH_VERSION)
+	@touch $@
+
+setup: $(VENV)/.test
+
+dot:
+	@scripts/ensure-dot.sh
+
+trust: $(VENV)/.lab
+	@$(JUPYTER) trust notebooks/*.ipynb >/dev/null
+
+# ---- the two commands ---------------------------------------------------------------
+lab: $(VENV)/.lab dot trust
+	$(JUPYTER) lab --notebook-dir=notebooks --port=$(PORT)
+
+test: $(VENV)/.test dot $(if $(WITH_TORCH),$(VENV)/.torch)
+	$(PY) -m pytest tests $(NBVAL) notebooks
+
+# ---- the rest -----------------------------------------------------------------------
+test-torch:
+	$(MAKE) test WITH_TORCH=1
+
+test-unit: $(VENV)/.test
+	$(PY) -m pytest tests
+
+test-notebooks: $(VENV)/.test dot
+	$(PY) -m pytest $(NBVAL) notebooks
+
+# Re-execute every notebook in place from a fresh kernel (then commit the outputs).
+notebooks: $(VENV)/.test dot
+	$(PY) scripts/execute_notebooks.py notebooks/*.ipynb
+
+# Re-record the PyTorch reference values in tests/fixtures/ (needs torch).
+fixtures: $(VENV)/.test $(VENV)/.torch
+	$(PY) scripts/make_fixtures.py
+
+bench: $(VENV)/.test $(VENV)/.torch
+	$(PY) -m pip install --quiet micrograd
+	$(PY) bench/run.py --readme README.md
+
+student: $(VENV)/.lab
+	$(PY) -m minigrad.classroom release notebooks/ --out student/
+
+test-e2e: $(VENV)/.test dot
+	$(PY) -m pip install --quiet playwright
+	$(PY) -m pytest tests/e2e -v
+
+screenshots: $(VENV)/.test dot
+	$(PY) -m pip install --quiet playwright
+	MINIGRAD_SCREENSHOTS=docs $(PY) -m pytest tests/e2e -v -k screenshots
+
+clean:
+	rm -rf $(VENV) student .pytest_cache .hypothesis

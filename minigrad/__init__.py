@@ -1,0 +1,194 @@
+"""minigrad: a small numpy autograd that mirrors PyTorch, written to be read.
+
+``import minigrad as torch`` runs the classic autograd examples with the same numbers, the same
+``grad_fn`` names and the same error messages as PyTorch, over the subset minigrad supports.
+
+Where to read:
+- ``tensor.py``            the Tensor and its methods
+- ``autograd/function.py`` Function, backward nodes (``grad_fn``), saved tensors, AccumulateGrad
+- ``autograd/engine.py``   the backward engine
+- ``ops/``                 every built-in op, forward and backward side by side
+- ``nn/``, ``optim/``      modules, parameters, losses and optimizers
+- ``viz/``                 drawings of the graph and a step-through of backward
+"""
+from . import _dtype
+from ._dtype import Size, dtype, get_default_dtype, set_default_dtype
+from ._dtype import bool_ as bool  # noqa: A001  (PyTorch's names shadow the builtins here, as torch.float does)
+from ._dtype import float16, float32, float64, int8, int16, int32, int64, uint8
+from .tensor import Tensor
+from . import autograd
+from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .creation import (arange, as_tensor, cat, concat, empty, empty_like, eye, from_numpy, full, full_like,
+                       linspace, ones, ones_like, stack, tensor, zeros, zeros_like)
+from .random import manual_seed, initial_seed, seed, rand, rand_like, randint, randn, randn_like, randperm, normal
+from .ops import where
+
+float = float32  # noqa: A001
+double = float64
+half = float16
+long = int64
+int = int32  # noqa: A001
+short = int16
+
+__version__ = "0.1.0"
+
+
+# ---- functions that mirror the Tensor methods (minigrad.relu(x) is x.relu()) -------------
+def sigmoid(x):
+    return x.sigmoid()
+
+
+def relu(x):
+    return x.relu()
+
+
+def tanh(x):
+    return x.tanh()
+
+
+def exp(x):
+    return x.exp()
+
+
+def log(x):
+    return x.log()
+
+
+def sqrt(x):
+    return x.sqrt()
+
+
+def abs(x):  # noqa: A001
+    return x.abs()
+
+
+def neg(x):
+    return -x
+
+
+def pow(x, exponent):  # noqa: A001
+    if not isinstance(x, Tensor):
+        return exponent.__rpow__(x)
+    return x.pow(exponent)
+
+
+def sum(x, dim=None, keepdim=False, dtype=None):  # noqa: A001
+    return x.sum(dim, keepdim, dtype=dtype)
+
+
+def mean(x, dim=None, keepdim=False):
+    return x.mean(dim, keepdim)
+
+
+def max(x, dim=None, keepdim=False):  # noqa: A001
+    return x.max(dim, keepdim)
+
+
+def min(x, dim=None, keepdim=False):  # noqa: A001
+    return x.min(dim, keepdim)
+
+
+def argmax(x, dim=None, keepdim=False):
+    return x.argmax(dim, keepdim)
+
+
+def maximum(a, b):
+    return a.maximum(b)
+
+
+def clamp(x, min=None, max=None):  # noqa: A002
+    return x.clamp(min, max)
+
+
+def mm(a, b):
+    return a.mm(b)
+
+
+def matmul(a, b):
+    return a.matmul(b)
+
+
+def dot(a, b):
+    return a.dot(b)
+
+
+def t(x):
+    return x.t()
+
+
+def transpose(x, dim0, dim1):
+    return x.transpose(dim0, dim1)
+
+
+def reshape(x, shape):
+    return x.reshape(shape)
+
+
+def flatten(x, start_dim=0, end_dim=-1):
+    return x.flatten(start_dim, end_dim)
+
+
+def unsqueeze(x, dim):
+    return x.unsqueeze(dim)
+
+
+def squeeze(x, dim=None):
+    return x.squeeze(dim)
+
+
+def softmax(x, dim):
+    return x.softmax(dim)
+
+
+def log_softmax(x, dim):
+    return x.log_softmax(dim)
+
+
+def add(a, b, alpha=1):
+    return a.add(b, alpha=alpha)
+
+
+def mul(a, b):
+    return a * b
+
+
+def sub(a, b, alpha=1):
+    return a.sub(b, alpha=alpha)
+
+
+def div(a, b):
+    return a / b
+
+
+def clone(x):
+    return x.clone()
+
+
+def detach(x):
+    return x.detach()
+
+
+def numel(x):
+    return x.numel()
+
+
+def is_tensor(x):
+    return isinstance(x, Tensor)
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    import numpy as _np
+    return _np.allclose(a._data, b._data, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
+def equal(a, b):
+    return a.shape == b.shape and bool((a._data == b._data).all())
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    import numpy as _np
+    return Tensor(_np.isclose(a._data, b._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+from . import nn  # noqa: E402
+from . import optim  # noqa: E402

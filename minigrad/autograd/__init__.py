@@ -1,0 +1,122 @@
+"""minigrad.autograd: ``backward``, ``grad``, ``Function`` and friends (PyTorch: ``torch.autograd``)."""
+from . import grad_mode
+from .engine import GraphTask, Step
+from .function import AccumulateGrad, BackwardNode, Function, Node, SavedTensor
+from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+
+
+def _tensors(x):
+    from ..tensor import Tensor
+    if x is None:
+        return []
+    if isinstance(x, Tensor):
+        return [x]
+    return list(x)
+
+
+def _make_grads(outputs, grads):
+    """The seed gradients: ``1`` for scalar outputs, or the given ones after a shape check."""
+    from ..tensor import Tensor
+    import numpy as np
+    result = []
+    for i, (out, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            if out._data.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if not out.dtype.is_floating_point:
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got "
+                                   f"{out.dtype}")
+            g = Tensor(np.ones(out._data.shape, out._data.dtype))
+        else:
+            if not isinstance(g, Tensor):
+                g = Tensor(np.asarray(g, dtype=out._data.dtype))
+            if g._data.shape != out._data.shape:
+                from .._dtype import Size
+                raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g._data.shape)} and "
+                                   f"output[{i}] has a shape of {Size(out._data.shape)}.")
+        result.append(g)
+    return result
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
+    """Accumulate into the leaves' ``.grad`` the gradient of ``tensors`` (``loss.backward()`` calls this).
+
+    ``grad_tensors`` holds one gradient per tensor (``None`` allowed for scalars); it is the vector
+    in the vector-Jacobian product, so it acts as weights when several outputs are summed.
+    ``retain_graph`` defaults to ``create_graph``; without it the saved tensors are freed.
+    """
+    outputs = _tensors(tensors)
+    if grad_tensors is None:
+        grad_tensors = grad_variables
+    grads = _tensors(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"grad can be implicitly created only for scalar outputs" if not grads else
+                           f"got {len(grads)} tensors and {len(outputs)} gradients")
+    if retain_graph is None:
+        retain_graph = create_graph
+    if inputs is not None:
+        inputs = _tensors(inputs)
+        captured = GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph, inputs).run().captured
+        for t, g in zip(inputs, captured):
+            if g is not None:
+                t._grad = g.detach().clone() if t._grad is None else t._grad + g
+        return
+    GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph).run()
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """Return the gradients of ``outputs`` w.r.t. ``inputs`` without touching any ``.grad``."""
+    from ..tensor import Tensor
+    import numpy as np
+    outputs = _tensors(outputs)
+    single = isinstance(inputs, Tensor)
+    inputs = _tensors(inputs)
+    for t in inputs:
+        if not t._requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    grads = _tensors(grad_outputs) if grad_outputs is not None else [None] * len(outputs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    task = GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph, inputs).run()
+    result = []
+    for i, (t, g) in enumerate(zip(inputs, task.captured)):
+        if g is None:
+            if not allow_unused:
+                raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the "
+                                   "graph. Set allow_unused=True if this is the desired behavior.")
+            if materialize_grads:
+                g = Tensor(np.zeros_like(t._data))
+        elif not create_graph:
+            g = g.detach()
+        result.append(g)
+    return tuple(result)
+
+
+def Variable(data, requires_grad=False, volatile=False):
+    """The pre-0.4 wrapper, kept for old code: today a Variable is just a Tensor."""
+    from ..tensor import Tensor
+    t = data if isinstance(data, Tensor) else Tensor(data)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+class set_detect_anomaly:
+    """Accepted for compatibility; minigrad's error messages already name the failing node."""
+
+    def __init__(self, mode, check_nan=True):
+        self.mode = mode
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+detect_anomaly = set_detect_anomaly
+
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402

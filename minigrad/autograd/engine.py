@@ -1,0 +1,209 @@
+"""The backward engine: how ``loss.backward()`` walks the graph.
+
+1. Discover: starting from the roots, follow ``next_functions`` (iteratively, never by recursion,
+   so a 100,000-node chain is fine) and count, for every node, how many edges point at it.  That
+   count is the number of gradients it must receive before it can run.
+2. Seed: the root gets its gradient (``1`` for a scalar loss, or the ``gradient=`` you passed).
+3. Run: take a node whose count reached zero, call its backward with the summed gradients that
+   arrived, pass each result along its edge, lower the counts of the nodes it feeds, and repeat.
+   Among the nodes that are ready, the one created last runs first, and ``AccumulateGrad`` nodes
+   run as soon as they are ready -- the order PyTorch's engine uses on the CPU.
+4. Free: unless ``retain_graph=True``, each node drops its saved tensors after it ran.
+
+``GraphTask.steps()`` yields one ``Step`` per node it runs; ``backward()`` just drains it, and
+``minigrad.viz.BackwardStepper`` shows the same steps one at a time.  PyTorch's engine is C++ with
+worker threads per device, a ready queue per thread and streams; the order on one CPU is the same.
+"""
+import heapq
+import itertools
+
+from . import grad_mode
+from .function import AccumulateGrad, edge_of
+
+
+class Step:
+    """What one node did: the gradients that came in and the ones it sent along each edge."""
+    __slots__ = ("index", "node", "grads_in", "grads_out", "executed")
+
+    def __init__(self, index, node, grads_in, grads_out, executed):
+        self.index = index
+        self.node = node
+        self.grads_in = grads_in      # one per output of the forward op (None if none arrived)
+        self.grads_out = grads_out    # one per entry of node.next_functions ((): AccumulateGrad)
+        self.executed = executed      # False for a node whose gradient was only captured
+
+    def __repr__(self):
+        return f"Step({self.index}, {self.node.name()})"
+
+
+class GraphTask:
+    """One run of backward from some roots (PyTorch: ``GraphTask``).
+
+    ``roots`` are tensors, ``grads`` their gradients (tensors of the same shapes).  With ``inputs``
+    (``autograd.grad``) only the nodes needed to reach those tensors run, nothing is accumulated
+    into ``.grad``, and the gradients of the inputs end up in ``self.captured``.  With
+    ``accumulate=False`` leaves are captured instead of accumulated (the stepper uses this).
+    """
+
+    def __init__(self, roots, grads, keep_graph=False, create_graph=False, inputs=None, accumulate=True):
+        self.keep_graph = keep_graph
+        self.create_graph = create_graph
+        self.root_edges = []
+        for i, t in enumerate(roots):
+            node, nr = edge_of(t)
+            if node is None:
+                raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+            self.root_edges.append((node, nr))
+        self.root_grads = list(grads)
+        self.accumulate = accumulate and inputs is None
+        # where to capture gradients: node -> [(input_nr, index into self.captured)]
+        self.capture = {}
+        self.captured = [None] * (len(inputs) if inputs else 0)
+        for i, t in enumerate(inputs or ()):
+            node, nr = edge_of(t)
+            if node is not None:
+                self.capture.setdefault(node, []).append((nr, i))
+        self.dependencies, self.to_run = self._discover(inputs is not None)
+
+    # ---- 1. discover ----------------------------------------------------------------------
+    def _discover(self, only_needed):
+        """Count incoming edges per node; with ``only_needed``, keep just the nodes that lead to an input."""
+        order, seen = [], set()
+        stack = [n for n, _ in self.root_edges]
+        for n in stack:
+            seen.add(n)
+        while stack:  # an iterative depth-first walk; `order` lists every node after its parents
+            node = stack.pop()
+            order.append(node)
+            for nxt, _ in node.next_functions:
+                if nxt is not None and nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        if only_needed:
+            # a node must run if some captured node lies below it
+            needed = set()
+            for node in _children_first(order):
+                if any(nxt in needed or nxt in self.capture for nxt, _ in node.next_functions if nxt is not None):
+                    needed.add(node)
+            to_run = needed
+        else:
+            to_run = seen if self.accumulate else {n for n in seen if not isinstance(n, AccumulateGrad)}
+        deps = {}
+        for node in to_run:
+            for nxt, _ in node.next_functions:
+                if nxt is not None and (nxt in to_run or nxt in self.capture or not self.accumulate):
+                    deps[nxt] = deps.get(nxt, 0) + 1
+        return deps, to_run
+
+    # ---- 2. and 3. seed and run -------------------------------------------------------------
+    def steps(self):
+        buffers = {}   # node -> list of the gradients received so far, one slot per forward output
+        ready = []     # heap of (priority, tie, node): the latest-created node first
+        tie = itertools.count()
+        for (node, nr), g in zip(self.root_edges, self.root_grads):
+            self._add(buffers, node, nr, g)
+        for node, _ in self.root_edges:
+            if self.dependencies.get(node, 0) == 0 and node in buffers:
+                heapq.heappush(ready, (-node._sequence_nr, next(tie), node))
+                self.dependencies[node] = -1  # queued
+
+        index = 0
+        while ready:
+            node = heapq.heappop(ready)[2]
+            grads = buffers.pop(node)
+            grads = self._run_tensor_hooks(node, grads)
+            for nr, i in self.capture.get(node, ()):
+                self.captured[i] = grads[nr]
+            if node not in self.to_run:  # only captured (a leaf for autograd.grad or the stepper)
+                yield Step(index, node, tuple(grads), (), False)
+                index += 1
+                continue
+
+            outs = self._call(node, grads)
+            yield Step(index, node, tuple(grads), outs, True)
+            index += 1
+            for (nxt, nr), g in zip(node.next_functions, outs):
+                if nxt is None or g is None or nxt not in self.dependencies:
+                    continue
+                self._add(buffers, nxt, nr, g)
+                self.dependencies[nxt] -= 1
+                if self.dependencies[nxt] == 0:
+                    heapq.heappush(ready, (-nxt._sequence_nr, next(tie), nxt))
+
+    def run(self):
+        for _ in self.steps():
+            pass
+        return self
+
+    def _add(self, buffers, node, nr, g):
+        """Sum gradients that reach the same input of a node (fan-out in the forward pass)."""
+        buf = buffers.get(node)
+        if buf is None:
+            buf = buffers[node] = [None] * node._num_inputs
+        if buf[nr] is None:
+            buf[nr] = g
+        else:
+            with grad_mode.set_grad_enabled(self.create_graph):
+                buf[nr] = buf[nr] + g
+
+    def _run_tensor_hooks(self, node, grads):
+        """Hooks registered with ``tensor.register_hook`` see (and may replace) the tensor's gradient."""
+        for nr in range(len(grads)):
+            hooks = node._output_hooks(nr)
+            if hooks and grads[nr] is not None:
+                for hook in list(hooks.values()):
+                    new = hook(grads[nr])
+                    if new is not None:
+                        grads[nr] = new
+            retained = node._retained.get(nr) if node._retained else None
+            tensor = retained() if retained is not None else None
+            if tensor is not None and grads[nr] is not None:  # retain_grad(): keep a copy in .grad
+                g = grads[nr] if self.create_graph else grads[nr].detach()
+                tensor._grad = g.clone() if tensor._grad is None else tensor._grad + g
+        return grads
+
+    def _call(self, node, grads):
+        """Run one node with grad mode = create_graph, with its pre- and post-hooks."""
+        prev = grad_mode._enabled
+        grad_mode._enabled = self.create_graph
+        try:
+            if node._pre_hooks:
+                for hook in list(node._pre_hooks.values()):
+                    new = hook(tuple(grads))
+                    if new is not None:
+                        grads = list(new)
+            outs = node.apply(*grads)
+            if node._post_hooks:
+                for hook in list(node._post_hooks.values()):
+                    new = hook(outs, tuple(grads))
+                    if new is not None:
+                        outs = tuple(new)
+        finally:
+            grad_mode._enabled = prev
+        if not self.keep_graph:
+            node._release_saved()  # 4. free what this node saved
+        return outs
+
+
+def _children_first(order):
+    """Reverse of the discovery order, fixed up so that every node comes after all of its children."""
+    position = {}
+    result = []
+    # iterative post-order depth-first walk
+    for start in order:
+        if start in position:
+            continue
+        stack = [(start, iter(start.next_functions))]
+        position[start] = None
+        while stack:
+            node, it = stack[-1]
+            for nxt, _ in it:
+                if nxt is not None and nxt not in position:
+                    position[nxt] = None
+                    stack.append((nxt, iter(nxt.next_functions)))
+                    break
+            else:
+                stack.pop()
+                position[node] = len(result)
+                result.append(node)
+    return result

@@ -1,0 +1,379 @@
+"""Nodes of the backward graph, and ``Function``: how an operation records itself.
+
+Every differentiable operation in minigrad -- ``x + y`` as much as your own ``MMFunction`` -- is a
+subclass of ``Function`` with two static methods side by side::
+
+    class Exp(Function):
+        @staticmethod
+        def forward(ctx, x):                    # numbers in, numbers out (grad mode is off here)
+            out = Tensor(np.exp(x._data))
+            ctx.save_for_backward(out)          # keep what backward will need
+            return out
+
+        @staticmethod
+        def backward(ctx, grad):                # dL/d(out) in, dL/d(input) out
+            out, = ctx.saved_tensors
+            return grad * out
+
+``Exp.apply(x)`` runs ``forward`` and, when some input requires grad, creates a *backward node*
+named ``ExpBackward`` (PyTorch builds the same class for every Function subclass: the node of a
+custom ``MMFunction`` is ``MMFunctionBackward``; built-in ops choose PyTorch's names such as
+``SumBackward0``).  The node is also the ``ctx`` that forward saw, so what forward saved is there
+when backward runs.  The node's ``next_functions`` point at the nodes of the inputs: that is the
+graph ``loss.backward()`` walks (see ``engine.py``).
+"""
+import itertools
+import re
+import warnings
+import weakref
+
+from . import grad_mode
+
+_sequence = itertools.count()  # creation order; the engine runs later-created nodes first
+
+FREED_MSG = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after they have "
+    "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+    "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if "
+    "you need to access saved tensors after calling backward.")
+
+
+class Node:
+    """A node of the backward graph (PyTorch: ``torch::autograd::Node``).
+
+    ``next_functions`` is a tuple with one ``(node, input_nr)`` pair per input of the forward
+    operation: the node that produced that input (``AccumulateGrad`` for a leaf, ``None`` when the
+    input needs no gradient) and which of that node's outputs it was.
+    """
+    next_functions = ()
+    _num_inputs = 1          # how many gradients flow into this node (= outputs of the forward op)
+    _tensor_pre_hooks = None  # {output_nr: {id: hook(grad)}}: hooks registered on output tensors
+    _retained = None          # {output_nr: weakref(tensor)}: outputs that called retain_grad()
+    _pre_hooks = None         # {id: hook(grad_outputs)}
+    _post_hooks = None        # {id: hook(grad_inputs, grad_outputs)}
+
+    def __init__(self):
+        self._sequence_nr = next(_sequence)
+
+    def name(self):
+        return type(self).__name__
+
+    def apply(self, *grad_outputs):
+        raise NotImplementedError
+
+    def __call__(self, *grad_outputs):
+        return self.apply(*grad_outputs)
+
+    # hooks -----------------------------------------------------------------------------
+    def _hook_dict(self, attr):
+        d = self.__dict__.get(attr)
+        if d is None:
+            d = {}
+            setattr(self, attr, d)
+        return d
+
+    def register_hook(self, fn):
+        """``fn(grad_inputs, grad_outputs)`` runs after this node computed its gradients."""
+        from ..tensor import RemovableHandle
+        return RemovableHandle(self._hook_dict("_post_hooks"), fn)
+
+    def register_prehook(self, fn):
+        """``fn(grad_outputs)`` runs before this node; it may return replacement gradients."""
+        from ..tensor import RemovableHandle
+        return RemovableHandle(self._hook_dict("_pre_hooks"), fn)
+
+    def _output_hooks(self, output_nr):
+        """The hooks registered on the tensor that is output ``output_nr`` of this node."""
+        hooks = self._tensor_pre_hooks
+        return hooks.get(output_nr) if hooks else None
+
+    def _release_saved(self):
+        pass
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object>"
+
+
+class SavedTensor:
+    """One tensor saved for backward, with the version it had when it was saved.
+
+    PyTorch: ``SavedVariable``.  A node never keeps a strong reference to its own output (that
+    would be a reference cycle output -> node -> output), so an output is saved as its data and
+    rebuilt, with ``grad_fn`` set back to the node, when backward unpacks it.
+    """
+    __slots__ = ("tensor", "data", "vc", "version", "output_nr", "ref", "freed")
+
+    def __init__(self, t, node):
+        self.vc = t._vc
+        self.version = t._vc[0]
+        self.freed = False
+        if t.grad_fn is node:  # one of the node's own outputs
+            self.tensor = None
+            self.data = t._data
+            self.output_nr = t._output_nr
+            self.ref = weakref.ref(t)
+        else:
+            self.tensor = t
+            self.data = None
+            self.ref = None
+
+    def unpack(self, node):
+        if self.freed:
+            raise RuntimeError(FREED_MSG)
+        if self.vc[0] != self.version:
+            raise RuntimeError(self._modified_message())
+        if self.tensor is not None:
+            return self.tensor
+        from ..tensor import Tensor
+        out = Tensor(self.data)
+        out._vc = self.vc
+        out.grad_fn = node
+        out._output_nr = self.output_nr
+        out._requires_grad = True
+        return out
+
+    def _modified_message(self):
+        t = self.tensor if self.tensor is not None else self.ref()
+        data = t._data if t is not None else self.data
+        kind = t.type() if t is not None else "minigrad.Tensor"
+        where = ""
+        if t is not None and t.grad_fn is not None:
+            where = f", which is output {t._output_nr} of {re.sub(r'Backward[0-9]*$', '', t.grad_fn.name())},"
+        return (f"one of the variables needed for gradient computation has been modified by an inplace operation: "
+                f"[{kind} {list(data.shape)}]{where} is at version {self.vc[0]}; expected version {self.version} "
+                f"instead. Hint: enable anomaly detection to find the operation that failed to compute its "
+                f"gradient, with minigrad.autograd.set_detect_anomaly(True, check_nan=False).")
+
+    def free(self):
+        self.tensor = self.data = self.ref = None
+        self.freed = True
+
+
+class BackwardNode(Node):
+    """The node of a ``Function`` call, which is also the ``ctx`` its forward and backward receive.
+
+    PyTorch: ``BackwardCFunction`` (the Python object) wrapped in a ``PyNode`` (the C++ node).
+    """
+    _forward_cls = None      # the Function subclass this node belongs to
+    _saved = ()              # SavedTensor objects (or None), once forward has finished
+    to_save = ()             # what forward passed to save_for_backward, until then
+    _non_differentiable = ()
+    _materialize_grads = True
+    _input_meta = ()         # (shape, dtype) of each tensor input: the gradients must match
+    _is_tensor_input = ()    # per forward argument: was it a Tensor?
+    _output_meta = ()        # (shape, dtype) of each output, to make zero gradients when needed
+
+    # ---- used inside forward ------------------------------------------------------------
+    def save_for_backward(self, *tensors):
+        """Keep tensors for backward; read them back with ``ctx.saved_tensors``."""
+        self.to_save = tensors
+
+    def mark_non_differentiable(self, *tensors):
+        """Outputs that get no gradient (e.g. the indices of a max): they will not require grad."""
+        self._non_differentiable = tensors
+
+    def mark_dirty(self, *tensors):
+        self._dirty = tensors
+
+    def set_materialize_grads(self, value):
+        """With True (the default) backward gets zeros instead of ``None`` for unused outputs."""
+        self._materialize_grads = bool(value)
+
+    # ---- used inside backward -----------------------------------------------------------
+    @property
+    def saved_tensors(self):
+        if self.to_save and not self._saved:  # still inside forward
+            return self.to_save
+        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+
+    @property
+    def saved_variables(self):
+        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning, stacklevel=2)
+        return self.saved_tensors
+
+    def _release_saved(self):
+        for s in self._saved:
+            if s is not None:
+                s.free()
+
+    # ---- called by the engine -----------------------------------------------------------
+    def apply(self, *grad_outputs):
+        """Run the Function's backward and check what it returns, like PyTorch's ``PyNode::apply``."""
+        if self._materialize_grads and any(g is None for g in grad_outputs):
+            from ..tensor import Tensor
+            import numpy as np
+            grad_outputs = tuple(
+                Tensor(np.zeros(shape, dtype.numpy)) if g is None else g
+                for g, (shape, dtype) in zip(grad_outputs, self._output_meta))
+        grads = self._forward_cls.backward(self, *grad_outputs)
+        if not isinstance(grads, tuple):
+            grads = (grads,)
+        return self._check_grads(grads)
+
+    def _check_grads(self, grads):
+        """One gradient per forward argument, of the input's shape; keep those of the tensor inputs."""
+        expected = len(self._is_tensor_input)
+        if len(grads) > expected and all(g is None for g in grads[expected:]):
+            grads = grads[:expected]  # extra Nones are allowed, as in PyTorch
+        if len(grads) != expected:
+            raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
+                               f"(expected {expected}, got {len(grads)})")
+        out = []
+        for i, (g, is_tensor) in enumerate(zip(grads, self._is_tensor_input)):
+            if not is_tensor:
+                if g is not None:
+                    raise RuntimeError(f"function {self.name()} returned a gradient different than None at "
+                                       f"position {i + 1}, but the corresponding forward input was not a Variable")
+                continue
+            if g is not None:
+                shape, dtype = self._input_meta[len(out)]
+                g = _validate_grad(self, len(out), g, shape, dtype)
+            out.append(g)
+        return tuple(out)
+
+
+def _validate_grad(node, index, g, shape, dtype):
+    """PyTorch's ``validate_outputs``: sum a broadcast gradient back to shape, cast to the input dtype."""
+    from ..tensor import Tensor
+    if not isinstance(g, Tensor):
+        raise TypeError(f"function {node.name()} returned a gradient of type {type(g).__name__} at position "
+                        f"{index}; expected a Tensor or None")
+    if g._data.shape != shape:
+        from .. import ops
+        if not ops.is_expandable_to(shape, g._data.shape):
+            raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {index} - got "
+                               f"{list(g._data.shape)} but expected shape compatible with {list(shape)}")
+        g = ops.sum_to(g, shape)
+    if g._data.dtype != dtype.numpy:
+        g = g.to(dtype)
+    return g
+
+
+class Function:
+    """Base class of every differentiable operation (PyTorch: ``torch.autograd.Function``).
+
+    Subclasses define ``forward(ctx, *args)`` and ``backward(ctx, *grad_outputs)`` as static
+    methods and are called with ``.apply(*args)``.  ``backward`` returns one gradient per argument
+    of ``forward`` (``None`` for arguments that are not tensors or need no gradient).
+    """
+    node_name = None  # built-in ops set PyTorch's node names (e.g. "SumBackward0")
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # Build the node class for this Function, named like PyTorch's: MMFunction -> MMFunctionBackward.
+        name = cls.__dict__.get("node_name") or cls.__name__ + "Backward"
+        cls._backward_cls = type(name, (BackwardNode,), {"_forward_cls": cls, "__module__": cls.__module__})
+
+    def __init__(self, *args, **kwargs):
+        warnings.warn(f"{type(self).__name__} should not be instantiated. Methods on autograd functions are all "
+                      "static, so you should invoke them on the class itself: use "
+                      f"{type(self).__name__}.apply(...).", DeprecationWarning, stacklevel=2)
+
+    @staticmethod
+    def forward(ctx, *args):
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
+                                  "autograd.Function to use it with backward mode AD.")
+
+    @classmethod
+    def apply(cls, *args):
+        """Run forward without recording, then (if any input requires grad) record one backward node."""
+        from ..tensor import Tensor
+        ctx = cls._backward_cls()
+        needs = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+        ctx.needs_input_grad = needs
+        record = grad_mode._enabled and True in needs
+
+        prev = grad_mode._enabled
+        grad_mode._enabled = False  # forward's own operations are not recorded
+        try:
+            result = cls.forward(ctx, *args)
+        finally:
+            grad_mode._enabled = prev
+        if not record:
+            return result
+        return _record(ctx, args, result)
+
+
+def _record(ctx, args, result):
+    """Connect ``ctx`` into the graph: edges to the inputs, ``grad_fn`` on the outputs, saved tensors."""
+    from ..tensor import Tensor
+    ctx.next_functions = tuple(edge_of(a) for a in args if isinstance(a, Tensor))
+    ctx._is_tensor_input = tuple(isinstance(a, Tensor) for a in args)
+    ctx._input_meta = tuple((a._data.shape, a.dtype) for a in args if isinstance(a, Tensor))
+
+    single = not isinstance(result, tuple)
+    outputs = (result,) if single else result
+    wrapped = []
+    for i, out in enumerate(outputs):
+        if isinstance(out, Tensor):
+            if any(out is a for a in args):  # forward returned an input as-is: output a new alias of it
+                alias = Tensor(out._data)
+                alias._vc = out._vc
+                out = alias
+            if any(out is t for t in ctx._non_differentiable):
+                out._requires_grad = False
+            else:
+                out.grad_fn = ctx
+                out._output_nr = i
+                out._requires_grad = True
+        wrapped.append(out)
+    ctx._num_inputs = len(outputs)
+    ctx._output_meta = tuple((o._data.shape, o.dtype) if isinstance(o, Tensor) else ((), None) for o in wrapped)
+    if ctx.to_save:
+        ctx._saved = tuple(None if t is None else SavedTensor(t, ctx) for t in ctx.to_save)
+        ctx.to_save = ()
+    return wrapped[0] if single else tuple(wrapped)
+
+
+def edge_of(t):
+    """The ``(node, input_nr)`` pair a consumer of tensor ``t`` stores in its ``next_functions``."""
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    if t._requires_grad:
+        return (grad_accumulator(t), 0)
+    return (None, 0)
+
+
+def grad_accumulator(t):
+    """The leaf's ``AccumulateGrad`` node: one per leaf while a graph uses it (the leaf holds it weakly)."""
+    acc = t._grad_accumulator() if t._grad_accumulator is not None else None
+    if acc is None:
+        acc = AccumulateGrad(t)
+        t._grad_accumulator = weakref.ref(acc)
+    return acc
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf: adds the incoming gradient into ``variable.grad``.
+
+    In PyTorch it is the last node on every path, has no ``next_functions`` and runs as soon as its
+    gradient is complete.  ``variable`` is the leaf tensor.
+    """
+
+    def __init__(self, variable):
+        super().__init__()
+        self._sequence_nr = float("inf")  # PyTorch gives it UINT64_MAX: run it as soon as it is ready
+        self.variable = variable
+
+    def name(self):
+        return "minigrad::autograd::AccumulateGrad"
+
+    def _output_hooks(self, output_nr):
+        return self.variable._hooks  # hooks registered on the leaf tensor itself
+
+    def apply(self, grad):
+        from ..tensor import Tensor
+        v = self.variable
+        if v._grad is None:
+            # own copy: the same gradient tensor may flow to several leaves (x + y sends it to both)
+            v._grad = grad if grad_mode._enabled else Tensor(grad._data.copy())
+        elif grad_mode._enabled:  # create_graph=True: the sum itself is recorded
+            v._grad = v._grad + grad
+        else:
+            v._grad._data += grad._data
+            v._grad._vc[0] += 1
+        return ()

@@ -1,0 +1,158 @@
+"""Making tensors: ``tensor``, ``zeros``, ``ones``, ``arange``, ``linspace``, ``cat``, ``stack`` ..."""
+import numpy as np
+
+from . import _dtype
+from .tensor import Tensor
+
+
+def _infer_dtype(data):
+    """PyTorch's rule: bools stay bool, ints become int64, anything with a float becomes the default float."""
+    if isinstance(data, Tensor):
+        return data.dtype
+    if isinstance(data, np.ndarray):
+        return _dtype.from_numpy_dtype(data.dtype)
+    if isinstance(data, np.generic):
+        return _dtype.from_numpy_dtype(data.dtype)
+    arr = np.asarray(data)
+    if arr.dtype == np.bool_:
+        return _dtype.bool_
+    if np.issubdtype(arr.dtype, np.integer):
+        return _dtype.int64
+    if np.issubdtype(arr.dtype, np.floating):
+        return _dtype.get_default_dtype()
+    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _unwrap(data):
+    """Nested lists may hold 0-dim tensors (e.g. ``tensor([x.item(), t])``): turn them into numbers."""
+    if isinstance(data, Tensor):
+        return data._data
+    if isinstance(data, (list, tuple)):
+        return [_unwrap(d) for d in data]
+    return data
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False):
+    """A new leaf tensor holding a copy of ``data`` (a number, nested lists, a numpy array or a tensor)."""
+    d = _dtype.to_dtype(dtype) or _infer_dtype(data)
+    arr = np.array(_unwrap(data), dtype=d.numpy)
+    if requires_grad and not d.is_floating_point:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    return Tensor(arr, requires_grad=requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None):
+    if isinstance(data, Tensor) and (dtype is None or _dtype.to_dtype(dtype) is data.dtype):
+        return data
+    if isinstance(data, np.ndarray) and dtype is None:
+        return from_numpy(data)
+    return tensor(data, dtype=dtype)
+
+
+def from_numpy(array):
+    """A tensor that shares memory with a numpy array."""
+    _dtype.from_numpy_dtype(array.dtype)
+    return Tensor(array)
+
+
+def _size(size):
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        return tuple(size[0])
+    return tuple(size)
+
+
+def _filled(value, size, dtype, requires_grad):
+    d = _dtype.to_dtype(dtype) or _dtype.get_default_dtype()
+    return Tensor(np.full(size, value, dtype=d.numpy), requires_grad=requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False):
+    return _filled(0, _size(size), dtype, requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False):
+    return _filled(1, _size(size), dtype, requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False):
+    return _filled(0, _size(size), dtype, requires_grad)
+
+
+def full(size, fill_value, dtype=None, device=None, requires_grad=False):
+    if dtype is None and isinstance(fill_value, bool):
+        dtype = _dtype.bool_
+    elif dtype is None and isinstance(fill_value, int):
+        dtype = _dtype.int64
+    return _filled(fill_value, tuple(size), dtype, requires_grad)
+
+
+def zeros_like(t, dtype=None, requires_grad=False):
+    return _filled(0, t.shape, dtype or t.dtype, requires_grad)
+
+
+def ones_like(t, dtype=None, requires_grad=False):
+    return _filled(1, t.shape, dtype or t.dtype, requires_grad)
+
+
+def full_like(t, fill_value, dtype=None, requires_grad=False):
+    return _filled(fill_value, t.shape, dtype or t.dtype, requires_grad)
+
+
+def empty_like(t, dtype=None, requires_grad=False):
+    return zeros_like(t, dtype, requires_grad)
+
+
+def eye(n, m=None, dtype=None, requires_grad=False):
+    d = _dtype.to_dtype(dtype) or _dtype.get_default_dtype()
+    return Tensor(np.eye(n, m, dtype=d.numpy), requires_grad=requires_grad)
+
+
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
+    """``arange(5)`` -> 0..4 (int64); with any float argument, the default float dtype."""
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        floats = any(isinstance(v, float) for v in (start, end, step))
+        dtype = _dtype.get_default_dtype() if floats else _dtype.int64
+    d = _dtype.to_dtype(dtype)
+    return Tensor(np.arange(start, end, step).astype(d.numpy), requires_grad=requires_grad)
+
+
+def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+    """``steps`` evenly spaced values from ``start`` to ``end``.
+
+    Computed as PyTorch's CPU kernel does (in the tensor's dtype, the first half counted up from
+    ``start`` and the second half down from ``end``) so that the values match bit for bit.
+    """
+    d = _dtype.to_dtype(dtype) or _dtype.get_default_dtype()
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    t = d.numpy.type
+    if steps == 1:
+        out = np.array([start], dtype=d.numpy)
+    else:
+        step = (t(end) - t(start)) / t(steps - 1)
+        idx = np.arange(steps)
+        half = steps // 2
+        out = np.where(idx < half, t(start) + step * idx.astype(d.numpy),
+                       t(end) - step * (steps - 1 - idx).astype(d.numpy)).astype(d.numpy)
+    return Tensor(out, requires_grad=requires_grad)
+
+
+def cat(tensors, dim=0):
+    from .ops import Cat
+    tensors = [t for t in tensors if not (t._data.ndim == 1 and t._data.size == 0)] or list(tensors)
+    return Cat.apply(dim, *tensors)
+
+
+concat = cat
+
+
+def stack(tensors, dim=0):
+    from .ops import Stack
+    shapes = {t._data.shape for t in tensors}
+    if len(shapes) > 1:
+        a, b = tensors[0], next(t for t in tensors if t._data.shape != tensors[0]._data.shape)
+        raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(a._data.shape)} at entry 0 "
+                           f"and {list(b._data.shape)} at entry {tensors.index(b)}")
+    return Stack.apply(dim, *tensors)

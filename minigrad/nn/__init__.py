@@ -1,0 +1,2 @@
+"""minigrad.nn (PyTorch: ``torch.nn``)."""
+from . import functional

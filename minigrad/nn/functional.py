@@ -1,0 +1,65 @@
+"""Functions behind the layers (PyTorch: ``torch.nn.functional``, usually imported as ``F``)."""
+import numpy as np
+
+from .. import ops
+from ..tensor import Tensor
+
+
+def relu(input, inplace=False):
+    return input.relu()
+
+
+def sigmoid(input):
+    return input.sigmoid()
+
+
+def tanh(input):
+    return input.tanh()
+
+
+def softmax(input, dim=None, dtype=None):
+    if dim is None:
+        dim = 0 if input.dim() in (0, 1, 3) else 1  # PyTorch's legacy implicit choice
+    return input.softmax(dim)
+
+
+def log_softmax(input, dim=None, dtype=None):
+    if dim is None:
+        dim = 0 if input.dim() in (0, 1, 3) else 1
+    return input.log_softmax(dim)
+
+
+def linear(input, weight, bias=None):
+    """``input @ weight.T + bias``; for a 2-D input with a bias this is one ``AddmmBackward0`` node."""
+    if bias is not None and input.dim() == 2:
+        return ops.Addmm.apply(bias, input, weight.t())
+    out = input.matmul(weight.t())
+    return out if bias is None else out + bias
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    if input.shape != target.shape:
+        import warnings
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
+                      "same size.", UserWarning, stacklevel=2)
+        shape = ops.broadcast_shape(input, target)
+        input, target = input.expand(shape), target.expand(shape)
+    return ops.MseLoss.apply(input, target, reduction)
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    t = target._data if isinstance(target, Tensor) else np.asarray(target)
+    if not np.issubdtype(t.dtype, np.integer):
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype}")
+    w = weight._data if weight is not None else None
+    return ops.NllLoss.apply(input, t, w, reduction, ignore_index)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    """``nll_loss(log_softmax(input, 1), target)``: the graph shows both nodes, as in PyTorch."""
+    if label_smoothing:
+        raise NotImplementedError("minigrad's cross_entropy does not support label_smoothing")
+    dim = 0 if input.dim() == 1 else 1
+    return nll_loss(input.log_softmax(dim), target, weight, ignore_index=ignore_index, reduction=reduction)

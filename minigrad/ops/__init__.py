@@ -1,0 +1,24 @@
+"""Every built-in op of minigrad, each a ``Function`` with forward and backward side by side.
+
+- ``elementwise.py``: + - * / ** neg exp log sqrt abs tanh sigmoid relu clamp where ...
+- ``reduce.py``: sum, mean, max, softmax, log_softmax
+- ``shape.py``: view/reshape, t/transpose/permute, (un)squeeze, expand, indexing, cat/stack
+- ``linalg.py``: mm, addmm (nn.Linear), dot, mv, bmm, matmul
+- ``loss.py``: mse_loss, nll_loss
+- ``inplace.py``: add_, mul_, zero_, x[i] = v, ...
+"""
+from ._util import as_operand, broadcast_shape, is_expandable_to, sum_to
+from .elementwise import (Abs, Add, Clamp, Clone, CopyFrom, Div, Exp, Fill, Log, Maximum, Mul, Neg, Pow,
+                          PowScalarBase, PowTensor, Reciprocal, Relu, Rsub, Sigmoid, Sqrt, Sub, Tanh, ToCopy,
+                          Where, where)
+from .inplace import inplace
+from .linalg import Addmm, Bmm, Dot, Mm, Mv, matmul
+from .loss import MseLoss, NllLoss
+from .reduce import Max, MaxDim, Mean, MeanDim, ReturnTypes, LogSoftmax, Softmax, Sum, SumDim
+from .shape import (Cat, Expand, Index, IndexGrad, IndexPut, Permute, Select, Slice, Squeeze, SqueezeDim, Stack,
+                    T, Transpose, UnsafeView, Unsqueeze, View, can_view, index, setitem)
+
+
+def binary(fn, a, b):
+    """Apply a two-tensor op; a Python number becomes a 0-dim tensor without gradient (as in PyTorch)."""
+    return fn.apply(as_operand(a, b), as_operand(b, a))

@@ -1,0 +1,73 @@
+"""Helpers the ops share: dims, broadcasting, dtypes of mixed operands."""
+import numpy as np
+
+from .. import _dtype
+from ..tensor import Tensor, _wrap_dim  # noqa: F401  (re-exported for the op files)
+
+
+def as_operand(x, like):
+    """A Python number next to a tensor becomes a 0-dim tensor that needs no gradient (as in PyTorch).
+
+    It gets the dtype of the result (``float32_tensor * 2`` stays float32), so that it shows up
+    in ``next_functions`` as ``(None, 0)`` exactly like PyTorch's wrapped numbers.
+    """
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, np.ndarray):
+        return Tensor(x)
+    return Tensor(np.asarray(x, dtype=_dtype.result_type(like, x).numpy))
+
+
+def result(a, b, out):
+    """Cast numpy's result to PyTorch's result dtype when the operands' dtypes differ."""
+    if a._data.dtype == b._data.dtype:
+        return Tensor(out)
+    return Tensor(np.asarray(out, dtype=_dtype.result_type(a, b).numpy))
+
+
+def broadcast_shape(a, b):
+    """The broadcast shape of two tensors, with PyTorch's error message when there is none."""
+    sa, sb = a._data.shape, b._data.shape
+    if sa == sb:
+        return sa
+    n = max(len(sa), len(sb))
+    pa, pb = (1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb
+    for i, (x, y) in enumerate(zip(pa, pb)):
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) at non-singleton "
+                               f"dimension {i}")
+    return tuple(max(x, y) if 0 not in (x, y) else 0 for x, y in zip(pa, pb))
+
+
+def is_expandable_to(shape, desired):
+    """Can a tensor of ``shape`` be broadcast to ``desired``?"""
+    if len(shape) > len(desired):
+        return False
+    for s, d in zip(reversed(shape), reversed(desired)):
+        if s != d and s != 1:
+            return False
+    return True
+
+
+def sum_to(t, shape):
+    """Sum a broadcast gradient back to ``shape`` (PyTorch: ``sum_to_size``); differentiable."""
+    shape = tuple(shape)
+    if t._data.shape == shape:
+        return t
+    lead = t._data.ndim - len(shape)
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape)
+                                      if s == 1 and t._data.shape[lead + i] != 1)
+    out = t.sum(dims, keepdim=True) if dims else t
+    return out.view(shape) if out._data.shape != shape else out
+
+
+def dims_arg(dim, ndim):
+    """``dim`` as a sorted tuple of non-negative ints (it may be an int, a tuple or a list)."""
+    if isinstance(dim, (tuple, list)):
+        return tuple(sorted(_wrap_dim(d, ndim) for d in dim))
+    return (_wrap_dim(dim, ndim),)
+
+
+def constant(array):
+    """A tensor that needs no gradient (masks, one-hots) for use inside backward formulas."""
+    return Tensor(np.asarray(array))

@@ -1,0 +1,405 @@
+"""Elementwise ops: each a Function with its forward and backward side by side.
+
+forward works on numpy arrays (``x._data``) and returns a new Tensor; backward works on Tensors
+with minigrad's own ops, so that ``create_graph=True`` records the backward pass too and gives
+higher-order gradients.  Broadcasting: a gradient is summed back to its input's shape (``sum_to``).
+"""
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from ._util import constant, result, sum_to
+
+
+class Add(Function):
+    node_name = "AddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.shapes = (a._data.shape, b._data.shape)
+        return result(a, b, a._data + b._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        sa, sb = ctx.shapes
+        return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None,
+                sum_to(grad, sb) if ctx.needs_input_grad[1] else None)
+
+
+class Sub(Function):
+    node_name = "SubBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.shapes = (a._data.shape, b._data.shape)
+        return result(a, b, a._data - b._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        sa, sb = ctx.shapes
+        return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None,
+                sum_to(-grad, sb) if ctx.needs_input_grad[1] else None)
+
+
+class Rsub(Function):
+    """``2 - x``: PyTorch records it as ``RsubBackward1`` with one edge (the number has none)."""
+    node_name = "RsubBackward1"
+
+    @staticmethod
+    def forward(ctx, a, number):
+        return Tensor(np.asarray(number - a._data, dtype=a._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad, None
+
+
+class Mul(Function):
+    node_name = "MulBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(b if need_a else None, a if need_b else None)
+        return result(a, b, a._data * b._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        b, a = ctx.saved_tensors
+        return (sum_to(grad * b, ctx._input_meta[0][0]) if ctx.needs_input_grad[0] else None,
+                sum_to(grad * a, ctx._input_meta[1][0]) if ctx.needs_input_grad[1] else None)
+
+
+class Div(Function):
+    node_name = "DivBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
+        return result(a, b, np.true_divide(a._data, b._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (sum_to(grad / b, ctx._input_meta[0][0]) if ctx.needs_input_grad[0] else None,
+                sum_to(-grad * a / (b * b), ctx._input_meta[1][0]) if ctx.needs_input_grad[1] else None)
+
+
+class Neg(Function):
+    node_name = "NegBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return Tensor(np.negative(a._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad
+
+
+class Reciprocal(Function):
+    node_name = "ReciprocalBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = Tensor(np.asarray(np.reciprocal(a._data.astype(np.result_type(a._data, np.float32)))))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        out, = ctx.saved_tensors
+        return -grad * out * out
+
+
+class Pow(Function):
+    """``x ** 2``: a tensor to a fixed number."""
+    node_name = "PowBackward0"
+
+    @staticmethod
+    def forward(ctx, a, exponent):
+        ctx.save_for_backward(a)
+        ctx.exponent = exponent
+        out = np.power(a._data, exponent)
+        if isinstance(exponent, float) and not a.dtype.is_floating_point:
+            out = out.astype(np.float32)
+        return Tensor(np.asarray(out, dtype=out.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, = ctx.saved_tensors
+        p = ctx.exponent
+        if p == 0:
+            return grad * 0, None
+        return grad * (p * a ** (p - 1)), None
+
+
+class PowTensor(Function):
+    """``x ** y`` with both tensors."""
+    node_name = "PowBackward1"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        out = result(a, b, np.power(a._data, b._data))
+        ctx.save_for_backward(a, b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b, out = ctx.saved_tensors
+        ga = gb = None
+        if ctx.needs_input_grad[0]:
+            ga = sum_to(grad * b * a ** (b - 1), a._data.shape)
+        if ctx.needs_input_grad[1]:
+            # d(a**b)/db = a**b * log(a); PyTorch defines it as 0 where a == 0 and b >= 0
+            zero = np.broadcast_to((a._data == 0) & (b._data >= 0), out._data.shape)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                gb = sum_to(grad * where(zero, 0.0, out * a.log()), b._data.shape)
+        return ga, gb
+
+
+class PowScalarBase(Function):
+    """``2 ** x``: a fixed number to a tensor power."""
+    node_name = "PowBackward2"
+
+    @staticmethod
+    def forward(ctx, base, b):
+        out = Tensor(np.asarray(np.power(np.asarray(base, dtype=b._data.dtype), b._data)))
+        ctx.base = base
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        out, = ctx.saved_tensors
+        return None, grad * out * float(np.log(ctx.base))
+
+
+class Exp(Function):
+    node_name = "ExpBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = Tensor(np.exp(a._data))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        out, = ctx.saved_tensors
+        return grad * out
+
+
+class Log(Function):
+    node_name = "LogBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return Tensor(np.log(a._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, = ctx.saved_tensors
+        return grad / a
+
+
+class Sqrt(Function):
+    node_name = "SqrtBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        with np.errstate(invalid="ignore"):
+            out = Tensor(np.sqrt(a._data))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        out, = ctx.saved_tensors
+        return grad / (2 * out)
+
+
+class Abs(Function):
+    node_name = "AbsBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return Tensor(np.abs(a._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, = ctx.saved_tensors
+        return grad * constant(np.sign(a._data))
+
+
+class Tanh(Function):
+    node_name = "TanhBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = Tensor(np.tanh(a._data))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        out, = ctx.saved_tensors
+        return grad * (1 - out * out)
+
+
+class Sigmoid(Function):
+    node_name = "SigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        x = a._data
+        with np.errstate(over="ignore"):  # exp(100) overflows float32 to inf, and 1/(1+inf) is 0: fine
+            out = Tensor(np.asarray(1 / (1 + np.exp(-x)), dtype=x.dtype))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        out, = ctx.saved_tensors
+        return grad * (1 - out) * out
+
+
+class Relu(Function):
+    node_name = "ReluBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = Tensor(np.maximum(a._data, 0))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        out, = ctx.saved_tensors
+        return grad * constant(out._data > 0).to(grad.dtype)
+
+
+class Clamp(Function):
+    node_name = "ClampBackward1"
+
+    @staticmethod
+    def forward(ctx, a, lo, hi):
+        if lo is None and hi is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        ctx.save_for_backward(a)
+        ctx.bounds = (lo, hi)
+        return Tensor(np.asarray(np.clip(a._data, lo, hi), dtype=a._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, = ctx.saved_tensors
+        lo, hi = ctx.bounds
+        keep = np.ones(a._data.shape, bool)
+        if lo is not None:
+            keep &= a._data >= lo
+        if hi is not None:
+            keep &= a._data <= hi
+        return grad * constant(keep).to(grad.dtype), None, None
+
+
+class Maximum(Function):
+    node_name = "MaximumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return result(a, b, np.maximum(a._data, b._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        # ties share the gradient equally, as in PyTorch
+        wa = np.where(a._data > b._data, 1.0, np.where(a._data == b._data, 0.5, 0.0)).astype(grad._data.dtype)
+        return (sum_to(grad * constant(wa), a._data.shape) if ctx.needs_input_grad[0] else None,
+                sum_to(grad * constant(1 - wa), b._data.shape) if ctx.needs_input_grad[1] else None)
+
+
+class Where(Function):
+    node_name = "WhereBackward0"
+
+    @staticmethod
+    def forward(ctx, cond, a, b):
+        ctx.cond = cond
+        ctx.shapes = (a._data.shape, b._data.shape)
+        return result(a, b, np.where(cond, a._data, b._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        mask = constant(ctx.cond).to(grad.dtype)
+        sa, sb = ctx.shapes
+        return (None,
+                sum_to(grad * mask, sa) if ctx.needs_input_grad[1] else None,
+                sum_to(grad * (1 - mask), sb) if ctx.needs_input_grad[2] else None)
+
+
+def where(condition, a, b):
+    """``where(cond, a, b)``: elements of ``a`` where ``cond`` is true, else of ``b``."""
+    from ._util import as_operand
+    cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    a = as_operand(a, b if isinstance(b, Tensor) else Tensor(np.zeros(())))
+    b = as_operand(b, a)
+    return Where.apply(cond.astype(bool), a, b)
+
+
+class ToCopy(Function):
+    """``x.to(minigrad.float64)``: a copy with another dtype; the gradient is cast back."""
+    node_name = "ToCopyBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dtype):
+        ctx.dtype = a.dtype
+        return Tensor(a._data.astype(dtype.numpy))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.to(ctx.dtype), None
+
+
+class Clone(Function):
+    node_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return Tensor(a._data.copy())
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class Fill(Function):
+    """``x.fill_(v)`` / ``x.zero_()``: the old values get no gradient."""
+    node_name = "FillBackward0"
+
+    @staticmethod
+    def forward(ctx, a, value):
+        return Tensor(np.full_like(a._data, value._data if isinstance(value, Tensor) else value))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0, None
+
+
+class CopyFrom(Function):
+    """``x.copy_(src)``: x takes src's values (broadcast, cast to x's dtype)."""
+    node_name = "CopyBackwards"
+
+    @staticmethod
+    def forward(ctx, a, src):
+        src_data = src._data if isinstance(src, Tensor) else np.asarray(src)
+        ctx.src_meta = (src_data.shape, src.dtype if isinstance(src, Tensor) else None)
+        return Tensor(np.array(np.broadcast_to(src_data, a._data.shape), dtype=a._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, dtype = ctx.src_meta
+        g_src = sum_to(grad, shape) if ctx.needs_input_grad[1] else None
+        return grad * 0 if ctx.needs_input_grad[0] else None, g_src

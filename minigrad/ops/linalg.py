@@ -1,0 +1,143 @@
+"""Matrix products: ``mm``, ``dot``, ``mv``, ``bmm``, ``addmm`` (nn.Linear) and ``matmul``."""
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from ._util import sum_to
+
+_TYPE = {"float32": "float", "float64": "double", "int64": "long", "int32": "int", "float16": "c10::Half"}
+
+
+def _check_mm(a, b):
+    if a._data.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if b._data.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    if a._data.shape[1] != b._data.shape[0]:
+        (m, k), (k2, n) = a._data.shape, b._data.shape
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({m}x{k} and {k2}x{n})")
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_TYPE.get(a.dtype.name)} != "
+                           f"{_TYPE.get(b.dtype.name)}")
+
+
+class Mm(Function):
+    """``a.mm(b)``: (m x k) @ (k x n).  dL/da = grad @ b^T, dL/db = a^T @ grad."""
+    node_name = "MmBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        _check_mm(a, b)
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        return Tensor(a._data @ b._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad.mm(b.t()) if ctx.needs_input_grad[0] else None,
+                a.t().mm(grad) if ctx.needs_input_grad[1] else None)
+
+
+class Addmm(Function):
+    """``bias + x @ w_t``: what ``nn.Linear`` records for a 2-D input (PyTorch: ``AddmmBackward0``)."""
+    node_name = "AddmmBackward0"
+
+    @staticmethod
+    def forward(ctx, bias, x, w_t):
+        _check_mm(x, w_t)
+        ctx.bias_shape = bias._data.shape
+        ctx.save_for_backward(x if ctx.needs_input_grad[2] else None, w_t if ctx.needs_input_grad[1] else None)
+        return Tensor(x._data @ w_t._data + bias._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, w_t = ctx.saved_tensors
+        need_b, need_x, need_w = ctx.needs_input_grad
+        return (sum_to(grad, ctx.bias_shape) if need_b else None,
+                grad.mm(w_t.t()) if need_x else None,
+                x.t().mm(grad) if need_w else None)
+
+
+class Dot(Function):
+    node_name = "DotBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        if a._data.ndim != 1 or b._data.ndim != 1:
+            raise RuntimeError(f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors")
+        if a._data.shape != b._data.shape:
+            raise RuntimeError(f"inconsistent tensor size, expected tensor [{a._data.size}] and src "
+                               f"[{b._data.size}] to have the same number of elements, but got {a._data.size} and "
+                               f"{b._data.size} elements respectively")
+        ctx.save_for_backward(a, b)
+        return Tensor(np.asarray(a._data @ b._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return grad * b, grad * a
+
+
+class Mv(Function):
+    node_name = "MvBackward0"
+
+    @staticmethod
+    def forward(ctx, m, v):
+        if m._data.shape[1] != v._data.shape[0]:
+            raise RuntimeError(f"size mismatch, got input ({m._data.shape[0]}), mat ({m._data.shape[0]}x"
+                               f"{m._data.shape[1]}), vec ({v._data.shape[0]})")
+        ctx.save_for_backward(m, v)
+        return Tensor(m._data @ v._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        m, v = ctx.saved_tensors
+        return grad.unsqueeze(1).mm(v.unsqueeze(0)), m.t().mm(grad.unsqueeze(1)).squeeze(1)
+
+
+class Bmm(Function):
+    node_name = "BmmBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return Tensor(a._data @ b._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return grad @ b.transpose(1, 2), a.transpose(1, 2) @ grad
+
+
+def matmul(a, b):
+    """``a @ b`` following PyTorch's rules: dot, mv, mm, or a batched product with broadcasting."""
+    from ._util import as_operand
+    from .shape import UnsafeView
+    a, b = as_operand(a, b), as_operand(b, a)
+    da, db = a._data.ndim, b._data.ndim
+    if da == 0 or db == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
+    if da == 1 and db == 1:
+        return Dot.apply(a, b)
+    if da == 2 and db == 1:
+        return Mv.apply(a, b)
+    if da == 1 and db == 2:
+        return Mm.apply(a.unsqueeze(0), b).squeeze(0)
+    if da == 2 and db == 2:
+        return Mm.apply(a, b)
+    if da >= 3 and db == 3 and a._data.shape[:-2] == b._data.shape[:-2] and da == 3:
+        return Bmm.apply(a, b)
+    # batched: broadcast the batch dims, fold them into one, bmm, unfold
+    if db == 1:
+        return matmul(a, b.unsqueeze(-1)).squeeze(-1)
+    if da == 1:
+        return matmul(a.unsqueeze(0), b).squeeze(-2)
+    batch = np.broadcast_shapes(a._data.shape[:-2], b._data.shape[:-2])
+    (n, k), (k2, m) = a._data.shape[-2:], b._data.shape[-2:]
+    if k != k2:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{int(np.prod(batch))}, "
+                           f"{k}] but got: [{int(np.prod(batch))}, {k2}].")
+    a3 = a.expand(batch + (n, k)).reshape(-1, n, k)
+    b3 = b.expand(batch + (k, m)).reshape(-1, k, m)
+    return UnsafeView.apply(Bmm.apply(a3, b3), batch + (n, m))

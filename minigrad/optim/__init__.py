@@ -1,0 +1,1 @@
+"""minigrad.optim (PyTorch: ``torch.optim``)."""

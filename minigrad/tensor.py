@@ -1,0 +1,632 @@
+"""The Tensor: a numpy array plus the bookkeeping autograd needs.
+
+A minigrad Tensor holds
+- ``_data``: the numpy array with the values (PyTorch: the storage),
+- ``requires_grad``: whether gradients should flow back to it,
+- ``grad_fn``: the backward node that created it (``None`` for a leaf),
+- ``_output_nr``: which output of ``grad_fn`` it is (most nodes have one output, number 0),
+- ``_grad``: the accumulated gradient of a leaf (read it as ``.grad``),
+- ``_vc``: the version counter, a one-element list shared by a tensor and its views; every
+  in-place change bumps it so that backward can notice saved tensors that were overwritten.
+
+Every operation below is a one-liner that calls a Function from ``minigrad.ops``: the forward
+and backward of each op live side by side there.  Where PyTorch does more (strides, storage
+offsets, devices, sparse layouts, named dims), minigrad keeps to what teaching autograd needs.
+"""
+import warnings
+import weakref
+
+import numpy as np
+
+from . import _dtype
+from ._dtype import Size
+from ._format import tensor_repr
+from .autograd import grad_mode
+
+
+class Tensor:
+    __slots__ = ("_data", "_requires_grad", "grad_fn", "_grad", "_vc", "_output_nr", "_retains_grad",
+                 "_hooks", "_base", "_grad_accumulator", "name", "__weakref__", "__dict__")
+
+    def __init__(self, data, requires_grad=False):
+        if type(data) is not np.ndarray:
+            if isinstance(data, Tensor):
+                data = data._data
+            elif isinstance(data, np.generic):
+                data = np.asarray(data)
+            else:  # torch.Tensor([1, 2]) is float, like torch.FloatTensor
+                data = np.asarray(data, dtype=_dtype.get_default_dtype().numpy)
+        self._data = data
+        self._requires_grad = False
+        self.grad_fn = None
+        self._grad = None
+        self._vc = [0]
+        self._output_nr = 0
+        self._retains_grad = False
+        self._hooks = None
+        self._base = None
+        self._grad_accumulator = None
+        self.name = None
+        if requires_grad:
+            self.requires_grad_(True)
+
+    # ------------------------------------------------------------------ basic facts
+    @property
+    def dtype(self):
+        return _dtype.from_numpy_dtype(self._data.dtype)
+
+    @property
+    def shape(self):
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+
+    def dim(self):
+        return self._data.ndim
+
+    ndim = property(dim)
+
+    def numel(self):
+        return self._data.size
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    @property
+    def device(self):
+        return "cpu"
+
+    @property
+    def is_leaf(self):
+        """A tensor is a leaf when no recorded operation created it (``grad_fn is None``)."""
+        return self.grad_fn is None
+
+    @property
+    def _version(self):
+        return self._vc[0]
+
+    @property
+    def T(self):
+        return _ops.Permute.apply(self, tuple(reversed(range(self._data.ndim))))
+
+    @property
+    def mT(self):
+        return self.transpose(-2, -1)
+
+    # ------------------------------------------------------------------ requires_grad
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        if self.grad_fn is not None:
+            if value:
+                return
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad=True):
+        self.requires_grad = requires_grad
+        return self
+
+    # ------------------------------------------------------------------ gradients
+    @property
+    def grad(self):
+        if self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(
+                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+                "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
+                "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+                "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+                "github.com/pytorch/pytorch/pull/30531 for more information.", UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value._data.shape)}' to a tensor of size "
+                    f"'{list(self._data.shape)}'. Please ensure that the gradient and the tensor are the same size")
+        self._grad = value
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def retain_grad(self):
+        """Keep ``.grad`` for this non-leaf tensor too (leaves keep theirs anyway)."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return
+        self._retains_grad = True
+        self.grad_fn._retained[self._output_nr] = weakref.ref(self)
+
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when the gradient for this tensor is computed; it may return a new grad."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is None:  # a leaf: AccumulateGrad runs these before accumulating
+            if self._hooks is None:
+                self._hooks = {}
+            return RemovableHandle(self._hooks, hook)
+        return RemovableHandle(self.grad_fn._tensor_pre_hooks.setdefault(self._output_nr, {}), hook)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Compute the gradient of this tensor w.r.t. the graph leaves (see ``minigrad.autograd.backward``)."""
+        from .autograd import backward
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self):
+        """A tensor with the same data (and version counter) that is cut out of the graph."""
+        out = Tensor(self._data)
+        out._vc = self._vc
+        return out
+
+    def detach_(self):
+        if self._base is not None and self._base._requires_grad:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self):
+        """The values as a tensor outside the graph; unlike ``detach()``, changes to it are not tracked."""
+        return Tensor(self._data)
+
+    @data.setter
+    def data(self, value):
+        self._data = value._data
+
+    # ------------------------------------------------------------------ conversions
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self, force=False):
+        if self._requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                               "instead.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        return self.numpy() if dtype is None else self.numpy().astype(dtype)
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self.dtype.is_floating_point or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.item())
+
+    def to(self, dtype=None, *args, **kwargs):
+        if isinstance(dtype, str) or dtype is None:  # .to("cpu"), .to(device=...)
+            dtype = kwargs.get("dtype")
+            if dtype is None:
+                return self
+        dtype = _dtype.to_dtype(dtype)
+        if dtype is self.dtype:
+            return self
+        return _ops.ToCopy.apply(self, dtype)
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return "minigrad." + {"float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor",
+                                  "int32": "IntTensor", "bool": "BoolTensor"}.get(self.dtype.name, "Tensor")
+        return self.to(dtype)
+
+    def float(self):
+        return self.to(_dtype.float32)
+
+    def double(self):
+        return self.to(_dtype.float64)
+
+    def long(self):
+        return self.to(_dtype.int64)
+
+    def int(self):
+        return self.to(_dtype.int32)
+
+    def bool(self):
+        return self.to(_dtype.bool_)
+
+    def cpu(self):
+        return self
+
+    def contiguous(self):
+        return self
+
+    def is_contiguous(self):
+        return bool(self._data.flags.c_contiguous)
+
+    def clone(self):
+        return _ops.Clone.apply(self)
+
+    def __repr__(self):
+        return tensor_repr(self)
+
+    def __format__(self, spec):
+        if self._data.ndim == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __hash__(self):
+        return id(self)
+
+    def __reduce_ex__(self, proto):
+        return (_rebuild, (self._data, self._requires_grad))
+
+    def __deepcopy__(self, memo):
+        if not self.is_leaf:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                               "protocol at the moment.  If you were attempting to deepcopy a module, this may "
+                               "be because of a torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        new = type(self).__new__(type(self))
+        Tensor.__init__(new, self._data.copy(), self._requires_grad)
+        if self._grad is not None:
+            new._grad = self._grad.clone()
+        memo[id(self)] = new
+        return new
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    # ------------------------------------------------------------------ arithmetic
+    def __add__(self, other):
+        return _ops.binary(_ops.Add, self, other)
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        return _ops.binary(_ops.Sub, self, other)
+
+    def __rsub__(self, other):
+        return _ops.Rsub.apply(self, other)
+
+    def __mul__(self, other):
+        return _ops.binary(_ops.Mul, self, other)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        return _ops.binary(_ops.Div, self, other)
+
+    def __rtruediv__(self, other):  # 2 / x is 2 * x.reciprocal() in PyTorch
+        return _ops.binary(_ops.Mul, _ops.Reciprocal.apply(self), other)
+
+    def __neg__(self):
+        return _ops.Neg.apply(self)
+
+    def __pos__(self):
+        return self
+
+    def __pow__(self, exponent):
+        return self.pow(exponent)
+
+    def __rpow__(self, base):
+        return _ops.PowScalarBase.apply(base, self)
+
+    def __matmul__(self, other):
+        return _ops.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return _ops.matmul(other, self)
+
+    def __abs__(self):
+        return self.abs()
+
+    # comparisons give bool tensors and are not differentiable
+    def __eq__(self, other):
+        return _compare(np.equal, self, other)
+
+    def __ne__(self, other):
+        return _compare(np.not_equal, self, other)
+
+    def __lt__(self, other):
+        return _compare(np.less, self, other)
+
+    def __le__(self, other):
+        return _compare(np.less_equal, self, other)
+
+    def __gt__(self, other):
+        return _compare(np.greater, self, other)
+
+    def __ge__(self, other):
+        return _compare(np.greater_equal, self, other)
+
+    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+
+    def add(self, other, alpha=1):
+        return self + (other if alpha == 1 else other * alpha)
+
+    def sub(self, other, alpha=1):
+        return self - (other if alpha == 1 else other * alpha)
+
+    def mul(self, other):
+        return self * other
+
+    def div(self, other):
+        return self / other
+
+    def neg(self):
+        return -self
+
+    def pow(self, exponent):
+        if isinstance(exponent, Tensor):
+            return _ops.PowTensor.apply(self, exponent)
+        return _ops.Pow.apply(self, exponent)
+
+    def reciprocal(self):
+        return _ops.Reciprocal.apply(self)
+
+    def exp(self):
+        return _ops.Exp.apply(self)
+
+    def log(self):
+        return _ops.Log.apply(self)
+
+    def sqrt(self):
+        return _ops.Sqrt.apply(self)
+
+    def abs(self):
+        return _ops.Abs.apply(self)
+
+    def tanh(self):
+        return _ops.Tanh.apply(self)
+
+    def sigmoid(self):
+        return _ops.Sigmoid.apply(self)
+
+    def relu(self):
+        return _ops.Relu.apply(self)
+
+    def sign(self):
+        return Tensor(np.sign(self._data))
+
+    def clamp(self, min=None, max=None):
+        return _ops.Clamp.apply(self, min, max)
+
+    clip = clamp
+
+    def maximum(self, other):
+        return _ops.binary(_ops.Maximum, self, other)
+
+    # ------------------------------------------------------------------ reductions
+    def sum(self, dim=None, keepdim=False, dtype=None):
+        src = self if dtype is None else self.to(dtype)
+        if dim is None:
+            return _ops.Sum.apply(src)
+        return _ops.SumDim.apply(src, dim, keepdim)
+
+    def mean(self, dim=None, keepdim=False):
+        if not self.dtype.is_floating_point:
+            raise RuntimeError(
+                "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
+                f"dtype. Got: {_TYPE_NAMES.get(self.dtype.name, self.dtype.name)}")
+        if dim is None:
+            return _ops.Mean.apply(self)
+        return _ops.MeanDim.apply(self, dim, keepdim)
+
+    def max(self, dim=None, keepdim=False):
+        if isinstance(dim, Tensor):
+            return self.maximum(dim)
+        if dim is None:
+            return _ops.Max.apply(self)
+        values, indices = _ops.MaxDim.apply(self, dim, keepdim)
+        return _ops.ReturnTypes(values, indices)
+
+    def min(self, dim=None, keepdim=False):
+        if dim is None:
+            return -_ops.Max.apply(-self)
+        values, indices = _ops.MaxDim.apply(-self, dim, keepdim)
+        return _ops.ReturnTypes(-values, indices)
+
+    def argmax(self, dim=None, keepdim=False):
+        if dim is None:
+            return Tensor(np.asarray(np.argmax(self._data)))
+        out = np.argmax(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim)
+        return Tensor(np.asarray(out))
+
+    def softmax(self, dim):
+        return _ops.Softmax.apply(self, dim)
+
+    def log_softmax(self, dim):
+        return _ops.LogSoftmax.apply(self, dim)
+
+    # ------------------------------------------------------------------ linear algebra
+    def mm(self, other):
+        return _ops.Mm.apply(self, other)
+
+    def matmul(self, other):
+        return _ops.matmul(self, other)
+
+    def dot(self, other):
+        return _ops.Dot.apply(self, other)
+
+    def t(self):
+        if self._data.ndim > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D")
+        return _ops.T.apply(self)
+
+    def transpose(self, dim0, dim1):
+        return _ops.Transpose.apply(self, dim0, dim1)
+
+    def permute(self, *dims):
+        dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
+        return _ops.Permute.apply(self, tuple(dims))
+
+    # ------------------------------------------------------------------ shapes
+    def view(self, *shape):
+        return _ops.View.apply(self, _shape_arg(shape))
+
+    def reshape(self, *shape):
+        shape = _shape_arg(shape)
+        if _ops.can_view(self._data, shape):
+            return _ops.View.apply(self, shape)
+        return _ops.View.apply(self.clone(), shape)  # PyTorch: a copy, then a view of it
+
+    def view_as(self, other):
+        return self.view(other.shape)
+
+    def reshape_as(self, other):
+        return self.reshape(other.shape)
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        n = self._data.ndim
+        if n == 0:
+            return self.reshape(1)
+        s, e = _wrap_dim(start_dim, n), _wrap_dim(end_dim, n)
+        if s == e:
+            return self
+        shape = self._data.shape
+        return self.reshape(shape[:s] + (-1,) + shape[e + 1:])
+
+    def unsqueeze(self, dim):
+        return _ops.Unsqueeze.apply(self, _wrap_dim(dim, self._data.ndim + 1))
+
+    def squeeze(self, dim=None):
+        if dim is None:
+            return _ops.Squeeze.apply(self)
+        return _ops.SqueezeDim.apply(self, _wrap_dim(dim, self._data.ndim))
+
+    def select(self, dim, index):
+        return _ops.Select.apply(self, _wrap_dim(dim, self._data.ndim), index)
+
+    def expand(self, *sizes):
+        return _ops.Expand.apply(self, _shape_arg(sizes))
+
+    def expand_as(self, other):
+        return self.expand(other.shape)
+
+    def sum_to_size(self, *shape):
+        return _ops.sum_to(self, _shape_arg(shape))
+
+    def __getitem__(self, key):
+        return _ops.index(self, key)
+
+    def __setitem__(self, key, value):
+        _ops.setitem(self, key, value)
+
+    # ------------------------------------------------------------------ in-place (see ops.inplace)
+    def add_(self, other, alpha=1):
+        return _ops.inplace(self, _ops.Add, _ops.as_operand(other if alpha == 1 else other * alpha, self))
+
+    def sub_(self, other, alpha=1):
+        return _ops.inplace(self, _ops.Sub, _ops.as_operand(other if alpha == 1 else other * alpha, self))
+
+    def mul_(self, other):
+        return _ops.inplace(self, _ops.Mul, _ops.as_operand(other, self))
+
+    def div_(self, other):
+        return _ops.inplace(self, _ops.Div, _ops.as_operand(other, self))
+
+    def copy_(self, src):
+        return _ops.inplace(self, _ops.CopyFrom, src)
+
+    def zero_(self):
+        return _ops.inplace(self, _ops.Fill, 0)
+
+    def fill_(self, value):
+        return _ops.inplace(self, _ops.Fill, value)
+
+    def clamp_(self, min=None, max=None):
+        return _ops.inplace(self, _ops.Clamp, min, max)
+
+    def uniform_(self, a=0.0, b=1.0):
+        with grad_mode.no_grad():
+            return _ops.inplace(self, _ops.CopyFrom, _random.rand(*self._data.shape) * (b - a) + a)
+
+    def normal_(self, mean=0.0, std=1.0):
+        with grad_mode.no_grad():
+            return _ops.inplace(self, _ops.CopyFrom, _random.randn(*self._data.shape) * std + mean)
+
+    __iadd__ = add_
+    __isub__ = sub_
+    __imul__ = mul_
+    __itruediv__ = div_
+
+
+class RemovableHandle:
+    """What ``register_hook`` returns: ``handle.remove()`` unregisters the hook."""
+    _next_id = 0
+
+    def __init__(self, hooks_dict, hook):
+        RemovableHandle._next_id += 1
+        self.id = RemovableHandle._next_id
+        self._dict = hooks_dict
+        hooks_dict[self.id] = hook
+
+    def remove(self):
+        self._dict.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+_TYPE_NAMES = {"int64": "Long", "int32": "Int", "bool": "Bool", "float32": "Float", "float64": "Double",
+               "uint8": "Byte", "int8": "Char", "int16": "Short", "float16": "Half"}
+
+
+def _rebuild(data, requires_grad):
+    return Tensor(data, requires_grad)
+
+
+def _wrap_dim(dim, ndim):
+    """Turn a possibly negative dim into 0..ndim-1, with PyTorch's error when it is out of range."""
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim + n if dim < 0 else dim
+
+
+def _shape_arg(shape):
+    """view(2, 3), view((2, 3)) and view(minigrad.Size([2, 3])) all mean the same."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = shape[0]
+    return tuple(int(s) for s in shape)
+
+
+def _compare(fn, a, b):
+    bd = b._data if isinstance(b, Tensor) else b
+    return Tensor(np.asarray(fn(a._data, bd)))
+
+
+from . import ops as _ops  # noqa: E402  (ops need Tensor, Tensor's methods need ops)
+from . import random as _random  # noqa: E402
