@@ -157,7 +157,7 @@ class Tensor:
         if self.grad_fn is None or self._retains_grad:
             return
         self._retains_grad = True
-        self.grad_fn._retained[self._output_nr] = weakref.ref(self)
+        self.grad_fn._hook_dict("_retained")[self._output_nr] = weakref.ref(self)
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` when the gradient for this tensor is computed; it may return a new grad."""
@@ -167,7 +167,7 @@ class Tensor:
             if self._hooks is None:
                 self._hooks = {}
             return RemovableHandle(self._hooks, hook)
-        return RemovableHandle(self.grad_fn._tensor_pre_hooks.setdefault(self._output_nr, {}), hook)
+        return RemovableHandle(self.grad_fn._hook_dict("_tensor_pre_hooks").setdefault(self._output_nr, {}), hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor w.r.t. the graph leaves (see ``minigrad.autograd.backward``)."""

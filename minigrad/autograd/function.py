@@ -121,7 +121,7 @@ class SavedTensor:
         if self.freed:
             raise RuntimeError(FREED_MSG)
         if self.vc[0] != self.version:
-            raise RuntimeError(self._modified_message())
+            raise RuntimeError(self._modified_message(node))
         if self.tensor is not None:
             return self.tensor
         from ..tensor import Tensor
@@ -132,13 +132,16 @@ class SavedTensor:
         out._requires_grad = True
         return out
 
-    def _modified_message(self):
+    def _modified_message(self, node):
+        # PyTorch names the node that made the tensor: for a saved output, the node that saved it;
+        # for a saved input, the tensor's grad_fn now (after an in-place op, that op's node).
         t = self.tensor if self.tensor is not None else self.ref()
         data = t._data if t is not None else self.data
         kind = t.type() if t is not None else "minigrad.Tensor"
+        maker, nr = (node, self.output_nr) if self.tensor is None else (t.grad_fn, t._output_nr)
         where = ""
-        if t is not None and t.grad_fn is not None:
-            where = f", which is output {t._output_nr} of {re.sub(r'Backward[0-9]*$', '', t.grad_fn.name())},"
+        if maker is not None:
+            where = f", which is output {nr} of {re.sub(r'Backward[0-9]*$', '', maker.name())},"
         return (f"one of the variables needed for gradient computation has been modified by an inplace operation: "
                 f"[{kind} {list(data.shape)}]{where} is at version {self.vc[0]}; expected version {self.version} "
                 f"instead. Hint: enable anomaly detection to find the operation that failed to compute its "

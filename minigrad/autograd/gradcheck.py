@@ -15,7 +15,6 @@ import warnings
 
 import numpy as np
 
-from . import grad_mode
 
 
 class GradcheckError(RuntimeError):
@@ -34,18 +33,18 @@ def _outputs(fn, inputs):
 def _numerical(fn, inputs, i, eps):
     x = inputs[i]
     flat = x._data.reshape(-1)  # a view: writing to it changes x
-    with grad_mode.no_grad():
-        outs = _outputs(fn, inputs)
-        jac = [np.zeros((flat.size, o._data.size)) for o in outs]
-        for k in range(flat.size):
-            orig = flat[k].item()
-            flat[k] = orig + eps
-            plus = [o._data.astype(np.float64).reshape(-1) for o in _outputs(fn, inputs)]
-            flat[k] = orig - eps
-            minus = [o._data.astype(np.float64).reshape(-1) for o in _outputs(fn, inputs)]
-            flat[k] = orig
-            for j, (p, m) in enumerate(zip(plus, minus)):
-                jac[j][k] = (p - m) / (2 * eps)
+    # grad mode stays on: for gradgradcheck, fn itself runs a backward pass
+    outs = _outputs(fn, inputs)
+    jac = [np.zeros((flat.size, o._data.size)) for o in outs]
+    for k in range(flat.size):
+        orig = flat[k].item()
+        flat[k] = orig + eps
+        plus = [o._data.astype(np.float64).reshape(-1) for o in _outputs(fn, inputs)]
+        flat[k] = orig - eps
+        minus = [o._data.astype(np.float64).reshape(-1) for o in _outputs(fn, inputs)]
+        flat[k] = orig
+        for j, (p, m) in enumerate(zip(plus, minus)):
+            jac[j][k] = (p - m) / (2 * eps)
     return jac
 
 

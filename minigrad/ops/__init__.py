@@ -21,4 +21,7 @@ from .shape import (Cat, Expand, Index, IndexGrad, IndexPut, Permute, Select, Sl
 
 def binary(fn, a, b):
     """Apply a two-tensor op; a Python number becomes a 0-dim tensor without gradient (as in PyTorch)."""
-    return fn.apply(as_operand(a, b), as_operand(b, a))
+    a, b = as_operand(a, b), as_operand(b, a)
+    if a._data.shape != b._data.shape:
+        broadcast_shape(a, b)  # raises PyTorch's error when the shapes don't broadcast
+    return fn.apply(a, b)

@@ -1,0 +1,17 @@
+"""Student and instructor editions from one source (nbgrader's conventions).
+
+The notebooks in ``notebooks/`` are the instructor edition: every exercise cell holds its solution
+between ``### BEGIN SOLUTION`` and ``### END SOLUTION``.  ``release`` writes the student edition::
+
+    python -m minigrad.classroom release notebooks/ --out student/     (or: make student)
+
+- each solution block becomes ``# YOUR CODE HERE`` / ``raise NotImplementedError()`` at the
+  block's indentation; ``### BEGIN HIDDEN TESTS`` ... ``### END HIDDEN TESTS`` blocks are removed;
+- the outputs of exercise and check cells are cleared; everything else is kept as it is;
+- cell metadata stays nbgrader-compatible (``metadata.nbgrader``: ``solution`` for exercise cells,
+  ``grade``/``points``/``locked`` for check cells), so an instructor who uses nbgrader can import
+  the notebooks into a course as they are.
+"""
+from .release import release, release_notebook, strip_solutions
+
+__all__ = ["release", "release_notebook", "strip_solutions"]

@@ -1,0 +1,163 @@
+"""``Optimizer``: the base class of ``SGD`` and ``Adam``.  PyTorch: ``torch/optim/optimizer.py``.
+
+An optimizer holds
+- ``param_groups``: a list of dicts, each with a ``"params"`` list and that group's options
+  (``lr``, ``momentum``, ...).  ``SGD(model.parameters(), lr=0.1)`` makes one group;
+  ``SGD([{"params": a}, {"params": b, "lr": 0.01}], lr=0.1)`` makes two, and options a group
+  leaves out are filled in from the constructor's arguments (``defaults``).
+- ``state``: a dict from each parameter to what the optimizer remembers about it between steps
+  (SGD's momentum buffer, Adam's running averages).  It is filled in lazily by ``step()``.
+
+The training loop is always the same three calls::
+
+    optimizer.zero_grad()   # forget the last step's gradients (they accumulate otherwise)
+    loss.backward()         # fill p.grad for every parameter
+    optimizer.step()        # change every p in place, using p.grad
+
+``step()`` runs under ``no_grad``: updating the weights is not part of the model's computation.
+
+minigrad leaves out the step/state_dict hooks, parameter names in groups, and the faster
+``foreach``/``fused`` implementations (the options are accepted so that ``param_groups`` and
+``print(optimizer)`` look like PyTorch's, but minigrad always runs the plain for-loop).
+"""
+from collections import defaultdict
+import copy
+import warnings
+
+from ..tensor import Tensor
+
+
+def _typename(obj):
+    return obj.type() if isinstance(obj, Tensor) else type(obj).__qualname__
+
+
+class Optimizer:
+    def __init__(self, params, defaults):
+        self.defaults = defaults
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
+                            "but got " + _typename(params))
+        self.state = defaultdict(dict)
+        self.param_groups = []
+        param_groups = list(params)
+        if len(param_groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for param_group in param_groups:
+            self.add_param_group(param_group)
+
+    def add_param_group(self, param_group):
+        """Add a group of parameters with its own options (e.g. to unfreeze layers while training)."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering "
+                            "of tensors in sets will change between runs. Please use a list instead.")
+        else:
+            param_group["params"] = list(params)
+
+        for param in param_group["params"]:
+            if not isinstance(param, Tensor):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is " + _typename(param))
+            if not (param.is_leaf or param.retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
+
+        for name, default in self.defaults.items():  # options the group does not set come from defaults
+            param_group.setdefault(name, default)
+
+        params = param_group["params"]
+        if len(params) != len(set(params)):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will "
+                          "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
+        param_set = set()
+        for group in self.param_groups:
+            param_set.update(group["params"])
+        if not param_set.isdisjoint(params):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    def zero_grad(self, set_to_none=True):
+        """Forget every parameter's gradient: ``None`` by default, or zeros in place."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    if set_to_none:
+                        p.grad = None
+                    else:
+                        if p.grad.grad_fn is not None:
+                            p.grad.detach_()
+                        else:
+                            p.grad.requires_grad_(False)
+                        p.grad.zero_()
+
+    def step(self, closure=None):
+        """Update the parameters once; each optimizer defines this."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ saving and loading
+    def state_dict(self):
+        """``{"state": {0: {...}, 1: {...}}, "param_groups": [{..., "params": [0, 1]}]}``.
+
+        Parameters are replaced by their position (0, 1, ...) across all groups, so that the
+        dict can be loaded into an optimizer over *other* parameter objects of the same shapes.
+        The state tensors are not copied.
+        """
+        index = {}
+        param_groups = []
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            for p in group["params"]:
+                index.setdefault(id(p), len(index))
+            packed["params"] = [index[id(p)] for p in group["params"]]
+            param_groups.append(packed)
+        state = {index[id(p)] if isinstance(p, Tensor) else p: v for p, v in self.state.items()}
+        return {"state": state, "param_groups": param_groups}
+
+    def load_state_dict(self, state_dict):
+        groups = self.param_groups
+        saved_groups = copy.deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                             "optimizer's group")
+        # position in the saved dict -> our parameter
+        id_map = {saved_id: p for g, s in zip(groups, saved_groups) for saved_id, p in zip(s["params"], g["params"])}
+
+        state = defaultdict(dict)
+        for k, v in state_dict["state"].items():
+            if k in id_map:
+                param = id_map[k]
+                # tensors take the parameter's dtype, except the step counter
+                state[param] = {key: (value.to(param.dtype) if isinstance(value, Tensor) and key != "step"
+                                      and param.is_floating_point() else value)
+                                for key, value in v.items()}
+            else:
+                state[k] = v
+        for g, s in zip(groups, saved_groups):
+            s["params"] = g["params"]
+        self.state = state
+        self.param_groups = saved_groups
+
+    def __repr__(self):
+        format_string = type(self).__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            format_string += "\n"
+            format_string += f"Parameter Group {i}\n"
+            for key in sorted(group.keys()):
+                if key != "params":
+                    format_string += f"    {key}: {group[key]}\n"
+        format_string += ")"
+        return format_string
+
+
+def _check_plain_loop(fused, differentiable, capturable=False):
+    """minigrad runs one simple loop: refuse the options that would change what a step means."""
+    if fused or differentiable or capturable:
+        raise NotImplementedError("minigrad's optimizers support neither fused=True, differentiable=True "
+                                  "nor capturable=True")

@@ -1,0 +1,283 @@
+"""The backward engine: order, accumulation, freeing, hooks, higher order, no recursion, no cycles."""
+import gc
+import weakref
+
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad.autograd import GraphTask
+
+
+def leaf(values, dtype=minigrad.float32):
+    return minigrad.tensor(values, dtype=dtype, requires_grad=True)
+
+
+def test_seed_example_relu_sum():
+    a = minigrad.linspace(-100, 100, 10, requires_grad=True)
+    c = minigrad.relu(a).sum()
+    assert c.grad_fn.name() == "SumBackward0"
+    (relu_node, nr), = c.grad_fn.next_functions
+    assert relu_node.name() == "ReluBackward0" and nr == 0
+    (acc, _), = relu_node.next_functions
+    assert type(acc).__name__ == "AccumulateGrad" and acc.variable is a
+    c.backward()
+    assert a.grad.tolist() == [0.0] * 5 + [1.0] * 5
+
+
+def test_fan_out_is_summed():
+    x = leaf([1.0, 2.0])
+    y = x * x + x  # x is used three times
+    y.sum().backward()
+    assert x.grad.tolist() == [3.0, 5.0]
+
+
+def test_gradients_accumulate_until_zeroed():
+    x = leaf([1.0, 2.0])
+    for _ in range(3):
+        (x * 2).sum().backward()
+    assert x.grad.tolist() == [6.0, 6.0]
+    x.grad.zero_()
+    (x * 2).sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0]
+
+
+def test_leaf_grads_are_not_shared_between_leaves():
+    x, y = leaf([1.0]), leaf([1.0])
+    (x + y).sum().backward()
+    (x * 3).sum().backward()
+    assert x.grad.tolist() == [4.0] and y.grad.tolist() == [1.0]
+
+
+def test_execution_order_follows_pytorch_later_nodes_first():
+    x = leaf([1.0, 2.0])
+    a = x.exp()
+    b = x.tanh()
+    c = a * b
+    order = [type(s.node).__name__ for s in GraphTask([c.sum()], [minigrad.tensor(1.0)]).steps()]
+    # tanh was created after exp, so it runs first (PyTorch 2.13 gives the same order)
+    assert order == ["SumBackward0", "MulBackward0", "TanhBackward0", "ExpBackward0", "AccumulateGrad"]
+
+
+def test_accumulate_grad_runs_as_soon_as_ready():
+    x, w = leaf([1.0]), leaf([2.0])
+    y = (x * w).exp()
+    names = [type(s.node).__name__ for s in GraphTask([y.sum()], [minigrad.tensor(1.0)]).steps()]
+    assert names == ["SumBackward0", "ExpBackward0", "MulBackward0", "AccumulateGrad", "AccumulateGrad"]
+
+
+def test_saved_tensors_are_freed_and_second_backward_raises():
+    x = leaf([1.0, 2.0])
+    y = x.sigmoid().sum()
+    y.backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        y.backward()
+
+
+def test_retain_graph_allows_a_second_backward():
+    x = leaf([1.0, 2.0])
+    y = (x * x).sum()
+    y.backward(retain_graph=True)
+    y.backward()
+    assert x.grad.tolist() == [4.0, 8.0]
+
+
+def test_graph_that_saved_nothing_can_run_twice():
+    x = leaf([1.0, 2.0])
+    y = (x + 2).sum()
+    y.backward()
+    y.backward()
+    assert x.grad.tolist() == [2.0, 2.0]
+
+
+def test_hundred_thousand_op_chain_needs_no_recursion():
+    x = leaf([1.0])
+    y = x
+    for _ in range(100_000):
+        y = y * 1.0
+    y.sum().backward()
+    assert x.grad.tolist() == [1.0]
+
+
+def test_dropped_graph_is_freed_at_once_without_the_cycle_collector():
+    gc.disable()
+    try:
+        x = leaf(np.ones(1000).tolist())
+        y = (x.sigmoid() * 2).exp()
+        node = weakref.ref(y.grad_fn)
+        saved = weakref.ref(y)
+        del y
+        assert node() is None and saved() is None, "a node and its output must not form a reference cycle"
+    finally:
+        gc.enable()
+
+
+def test_memory_of_saved_tensors_is_released_after_backward():
+    x = leaf(np.ones(10_000).tolist())
+    y = x.exp().exp()
+    mid_node = y.grad_fn
+    saved = mid_node._saved[0]
+    assert saved.data is not None
+    y.sum().backward()
+    assert saved.freed and saved.data is None and saved.tensor is None
+
+
+def test_explicit_gradient_and_shape_check():
+    x = leaf([1.0, 2.0, 3.0])
+    y = x * 2
+    y.backward(minigrad.tensor([1.0, 0.1, 0.01]))
+    assert np.allclose(x.grad.tolist(), [2.0, 0.2, 0.02])
+    with pytest.raises(RuntimeError, match=r"Mismatch in shape: grad_output\[0\] has a shape of "
+                                           r"minigrad.Size\(\[2\]\) and output\[0\] has a shape of "
+                                           r"minigrad.Size\(\[3\]\)"):
+        (x * 2).backward(minigrad.tensor([1.0, 1.0]))
+
+
+def test_non_scalar_needs_a_gradient():
+    x = leaf([1.0, 2.0])
+    with pytest.raises(RuntimeError, match="^grad can be implicitly created only for scalar outputs$"):
+        x.sigmoid().backward()
+
+
+def test_autograd_backward_with_weights():
+    x = leaf([1.0, 2.0])
+    y1, y2 = x * 2, x * x
+    minigrad.autograd.backward([y1, y2], [minigrad.tensor([1.0, 1.0]), minigrad.tensor([0.5, 0.5])])
+    assert x.grad.tolist() == [3.0, 4.0]
+
+
+def test_autograd_grad_does_not_touch_dot_grad_and_runs_only_what_is_needed():
+    x, w = leaf([3.0]), leaf([2.0])
+    y = (x * w).sum() + w.exp().sum()
+    gx, = minigrad.autograd.grad(y, x, retain_graph=True)
+    assert gx.tolist() == [2.0] and x.grad is None and w.grad is None
+    gx, gw = minigrad.autograd.grad(y, [x, w])
+    assert gw.tolist() == pytest.approx([3.0 + np.exp(2.0)], rel=1e-6)
+
+
+def test_autograd_grad_unused_input():
+    x, z = leaf([1.0]), leaf([1.0])
+    with pytest.raises(RuntimeError, match="The differentiated Tensor at index 1 appears to not have been used"):
+        minigrad.autograd.grad((x * 2).sum(), [x, z])
+    gx, gz = minigrad.autograd.grad((x * 2).sum(), [x, z], allow_unused=True)
+    assert gz is None and gx.tolist() == [2.0]
+
+
+def test_create_graph_gives_higher_order_derivatives():
+    x = leaf(2.0, minigrad.float64)
+    y = x ** 4
+    g1, = minigrad.autograd.grad(y, x, create_graph=True)
+    g2, = minigrad.autograd.grad(g1, x, create_graph=True)
+    g3, = minigrad.autograd.grad(g2, x)
+    assert (g1.item(), g2.item(), g3.item()) == (32.0, 48.0, 48.0)
+    assert g1.grad_fn is not None and g3.grad_fn is None
+
+
+def test_create_graph_through_backward_accumulates_a_differentiable_grad():
+    x = leaf([1.0, 2.0], minigrad.float64)
+    (x ** 3).sum().backward(create_graph=True)
+    assert x.grad.requires_grad
+    g = x.grad.sum()
+    x.grad = None
+    g.backward()
+    assert x.grad.tolist() == [6.0, 12.0]
+
+
+def test_hooks_see_and_replace_gradients():
+    x = leaf([1.0, 2.0])
+    seen = []
+    h = x.register_hook(lambda g: seen.append(g.tolist()) or g * 10)
+    y = x * 3
+    y.register_hook(lambda g: g + 1)
+    y.sum().backward()
+    assert seen == [[6.0, 6.0]] and x.grad.tolist() == [60.0, 60.0]
+    h.remove()
+    x.grad = None
+    (x * 3).sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0]
+
+
+def test_node_hooks():
+    x = leaf([1.0])
+    y = x.exp()
+    calls = []
+    y.grad_fn.register_prehook(lambda gout: calls.append("pre"))
+    y.grad_fn.register_hook(lambda gin, gout: calls.append("post"))
+    y.sum().backward()
+    assert calls == ["pre", "post"]
+
+
+def test_retain_grad_keeps_a_non_leaf_grad_and_reading_it_otherwise_warns():
+    x = leaf([1.0, 2.0])
+    y = x * 2
+    z = x * 3
+    y.retain_grad()
+    (y * z).sum().backward()
+    assert y.grad.tolist() == [3.0, 6.0]
+    with pytest.warns(UserWarning, match="is not a leaf Tensor is being accessed"):
+        assert z.grad is None
+
+
+def test_grad_mode_switches():
+    x = leaf([1.0])
+    with minigrad.no_grad():
+        y = x * 2
+        assert not minigrad.is_grad_enabled()
+        with minigrad.enable_grad():
+            z = x * 2
+    assert y.grad_fn is None and not y.requires_grad and z.grad_fn is not None
+    minigrad.set_grad_enabled(False)
+    try:
+        assert (x * 2).grad_fn is None
+    finally:
+        minigrad.set_grad_enabled(True)
+
+    @minigrad.no_grad()
+    def f(t):
+        return t * 2
+    assert f(x).grad_fn is None and minigrad.is_grad_enabled()
+
+
+def test_inplace_change_of_a_saved_tensor_is_detected():
+    x = leaf([1.0, 2.0])
+    y = x.sigmoid()
+    y.add_(1)
+    with pytest.raises(RuntimeError, match=r"one of the variables needed for gradient computation has been "
+                                           r"modified by an inplace operation: \[minigrad.FloatTensor \[2\]\], "
+                                           r"which is output 0 of Sigmoid, is at version 1; expected version 0"):
+        y.sum().backward()
+
+
+def test_inplace_on_a_leaf_that_requires_grad_is_refused_but_fine_under_no_grad():
+    x = leaf([1.0, 2.0])
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
+        x.add_(1)
+    with minigrad.no_grad():
+        x -= 0.5 * minigrad.ones(2)
+    assert x.tolist() == [0.5, 1.5] and x._version == 1 and x.is_leaf
+
+
+def test_inplace_on_a_non_leaf_is_recorded():
+    x = leaf([1.0, 2.0])
+    y = x * 1
+    y.mul_(3)
+    assert y.grad_fn.name() == "MulBackward0"
+    y.sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0]
+
+
+def test_element_0_does_not_require_grad():
+    with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad and does not have a grad_fn"):
+        minigrad.ones(2).sum().backward()
+
+
+def test_stepper_mode_does_not_accumulate():
+    x = leaf([1.0, 2.0])
+    y = (x * x).sum()
+    steps = list(GraphTask([y], [minigrad.tensor(1.0)], keep_graph=True, accumulate=False).steps())
+    assert x.grad is None
+    last = steps[-1]
+    assert type(last.node).__name__ == "AccumulateGrad" and not last.executed
+    assert last.grads_in[0].tolist() == [2.0, 4.0]
+    y.backward()  # the graph was kept
+    assert x.grad.tolist() == [2.0, 4.0]

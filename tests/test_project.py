@@ -1,0 +1,102 @@
+"""The project's own promises: environment.yml and pyproject.toml list the same packages, the
+package imports with numpy alone, the notebooks exist and are committed executed."""
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+# conda-forge names that differ from PyPI names
+CONDA_TO_PYPI = {"python-graphviz": "graphviz"}
+CONDA_ONLY = {"python", "pip", "graphviz"}  # graphviz (conda) is the `dot` program itself
+
+
+def _name(requirement):
+    return re.split(r"[<>=!~ \[;]", requirement.strip(), maxsplit=1)[0].lower()
+
+
+def _pyproject_packages():
+    import tomllib
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    project = data["project"]
+    names = {_name(r) for r in project["dependencies"]}
+    for extra in project["optional-dependencies"].values():
+        names |= {_name(r) for r in extra}
+    return names
+
+
+def _environment_packages():
+    names = set()
+    for line in (ROOT / "environment.yml").read_text().splitlines():
+        m = re.match(r"^\s+-\s+([A-Za-z0-9_.-]+)", line)
+        if m and not line.strip().startswith("- pip:"):
+            names.add(m.group(1).lower())
+    return {CONDA_TO_PYPI.get(n, n) for n in names if n not in CONDA_ONLY} | (
+        {"graphviz"} if "python-graphviz" in names else set())
+
+
+def test_environment_yml_lists_the_same_packages_as_pyproject():
+    pyproject, conda = _pyproject_packages(), _environment_packages()
+    assert pyproject == conda, (f"only in pyproject.toml: {sorted(pyproject - conda)}; "
+                                f"only in environment.yml: {sorted(conda - pyproject)}")
+
+
+def test_environment_yml_has_the_dot_program():
+    text = (ROOT / "environment.yml").read_text()
+    assert re.search(r"^\s+-\s+graphviz\b", text, re.M), "environment.yml must install Graphviz's dot"
+    assert "python-graphviz" in text
+
+
+def test_minigrad_imports_with_numpy_alone():
+    """The core must not import graphviz, ipywidgets or matplotlib (they are only for the notebooks)."""
+    code = ("import sys\n"
+            "for name in ('graphviz', 'ipywidgets', 'matplotlib', 'IPython', 'torch'):\n"
+            "    sys.modules[name] = None  # makes `import name` fail\n"
+            "import minigrad, minigrad.nn, minigrad.optim, minigrad.autograd, minigrad.nn.functional\n"
+            "import minigrad.viz\n"
+            "x = minigrad.ones(2, requires_grad=True); (x * x).sum().backward(); print(x.grad.tolist())\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[2.0, 2.0]"
+
+
+def test_viz_says_what_to_install_without_graphviz():
+    code = ("import sys\nsys.modules['graphviz'] = None\n"
+            "import minigrad, minigrad.viz\n"
+            "x = minigrad.ones(2, requires_grad=True)\n"
+            "try:\n    minigrad.viz.draw((x * x).sum())\nexcept ImportError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert "pip install" in out.stdout and "graphviz" in out.stdout, out.stdout + out.stderr
+
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def test_the_series_is_there():
+    names = [p.stem for p in NOTEBOOKS]
+    for expected in ["00_start_here", "01_scalar_backward", "02_non_scalar_error", "03_explicit_gradients",
+                     "04_custom_function", "05_module_wrapping", "06_inside_the_engine"]:
+        assert expected in names
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_is_committed_executed_without_unexpected_errors(path):
+    nb = json.loads(path.read_text())
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "code" or not "".join(cell["source"]).strip():
+            continue
+        assert cell.get("execution_count") is not None, f"cell {i} was never executed"
+        tags = cell.get("metadata", {}).get("tags", [])
+        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        if errors:
+            assert "raises-exception" in tags, f"cell {i} has an error output but is not tagged raises-exception"
+
+
+def test_readme_lists_every_notebook():
+    readme = (ROOT / "README.md").read_text()
+    for p in NOTEBOOKS:
+        assert p.name in readme, f"README does not mention {p.name}"
