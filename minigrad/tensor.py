@@ -628,5 +628,7 @@ def _compare(fn, a, b):
     return Tensor(np.asarray(fn(a._data, bd)))
 
 
+from .autograd import function as _function  # noqa: E402
+_function.Tensor = Tensor  # autograd/function.py is imported before Tensor exists: hand it over now
 from . import ops as _ops  # noqa: E402  (ops need Tensor, Tensor's methods need ops)
 from . import random as _random  # noqa: E402

@@ -148,6 +148,8 @@ class GraphTask:
 
     def _run_tensor_hooks(self, node, grads):
         """Hooks registered with ``tensor.register_hook`` see (and may replace) the tensor's gradient."""
+        if node._tensor_pre_hooks is None and node._retained is None and type(node) is not AccumulateGrad:
+            return grads  # the common case: nothing registered
         for nr in range(len(grads)):
             hooks = node._output_hooks(nr)
             if hooks and grads[nr] is not None:

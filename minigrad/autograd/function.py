@@ -29,6 +29,8 @@ import weakref
 
 from . import grad_mode
 
+Tensor = None  # set by minigrad/tensor.py once the Tensor class exists (the two modules need each other)
+
 _sequence = itertools.count()  # creation order; the engine runs later-created nodes first
 
 FREED_MSG = (
@@ -124,7 +126,6 @@ class SavedTensor:
             raise RuntimeError(self._modified_message(node))
         if self.tensor is not None:
             return self.tensor
-        from ..tensor import Tensor
         out = Tensor(self.data)
         out._vc = self.vc
         out.grad_fn = node
@@ -162,9 +163,9 @@ class BackwardNode(Node):
     to_save = ()             # what forward passed to save_for_backward, until then
     _non_differentiable = ()
     _materialize_grads = True
-    _input_meta = ()         # (shape, dtype) of each tensor input: the gradients must match
+    _input_meta = ()         # (shape, numpy dtype) of each tensor input: the gradients must match
     _is_tensor_input = ()    # per forward argument: was it a Tensor?
-    _output_meta = ()        # (shape, dtype) of each output, to make zero gradients when needed
+    _output_meta = ()        # (shape, numpy dtype) of each output, to make zero gradients when needed
 
     # ---- used inside forward ------------------------------------------------------------
     def save_for_backward(self, *tensors):
@@ -203,10 +204,9 @@ class BackwardNode(Node):
     def apply(self, *grad_outputs):
         """Run the Function's backward and check what it returns, like PyTorch's ``PyNode::apply``."""
         if self._materialize_grads and any(g is None for g in grad_outputs):
-            from ..tensor import Tensor
             import numpy as np
             grad_outputs = tuple(
-                Tensor(np.zeros(shape, dtype.numpy)) if g is None else g
+                Tensor(np.zeros(shape, dtype)) if g is None else g
                 for g, (shape, dtype) in zip(grad_outputs, self._output_meta))
         grads = self._forward_cls.backward(self, *grad_outputs)
         if not isinstance(grads, tuple):
@@ -237,7 +237,6 @@ class BackwardNode(Node):
 
 def _validate_grad(node, index, g, shape, dtype):
     """PyTorch's ``validate_outputs``: sum a broadcast gradient back to shape, cast to the input dtype."""
-    from ..tensor import Tensor
     if not isinstance(g, Tensor):
         raise TypeError(f"function {node.name()} returned a gradient of type {type(g).__name__} at position "
                         f"{index}; expected a Tensor or None")
@@ -247,8 +246,9 @@ def _validate_grad(node, index, g, shape, dtype):
             raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {index} - got "
                                f"{list(g._data.shape)} but expected shape compatible with {list(shape)}")
         g = ops.sum_to(g, shape)
-    if g._data.dtype != dtype.numpy:
-        g = g.to(dtype)
+    if g._data.dtype != dtype:
+        from .._dtype import from_numpy_dtype
+        g = g.to(from_numpy_dtype(dtype))
     return g
 
 
@@ -284,9 +284,8 @@ class Function:
     @classmethod
     def apply(cls, *args):
         """Run forward without recording, then (if any input requires grad) record one backward node."""
-        from ..tensor import Tensor
         ctx = cls._backward_cls()
-        needs = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+        needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
         ctx.needs_input_grad = needs
         record = grad_mode._enabled and True in needs
 
@@ -303,21 +302,29 @@ class Function:
 
 def _record(ctx, args, result):
     """Connect ``ctx`` into the graph: edges to the inputs, ``grad_fn`` on the outputs, saved tensors."""
-    from ..tensor import Tensor
-    ctx.next_functions = tuple(edge_of(a) for a in args if isinstance(a, Tensor))
-    ctx._is_tensor_input = tuple(isinstance(a, Tensor) for a in args)
-    ctx._input_meta = tuple((a._data.shape, a.dtype) for a in args if isinstance(a, Tensor))
+    edges, is_tensor, meta = [], [], []
+    for a in args:
+        if isinstance(a, Tensor):
+            edges.append(edge_of(a))
+            meta.append((a._data.shape, a._data.dtype))
+            is_tensor.append(True)
+        else:
+            is_tensor.append(False)
+    ctx.next_functions = tuple(edges)
+    ctx._is_tensor_input = tuple(is_tensor)
+    ctx._input_meta = meta  # the shape and numpy dtype each input's gradient must have
 
     single = not isinstance(result, tuple)
     outputs = (result,) if single else result
     wrapped = []
     for i, out in enumerate(outputs):
         if isinstance(out, Tensor):
-            if any(out is a for a in args):  # forward returned an input as-is: output a new alias of it
-                alias = Tensor(out._data)
-                alias._vc = out._vc
-                out = alias
-            if any(out is t for t in ctx._non_differentiable):
+            for a in args:
+                if out is a:  # forward returned an input as-is: output a new alias of it
+                    out = Tensor(a._data)
+                    out._vc = a._vc
+                    break
+            if ctx._non_differentiable and any(out is t for t in ctx._non_differentiable):
                 out._requires_grad = False
             else:
                 out.grad_fn = ctx
@@ -325,9 +332,9 @@ def _record(ctx, args, result):
                 out._requires_grad = True
         wrapped.append(out)
     ctx._num_inputs = len(outputs)
-    ctx._output_meta = tuple((o._data.shape, o.dtype) if isinstance(o, Tensor) else ((), None) for o in wrapped)
+    ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None) for o in wrapped]
     if ctx.to_save:
-        ctx._saved = tuple(None if t is None else SavedTensor(t, ctx) for t in ctx.to_save)
+        ctx._saved = [None if t is None else SavedTensor(t, ctx) for t in ctx.to_save]
         ctx.to_save = ()
     return wrapped[0] if single else tuple(wrapped)
 
@@ -369,7 +376,6 @@ class AccumulateGrad(Node):
         return self.variable._hooks  # hooks registered on the leaf tensor itself
 
     def apply(self, grad):
-        from ..tensor import Tensor
         v = self.variable
         if v._grad is None:
             # own copy: the same gradient tensor may flow to several leaves (x + y sends it to both)

@@ -22,6 +22,6 @@ from .shape import (Cat, Expand, Index, IndexGrad, IndexPut, Permute, Select, Sl
 def binary(fn, a, b):
     """Apply a two-tensor op; a Python number becomes a 0-dim tensor without gradient (as in PyTorch)."""
     a, b = as_operand(a, b), as_operand(b, a)
-    if a._data.shape != b._data.shape:
+    if a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
         broadcast_shape(a, b)  # raises PyTorch's error when the shapes don't broadcast
     return fn.apply(a, b)

@@ -15,6 +15,8 @@ def as_operand(x, like):
         return x
     if isinstance(x, np.ndarray):
         return Tensor(x)
+    if type(x) is float and like._data.dtype.kind == "f":  # the common case: x * 0.5 keeps x's dtype
+        return Tensor(np.asarray(x, like._data.dtype))
     return Tensor(np.asarray(x, dtype=_dtype.result_type(like, x).numpy))
 
 

@@ -6,6 +6,7 @@ higher-order gradients.  Broadcasting: a gradient is summed back to its input's 
 """
 import numpy as np
 
+from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import Tensor
 from ._util import constant, result, sum_to
@@ -61,13 +62,15 @@ class Mul(Function):
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(b if need_a else None, a if need_b else None)
+        ctx.shapes = (a._data.shape, b._data.shape)
         return result(a, b, a._data * b._data)
 
     @staticmethod
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
-        return (sum_to(grad * b, ctx._input_meta[0][0]) if ctx.needs_input_grad[0] else None,
-                sum_to(grad * a, ctx._input_meta[1][0]) if ctx.needs_input_grad[1] else None)
+        sa, sb = ctx.shapes
+        return (sum_to(grad * b, sa) if ctx.needs_input_grad[0] else None,
+                sum_to(grad * a, sb) if ctx.needs_input_grad[1] else None)
 
 
 class Div(Function):
@@ -76,13 +79,18 @@ class Div(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
-        return result(a, b, np.true_divide(a._data, b._data))
+        ctx.shapes = (a._data.shape, b._data.shape)
+        out = np.true_divide(a._data, b._data)
+        if a._data.dtype.kind != "f" and b._data.dtype.kind != "f":  # int / int is a float tensor
+            return Tensor(out.astype(_dtype.get_default_dtype().numpy))
+        return result(a, b, out)
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return (sum_to(grad / b, ctx._input_meta[0][0]) if ctx.needs_input_grad[0] else None,
-                sum_to(-grad * a / (b * b), ctx._input_meta[1][0]) if ctx.needs_input_grad[1] else None)
+        sa, sb = ctx.shapes
+        return (sum_to(grad / b, sa) if ctx.needs_input_grad[0] else None,
+                sum_to(-grad * a / (b * b), sb) if ctx.needs_input_grad[1] else None)
 
 
 class Neg(Function):

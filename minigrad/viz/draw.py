@@ -110,6 +110,10 @@ def short_values(t, limit=6):
     return "[" + text + (", …" if flat.size > limit else "") + "]"
 
 
+def plural(n, word):
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def _number(x):
     if isinstance(x, bool):
         return str(x)
@@ -176,8 +180,8 @@ class Layout:
     """
 
     def __init__(self, root, params=None, max_nodes=500, show_saved=False):
-        self.outputs, starts = split_root(root)
-        self.order = walk(starts)
+        self.outputs, self.starts = split_root(root)
+        self.order = walk(self.starts)
         self.drawn = self.order[:max(0, int(max_nodes))]
         self.hidden = len(self.order) - len(self.drawn)
         self.drawn_set = set(self.drawn)
@@ -307,6 +311,8 @@ def build(root, params=None, show_saved=False, show_grads=False, legend=False, m
                 emitted.add(vid)
                 nodes.append((vid, tensor_label(var, extra), {"fillcolor": COLORS["leaf"]}))
             edges.append((vid, nid, {}))
+            if node in lay.starts:  # draw(leaf_grad_fn): say something in the summary too
+                lines.append(lay.text(node))
         else:
             inputs = []
             for k, (nxt, _) in enumerate(node.next_functions):
@@ -332,7 +338,7 @@ def build(root, params=None, show_saved=False, show_grads=False, legend=False, m
         note = f"… {lay.hidden} more nodes not drawn (max_nodes={len(lay.drawn)})"
         lines.append(note)
 
-    header = f"<minigrad graph: {len(nodes)} nodes, {len(edges)} edges>"
+    header = f"<minigrad graph: {plural(len(nodes), 'node')}, {plural(len(edges), 'edge')}>"
     summary = "\n".join([header] + lines)
 
     # torchviz's style: filled boxes, small monospace text
@@ -346,7 +352,7 @@ def build(root, params=None, show_saved=False, show_grads=False, legend=False, m
     if note is not None:
         graph.node("more", note, shape="note", fillcolor=COLORS["note"], style="filled,dashed")
     for tail, head, attrs in edges:
-        graph.edge(tail, head, **({"style": "dashed"} if tail == "more" else {}), **attrs)
+        graph.edge(tail, head, **{**({"style": "dashed"} if tail == "more" else {}), **attrs})
     if legend:
         _add_legend(graph, show_saved, legend_extra)
     return graph
@@ -411,8 +417,8 @@ def graph_class():
             super().__init__(*args, **kwargs)
             self.summary = summary
 
-        def _copy_kwargs(self, **kwargs):
-            return super()._copy_kwargs(summary=self.summary, **kwargs)
+        def _copy_kwargs(self, **kwargs):  # for .copy(); graphviz's Dot drops extra kwargs, so add after
+            return dict(super()._copy_kwargs(**kwargs), summary=self.summary)
 
         def __repr__(self):
             return self.summary

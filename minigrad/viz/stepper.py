@@ -24,7 +24,7 @@ Without a browser use the plain-text side: ``stepper.trace()``, ``stepper.steps`
 """
 import html
 
-from .draw import DOT_MISSING, DotNotFoundError, INSTALL_PACKAGES, Layout, build, shape_list, short_values
+from .draw import DOT_MISSING, DotNotFoundError, INSTALL_PACKAGES, Layout, build, plural, shape_list, short_values
 
 CURRENT = "gold"      # the node running at this step
 DONE = "thistle"      # nodes that already ran
@@ -41,10 +41,14 @@ class BackwardStepper:
 
     def __init__(self, root, gradient=None, params=None):
         from ..autograd import GraphTask, _make_grads
+        from ..autograd.function import grad_accumulator
         seed = _make_grads([root], [gradient])[0]  # same checks and messages as backward()
         self.root = root
         self.params = params
-        self.layout = Layout(root, params)
+        drawn = root
+        if root.grad_fn is None and root.requires_grad:  # backward() on a leaf: just its AccumulateGrad
+            drawn = [root, grad_accumulator(root)]
+        self.layout = Layout(drawn, params)
         # the engine would also fill .grad of retain_grad() tensors: hide those while we collect
         shielded = {node: node._retained for node in self.layout.order if node._retained}
         for node in shielded:
@@ -133,7 +137,7 @@ class BackwardStepper:
         return "\n".join(self.describe(step) for step in self.steps)
 
     def __repr__(self):
-        lines = [f"<BackwardStepper: {len(self.steps)} steps, at step {self.position} "
+        lines = [f"<BackwardStepper: {plural(len(self.steps), 'step')}, at step {self.position} "
                  f"({self.layout.text(self.current.node)})>"]
         for step in self.steps:
             lines.append(("> " if step.index == self.position else "  ") + self.describe(step))
@@ -153,7 +157,7 @@ class BackwardStepper:
             if g is not None:
                 edge_attrs[(step.node, k)] = {"color": FLOW, "penwidth": "2", "fontcolor": FLOW,
                                               "fontsize": "9", "label": " grad " + shape_list(g.shape)}
-        return build(self.root, params=self.params, legend=True, node_attrs=node_attrs,
+        return build(None, params=self.params, legend=True, node_attrs=node_attrs,
                      edge_attrs=edge_attrs, leaf_grads=self.leaf_grads(upto=i - 1) if i else {},
                      legend_extra=[("done", DONE), ("current", CURRENT)], layout=self.layout)
 

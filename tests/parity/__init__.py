@@ -15,6 +15,8 @@ caught):
 - ``torch.``  -> ``minigrad.``   (``torch.Size([3])``, ``dtype=torch.float64``, ``torch.FloatTensor``,
   ``torch.autograd.set_detect_anomaly``) and ``torch::autograd::`` -> ``minigrad::autograd::``
   (the C++ name of ``AccumulateGrad``);
+- `` (Triggered internally at /path/to/file.cpp:123.)`` (where in PyTorch's C++ a warning was raised)
+  is dropped;
 - on both sides, memory addresses are dropped: ``<SumBackward0 object at 0x7f..>`` ->
   ``<SumBackward0 object>`` (minigrad deliberately prints no address).
 
@@ -64,11 +66,13 @@ def case(fn=None, *, rtol=None, atol=None, requires=(), note=None, name=None):
 
 # ---------------------------------------------------------------------------------- normalising
 _ADDR = re.compile(r" at 0x[0-9a-fA-F]+")
+_TRIGGERED = re.compile(r" \(Triggered internally at [^)]*\)")
 
 
 def normalise(s, torch_side):
     s = _ADDR.sub("", s)
     if torch_side:
+        s = _TRIGGERED.sub("", s)
         s = s.replace("torch::autograd::", "minigrad::autograd::")
         s = re.sub(r"\btorch\.", "minigrad.", s)
     return s
@@ -190,8 +194,8 @@ class Obs(dict):
         self.raw(key, None if t.grad_fn is None else edge_tree((t.grad_fn, 0), depth))
 
     def flags(self, key, t):
-        """requires_grad, is_leaf and grad_fn name of ``t``."""
-        self.raw(key, {"requires_grad": bool(t.requires_grad), "is_leaf": bool(t.is_leaf),
+        """requires_grad, is_leaf and grad_fn name of ``t`` (recorded as ``key:flags``)."""
+        self.raw(f"{key}:flags", {"requires_grad": bool(t.requires_grad), "is_leaf": bool(t.is_leaf),
                        "grad_fn": None if t.grad_fn is None else type(t.grad_fn).__name__})
 
     def grads(self, prefix, **leaves):
@@ -244,6 +248,12 @@ class Comparison:
         return max(rtol, self.rtol or 0), max(atol, self.atol or 0)
 
     def fail(self, path, got, want):
+        if isinstance(got, str) and isinstance(want, str) and len(got) + len(want) > 300:
+            i = next((k for k, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+            start = max(0, i - 40)
+            self.mismatches.append(f"{path}: strings differ at char {i}: minigrad ...{got[start:i + 80]!r} "
+                                   f"!= torch ...{want[start:i + 80]!r}")
+            return
         self.mismatches.append(f"{path}: minigrad {_short(got)} != torch {_short(want)}")
 
     def close(self, a, b, dtype):
@@ -280,7 +290,7 @@ class Comparison:
             for key in want:
                 if key not in got:
                     self.checks += 1
-                    self.fail(f"{path}.{key}", "<missing>", want[key])
+                    self.fail(f"{path}.{key}" if path else key, "<missing>", want[key])
                 else:
                     self.compare(got[key], want[key], f"{path}.{key}" if path else key, dtype)
             for key in got:

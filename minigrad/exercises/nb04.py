@@ -1,0 +1,197 @@
+"""Checks for notebook 04 (custom Functions): ``MMFunction.backward`` and a ``Tanh`` Function.
+
+Every check runs the student's Function on hidden random inputs (float64, fixed seeds) and
+compares with minigrad's own ops, so an answer hard-coded for the notebook's example fails.
+"""
+import numpy as np
+
+from ..autograd import Function, GradcheckError, gradcheck
+from ..tensor import Tensor
+from . import _check
+
+
+def _hinted(report, hint):
+    """Add a hint to a failed Report that has none yet (e.g. one made by ``_check.call``)."""
+    if report is not None and hint and "Hint:" not in report.text:
+        report.text += f"\n   Hint: {hint}"
+    return report
+
+
+def _is_function(cls, title, name):
+    if not (isinstance(cls, type) and issubclass(cls, Function)):
+        return _check.failed(title, f"pass the class itself: {name} should be a subclass of "
+                                    f"minigrad.autograd.Function, got {cls!r}",
+                             hint=f"write `class {name}(Function):` and call the check with {name} (no parentheses)")
+    return None
+
+
+def _t(generator, shape, requires_grad):
+    return _check.random_tensor(generator, shape, requires_grad=requires_grad, dtype=np.float64)
+
+
+# ---------------------------------------------------------------------------- exercise 1
+_MM_CASES = [
+    # (what the case is, input shape, weight shape, input requires grad, weight requires grad)
+    ("input (4x3), weight (2x3), both require grad", (4, 3), (2, 3), True, True),
+    ("input (3x3), weight (3x3), both require grad", (3, 3), (3, 3), True, True),
+    ("input (5x2) without grad, weight (3x2) with grad -- the usual case in a model", (5, 2), (3, 2), False, True),
+    ("input (2x4) with grad, weight (3x4) without grad", (2, 4), (3, 4), True, False),
+]
+
+_HINT_INPUT = ("dL/d input = grad_output @ weight: (N x M) @ (M x D) gives N x D, the shape of input. "
+               "In code: grad_output.mm(weight).")
+_HINT_WEIGHT = ("dL/d weight = grad_output.t() @ input: (M x N) @ (N x D) gives M x D, the shape of weight. "
+                "In code: grad_output.t().mm(input).")
+
+
+def _mm_wrong_value_hint(which, got, x, w, g):
+    """A hint that names the mistake when ``got`` is one of the usual wrong formulas."""
+    d = got._data
+    if which == "input":
+        if d.shape == g._data.shape and np.allclose(d, g._data):
+            return "you returned grad_output itself; multiply it by the weight: grad_output.mm(weight)."
+        if d.shape == (g._data @ w._data.T).shape and np.allclose(d, g._data @ w._data.T):
+            return ("you transposed the weight: forward already used weight.t(), so backward multiplies by "
+                    "weight as it is: grad_output.mm(weight).")
+        if np.allclose(d, np.ones_like(g._data) @ w._data):
+            return ("that is the gradient for grad_output = all ones (a .sum() loss): use the grad_output you "
+                    "are given, not ones.")
+        return _HINT_INPUT
+    if d.shape == (x._data.T @ g._data).shape and np.allclose(d, x._data.T @ g._data):
+        return ("that is the gradient of weight.t() (input.t() @ grad_output): transpose it back, i.e. "
+                "grad_output.t().mm(input).")
+    if np.allclose(d, np.ones_like(g._data).T @ x._data):
+        return ("that is the gradient for grad_output = all ones (a .sum() loss): use the grad_output you "
+                "are given, not ones.")
+    return _HINT_WEIGHT
+
+
+def check_mm_backward(MMFunction):
+    """Exercise 1: ``MMFunction.backward`` returns grad_output @ weight and grad_output.t() @ input."""
+    title = "MMFunction.backward"
+    bad = _is_function(MMFunction, title, "MMFunction")
+    if bad:
+        return bad
+    generator = _check.rng(404)
+    for case, xs, ws, x_req, w_req in _MM_CASES:
+        x, w = _t(generator, xs, x_req), _t(generator, ws, w_req)
+        g = _t(generator, (xs[0], ws[0]), False)
+        where = f" (case: {case})"
+
+        y, err = _check.call(title, MMFunction.apply, x, w)
+        if err:
+            return _hinted(err, "the forward was given: input.mm(weight.t()); did something change it?")
+        bad = _check.check_tensor(title, y, Tensor(x._data @ w._data.T), "forward output", where,
+                                  hint="keep the given forward: return input.mm(weight.t())")
+        if bad:
+            return bad
+
+        _, err = _check.call(title, y.backward, g)
+        if err:
+            text = err.text
+            if "incorrect number of gradients" in text:
+                return _hinted(err, "return one gradient per argument of forward, in the same order: "
+                                    "`return grad_input, grad_weight` (None for one that is not needed).")
+            if "invalid gradient at index 0" in text:
+                return _hinted(err, "the first gradient is for input and must have input's shape. " + _HINT_INPUT)
+            if "invalid gradient at index 1" in text:
+                return _hinted(err, "the second gradient is for weight and must have weight's shape. " + _HINT_WEIGHT)
+            if "UnboundLocalError" in text or "referenced before assignment" in text:
+                return _hinted(err, "start with `grad_input = grad_weight = None` so that both names exist even "
+                                    "when ctx.needs_input_grad skips one of them.")
+            if "cannot be multiplied" in text:
+                return _hinted(err, "check the shapes: grad_output is N x M, input N x D, weight M x D. "
+                                    + _HINT_INPUT + " " + _HINT_WEIGHT)
+            return err
+
+        for which, t, req, expected in (("input", x, x_req, g._data @ w._data),
+                                        ("weight", w, w_req, g._data.T @ x._data)):
+            if not req:
+                continue
+            got = t._grad
+            if got is None:
+                return _check.failed(
+                    title, f"backward returned None for {which}, although ctx.needs_input_grad says it needs "
+                           f"a gradient{where}",
+                    hint=_HINT_INPUT if which == "input" else _HINT_WEIGHT)
+            bad = _check.check_tensor(
+                title, got, Tensor(expected), f"gradient for {which}",
+                f"{where}\n   with input = {_check._show(x.detach())}\n   weight = {_check._show(w.detach())}\n"
+                f"   grad_output = {_check._show(g)}",
+                hint=_mm_wrong_value_hint(which, got, x, w, g))
+            if bad:
+                return bad
+    return _check.passed(title, f"correct gradients for input and weight on {len(_MM_CASES)} hidden random cases "
+                                "(including ones where only one of them requires grad).")
+
+
+# ---------------------------------------------------------------------------- exercise 2
+_TANH_SHAPES = [(5,), (2, 3), ()]
+
+
+def check_tanh_function(Tanh):
+    """Exercise 2: a ``Tanh`` Function whose backward is grad_output * (1 - tanh(x)**2), and passes gradcheck."""
+    title = "Tanh"
+    bad = _is_function(Tanh, title, "Tanh")
+    if bad:
+        return bad
+    generator = _check.rng(2024)
+    for shape in _TANH_SHAPES:
+        x = _check.random_tensor(generator, shape, requires_grad=True, low=-2.5, high=2.5, dtype=np.float64)
+        g = _t(generator, shape, False)
+        where = f" for x = {_check._show(x.detach())}"
+        expected_y = np.tanh(x._data)
+
+        y, err = _check.call(title, Tanh.apply, x)
+        if err:
+            return _hinted(err, "forward gets a tensor and returns a new one: y = x.tanh(), and keep what "
+                                "backward needs with ctx.save_for_backward(...).")
+        bad = _check.check_tensor(title, y, Tensor(expected_y), "forward output", where,
+                                  hint="forward should return tanh of its input: x.tanh()")
+        if bad:
+            return bad
+        if y.grad_fn is None or type(y.grad_fn).__name__ != Tanh.__name__ + "Backward":
+            return _check.failed(title, f"the output's grad_fn is {y.grad_fn!r}, expected a {Tanh.__name__}Backward "
+                                        "node", hint="call the class's apply: Tanh.apply(x)")
+
+        _, err = _check.call(title, y.backward, g)
+        if err:
+            if "incorrect number of gradients" in err.text:
+                return _hinted(err, "forward has one argument (x), so backward returns exactly one gradient.")
+            if "NoneType" in err.text:
+                return _hinted(err, "did forward call ctx.save_for_backward(...)? backward reads it back with "
+                                    "`y, = ctx.saved_tensors` (note the comma).")
+            return err
+        got = x._grad
+        if got is None:
+            return _check.failed(title, f"backward returned None{where}",
+                                 hint="return grad_output * (1 - y * y), where y = tanh(x)")
+        expected = g._data * (1 - expected_y ** 2)
+        hint = "d tanh(x)/dx = 1 - tanh(x)**2; multiply it by grad_output (the chain rule)."
+        gd = got._data
+        if gd.shape == expected.shape:
+            if np.allclose(gd, 1 - expected_y ** 2):
+                hint = ("you returned the local derivative only: multiply it by grad_output "
+                        "(dL/dx = dL/dy * dy/dx).")
+            elif np.allclose(gd, g._data * (1 - x._data ** 2)):
+                hint = ("you used x where the formula needs tanh(x): 1 - tanh(x)**2, not 1 - x**2. Save the "
+                        "output in forward (ctx.save_for_backward(y)) and use it.")
+            elif np.allclose(gd, g._data * (1 - expected_y)):
+                hint = "square tanh(x): the derivative is 1 - tanh(x)**2, not 1 - tanh(x)."
+            elif np.allclose(gd, g._data * expected_y ** 2) or np.allclose(gd, -g._data * (1 - expected_y ** 2)):
+                hint = "check the sign: the derivative is 1 - tanh(x)**2 (it is 1 at x = 0)."
+        bad = _check.check_tensor(title, got, Tensor(expected), "gradient",
+                                  f"{where}\n   and grad_output = {_check._show(g)}", hint=hint)
+        if bad:
+            return bad
+
+    x = _check.random_tensor(generator, (4,), requires_grad=True, low=-2, high=2, dtype=np.float64)
+    try:
+        gradcheck(Tanh.apply, (x,))
+    except GradcheckError as e:
+        return _check.failed(title, "gradcheck failed:\n   " + str(e).strip().replace("\n", "\n   "),
+                             hint="compare your backward with 1 - tanh(x)**2 at these inputs.")
+    except Exception as e:  # noqa: BLE001  (any other error in the student's code)
+        return _check.failed(title, f"gradcheck raised {type(e).__name__}: {e}")
+    return _check.passed(title, f"forward and backward correct on {len(_TANH_SHAPES)} hidden random inputs, "
+                                "and gradcheck passes.")

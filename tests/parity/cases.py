@@ -1,0 +1,1731 @@
+"""The PyTorch-parity cases: small programs written against PyTorch's API.
+
+Each case is ``def name(T, F, o)``: ``T`` is ``torch`` or ``minigrad``, ``F`` its ``nn.functional``
+and ``o`` the observation dict (see ``tests/parity/__init__.py`` for the helpers and how values,
+names, trees and messages are encoded and compared).  Inputs are built from literal lists or from
+a fixed ``numpy.random.RandomState`` through ``T.tensor(list, dtype=..., requires_grad=...)``, never
+from ``T.randn`` (minigrad's random numbers deliberately differ from PyTorch's).
+
+``scripts/make_fixtures.py`` runs every case with PyTorch and records ``tests/fixtures/parity.json``;
+``tests/test_parity.py`` runs them with minigrad and compares (and, when torch is installed, also
+compares live).  Where minigrad deliberately differs, the aspect is left out with a comment.
+"""
+import numpy as np
+
+from . import case
+
+
+# ---------------------------------------------------------------------------------- inputs
+def arr(seed, *shape, lo=-2.0, hi=2.0):
+    """Deterministic values in [lo, hi), rounded to 4 decimals (readable in the fixture)."""
+    return np.round(np.random.RandomState(seed).uniform(lo, hi, size=shape), 4)
+
+
+def leaf(T, seed, *shape, lo=-2.0, hi=2.0, dtype="float32", rg=True):
+    return T.tensor(arr(seed, *shape, lo=lo, hi=hi).tolist(), dtype=getattr(T, dtype), requires_grad=rg)
+
+
+def const(T, seed, *shape, lo=-2.0, hi=2.0, dtype="float32"):
+    return leaf(T, seed, *shape, lo=lo, hi=hi, dtype=dtype, rg=False)
+
+
+def fwd_bwd(T, o, y, name="y", depth=3, **leaves):
+    """Record ``y`` (value, grad_fn, tree), backprop a fixed non-uniform gradient, record the leaves' grads."""
+    o.all(y, name, depth)
+    g = T.tensor(arr(99, *tuple(y.shape)).tolist(), dtype=y.dtype) if y.dim() else None
+    y.backward(g)
+    o.grads("", **leaves)
+
+
+# ---------------------------------------------------------------------------------- binary ops, broadcasting
+_BINARY = {
+    "add": (lambda a, b: a + b, None),
+    "sub": (lambda a, b: a - b, None),
+    "mul": (lambda a, b: a * b, None),
+    "div": (lambda a, b: a / b, "b>0"),
+    "pow": (lambda a, b: a ** b, "a>0"),
+    "maximum": (lambda a, b: a.maximum(b), None),
+}
+_SHAPES = [((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3)), ((2, 3), ()), ((4, 1, 3), (2, 1)), ((), (2, 2))]
+
+
+def _binary_case(op, fn, cond, sa, sb, dtype):
+    def c(T, F, o):
+        a = leaf(T, 1, *sa, lo=0.5 if cond == "a>0" else -2.0, dtype=dtype)
+        b = leaf(T, 2, *sb, lo=0.5 if cond == "b>0" else -2.0, dtype=dtype)
+        fwd_bwd(T, o, fn(a, b), a=a, b=b)
+    return c
+
+
+for _op, (_fn, _cond) in _BINARY.items():
+    for _i, (_sa, _sb) in enumerate(_SHAPES):
+        case(_binary_case(_op, _fn, _cond, _sa, _sb, "float32"), name=f"binary_{_op}_{_i}")
+    case(_binary_case(_op, _fn, _cond, (2, 3), (2, 1), "float64"), name=f"binary_{_op}_f64")
+
+
+# Python scalars on both sides (int and float): the scalar becomes a wrapped number, (None, 0) in the tree
+_SCALAR = {
+    "add_r": lambda x, s: x + s, "add_l": lambda x, s: s + x,
+    "sub_r": lambda x, s: x - s, "sub_l": lambda x, s: s - x,
+    "mul_r": lambda x, s: x * s, "mul_l": lambda x, s: s * x,
+    "div_r": lambda x, s: x / s, "div_l": lambda x, s: s / x,
+    "pow_r": lambda x, s: x ** s, "pow_l": lambda x, s: s ** x,
+}
+
+
+def _scalar_case(fn, s):
+    def c(T, F, o):
+        x = leaf(T, 3, 2, 3, lo=0.5)
+        fwd_bwd(T, o, fn(x, s), x=x)
+    return c
+
+
+for _name, _fn in _SCALAR.items():
+    case(_scalar_case(_fn, 2.5), name=f"scalar_{_name}_float")
+    case(_scalar_case(_fn, 2), name=f"scalar_{_name}_int")
+
+
+# ---------------------------------------------------------------------------------- unary ops
+_UNARY = {
+    "neg": (lambda T, x: -x, -2.0),
+    "neg_method": (lambda T, x: x.neg(), -2.0),
+    "exp": (lambda T, x: x.exp(), -2.0),
+    "log": (lambda T, x: x.log(), 0.2),
+    "sqrt": (lambda T, x: x.sqrt(), 0.2),
+    "abs": (lambda T, x: x.abs(), -2.0),
+    "tanh": (lambda T, x: x.tanh(), -2.0),
+    "sigmoid": (lambda T, x: x.sigmoid(), -2.0),
+    "relu": (lambda T, x: x.relu(), -2.0),
+    "reciprocal": (lambda T, x: x.reciprocal(), 0.5),
+    "pow2": (lambda T, x: x ** 2, -2.0),
+    "pow3": (lambda T, x: x.pow(3), -2.0),
+    "pow_half": (lambda T, x: x ** 0.5, 0.2),
+    "pow_neg1": (lambda T, x: x ** -1, 0.5),
+    "pow0": (lambda T, x: x ** 0, -2.0),
+    "torch_exp": (lambda T, x: T.exp(x), -2.0),
+    "torch_log": (lambda T, x: T.log(x), 0.2),
+    "torch_sigmoid": (lambda T, x: T.sigmoid(x), -2.0),
+    "torch_tanh": (lambda T, x: T.tanh(x), -2.0),
+    "torch_relu": (lambda T, x: T.relu(x), -2.0),
+    "torch_pow": (lambda T, x: T.pow(x, 3), -2.0),
+    "torch_abs": (lambda T, x: T.abs(x), -2.0),
+    "torch_sqrt": (lambda T, x: T.sqrt(x), 0.2),
+    "F_relu": (lambda T, x: T.nn.functional.relu(x), -2.0),
+    "clamp_both": (lambda T, x: x.clamp(-0.5, 0.5), -2.0),
+    "clamp_min": (lambda T, x: x.clamp(min=0.0), -2.0),
+    "clamp_max": (lambda T, x: T.clamp(x, max=0.3), -2.0),
+    "clip": (lambda T, x: x.clip(-1, 1), -2.0),
+}
+
+
+def _unary_case(fn, lo, dtype):
+    def c(T, F, o):
+        x = leaf(T, 4, 2, 3, lo=lo, dtype=dtype)
+        fwd_bwd(T, o, fn(T, x), x=x)
+    return c
+
+
+for _name, (_fn, _lo) in _UNARY.items():
+    case(_unary_case(_fn, _lo, "float32"), name=f"unary_{_name}")
+    case(_unary_case(_fn, _lo, "float64"), name=f"unary_{_name}_f64")
+
+
+# ---------------------------------------------------------------------------------- elementwise specifics
+@case
+def kinks_at_zero(T, F, o):
+    """relu, abs and clamp exactly at their kinks: PyTorch's subgradient choices."""
+    x = T.tensor([-1.0, 0.0, 1.0, 0.5, -0.5], requires_grad=True)
+    for name, f in [("relu", lambda v: v.relu()), ("abs", lambda v: v.abs()),
+                    ("clamp", lambda v: v.clamp(-0.5, 0.5)), ("sqrt_pos", lambda v: (v * v).sqrt())]:
+        x.grad = None
+        y = f(x)
+        y.sum().backward()
+        o[f"{name}.y"] = y
+        o[f"{name}.grad"] = x.grad
+
+
+@case
+def maximum_ties(T, F, o):
+    a = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = T.tensor([1.0, 3.0, 2.0], requires_grad=True)
+    fwd_bwd(T, o, T.maximum(a, b), a=a, b=b)
+
+
+@case
+def clamp_none_error(T, F, o):
+    x = leaf(T, 5, 3)
+    o.err("error", lambda: x.clamp())
+
+
+@case
+def where_broadcast(T, F, o):
+    a = leaf(T, 6, 2, 3)
+    b = leaf(T, 7, 3)
+    cond = T.tensor([[True, False, True], [False, False, True]])
+    fwd_bwd(T, o, T.where(cond, a, b), a=a, b=b)
+
+
+@case
+def where_scalar_and_mask(T, F, o):
+    x = leaf(T, 8, 5)
+    y = T.where(x > 0, x, 0.0)
+    fwd_bwd(T, o, y, x=x)
+
+
+@case
+def add_sub_alpha(T, F, o):
+    a, b = leaf(T, 9, 3), leaf(T, 10, 3)
+    o["add"] = a.add(b, alpha=2)
+    y = a.sub(b, alpha=0.5)
+    fwd_bwd(T, o, y, a=a, b=b)
+
+
+@case
+def self_mul_fanin(T, F, o):
+    """x * x: both edges of MulBackward0 lead to the same AccumulateGrad."""
+    x = leaf(T, 11, 3)
+    y = x * x
+    o["same_node"] = y.grad_fn.next_functions[0][0] is y.grad_fn.next_functions[1][0]
+    o["variable_is_x"] = y.grad_fn.next_functions[0][0].variable is x
+    fwd_bwd(T, o, y, x=x)
+
+
+@case
+def mixed_dtype_promotion(T, F, o):
+    a = leaf(T, 12, 3)
+    b = leaf(T, 13, 3, dtype="float64")
+    y = a * b
+    o["dtype"] = y.dtype
+    fwd_bwd(T, o, y, a=a, b=b)
+
+
+@case
+def promotion_table(T, F, o):
+    i = T.tensor([1, 2, 3])
+    f = T.tensor([0.5, 1.5, 2.5])
+    d = T.tensor([0.5, 1.5, 2.5], dtype=T.float64)
+    bo = T.tensor([True, False, True])
+    o["int*2"] = i * 2
+    o["int*2.5"] = i * 2.5
+    o["int/2"] = i / 2
+    o["int+float"] = i + f
+    o["float+double"] = f + d
+    o["float*double0d"] = f * T.tensor(2.0, dtype=T.float64)
+    o["double*float0d"] = d * T.tensor(2.0)
+    o["bool+int"] = bo + i
+    o["bool*1.5"] = bo * 1.5
+    o["int0d*2.5"] = T.tensor(3) * 2.5
+    o["int-1"] = 1 - i
+    o["int**2"] = i ** 2
+    o["cmp"] = f > 1.0
+    o["eq"] = i == T.tensor([1, 0, 3])
+
+
+@case
+def to_dtype_grad(T, F, o):
+    x = leaf(T, 14, 3)
+    y = x.to(T.float64)
+    o["y.dtype"] = y.dtype
+    z = (y * y).sum()
+    fwd_bwd(T, o, z, name="z", depth=4, x=x)
+    o["same"] = x.to(T.float32) is x
+    o["double"] = x.double().grad_fn.name()
+    o["float_of_double"] = x.double().float().dtype
+
+
+# ---------------------------------------------------------------------------------- reductions
+_REDUCE = {
+    "sum": lambda x: x.sum(),
+    "sum_dim0": lambda x: x.sum(0),
+    "sum_dim1": lambda x: x.sum(1),
+    "sum_dim_neg": lambda x: x.sum(-1),
+    "sum_keepdim": lambda x: x.sum(1, keepdim=True),
+    "sum_tuple": lambda x: x.sum((0, 2)),
+    "sum_list_keepdim": lambda x: x.sum([0, 1], keepdim=True),
+    "sum_dim_kw": lambda x: x.sum(dim=2),
+    "mean": lambda x: x.mean(),
+    "mean_dim": lambda x: x.mean(1),
+    "mean_keepdim": lambda x: x.mean(-1, keepdim=True),
+    "mean_tuple": lambda x: x.mean((1, 2)),
+    "max": lambda x: x.max(),
+    "max_dim_values": lambda x: x.max(1)[0],
+    "max_dim_keepdim": lambda x: x.max(2, keepdim=True).values,
+    "min": lambda x: x.min(),
+    "min_dim_values": lambda x: x.min(0).values,
+}
+
+
+def _reduce_case(fn):
+    def c(T, F, o):
+        x = leaf(T, 15, 2, 3, 4)
+        fwd_bwd(T, o, fn(x), x=x)
+    return c
+
+
+for _name, _fn in _REDUCE.items():
+    case(_reduce_case(_fn), name=f"reduce_{_name}")
+
+
+@case
+def max_dim_namedtuple(T, F, o):
+    x = leaf(T, 16, 3, 4)
+    r = x.max(1)
+    o["type"] = type(r).__name__
+    o["values"] = r.values
+    o["indices"] = r.indices
+    o["indices.requires_grad"] = r.indices.requires_grad
+    o["values.fn"] = r[0].grad_fn.name()
+    o.repr("repr", T.tensor([[1.0, 5.0], [7.0, 2.0]]).max(1))
+    v, i = T.tensor([[1.0, 5.0], [7.0, 2.0]]).min(dim=0)
+    o["min.values"], o["min.indices"] = v, i
+
+
+@case
+def max_ties(T, F, o):
+    """All-reduce max splits the gradient between ties; max(dim) picks one index."""
+    x = T.tensor([[1.0, 3.0, 3.0], [2.0, 0.0, 2.0]], requires_grad=True)
+    x.max().backward()
+    o["max.grad"] = x.grad
+    x.grad = None
+    x.max(1).values.sum().backward()
+    o["max_dim.grad"] = x.grad
+    o["argmax"] = x.argmax()
+    o["argmax1"] = x.argmax(1)
+    o["argmax1k"] = x.argmax(dim=1, keepdim=True)
+
+
+@case
+def reduce_0d_and_empty(T, F, o):
+    s = T.tensor(2.5, requires_grad=True)
+    y = s.sum()
+    o["0d.sum"] = y
+    o["0d.sum_dim"] = s.sum(0)
+    o["0d.mean"] = s.mean()
+    e = T.tensor([])
+    o["empty.sum"] = e.sum()
+    o["empty.shape"] = e.shape
+    o.err("empty.max", lambda: e.max())
+
+
+@case
+def mean_int_error(T, F, o):
+    o.err("error", lambda: T.tensor([1, 2, 3]).mean())
+    o["sum_int"] = T.tensor([1, 2, 3]).sum()
+    o["sum_bool"] = T.tensor([True, True, False]).sum()
+    o["sum_dtype"] = T.tensor([1, 2, 3]).sum(dtype=T.float64)
+
+
+@case
+def reduce_dim_errors(T, F, o):
+    x = leaf(T, 17, 2, 3)
+    o.err("sum2", lambda: x.sum(2))
+    o.err("sum-3", lambda: x.sum(-3))
+    o.err("mean5", lambda: x.mean(5))
+    o.err("max2", lambda: x.max(2))
+    o.err("softmax3", lambda: x.softmax(3))
+    o.err("transpose", lambda: x.transpose(0, 5))
+    o.err("unsqueeze", lambda: x.unsqueeze(4))
+    o.err("squeeze", lambda: x.squeeze(3))
+    o.err("size", lambda: x.size(5))
+    o.err("cat", lambda: T.cat([x, x], dim=2))
+    o.err("0d", lambda: T.tensor(1.0).sum(1))
+
+
+# ---------------------------------------------------------------------------------- softmax family
+_SOFTMAX = {
+    "softmax1": lambda T, F, x: x.softmax(1),
+    "softmax0": lambda T, F, x: x.softmax(dim=0),
+    "softmax_neg": lambda T, F, x: T.softmax(x, -1),
+    "log_softmax1": lambda T, F, x: x.log_softmax(1),
+    "log_softmax0": lambda T, F, x: T.log_softmax(x, 0),
+    "F_softmax": lambda T, F, x: F.softmax(x, dim=1),
+    "F_log_softmax": lambda T, F, x: F.log_softmax(x, dim=-1),
+    "softmax_3d": lambda T, F, x: x.reshape(2, 2, 3).softmax(1),
+}
+
+
+def _softmax_case(fn, dtype):
+    def c(T, F, o):
+        x = leaf(T, 18, 4, 3, lo=-3.0, hi=3.0, dtype=dtype)
+        fwd_bwd(T, o, fn(T, F, x), x=x)
+    return c
+
+
+for _name, _fn in _SOFTMAX.items():
+    case(_softmax_case(_fn, "float32"), name=f"softmax_{_name}")
+case(_softmax_case(_SOFTMAX["log_softmax1"], "float64"), name="softmax_log_softmax1_f64")
+
+
+@case
+def softmax_large_values(T, F, o):
+    x = T.tensor([[1000.0, 1001.0, 999.0], [-1000.0, -1000.0, -990.0]], requires_grad=True)
+    y = F.log_softmax(x, dim=1)
+    fwd_bwd(T, o, y, x=x)
+    o["softmax"] = x.softmax(1)
+
+
+# ---------------------------------------------------------------------------------- losses
+@case
+def mse_loss_mean(T, F, o):
+    x, t = leaf(T, 19, 4, 2), const(T, 20, 4, 2)
+    fwd_bwd(T, o, F.mse_loss(x, t), x=x)
+
+
+@case
+def mse_loss_reductions(T, F, o):
+    x, t = leaf(T, 21, 3), leaf(T, 22, 3)
+    fwd_bwd(T, o, F.mse_loss(x, t, reduction="sum"), x=x, t=t)
+    y = F.mse_loss(x, t, reduction="none")
+    o.all(y, "none")
+    o.err("bad", lambda: F.mse_loss(x, t, reduction="avg"))
+
+
+@case
+def mse_loss_broadcast_warning(T, F, o):
+    x, t = leaf(T, 23, 3, 1), const(T, 24, 3)
+    y = o.warns("warnings", lambda: F.mse_loss(x, t))
+    fwd_bwd(T, o, y, x=x)
+
+
+@case
+def cross_entropy_basic(T, F, o):
+    x = leaf(T, 25, 4, 3)
+    t = T.tensor([0, 2, 1, 2])
+    fwd_bwd(T, o, F.cross_entropy(x, t), depth=4, x=x)
+
+
+@case
+def cross_entropy_options(T, F, o):
+    x = leaf(T, 26, 5, 4)
+    t = T.tensor([3, 0, 1, 3, 2])
+    w = T.tensor([1.0, 2.0, 0.5, 1.5])
+    o["weighted"] = F.cross_entropy(x, t, weight=w)
+    o["sum"] = F.cross_entropy(x, t, reduction="sum")
+    o["none"] = F.cross_entropy(x, t, reduction="none")
+    o["ignore"] = F.cross_entropy(x, T.tensor([3, -100, 1, -100, 2]))
+    o["ignore_idx"] = F.cross_entropy(x, t, ignore_index=3)
+    y = F.cross_entropy(x, t, weight=w, reduction="none")
+    fwd_bwd(T, o, y, name="weighted_none", x=x)
+
+
+@case
+def cross_entropy_1d(T, F, o):
+    x = leaf(T, 27, 4)
+    fwd_bwd(T, o, F.cross_entropy(x, T.tensor(2)), x=x)
+
+
+@case
+def nll_loss_basic(T, F, o):
+    x = leaf(T, 28, 3, 4)
+    lp = F.log_softmax(x, dim=1)
+    y = F.nll_loss(lp, T.tensor([1, 0, 3]))
+    fwd_bwd(T, o, y, depth=4, x=x)
+    o["raw"] = F.nll_loss(x, T.tensor([1, 0, 3]), reduction="sum")
+
+
+@case
+def loss_errors(T, F, o):
+    x = leaf(T, 29, 3, 4)
+    o.err("out_of_bounds", lambda: F.cross_entropy(x, T.tensor([0, 4, 1])))
+    o.err("batch", lambda: F.nll_loss(x, T.tensor([0, 1])))
+    o.err("float_target", lambda: F.nll_loss(x, T.tensor([0.0, 1.0, 2.0])))
+
+
+# ---------------------------------------------------------------------------------- linear algebra
+@case
+def mm_basic(T, F, o):
+    a, b = leaf(T, 30, 2, 3), leaf(T, 31, 3, 4)
+    fwd_bwd(T, o, a.mm(b), a=a, b=b)
+
+
+@case
+def mm_one_side(T, F, o):
+    a, b = const(T, 32, 2, 3), leaf(T, 33, 3, 4)
+    fwd_bwd(T, o, T.mm(a, b), b=b)
+    o["a.grad"] = a.grad
+
+
+@case
+def matmul_1d_1d(T, F, o):
+    a, b = leaf(T, 34, 4), leaf(T, 35, 4)
+    fwd_bwd(T, o, a @ b, a=a, b=b)
+
+
+@case
+def matmul_2d_1d(T, F, o):
+    a, b = leaf(T, 36, 3, 4), leaf(T, 37, 4)
+    fwd_bwd(T, o, T.matmul(a, b), a=a, b=b)
+
+
+@case
+def matmul_1d_2d(T, F, o):
+    a, b = leaf(T, 38, 3), leaf(T, 39, 3, 2)
+    fwd_bwd(T, o, a.matmul(b), depth=4, a=a, b=b)
+
+
+@case
+def matmul_2d_2d(T, F, o):
+    a, b = leaf(T, 40, 2, 3), leaf(T, 41, 3, 2)
+    fwd_bwd(T, o, a @ b, a=a, b=b)
+
+
+@case
+def matmul_batched_3d_3d(T, F, o):
+    a, b = leaf(T, 42, 2, 2, 3), leaf(T, 43, 2, 3, 4)
+    fwd_bwd(T, o, a @ b, a=a, b=b)
+
+
+@case
+def matmul_batched_3d_2d(T, F, o):
+    a, b = leaf(T, 44, 2, 2, 3), leaf(T, 45, 3, 4)
+    fwd_bwd(T, o, a @ b, depth=5, a=a, b=b)
+
+
+@case
+def matmul_batched_broadcast(T, F, o):
+    a, b = leaf(T, 46, 2, 1, 2, 3), leaf(T, 47, 3, 3, 2)
+    fwd_bwd(T, o, T.matmul(a, b), depth=5, a=a, b=b)
+
+
+@case
+def matmul_batched_1d(T, F, o):
+    a, b = leaf(T, 48, 2, 3, 4), leaf(T, 49, 4)
+    o["ab"] = a @ b
+    c = leaf(T, 50, 3)
+    fwd_bwd(T, o, c @ a, a=a, c=c)
+
+
+@case
+def dot_and_mv(T, F, o):
+    a, b = leaf(T, 51, 3), leaf(T, 52, 3)
+    fwd_bwd(T, o, a.dot(b), a=a, b=b)
+    m = leaf(T, 53, 2, 3)
+    o["mv"] = T.matmul(m, a).detach()
+    o["torch_dot"] = T.dot(a, b)
+
+
+@case
+def mm_errors(T, F, o):
+    a, b = leaf(T, 54, 2, 3), leaf(T, 55, 2, 3)
+    o.err("shape", lambda: a.mm(b))
+    o.err("1d", lambda: a.mm(T.ones(3)))
+    o.err("1d_self", lambda: T.ones(3).mm(b))
+    o.err("dtype", lambda: a.mm(T.ones(3, 2, dtype=T.float64)))
+    o.err("matmul_2d", lambda: a @ b)
+    o.err("matmul_mv", lambda: a @ T.ones(2))
+    o.err("matmul_0d", lambda: a @ T.tensor(2.0))
+    o.err("dot_len", lambda: T.ones(3).dot(T.ones(4)))
+    o.err("dot_2d", lambda: a.dot(b))
+    o.err("bmm", lambda: T.ones(2, 2, 3) @ T.ones(2, 2, 3))
+
+
+@case
+def transpose_family(T, F, o):
+    x = leaf(T, 56, 2, 3)
+    o.all(x.t(), "t")
+    o.all(x.T, "T")
+    o.all(x.mT, "mT")
+    o.all(T.t(x), "torch_t")
+    o.all(x.transpose(0, 1), "transpose")
+    o["t_is_contiguous"] = x.t().is_contiguous()
+    z = x.t().mm(x) + x.T.sum()
+    fwd_bwd(T, o, z, name="z", x=x)
+
+
+@case
+def transpose_3d(T, F, o):
+    x = leaf(T, 57, 2, 3, 4)
+    o.all(x.T, "T")
+    o.all(x.transpose(-1, 0), "tr")
+    o.all(x.permute(2, 0, 1), "perm")
+    o.all(x.permute((1, 2, 0)), "perm_tuple")
+    o.err("t3d", lambda: x.t())
+    o.err("permute_len", lambda: x.permute(0, 1))
+    fwd_bwd(T, o, x.permute(2, 0, 1) * x.transpose(0, 2).transpose(1, 2), name="z", x=x)
+
+
+# ---------------------------------------------------------------------------------- shapes and views
+_SHAPE = {
+    "view": lambda x: x.view(4, 6),
+    "view_neg": lambda x: x.view(-1, 3),
+    "view_tuple": lambda x: x.view((6, 4)),
+    "view_size": lambda x: x.view(x.shape),
+    "reshape": lambda x: x.reshape(3, 8),
+    "reshape_tuple": lambda x: x.reshape((-1,)),
+    "reshape_noncontig": lambda x: x.transpose(0, 2).reshape(4, 6),
+    "flatten": lambda x: x.flatten(),
+    "flatten1": lambda x: x.flatten(1),
+    "flatten_0_1": lambda x: x.flatten(0, 1),
+    "unsqueeze0": lambda x: x.unsqueeze(0),
+    "unsqueeze_neg": lambda x: x.unsqueeze(-1),
+    "squeeze": lambda x: x.view(2, 1, 3, 1, 4).squeeze(),
+    "squeeze_dim": lambda x: x.view(2, 1, 12).squeeze(1),
+    "squeeze_noop": lambda x: x.squeeze(0),
+    "expand": lambda x: x.view(2, 1, 3, 4).expand(2, 5, 3, 4),
+    "expand_neg": lambda x: x[:, :1].expand(-1, 3, -1),
+    "expand_new": lambda x: x.expand(2, 2, 3, 4),
+    "expand_as": lambda x: x[:1].expand_as(x),
+    "select": lambda x: x.select(1, 2),
+    "contiguous": lambda x: x.t().contiguous() if x.dim() == 2 else x.transpose(0, 1).contiguous(),
+    "clone": lambda x: x.clone(),
+}
+
+
+def _shape_case(fn):
+    def c(T, F, o):
+        x = leaf(T, 58, 2, 3, 4)
+        y = fn(x)
+        o["shape"] = y.shape
+        fwd_bwd(T, o, y, depth=4, x=x)
+    return c
+
+
+for _name, _fn in _SHAPE.items():
+    case(_shape_case(_fn), name=f"shape_{_name}")
+
+
+@case
+def view_shares_memory(T, F, o):
+    x = leaf(T, 59, 2, 3, rg=False)
+    v = x.view(6)
+    v[0] = 100.0
+    o["x"] = x
+    o["version"] = [x._version, v._version]
+    t = x.t()
+    x.add_(1)
+    o["t"] = t
+    o["version2"] = [x._version, t._version]
+
+
+@case
+def view_errors(T, F, o):
+    x = leaf(T, 60, 2, 3)
+    o.err("noncontig", lambda: x.t().view(-1))
+    o.err("size", lambda: x.view(4, 4))
+    o.err("two_inferred", lambda: x.view(-1, -1))
+    o.err("reshape_size", lambda: x.reshape(5))
+    o.err("expand", lambda: x.expand(2, 4))
+    o.err("expand_fewer", lambda: x.expand(3))
+    o.err("expand_lead", lambda: x.expand(-1, 2, 3))
+    o["reshape_noncontig_ok"] = x.t().reshape(-1)
+
+
+@case
+def size_and_shape(T, F, o):
+    x = leaf(T, 61, 2, 3, 4)
+    o["shape"] = x.shape
+    o["size"] = x.size()
+    o["size1"] = x.size(1)
+    o["size_neg"] = x.size(-1)
+    o["dim"] = x.dim()
+    o["ndim"] = x.ndim
+    o["numel"] = x.numel()
+    o["len"] = len(x)
+    o.repr("shape.repr", x.shape)
+    o.str("shape.str", x.shape)
+    o["shape_eq_tuple"] = x.shape == (2, 3, 4)
+    o["shape.numel"] = x.shape.numel()
+    o["dtype"] = x.dtype
+    o.repr("dtype.repr", x.dtype)
+    o["is_floating_point"] = x.is_floating_point()
+    o["device"] = str(x.device)
+    o["type"] = x.type()
+    o["type_long"] = T.tensor([1]).type()
+    o["type_double"] = x.double().type()
+    o.err("len0d", lambda: len(T.tensor(1.0)))
+
+
+# ---------------------------------------------------------------------------------- indexing
+_INDEX = {
+    "int": lambda x: x[1],
+    "neg_int": lambda x: x[-1],
+    "int_int": lambda x: x[0, 2],
+    "col": lambda x: x[:, 1],
+    "slice": lambda x: x[1:3],
+    "slice_step": lambda x: x[::2],
+    "slice_neg": lambda x: x[-2:],
+    "slice_2d": lambda x: x[1:, :2],
+    "ellipsis": lambda x: x[..., 0],
+    "none": lambda x: x[None],
+    "none_mid": lambda x: x[:, None, 1:],
+    "full": lambda x: x[:],
+    "list": lambda x: x[[0, 2]],
+    "list_repeat": lambda x: x[[0, 0, 3]],
+    "mask": lambda x: x[x > 0],
+    "mixed": lambda x: x[1:, [0, 2]],
+    "two_lists": lambda x: x[[0, 1, 3], [2, 0, 1]],
+}
+
+
+def _index_case(fn):
+    def c(T, F, o):
+        x = leaf(T, 62, 4, 3)
+        y = fn(x)
+        o["shape"] = y.shape
+        fwd_bwd(T, o, y, depth=4, x=x)
+    return c
+
+
+for _name, _fn in _INDEX.items():
+    case(_index_case(_fn), name=f"index_{_name}")
+
+
+@case
+def index_with_long_tensor(T, F, o):
+    x = leaf(T, 63, 4, 3)
+    idx = T.tensor([2, 1, 2])
+    fwd_bwd(T, o, x[idx], x=x)
+
+
+@case
+def index_bool_tensor(T, F, o):
+    x = leaf(T, 64, 4, 3)
+    m = T.tensor([True, False, True, False])
+    fwd_bwd(T, o, x[m], x=x)
+
+
+@case
+def index_errors(T, F, o):
+    x = leaf(T, 65, 4, 3)
+    o.err("out_of_range", lambda: x[4])
+    o.err("out_of_range_dim1", lambda: x[0, 3])
+    o.err("too_many", lambda: x[0, 0, 0])
+    o.err("0d", lambda: T.tensor(1.0)[0])
+
+
+@case
+def item_tolist(T, F, o):
+    x = T.tensor([[1.5, 2.0], [3.0, 4.25]], requires_grad=True)
+    o["item"] = x[1, 1].item()
+    o["item_type"] = type(x[0, 0].item()).__name__
+    o["tolist"] = x.tolist()
+    o["int_item"] = T.tensor([7]).item()
+    o["int_item_type"] = type(T.tensor(7).item()).__name__
+    o["float"] = float(x[0, 1])
+    o.err("item_many", lambda: x.item())
+    o.err("numpy_rg", lambda: x.numpy())
+    o["numpy_detached"] = x.detach().numpy().tolist()
+    o.err("bool", lambda: bool(x))
+    o["bool1"] = bool(T.tensor([1.0]))
+
+
+# ---------------------------------------------------------------------------------- cat / stack
+@case
+def cat_dim0(T, F, o):
+    a, b = leaf(T, 66, 2, 3), leaf(T, 67, 1, 3)
+    fwd_bwd(T, o, T.cat([a, b]), a=a, b=b)
+
+
+@case
+def cat_dim1_mixed(T, F, o):
+    a, b, c = leaf(T, 68, 2, 2), const(T, 69, 2, 1), leaf(T, 70, 2, 3)
+    fwd_bwd(T, o, T.cat((a, b, c), dim=1), a=a, c=c)
+    o["cat_neg"] = T.cat([a, b], -1).shape
+
+
+@case
+def stack_dims(T, F, o):
+    a, b = leaf(T, 71, 2, 3), leaf(T, 72, 2, 3)
+    o["stack1"] = T.stack([a, b], 1).shape
+    o["stack2"] = T.stack([a, b], dim=2).shape
+    fwd_bwd(T, o, T.stack([a, b, a]), depth=3, a=a, b=b)
+
+
+@case
+def cat_stack_errors(T, F, o):
+    a, b = leaf(T, 73, 2, 3), leaf(T, 74, 2, 2)
+    o.err("stack", lambda: T.stack([a, b]))
+    o.err("cat", lambda: T.cat([a, b]))
+    o.err("cat_dims", lambda: T.cat([a, T.ones(3)]))
+
+
+# ---------------------------------------------------------------------------------- creation
+@case
+def creation_dtypes(T, F, o):
+    o["float_list"] = T.tensor([1.0, 2.0])
+    o["int_list"] = T.tensor([1, 2])
+    o["mixed_list"] = T.tensor([1, 2.5])
+    o["bool_list"] = T.tensor([True, False])
+    o["scalar"] = T.tensor(2.5)
+    o["int_scalar"] = T.tensor(3)
+    o["zeros"] = T.zeros(2, 3)
+    o["ones_tuple"] = T.ones((2, 2), dtype=T.float64)
+    o["arange"] = T.arange(5)
+    o["arange_f"] = T.arange(0, 1, 0.25)
+    o["linspace"] = T.linspace(0, 1, 5)
+    o["eye"] = T.eye(3)
+    o["full"] = T.full((2, 2), 7.0)
+    o["full_int"] = T.full((2,), 3)
+    o["zeros_like"] = T.zeros_like(T.tensor([1, 2]))
+    o["ones_like_rg"] = T.ones_like(T.tensor([1.0, 2.0]), requires_grad=True)
+    o["Tensor"] = T.Tensor([1, 2])
+    o["from_numpy"] = T.from_numpy(np.array([1.0, 2.0]))
+    o["nested"] = T.tensor([[1.0, 2.0], [3.0, 4.0]])
+    o["zeros_rg"] = T.zeros(2, requires_grad=True)
+
+
+@case
+def default_dtype_float64(T, F, o):
+    T.set_default_dtype(T.float64)
+    o["tensor"] = T.tensor([1.0, 2.0])
+    o["ones"] = T.ones(2)
+    o["int"] = T.tensor([1, 2])
+    o["get"] = T.get_default_dtype()
+    o["int*0.5"] = T.tensor([1, 2]) * 0.5
+
+
+# ---------------------------------------------------------------------------------- in-place
+@case
+def inplace_no_grad_leaf(T, F, o):
+    """The optimizer-step pattern: in-place on a leaf under no_grad."""
+    w = leaf(T, 75, 3)
+    (w * 2).sum().backward()
+    with T.no_grad():
+        w.sub_(0.1 * w.grad)
+        w.add_(1)
+        w.mul_(2)
+    o.flags("flags", w)
+    o["w"] = w
+    o["version"] = w._version
+    w.grad.zero_()
+    o["grad_zeroed"] = w.grad
+    with T.no_grad():
+        w.zero_()
+    o["zeroed"] = w
+    o["version2"] = w._version
+    with T.no_grad():
+        w += 1.5
+        w -= 0.25
+        w *= 3
+        w /= 2
+    o["ops"] = w
+    o.flags("flags2", w)
+
+
+@case
+def inplace_on_nonleaf(T, F, o):
+    x = leaf(T, 76, 3)
+    y = x * 2
+    y.add_(1)
+    o.flags("after_add", y)
+    y.mul_(x)
+    o.flags("after_mul", y)
+    o["version"] = y._version
+    fwd_bwd(T, o, y, depth=4, x=x)
+
+
+@case
+def inplace_zero_on_nonleaf(T, F, o):
+    x = leaf(T, 77, 3)
+    y = x * 2
+    y.zero_()
+    o.flags("after_zero", y)
+    z = y + x
+    fwd_bwd(T, o, z, depth=4, x=x)
+
+
+@case
+def inplace_fill_sub_div_nonleaf(T, F, o):
+    x = leaf(T, 78, 4, lo=0.5)
+    y = x + 1
+    y.sub_(0.5)
+    o.fn("sub_", y)
+    y.div_(2)
+    o.fn("div_", y)
+    y += x
+    o.fn("iadd", y)
+    y *= 3
+    o.fn("imul", y)
+    fwd_bwd(T, o, y, depth=3, x=x)
+    z = x * 1
+    z.fill_(2.0)
+    o.fn("fill_", z)
+
+
+@case
+def inplace_leaf_error(T, F, o):
+    x = leaf(T, 79, 3)
+    o.err("add_", lambda: x.add_(1))
+    o.err("mul_", lambda: x.mul_(2))
+    o.err("zero_", lambda: x.zero_())
+    o.err("iadd", lambda: x.__iadd__(1))
+    o["unchanged"] = x
+    o["version"] = x._version
+
+
+@case
+def inplace_view_of_leaf_error(T, F, o):
+    x = leaf(T, 80, 3)
+    o.err("setitem", lambda: x.__setitem__(0, 1.0))
+
+
+@case
+def setitem_nonleaf(T, F, o):
+    x = leaf(T, 81, 4)
+    y = x * 3
+    y[1] = 0.0
+    o["y"] = y
+    # PyTorch records y[1] = 0 as CopySlices (a rewrite of y's graph around the view y[1])
+    o.fn("y.grad_fn", y)
+    y.backward(T.tensor([1.0, 2.0, 3.0, 4.0]))
+    o["x.grad"] = x.grad
+
+
+@case
+def version_counter_error_input(T, F, o):
+    x = leaf(T, 82, 3)
+    y = x * 2
+    z = y * y  # MulBackward0 saves y
+    y.add_(1)
+    o["version"] = y._version
+    o.err("error", lambda: z.sum().backward())
+
+
+@case
+def version_counter_error_output(T, F, o):
+    x = leaf(T, 83, 3)
+    y = x.exp()  # ExpBackward0 saves its output y
+    y.add_(1)
+    o.err("error", lambda: y.sum().backward())
+
+
+@case
+def version_counter_error_sigmoid(T, F, o):
+    x = leaf(T, 84, 2, 2)
+    a = x.sigmoid()
+    b = a * 1
+    a.mul_(2)
+    o.err("error", lambda: b.sum().backward())
+
+
+@case
+def version_counter_error_leaf_under_no_grad(T, F, o):
+    w = leaf(T, 85, 3)
+    y = (w * w).sum()
+    with T.no_grad():
+        w.add_(1)
+    o["version"] = w._version
+    o.err("error", lambda: y.backward())
+
+
+@case
+def inplace_ok_when_not_saved(T, F, o):
+    x = leaf(T, 86, 3)
+    y = x + 1  # AddBackward0 saves nothing
+    z = y * 2
+    y.add_(5)
+    z.sum().backward()
+    o["x.grad"] = x.grad
+
+
+@case
+def data_and_detach(T, F, o):
+    x = leaf(T, 87, 3)
+    d = x.detach()
+    o.flags("detach", d)
+    d.add_(1)
+    o["x_after_detach_add"] = x
+    o["versions"] = [x._version, d._version]
+    x.data.mul_(2)
+    o["x_after_data_mul"] = x
+    o.flags("x", x)
+    y = x * 2
+    o.flags("y", y)
+    o.flags("y.detach", y.detach())
+    y.detach_()
+    o.flags("y.detach_", y)
+    e = x * 2
+    e.data = T.tensor([9.0, 9.0, 9.0])
+    o["e.data_set"] = e
+
+
+@case
+def copy_into_parameter(T, F, o):
+    w = T.zeros(2, 3, requires_grad=True)
+    with T.no_grad():
+        w.copy_(T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+    o.flags("w", w)
+    o["w"] = w
+    o["version"] = w._version
+    with T.no_grad():
+        w.copy_(T.tensor([7.0, 8.0, 9.0]))
+        w.fill_(0.5)
+        w.clamp_(max=0.25)
+    o["w2"] = w
+    o.err("copy_shape", lambda: T.zeros(2, 3).copy_(T.ones(4)))
+    o.err("copy_grad", lambda: w.copy_(T.ones(2, 3)))
+
+
+# ---------------------------------------------------------------------------------- engine
+@case
+def fan_out_accumulation(T, F, o):
+    x = leaf(T, 88, 3)
+    a = x * 2
+    b = x.exp()
+    c = x ** 2
+    y = (a + b * c).sum()
+    fwd_bwd(T, o, y, depth=5, x=x)
+
+
+@case
+def diamond(T, F, o):
+    x = leaf(T, 89, 2, 2)
+    h = x.tanh()
+    y = (h * h.sigmoid() + h.t()).sum()
+    fwd_bwd(T, o, y, depth=6, x=x)
+
+
+@case
+def retain_graph_twice(T, F, o):
+    x = leaf(T, 90, 3)
+    y = (x.exp() * x).sum()
+    y.backward(retain_graph=True)
+    o["grad1"] = x.grad
+    y.backward()
+    o["grad2"] = x.grad
+    o.err("third", lambda: y.backward())
+
+
+@case
+def second_backward_error(T, F, o):
+    x = leaf(T, 91, 3)
+    y = (x * x).sum()
+    y.backward()
+    o.err("error", lambda: y.backward())
+    z = x.sigmoid().sum()
+    z.backward()
+    o.err("error_sigmoid", lambda: z.backward())
+
+
+@case
+def saved_nothing_backward_twice(T, F, o):
+    x = leaf(T, 92, 3)
+    y = (x + 2).sum()
+    y.backward()
+    y.backward()
+    o["x.grad"] = x.grad
+    z = (x - 1).view(3, 1).t().sum()
+    z.backward()
+    z.backward()
+    o["x.grad2"] = x.grad
+
+
+@case
+def explicit_gradient(T, F, o):
+    x = leaf(T, 93, 2, 3)
+    y = x * 3
+    y.backward(gradient=T.tensor([[1.0, 0.0, 2.0], [0.5, -1.0, 3.0]]))
+    o["x.grad"] = x.grad
+    s = (x * 2).sum()
+    s.backward(T.tensor(4.0))
+    o["x.grad2"] = x.grad
+
+
+@case
+def backward_errors(T, F, o):
+    x = leaf(T, 94, 3)
+    o.err("non_scalar", lambda: (x * 2).backward())
+    o.err("shape", lambda: (x * 2).backward(T.ones(2)))
+    o.err("shape_2d", lambda: (x * 2).backward(T.ones(3, 1)))
+    o.err("no_grad_fn", lambda: T.tensor([1.0, 2.0]).sum().backward())
+    o.err("int_out", lambda: T.tensor([1, 2]).sum().backward())
+    with T.no_grad():
+        y = (x * 2).sum()
+    o.err("under_no_grad", lambda: y.backward())
+
+
+@case
+def autograd_backward_weights(T, F, o):
+    x = leaf(T, 95, 3)
+    y1 = (x * x).sum()
+    y2 = x.exp().sum()
+    T.autograd.backward([y1, y2], grad_tensors=[T.tensor(2.0), T.tensor(-1.0)])
+    o["x.grad"] = x.grad
+    x.grad = None
+    z = x * 2
+    T.autograd.backward(z, grad_tensors=T.tensor([1.0, 2.0, 3.0]))
+    o["x.grad2"] = x.grad
+    x.grad = None
+    T.autograd.backward([(x * 3).sum(), (x * 5).sum()])
+    o["x.grad3"] = x.grad
+
+
+@case
+def backward_inputs_arg(T, F, o):
+    x, w = leaf(T, 96, 3), leaf(T, 97, 3)
+    y = (x * w).sum()
+    y.backward(inputs=[x])
+    o["x.grad"] = x.grad
+    o["w.grad"] = w.grad
+
+
+@case
+def autograd_grad_basic(T, F, o):
+    x, w = leaf(T, 98, 3), leaf(T, 99, 3)
+    y = (x * w).sum()
+    g = T.autograd.grad(y, [x, w])
+    o["type"] = type(g).__name__
+    o["g"] = g
+    o["x.grad"] = x.grad
+    o["w.grad"] = w.grad
+    y2 = (x ** 2).sum()
+    (gx,) = T.autograd.grad(y2, x)
+    o["gx"] = gx
+    o.err("again", lambda: T.autograd.grad(y2, x))
+
+
+@case
+def autograd_grad_outputs(T, F, o):
+    x = leaf(T, 100, 3)
+    y = x * x
+    (g,) = T.autograd.grad(y, x, grad_outputs=T.tensor([1.0, 0.5, -2.0]))
+    o["g"] = g
+    o.err("non_scalar", lambda: T.autograd.grad(x * 2, x))
+
+
+@case
+def autograd_grad_unused(T, F, o):
+    x, z = leaf(T, 101, 3), leaf(T, 102, 3)
+    y = (x * 2).sum()
+    o.err("unused", lambda: T.autograd.grad(y, [x, z], retain_graph=True))
+    g = T.autograd.grad(y, [x, z], allow_unused=True, retain_graph=True)
+    o["allow_unused"] = g
+    g2 = T.autograd.grad(y, [x, z], allow_unused=True, materialize_grads=True, retain_graph=True)
+    o["materialize"] = g2
+    o.err("no_rg", lambda: T.autograd.grad(y, [T.tensor([1.0])], retain_graph=True))
+    o.err("unused_first", lambda: T.autograd.grad(y, [z, x]))
+
+
+@case
+def create_graph_second_derivative(T, F, o):
+    x = leaf(T, 103, 3)
+    y = (x ** 3).sum()
+    (g,) = T.autograd.grad(y, x, create_graph=True)
+    o.flags("g", g)
+    o["g"] = g
+    o.tree("g.tree", g, 3)
+    (g2,) = T.autograd.grad(g.sum(), x)
+    o["g2"] = g2
+    o["expected"] = 6 * x.detach()
+
+
+@case
+def create_graph_backward(T, F, o):
+    x = leaf(T, 104, 3)
+    y = (x.tanh() * x).sum()
+    y.backward(create_graph=True)
+    o.flags("x.grad", x.grad)
+    o["x.grad"] = x.grad
+    g = x.grad
+    x.grad = None
+    g.sum().backward()
+    o["second"] = x.grad
+
+
+@case
+def gradgrad_through_mul_and_exp(T, F, o):
+    x = T.tensor([0.5, -1.0, 2.0], dtype=T.float64, requires_grad=True)
+    w = T.tensor([1.5, 0.25, -0.75], dtype=T.float64, requires_grad=True)
+    y = (x.exp() * w * x).sum()
+    gx, gw = T.autograd.grad(y, [x, w], create_graph=True)
+    o["gx"], o["gw"] = gx, gw
+    h = T.autograd.grad((gx * gx).sum() + gw.sum(), [x, w])
+    o["h"] = h
+
+
+@case
+def grad_accumulation_across_backwards(T, F, o):
+    x = leaf(T, 105, 3)
+    (x * 2).sum().backward()
+    o["g1"] = x.grad
+    g_before = x.grad
+    (x * x).sum().backward()
+    o["g2"] = x.grad
+    o["same_tensor"] = x.grad is g_before
+    x.grad = None
+    (x * 4).sum().backward()
+    o["g3"] = x.grad
+    o.err("bad_grad_shape", lambda: setattr(x, "grad", T.ones(2)))
+
+
+@case
+def requires_grad_propagation(T, F, o):
+    a = leaf(T, 106, 2)
+    b = const(T, 107, 2)
+    o.flags("a", a)
+    o.flags("b", b)
+    o.flags("a+b", a + b)
+    o.flags("b*2", b * 2)
+    o.tree("tree", a * b, 2)
+    o.tree("tree_rev", b * a, 2)
+    b.requires_grad_()
+    o.flags("b_after", b)
+    c = a + b
+    o.err("set_nonleaf", lambda: setattr(c, "requires_grad", False))
+    o.err("set_nonleaf_true", lambda: setattr(c, "requires_grad", True))
+    o.flags("c", c)
+    d = T.tensor([1.0, 2.0])
+    d.requires_grad = True
+    o.flags("d", d)
+
+
+@case
+def int_requires_grad_errors(T, F, o):
+    o.err("tensor", lambda: T.tensor([1, 2], requires_grad=True))
+    o.err("requires_grad_", lambda: T.tensor([1, 2]).requires_grad_())
+    o.err("setattr", lambda: setattr(T.tensor([1, 2]), "requires_grad", True))
+    o.err("ones", lambda: T.ones(2, dtype=T.int64, requires_grad=True))
+    o.err("bool", lambda: T.tensor([True]).requires_grad_())
+    o["false_ok"] = T.tensor([1, 2]).requires_grad_(False).requires_grad
+
+
+@case
+def accumulate_grad_nodes(T, F, o):
+    x = leaf(T, 108, 2)
+    y = x * 2
+    acc = y.grad_fn.next_functions[0][0]
+    o["type"] = type(acc).__name__
+    o["name"] = acc.name()
+    o["variable_is_x"] = acc.variable is x
+    o["next"] = [list(e) for e in acc.next_functions]
+    o["same_acc"] = (x * 3).grad_fn.next_functions[0][0] is acc
+    o["grad_fn_name"] = y.grad_fn.name()
+    o["leaf_grad_fn"] = x.grad_fn
+    z = x.sum()
+    o["nf_len"] = len(z.grad_fn.next_functions)
+    o["nf_type"] = type(z.grad_fn.next_functions).__name__
+    o["edge_type"] = type(z.grad_fn.next_functions[0]).__name__
+    o.repr("node_repr", y.grad_fn)
+
+
+@case
+def next_functions_trees(T, F, o):
+    x, w, b = leaf(T, 109, 2, 3), leaf(T, 110, 3, 4), leaf(T, 111, 4)
+    c = const(T, 112, 2, 4)
+    y = ((x.mm(w) + b).relu() * c - 1).mean()
+    o.tree("tree", y, 8)
+    y2 = (x @ w).sum(1).exp() / 3
+    o.tree("tree2", y2, 6)
+    y3 = T.cat([x.t(), w], dim=1)
+    o.tree("tree3", y3, 3)
+
+
+# ---------------------------------------------------------------------------------- hooks, retain_grad
+@case
+def hook_on_leaf_changes_grad(T, F, o):
+    x = leaf(T, 113, 3)
+    seen = []
+
+    def hook(g):
+        seen.append(g.clone())
+        return g * 2
+    h = x.register_hook(hook)
+    (x * x).sum().backward()
+    o["seen"] = seen
+    o["x.grad"] = x.grad
+    h.remove()
+    x.grad = None
+    (x * x).sum().backward()
+    o["x.grad_removed"] = x.grad
+
+
+@case
+def hook_on_intermediate(T, F, o):
+    x = leaf(T, 114, 3)
+    y = x * 3
+    calls = []
+    y.register_hook(lambda g: calls.append("observe"))
+    y.register_hook(lambda g: g + 1)
+    y.register_hook(lambda g: calls.append(g.tolist()))
+    z = (y * y).sum()
+    z.backward()
+    o["calls"] = calls
+    o["x.grad"] = x.grad
+
+
+@case
+def hook_errors(T, F, o):
+    o.err("no_grad", lambda: T.tensor([1.0]).register_hook(lambda g: g))
+
+
+@case
+def node_hooks(T, F, o):
+    x = leaf(T, 115, 3)
+    y = x.exp()
+    s = y.sum()
+    got = []
+    y.grad_fn.register_hook(lambda gi, go: got.append(["post", len(gi), len(go)]))
+    y.grad_fn.register_prehook(lambda go: got.append(["pre", len(go)]))
+    s.backward()
+    o["got"] = got
+    o["x.grad"] = x.grad
+
+
+@case
+def retain_grad(T, F, o):
+    x = leaf(T, 116, 3)
+    y = x * 2
+    y.retain_grad()
+    z = y.exp()
+    o["retains"] = [x.retains_grad, y.retains_grad, z.retains_grad]
+    z.sum().backward()
+    o["y.grad"] = y.grad
+    o["x.grad"] = x.grad
+    o.err("retain_no_grad", lambda: T.tensor([1.0]).retain_grad())
+
+
+@case
+def nonleaf_grad_warning(T, F, o):
+    x = leaf(T, 117, 3)
+    y = x * 2
+    y.sum().backward()
+    g = o.warns("warnings", lambda: y.grad)
+    o["y.grad"] = g
+    o.warns("leaf_no_warning", lambda: x.grad)
+
+
+@case
+def is_leaf_flags(T, F, o):
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    b = T.tensor([1.0, 2.0])
+    o.flags("a", a)
+    o.flags("b", b)
+    o.flags("b*2", b * 2)
+    o.flags("a*2", a * 2)
+    o.flags("a.detach", a.detach())
+    o.flags("a.clone", a.clone())
+    o.flags("a[0]", a[0])
+    o.flags("a.sum", a.sum())
+    o.flags("a.float", a.float())
+    o.flags("a.double", a.double())
+    with T.no_grad():
+        o.flags("no_grad_a*2", a * 2)
+
+
+# ---------------------------------------------------------------------------------- grad mode
+@case
+def grad_modes(T, F, o):
+    x = leaf(T, 118, 3)
+    with T.no_grad():
+        y = x * 2
+        o["in_no_grad"] = T.is_grad_enabled()
+        with T.enable_grad():
+            z = x * 2
+            o["in_enable"] = T.is_grad_enabled()
+    o.flags("y", y)
+    o.flags("z", z)
+    with T.set_grad_enabled(False):
+        w = x * 2
+    o.flags("w", w)
+    o["after"] = T.is_grad_enabled()
+    T.set_grad_enabled(False)
+    v = x * 2
+    o["fn_off"] = T.is_grad_enabled()
+    T.set_grad_enabled(True)
+    o.flags("v", v)
+
+    @T.no_grad()
+    def f(t):
+        return t * 2
+    o.flags("decorated", f(x))
+    o["enabled_after_decorator"] = T.is_grad_enabled()
+    with T.no_grad():
+        p = T.ones(2, requires_grad=True)
+    o.flags("created_in_no_grad", p)
+
+
+# ---------------------------------------------------------------------------------- reprs
+@case
+def repr_seed(T, F, o):
+    a = T.linspace(-100, 100, 10)
+    o.repr("linspace", a)
+    o.repr("sigmoid", T.sigmoid(a))
+    o.repr("relu_sum", T.relu(a).sum())
+    o.repr("F_relu_sum", F.relu(a).sum())
+    b = T.linspace(-100, 100, 10, requires_grad=True)
+    o.repr("linspace_rg", b)
+    o.repr("sigmoid_rg", b.sigmoid())
+    s = F.relu(b).sum()
+    o.repr("relu_sum_rg", s)
+    s.backward()
+    o.repr("grad", b.grad)
+
+
+_REPRS = {
+    "int": lambda T: T.tensor([1, 2, 3]),
+    "int_neg": lambda T: T.tensor([[-10, 200], [3, 4]]),
+    "bool": lambda T: T.tensor([True, False, True]),
+    "float64": lambda T: T.tensor([1.5, 2.25], dtype=T.float64),
+    "float64_int_valued": lambda T: T.tensor([1.0, 2.0], dtype=T.float64),
+    "float64_scalar": lambda T: T.tensor(3.5, dtype=T.float64),
+    "int32": lambda T: T.tensor([1, 2], dtype=T.int32),
+    "scalar": lambda T: T.tensor(3.14159),
+    "scalar_int": lambda T: T.tensor(7),
+    "int_valued_float": lambda T: T.tensor([1.0, 2.0, -3.0]),
+    "empty": lambda T: T.tensor([]),
+    "empty_2d": lambda T: T.zeros(0, 3),
+    "empty_int": lambda T: T.tensor([], dtype=T.int64),
+    "large_1d": lambda T: T.arange(2000),
+    "large_float": lambda T: T.arange(1500) / 7,
+    "large_2d": lambda T: T.arange(10000).reshape(100, 100),
+    "large_3d": lambda T: T.ones(20, 20, 20),
+    "sci_small": lambda T: T.tensor([1e-5, 1.0, 2.0]),
+    "sci_large": lambda T: T.tensor([1e5, 1.0]),
+    "sci_huge": lambda T: T.tensor([1e10, 2e10]),
+    "sci_tiny": lambda T: T.tensor([1e-7, 2e-7]),
+    "no_sci_1000x": lambda T: T.tensor([1.0, 999.0]),
+    "nan_inf": lambda T: T.tensor([float("nan"), float("inf"), -float("inf"), 1.5]),
+    "nan_only": lambda T: T.tensor([float("nan"), 0.0]),
+    "neg_zero": lambda T: T.tensor([-0.0, 1.0]),
+    "zeros": lambda T: T.zeros(2, 3),
+    "wide_row": lambda T: T.tensor(np.round(np.linspace(-5, 5, 20), 3).tolist()),
+    "2d": lambda T: T.tensor([[1.25, -2.5], [3.0, 4.125]]),
+    "3d": lambda T: T.arange(12.0).reshape(2, 3, 2),
+    "big_ints": lambda T: T.tensor([123456789, -1]),
+    "float_big": lambda T: T.tensor([123456.789, 1.5]),
+    "rg": lambda T: T.tensor([1.0, 2.0], requires_grad=True),
+    "rg_f64": lambda T: T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True),
+    "grad_fn": lambda T: T.tensor([1.0, 2.0], requires_grad=True) * 2,
+    "grad_fn_f64_scalar": lambda T: (T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True) ** 2).sum(),
+    "mean_scalar": lambda T: T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True).mean(),
+    "seed_mm": lambda T: T.ones(2, 3, requires_grad=True).mm(T.ones(3, 2)),
+}
+
+
+def _repr_case(fn):
+    def c(T, F, o):
+        t = fn(T)
+        o.repr("repr", t)
+        o.str("str", t)
+    return c
+
+
+for _name, _fn in _REPRS.items():
+    case(_repr_case(_fn), name=f"repr_{_name}")
+
+
+@case
+def repr_misc(T, F, o):
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * 2).sum()
+    o.repr("grad_fn", y.grad_fn)  # PyTorch prints an address; the normaliser drops it
+    o.repr("dtype", T.float32)
+    o.repr("dtype64", T.float64)
+    o.repr("int64", T.int64)
+    o.repr("bool_dtype", T.bool)
+    o.repr("size", T.Size([2, 3]))
+    o.repr("size_empty", T.Size([]))
+    o.str("format_0d", f"{T.tensor(2.5):.2f}")
+    o["dtype_aliases"] = [T.float is T.float32, T.double is T.float64, T.long is T.int64]
+
+
+# ---------------------------------------------------------------------------------- custom Functions (the seed)
+def _mmfunction(T, backward_kind="ok"):
+    class MMFunction(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, input, weight):
+            ctx.save_for_backward(input, weight)
+            return input.mm(weight.t())
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            input, weight = ctx.saved_tensors
+            ctx.seen_needs = list(ctx.needs_input_grad)
+            grad_input = grad_weight = None
+            if ctx.needs_input_grad[0]:
+                grad_input = grad_output.mm(weight)
+            if ctx.needs_input_grad[1]:
+                grad_weight = grad_output.t().mm(input)
+            if backward_kind == "one":
+                return grad_input
+            if backward_kind == "bad_shape":
+                return grad_input.t(), grad_weight
+            if backward_kind == "extra_none":
+                return grad_input, grad_weight, None
+            if backward_kind == "three":
+                return grad_input, grad_weight, grad_weight
+            return grad_input, grad_weight
+    return MMFunction
+
+
+@case
+def custom_mmfunction(T, F, o):
+    MMFunction = _mmfunction(T)
+    x, w = leaf(T, 119, 2, 3), leaf(T, 120, 4, 3)
+    y = MMFunction.apply(x, w)
+    o["type_name"] = type(y.grad_fn).__name__
+    o["name"] = y.grad_fn.name()
+    o.flags("flags", y)
+    fwd_bwd(T, o, y, x=x, w=w)
+    o["needs"] = y.grad_fn.seen_needs
+    o["matches_mm"] = bool(T.allclose(y, x.mm(w.t())))
+
+
+@case
+def custom_mmfunction_partial(T, F, o):
+    MMFunction = _mmfunction(T)
+    x, w = const(T, 121, 2, 3), leaf(T, 122, 4, 3)
+    y = MMFunction.apply(x, w)
+    fwd_bwd(T, o, y, w=w)
+    o["needs"] = y.grad_fn.seen_needs
+    o["x.grad"] = x.grad
+    with T.no_grad():
+        o.flags("no_grad", MMFunction.apply(x, w))
+    o.flags("no_inputs_need", MMFunction.apply(x, T.ones(4, 3)))
+
+
+@case
+def custom_mmfunction_in_graph(T, F, o):
+    MMFunction = _mmfunction(T)
+    x, w = leaf(T, 123, 2, 3), leaf(T, 124, 4, 3)
+    y = MMFunction.apply(x.relu(), w * 2).sigmoid().sum()
+    fwd_bwd(T, o, y, depth=5, x=x, w=w)
+
+
+@case
+def custom_function_wrong_count(T, F, o):
+    MMFunction = _mmfunction(T, "one")
+    x, w = leaf(T, 125, 2, 3), leaf(T, 126, 4, 3)
+    y = MMFunction.apply(x, w)
+    o.err("error", lambda: y.sum().backward())
+
+
+@case
+def custom_function_too_many(T, F, o):
+    MMFunction = _mmfunction(T, "three")
+    x, w = leaf(T, 127, 2, 3), leaf(T, 128, 4, 3)
+    o.err("error", lambda: MMFunction.apply(x, w).sum().backward())
+    MMFunction = _mmfunction(T, "extra_none")
+    MMFunction.apply(x, w).sum().backward()
+    o["x.grad"] = x.grad
+
+
+@case
+def custom_function_bad_shape(T, F, o):
+    MMFunction = _mmfunction(T, "bad_shape")
+    x, w = leaf(T, 129, 2, 3), leaf(T, 130, 4, 3)
+    y = MMFunction.apply(x, w)
+    o.err("error", lambda: y.sum().backward())
+
+
+@case
+def custom_function_saved_freed(T, F, o):
+    MMFunction = _mmfunction(T)
+    x, w = leaf(T, 131, 2, 3), leaf(T, 132, 4, 3)
+    y = MMFunction.apply(x, w)
+    y.sum().backward(retain_graph=True)
+    o["saved_len"] = len(y.grad_fn.saved_tensors)
+    y.sum().backward()
+    o.err("freed", lambda: y.grad_fn.saved_tensors)
+    o.err("again", lambda: y.sum().backward())
+
+
+@case
+def custom_function_scalar_arg(T, F, o):
+    class Scale(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            ctx.k = k
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.k, None
+
+    class BadScale(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    x = leaf(T, 133, 3)
+    y = Scale.apply(x, 3.0)
+    o.tree("tree", y, 3)
+    fwd_bwd(T, o, y, x=x)
+    o.err("bad", lambda: BadScale.apply(x, 2.0).sum().backward())
+
+
+@case
+def custom_function_broadcast_grad(T, F, o):
+    """A gradient that is expandable to the input's shape is summed to it."""
+    class Add(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a + b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    a, b = leaf(T, 134, 2, 3), leaf(T, 135, 3)
+    fwd_bwd(T, o, Add.apply(a, b), a=a, b=b)
+
+
+@case
+def custom_function_non_differentiable(T, F, o):
+    class SortLike(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            idx = x.argmax(0)
+            ctx.mark_non_differentiable(idx)
+            ctx.save_for_backward(x)
+            return x * 2, idx
+
+        @staticmethod
+        def backward(ctx, g, g_idx):
+            return g * 2
+
+    x = leaf(T, 136, 4)
+    y, i = SortLike.apply(x)
+    o.flags("y", y)
+    o.flags("i", i)
+    o["i"] = i
+    fwd_bwd(T, o, y, x=x)
+
+
+# ---------------------------------------------------------------------------------- nn / optim (the seed)
+@case(requires=("nn.Module", "nn.Parameter"))
+def nn_mmul_module(T, F, o):
+    nn = T.nn
+
+    class MMul(nn.Module):
+        def __init__(self, W, H):
+            super().__init__()
+            self.weight = nn.Parameter(T.ones(W, H))
+
+        def forward(self, x):
+            return x.mm(self.weight)
+
+    m = MMul(3, 2)
+    x = T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    y = m(x)
+    o.all(y, "y", 3)
+    o["n_params"] = len(list(m.parameters()))
+    o["names"] = [n for n, _ in m.named_parameters()]
+    o.flags("weight", m.weight)
+    o["weight_type"] = type(m.weight).__name__
+    o["is_tensor"] = isinstance(m.weight, T.Tensor)
+    o.repr("weight_repr", m.weight)
+    y.sum().backward()
+    o["weight.grad"] = m.weight.grad
+    o["x.grad"] = x.grad
+    o.repr("module_repr", m)
+
+
+@case(requires=("nn.Linear",))
+def nn_linear_graph(T, F, o):
+    lin = T.nn.Linear(3, 2)
+    with T.no_grad():
+        lin.weight.copy_(T.tensor(arr(137, 2, 3).tolist()))
+        lin.bias.copy_(T.tensor([0.5, -0.5]))
+    x = const(T, 138, 4, 3)
+    y = lin(x)
+    o.tree("tree", y, 4)
+    fwd_bwd(T, o, y, weight=lin.weight, bias=lin.bias)
+    o["x1d"] = lin(T.tensor([1.0, 2.0, 3.0]))
+    o.fn("x1d.fn", lin(T.tensor([1.0, 2.0, 3.0])))
+    o.repr("repr", lin)
+    o["shapes"] = [lin.weight.shape, lin.bias.shape]
+    o["no_bias"] = T.nn.Linear(3, 2, bias=False).bias
+
+
+@case(requires=("nn.Linear", "nn.MSELoss", "optim.SGD"))
+def nn_linear_regression_sgd(T, F, o):
+    xs = np.linspace(-1, 1, 16).reshape(16, 1)
+    ys = 2.0 * xs + 0.5 + np.random.RandomState(139).normal(0, 0.1, (16, 1))
+    X, Y = T.tensor(xs.tolist()), T.tensor(np.round(ys, 4).tolist())
+    model = T.nn.Linear(1, 1)
+    with T.no_grad():
+        model.weight.copy_(T.tensor([[0.3]]))
+        model.bias.copy_(T.tensor([-0.2]))
+    loss_fn = T.nn.MSELoss()
+    opt = T.optim.SGD(model.parameters(), lr=0.1)
+    losses = []
+    for _ in range(25):
+        opt.zero_grad()
+        loss = loss_fn(model(X), Y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    o["losses"] = losses
+    o["weight"] = model.weight
+    o["bias"] = model.bias
+    o.fn("loss_fn", loss)
+    opt.zero_grad()
+    o["grad_after_zero"] = model.weight.grad
+
+
+@case(requires=("nn.Linear", "optim.SGD"), rtol=1e-4, atol=1e-5)
+def nn_sgd_momentum_weight_decay(T, F, o):
+    lin = T.nn.Linear(3, 2)
+    with T.no_grad():
+        lin.weight.copy_(T.tensor(arr(140, 2, 3).tolist()))
+        lin.bias.copy_(T.tensor([0.1, 0.2]))
+    X, Y = const(T, 141, 5, 3), const(T, 142, 5, 2)
+    opt = T.optim.SGD(lin.parameters(), lr=0.05, momentum=0.9, weight_decay=0.01)
+    losses = []
+    for _ in range(10):
+        opt.zero_grad()
+        loss = F.mse_loss(lin(X), Y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    o["losses"] = losses
+    o["weight"] = lin.weight
+    o["bias"] = lin.bias
+
+
+@case(requires=("nn.Linear", "nn.ReLU", "nn.Sequential", "nn.CrossEntropyLoss", "optim.Adam"), rtol=1e-4,
+      atol=1e-5)
+def nn_mlp_adam(T, F, o):
+    model = T.nn.Sequential(T.nn.Linear(4, 8), T.nn.ReLU(), T.nn.Linear(8, 3))
+    with T.no_grad():
+        for i, p in enumerate(model.parameters()):
+            p.copy_(T.tensor(arr(150 + i, *tuple(p.shape), lo=-0.5, hi=0.5).tolist()))
+    X = const(T, 160, 12, 4)
+    Y = T.tensor([0, 1, 2, 1, 0, 2, 2, 1, 0, 0, 1, 2])
+    loss_fn = T.nn.CrossEntropyLoss()
+    opt = T.optim.Adam(model.parameters(), lr=0.05)
+    losses = []
+    for _ in range(15):
+        opt.zero_grad()
+        loss = loss_fn(model(X), Y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    o["losses"] = losses
+    o["params"] = list(model.parameters())
+    o.tree("loss_tree", loss_fn(model(X), Y), 5)
+    o.repr("repr", model)
+    o["names"] = [n for n, _ in model.named_parameters()]
+
+
+@case
+def torch_function_forms(T, F, o):
+    """The ``torch.xxx(t)`` spellings of the methods."""
+    x = leaf(T, 170, 2, 3)
+    o.all(T.sum(x, 1), "sum_dim")
+    o.all(T.mean(x), "mean")
+    o.all(T.add(x, 1), "add")
+    o.all(T.mul(x, x), "mul")
+    o.all(T.sub(x, 2, alpha=3), "sub")
+    o.all(T.div(x, 4), "div")
+    o.all(T.neg(x), "neg")
+    o.all(T.transpose(x, 0, 1), "transpose")
+    o.all(T.reshape(x, (3, 2)), "reshape")
+    o.all(T.flatten(x), "flatten")
+    o.all(T.unsqueeze(x, 1), "unsqueeze")
+    o.all(T.squeeze(x.view(1, 6)), "squeeze")
+    o.all(x.view_as(T.zeros(6)), "view_as")
+    o.all(x.reshape_as(T.zeros(3, 2)), "reshape_as")
+    o.all(T.clone(x), "clone")
+    o["max"] = T.max(x)
+    o["min_dim"] = T.min(x, 1).values
+    o["argmax"] = T.argmax(x)
+    o["numel"] = T.numel(x)
+    o["is_tensor"] = [T.is_tensor(x), T.is_tensor([1])]
+    o["equal"] = T.equal(x, x.clone())
+    o["allclose"] = T.allclose(x, x + 1e-9)

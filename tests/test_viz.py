@@ -1,0 +1,506 @@
+"""minigrad.viz: draw() and BackwardStepper.
+
+Golden DOT files live in tests/golden/; after an intended change of the drawing, regenerate them
+with ``.venv/bin/python scripts/update_golden_dot.py`` and review the diff.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad.autograd.function import AccumulateGrad
+
+graphviz = pytest.importorskip("graphviz")
+from minigrad.viz import BackwardStepper, DotNotFoundError, draw  # noqa: E402
+
+GOLDEN = Path(__file__).parent / "golden"
+ROOT = Path(__file__).parent.parent
+HAVE_DOT = shutil.which("dot") is not None
+needs_dot = pytest.mark.skipif(not HAVE_DOT, reason="Graphviz's dot program is not installed")
+
+
+# ---- the graphs of the series -------------------------------------------------------------------
+class MMFunction(minigrad.autograd.Function):
+    """The custom Function of the series: y = input @ weight.T."""
+
+    @staticmethod
+    def forward(ctx, input, weight):
+        ctx.save_for_backward(input, weight)
+        return input.mm(weight.t())
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, weight = ctx.saved_tensors
+        grad_input = grad_weight = None
+        if ctx.needs_input_grad[0]:
+            grad_input = grad_output.mm(weight)
+        if ctx.needs_input_grad[1]:
+            grad_weight = grad_output.t().mm(input)
+        return grad_input, grad_weight
+
+
+def relu_sum():
+    a = minigrad.linspace(-100, 100, 10, requires_grad=True)
+    a.name = "a"
+    c = minigrad.relu(a).sum()
+    return c, a
+
+
+def mm_function():
+    minigrad.manual_seed(0)
+    input = minigrad.randn(3, 2, requires_grad=True)
+    weight = minigrad.randn(3, 2, requires_grad=True)
+    input.name, weight.name = "input", "weight"
+    return MMFunction.apply(input, weight), input, weight
+
+
+def mmul_module():
+    """``MMul``: a module with one ``weight`` parameter, applied to an input that needs no grad."""
+    nn = minigrad.nn
+    if hasattr(nn, "Module") and hasattr(nn, "Parameter"):
+        class MMul(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.weight = nn.Parameter(minigrad.ones(3, 2))
+
+            def forward(self, x):
+                return MMFunction.apply(x, self.weight)
+
+        m = MMul()
+        params = dict(m.named_parameters())
+    else:
+        # TODO: remove this branch once minigrad.nn.Module / Parameter are in (the DOT is the same)
+        weight = minigrad.ones(3, 2, requires_grad=True)
+        params = {"weight": weight}
+
+        def m(x):
+            return MMFunction.apply(x, weight)
+    minigrad.manual_seed(0)
+    x = minigrad.randn(3, 2)
+    return m(x), params
+
+
+def golden_cases():
+    """{file name: function returning the DOT source}; used by the tests and the update script."""
+    def relu_plain():
+        return draw(relu_sum()[0]).source
+
+    def relu_after_backward():
+        c, _ = relu_sum()
+        c.backward()
+        return draw(c, show_saved=True, show_grads=True).source
+
+    def mm():
+        return draw(mm_function()[0], show_saved=True).source
+
+    def mmul():
+        y, params = mmul_module()
+        return draw(y, params=params, legend=True).source
+
+    return {"relu_sum.dot": relu_plain, "relu_sum_after_backward.dot": relu_after_backward,
+            "mm_function.dot": mm, "mmul_module.dot": mmul}
+
+
+# ---- golden DOT -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(golden_cases()))
+def test_golden_dot(name):
+    expected = (GOLDEN / name).read_text()
+    assert golden_cases()[name]() == expected, f"{name} changed: run scripts/update_golden_dot.py and review"
+
+
+def test_relu_sum_drawing_and_text():
+    c, a = relu_sum()
+    g = draw(c)
+    assert isinstance(g, graphviz.Digraph)
+    assert repr(g) == ("<minigrad graph: 5 nodes, 4 edges>\n"
+                       "output [] <- SumBackward0\n"
+                       "SumBackward0 <- ReluBackward0\n"
+                       "ReluBackward0 <- AccumulateGrad(a [10])")
+    src = g.source
+    for label, color in [("SumBackward0", "lightgrey"), ("AccumulateGrad", "lightgrey"),
+                         ('"a\\n(10)"', "lightblue"), ('"()"', "darkolivegreen1")]:
+        assert re.search(rf"label={re.escape(label)} fillcolor={color}", src), label
+    # torchviz's direction: from the input towards the output
+    assert "n4 -> n3" in src and "n3 -> n2" in src and "n2 -> n1" in src and "n1 -> n0" in src
+    assert "0x" not in repr(g) and "graphviz.graphs" not in repr(g)
+
+
+def test_deterministic_across_builds_and_hash_seeds():
+    assert draw(mm_function()[0], show_saved=True).source == draw(mm_function()[0], show_saved=True).source
+    script = ("import minigrad; from minigrad.viz import draw\n"
+              "x = minigrad.ones(3, requires_grad=True); y = minigrad.ones(3, requires_grad=True)\n"
+              "z = (x * y + x.exp() * 2).sum()\n"
+              "g = draw(z, show_saved=True, legend=True); print(g.source); print(repr(g))\n")
+    outs = set()
+    for seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        outs.add(subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True,
+                                text=True, check=True).stdout)
+    assert len(outs) == 1
+    assert re.search(r"\bn\d+ \[", outs.pop())
+
+
+def test_params_name_leaves_by_identity():
+    w = minigrad.ones(3, 2, requires_grad=True)
+    w2 = minigrad.ones(3, 2, requires_grad=True)  # equal values, another tensor: not named
+    y = (w * w2).sum()
+    text = repr(draw(y, params={"fc.weight": w}))
+    assert "AccumulateGrad(fc.weight [3, 2])" in text
+    assert "AccumulateGrad([3, 2])" in text
+
+
+def test_none_edges_are_skipped():
+    x = minigrad.randn(3, requires_grad=True)
+    y = x * 2  # MulBackward0.next_functions == ((AccumulateGrad, 0), (None, 0))
+    assert y.grad_fn.next_functions[1] == (None, 0)
+    g = draw(y)
+    assert "MulBackward0 <- AccumulateGrad([3]), None" in repr(g)
+    assert repr(g).startswith("<minigrad graph: 4 nodes, 3 edges>")
+    y2, params = mmul_module()  # a custom Function whose first input needs no grad
+    assert "MMFunctionBackward <- None, AccumulateGrad(weight [3, 2])" in repr(draw(y2, params=params))
+
+
+def test_diamond_and_fan_out_draw_each_node_once():
+    x = minigrad.randn(4, requires_grad=True)
+    x.name = "x"
+    h = x.exp()
+    z = (h * h + h.tanh()).sum()
+    g = draw(z)
+    src = g.source
+    assert src.count("label=AccumulateGrad") == 1
+    assert src.count("label=ExpBackward0") == 1
+    exp_id = re.search(r"(n\d+) \[label=ExpBackward0", src).group(1)
+    assert len(re.findall(rf"^\s*{exp_id} -> ", src, re.M)) == 3  # h*h uses h twice, + one more
+    # x used by two ops: one AccumulateGrad with two consumers
+    w = minigrad.randn(3, requires_grad=True)
+    y = (w * 2 + w.exp()).sum()
+    src = draw(y).source
+    acc = re.search(r"(n\d+) \[label=AccumulateGrad", src).group(1)
+    assert len(re.findall(rf"^\s*{acc} -> ", src, re.M)) == 2
+
+
+def test_duplicate_names_are_told_apart_in_text():
+    x = minigrad.ones(3, requires_grad=True)
+    y = ((x * 2) * 3).sum()
+    text = repr(draw(y))
+    assert re.search(r"MulBackward0 \(n\d+\) <- MulBackward0 \(n\d+\), None", text)
+
+
+def test_custom_function_and_saved_tensors_before_and_after_backward():
+    y, input, weight = mm_function()
+    before = draw(y, show_saved=True)
+    assert "MMFunctionBackward <- AccumulateGrad(input [3, 2]), AccumulateGrad(weight [3, 2])" in repr(before)
+    assert "saved[0] input: [3, 2]" in repr(before) and "saved[1] weight: [3, 2]" in repr(before)
+    assert 'label="saved[0] input\\n(3, 2)" fillcolor=orange' in before.source
+    y.sum().backward()
+    after = draw(y, show_saved=True)
+    assert "saved[0]: freed" in repr(after) and "saved[1]: freed" in repr(after)
+    assert 'label="saved[0]\\nfreed" fillcolor=orange' in after.source
+    assert "freed" not in draw(y).source  # only with show_saved
+    # a node that saved its own output says so
+    a = minigrad.ones(2, requires_grad=True)
+    assert "saved[0] result: [2]" in repr(draw(a.exp(), show_saved=True))
+
+
+def test_show_grads():
+    c, a = relu_sum()
+    assert "grad None" in draw(c, show_grads=True).source
+    c.backward()
+    g = draw(c, show_grads=True)
+    assert 'label="a\\n(10)\\ngrad [0, 0, 0, 0, …]"' in g.source
+    assert "a [10] grad: [0, 0, 0, 0, 0, 1, …]" in repr(g)
+    assert "grad" not in draw(c).source
+
+
+def test_roots_list_and_grad_fn():
+    x = minigrad.ones(2, requires_grad=True)
+    y1, y2 = x.exp(), (x * 3).sum()
+    text = repr(draw([y1, y2]))
+    assert text.startswith("<minigrad graph: 7 nodes, 6 edges>")  # 2 outputs, 3 nodes, AccumulateGrad, x
+    assert "output [2] <- ExpBackward0" in text and "output [] <- SumBackward0" in text
+    g = draw(y2.grad_fn)
+    assert repr(g).splitlines()[1] == "SumBackward0 <- MulBackward0"
+    assert "darkolivegreen1" not in g.source
+    with pytest.raises(TypeError, match="expects a Tensor"):
+        draw(3)
+    from minigrad.autograd.function import grad_accumulator
+    x.name = "x"
+    assert repr(draw(grad_accumulator(x))) == "<minigrad graph: 2 nodes, 1 edge>\nAccumulateGrad(x [2])"
+    assert repr(draw(x)) == "<minigrad graph: 1 node, 0 edges>\nx [2]"
+
+
+def test_stepper_on_a_leaf():
+    a = minigrad.ones(3, requires_grad=True)
+    s = BackwardStepper(a, minigrad.tensor([1.0, 2.0, 3.0]))
+    assert repr(s).startswith("<BackwardStepper: 1 step, at step 0 (AccumulateGrad([3]))>")
+    assert "fillcolor=gold" in s.graph().source
+    assert a.grad is None
+    s.apply_grads()
+    assert a.grad.tolist() == [1.0, 2.0, 3.0]
+
+
+def test_long_chain_is_capped_quickly():
+    x = minigrad.ones(2, requires_grad=True)
+    y = x
+    for _ in range(5000):
+        y = y * 1.0
+    start = time.perf_counter()
+    g = draw(y, max_nodes=200)
+    src = g.source
+    elapsed = time.perf_counter() - start
+    assert elapsed < 2.0
+    assert src.count("label=MulBackward0") == 200
+    assert "… 4801 more nodes not drawn (max_nodes=200)" in src  # 5000 Mul + 1 AccumulateGrad
+    assert repr(g).endswith("… 4801 more nodes not drawn (max_nodes=200)")
+    assert "more -> " in src and "style=dashed" in src
+    start = time.perf_counter()
+    draw(y)  # the default cap (500)
+    assert time.perf_counter() - start < 2.0
+
+
+def test_legend():
+    c, _ = relu_sum()
+    assert "legend" not in draw(c).source
+    src = draw(c, legend=True, show_saved=True).source
+    assert "leaf / parameter" in src and "saved tensor" in src and "output tensor" in src
+
+
+def test_copy_keeps_the_summary():
+    g = draw(relu_sum()[0])
+    assert repr(g.copy()) == repr(g)
+
+
+@needs_dot
+def test_mimebundle_has_svg_and_our_text():
+    g = draw(relu_sum()[0])
+    bundle = g._repr_mimebundle_()
+    assert bundle["text/plain"] == repr(g)
+    assert "<svg" in bundle["image/svg+xml"]
+    assert "SumBackward0" in g._repr_image_svg_xml()
+    from IPython.core.formatters import DisplayFormatter
+    data, _ = DisplayFormatter().format(g)
+    assert data["text/plain"] == repr(g) and "<svg" in data["image/svg+xml"]
+
+
+@needs_dot
+def test_png_renders(tmp_path):
+    y, params = mmul_module()
+    png = draw(y, params=params, legend=True, show_saved=True).pipe(format="png")
+    assert png[:4] == b"\x89PNG"
+
+
+def test_missing_dot_has_a_clear_message(tmp_path, monkeypatch):
+    g = draw(relu_sum()[0])
+    monkeypatch.setenv("PATH", str(tmp_path))  # no `dot` in there
+    with pytest.raises(DotNotFoundError, match="apt-get install graphviz") as info:
+        g.pipe(format="svg")
+    assert "brew install graphviz" in str(info.value) and "conda install -c conda-forge graphviz" in str(info.value)
+    with pytest.raises(DotNotFoundError):
+        g._repr_image_svg_xml()
+    bundle = g._repr_mimebundle_()  # what Jupyter shows: the summary and how to install dot
+    assert "image/svg+xml" not in bundle
+    assert bundle["text/plain"].startswith(repr(g)) and "apt-get install graphviz" in bundle["text/plain"]
+    assert "SumBackward0" in g.source  # no dot needed for the DOT text
+
+
+def test_stepper_widget_without_dot(tmp_path, monkeypatch):
+    pytest.importorskip("ipywidgets")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    s = BackwardStepper(relu_sum()[0])
+    s.widget
+    assert "apt-get install graphviz" in s._graph_html.value
+    assert "SumBackward0" in s._panel_html.value
+
+
+def test_minigrad_imports_without_graphviz_and_ipywidgets():
+    script = ("import sys\n"
+              "sys.modules['graphviz'] = None; sys.modules['ipywidgets'] = None\n"
+              "import minigrad, minigrad.viz\n"
+              "c = minigrad.ones(2, requires_grad=True).sum()\n"
+              "try:\n"
+              "    minigrad.viz.draw(c)\n"
+              "except ImportError as e:\n"
+              "    print(e)\n"
+              "s = minigrad.viz.BackwardStepper(c)\n"
+              "print(s.trace())\n"
+              "try:\n"
+              "    s.widget\n"
+              "except ImportError as e:\n"
+              "    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.count("pip install graphviz ipywidgets") == 2
+    assert "SumBackward0" in out
+
+
+# ---- BackwardStepper --------------------------------------------------------------------------------
+def random_graphs():
+    """(root, leaves, gradient) for graphs with fan-out, diamonds, broadcasting and a custom Function."""
+    rng = np.random.default_rng(0)
+
+    def leaf(*shape):
+        return minigrad.tensor(rng.standard_normal(shape).astype(np.float32), requires_grad=True)
+
+    cases = []
+    a = leaf(4)
+    cases.append((minigrad.relu(a * 3 - 1).sum(), [a], None))
+    x, w, b = leaf(5, 3), leaf(3, 2), leaf(2)
+    h = x.mm(w) + b  # broadcasting the bias
+    cases.append(((h.tanh() * h).mean(), [x, w, b], None))
+    p, q = leaf(3, 1), leaf(1, 4)
+    s = p * q + p  # broadcasting both ways, p fans out
+    cases.append(((s.exp() + s * s).sum(), [p, q], None))
+    u = leaf(3)
+    e = u.exp()
+    d = (e * 2 + e * e).sigmoid() * e  # a diamond through e
+    cases.append((d, [u], minigrad.tensor(rng.standard_normal(3).astype(np.float32))))  # non-scalar root
+    i, wt = leaf(3, 2), leaf(3, 2)
+    cases.append(((MMFunction.apply(i, wt) * MMFunction.apply(i, wt)).sum(), [i, wt], None))
+    for seed in range(3):  # random chains of unary/binary ops over a few leaves
+        r = np.random.default_rng(seed)
+        leaves = [leaf(2, 3) for _ in range(3)]
+        pool = list(leaves)
+        for _ in range(12):
+            t1, t2 = pool[r.integers(len(pool))], pool[r.integers(len(pool))]
+            pool.append([lambda: t1 + t2, lambda: t1 * t2, lambda: t1.tanh(), lambda: t1 - t2 * 0.5,
+                         lambda: t1.sigmoid() * t2][r.integers(5)]())
+        cases.append((sum(pool[3:], minigrad.zeros(2, 3)).sum(), leaves, None))
+    return cases
+
+
+def _all_nodes(root):
+    from minigrad.viz.draw import walk
+    return walk([root.grad_fn])
+
+
+@pytest.mark.parametrize("case", range(len(random_graphs())))
+def test_stepper_matches_backward(case):
+    root, leaves, gradient = random_graphs()[case]
+    before = [None if t._grad is None else t._grad._data.copy() for t in leaves]
+    s = BackwardStepper(root, gradient)
+    assert [t._grad for t in leaves] == [None] * len(leaves)  # untouched
+    captured = s.leaf_grads()
+
+    # the order backward() runs the nodes in, seen by hooks on every node
+    order = []
+    for node in _all_nodes(root):
+        node.register_hook(lambda gi, go, node=node: order.append(node))
+    root.backward(gradient)
+    assert [step.node for step in s.steps] == order
+    assert [step.index for step in s.steps] == list(range(len(order)))
+    reached = [t for t in leaves if t._grad is not None]  # a random graph may leave a leaf out
+    assert reached and set(captured) == set(reached)
+    for t in reached:
+        np.testing.assert_allclose(captured[t]._data, t._grad._data, rtol=1e-6, atol=1e-7)
+    assert before == [None] * len(leaves)
+
+
+def test_stepper_does_not_touch_grad_until_apply_grads():
+    x = minigrad.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    x.grad = minigrad.tensor([10.0, 10.0, 10.0])
+    h = x * x
+    h.retain_grad()
+    loss = h.sum()
+    s = BackwardStepper(loss)
+    assert x.grad.tolist() == [10.0, 10.0, 10.0] and h.grad is None
+    s.next(), s.next()
+    assert x.grad.tolist() == [10.0, 10.0, 10.0]
+    s.apply_grads()
+    assert x.grad.tolist() == [12.0, 6.0, 16.0] and h.grad.tolist() == [1.0, 1.0, 1.0]
+    loss.backward()  # the graph was kept: backward still works and agrees
+    assert x.grad.tolist() == [14.0, 2.0, 22.0]
+
+
+def test_stepper_seed_errors_like_backward():
+    y = minigrad.ones(3, requires_grad=True) * 2
+    with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar outputs"):
+        BackwardStepper(y)
+    with pytest.raises(RuntimeError, match="Mismatch in shape"):
+        BackwardStepper(y, minigrad.ones(2))
+    with pytest.raises(RuntimeError, match="does not require grad"):
+        BackwardStepper(minigrad.ones(1).sum())
+    s = BackwardStepper(y, minigrad.ones(3))
+    assert s.steps[0].grads_in[0].tolist() == [1.0, 1.0, 1.0]
+
+
+def test_stepper_navigation_and_trace():
+    c, a = relu_sum()
+    s = BackwardStepper(c, params={"a": a})
+    assert [type(st.node).__name__ for st in s.steps] == ["SumBackward0", "ReluBackward0", "AccumulateGrad"]
+    assert s.current is s.steps[0] and s.position == 0
+    assert s.next() is s.steps[1]
+    s.next(), s.next()
+    assert s.position == 2  # clamped at the end
+    assert s.prev() is s.steps[1]
+    s.goto(-5)
+    assert s.position == 0
+    s.goto(2)
+    s.reset()
+    assert s.position == 0
+    assert s.trace() == (
+        "0   SumBackward0  in=[] 1  out=[10] [1, 1, 1, 1, 1, 1, …] -> ReluBackward0\n"
+        "1   ReluBackward0  in=[10] [1, 1, 1, 1, 1, 1, …]  out=[10] [0, 0, 0, 0, 0, 1, …] -> AccumulateGrad(a [10])\n"
+        "2   AccumulateGrad(a [10])  in=[10] [0, 0, 0, 0, 0, 1, …]  -> a.grad (captured, not accumulated)")
+    assert repr(s).splitlines()[0] == "<BackwardStepper: 3 steps, at step 0 (SumBackward0)>"
+    assert repr(s).splitlines()[1].startswith("> 0   SumBackward0")
+    assert not s.steps[2].executed and s.steps[2].grads_out == ()
+    np.testing.assert_array_equal(s.leaf_grads()[a]._data, [0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
+    assert s.leaf_grads(upto=1) == {}
+    y = minigrad.ones(3, requires_grad=True) * 2
+    assert "out=[3] [2, 2, 2] -> AccumulateGrad([3]); None -> None" in BackwardStepper(y.sum()).trace()
+
+
+def test_stepper_panel_and_graph_highlight():
+    y, input, weight = mm_function()
+    s = BackwardStepper(y.sum())
+    s.goto(1)  # MMFunctionBackward
+    assert s.current.node is y.grad_fn
+    panel = s.panel_html()
+    assert "Gradient flowing in" in panel and "[3, 3]" in panel
+    assert "AccumulateGrad(input [3, 2]), input 0" in panel
+    src = s.graph().source
+    node_id = s.layout.node_id(y.grad_fn)
+    assert re.search(rf"{node_id} \[label=MMFunctionBackward fillcolor=gold penwidth=3\]", src)
+    assert re.search(r"label=SumBackward0 fillcolor=thistle", src)
+    assert src.count('label=" grad [3, 2]"') == 2
+    s.goto(3)
+    assert "would add this gradient" in s.panel_html()
+    assert "weight [3, 2]" in s.panel_html()
+
+
+@needs_dot
+def test_widget_buttons_and_slider():
+    ipywidgets = pytest.importorskip("ipywidgets")
+    c, a = relu_sum()
+    s = BackwardStepper(c, params={"a": a})
+    w = s.widget
+    assert isinstance(w, ipywidgets.VBox)
+    assert s._prev_button.disabled and not s._next_button.disabled
+    sum_id, relu_id = (s.layout.node_id(st.node) for st in s.steps[:2])
+
+    def fill(node_id):
+        m = re.search(rf"<title>{node_id}</title>\s*<polygon fill=\"([^\"]+)\"", s._graph_html.value)
+        return m.group(1)
+
+    assert fill(sum_id) == "gold" and fill(relu_id) == "lightgrey"
+    s._next_button.click()
+    assert s.position == 1 and s._slider.value == 1
+    assert fill(sum_id) == "thistle" and fill(relu_id) == "gold"
+    assert "ReluBackward0" in s._panel_html.value
+    s._slider.value = 2
+    assert s.position == 2 and s._next_button.disabled
+    assert "AccumulateGrad" in s._panel_html.value
+    s._reset_button.click()
+    assert s.position == 0 and s._slider.value == 0
+    s.next()  # the text API moves the widget too
+    assert s._slider.value == 1
+    bundle = s._repr_mimebundle_()
+    assert bundle["text/plain"] == repr(s)
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert a._grad is None
