@@ -47,14 +47,14 @@ lab: $(VENV)/.lab dot trust
 	$(JUPYTER) lab --notebook-dir=notebooks --port=$(PORT)
 
 test: $(VENV)/.test dot $(if $(WITH_TORCH),$(VENV)/.torch)
-	$(PY) -m pytest tests $(NBVAL) notebooks
+	$(PY) -m pytest tests --ignore=tests/e2e $(NBVAL) notebooks
 
 # ---- the rest -----------------------------------------------------------------------
 test-torch:
 	$(MAKE) test WITH_TORCH=1
 
 test-unit: $(VENV)/.test
-	$(PY) -m pytest tests
+	$(PY) -m pytest tests --ignore=tests/e2e
 
 test-notebooks: $(VENV)/.test dot
 	$(PY) -m pytest $(NBVAL) notebooks

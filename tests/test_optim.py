@@ -304,7 +304,7 @@ def test_linear_regression_loop_matches_torch():
         loss_fn = lib.nn.MSELoss()
         opt = lib.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
         xs, ys = lib.tensor(x), lib.tensor(y)
-        for _ in range(50):
+        for _ in range(100):
             opt.zero_grad()
             loss = loss_fn(model(xs), ys)
             loss.backward()

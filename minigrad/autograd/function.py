@@ -268,9 +268,9 @@ class Function:
         cls._backward_cls = type(name, (BackwardNode,), {"_forward_cls": cls, "__module__": cls.__module__})
 
     def __init__(self, *args, **kwargs):
-        warnings.warn(f"{type(self).__name__} should not be instantiated. Methods on autograd functions are all "
-                      "static, so you should invoke them on the class itself: use "
-                      f"{type(self).__name__}.apply(...).", DeprecationWarning, stacklevel=2)
+        warnings.warn(f"{type(self)} should not be instantiated. Methods on autograd functions are all static, so "
+                      "you should invoke them on the class itself. Instantiating an autograd function will raise an "
+                      "error in a future version of PyTorch.", DeprecationWarning, stacklevel=2)
 
     @staticmethod
     def forward(ctx, *args):

@@ -242,7 +242,10 @@ class NotebookPage:
         """Grow the window to the notebook's full height (Lab scrolls inside its own panel, so a
         plain full-page screenshot would only show one screen); restore it afterwards."""
         vp = self.page.viewport_size or {"width": 1280, "height": 900}
-        scroller = self.panel.locator(".jp-WindowedPanel-outer, .jp-Notebook").first
+        scroller = self.panel.locator(".jp-WindowedPanel-outer")
+        if not scroller.count():  # older Lab: the notebook itself scrolls
+            scroller = self.panel.locator(".jp-Notebook")
+        scroller = scroller.first
         heights = scroller.evaluate("e => [e.scrollHeight, e.clientHeight]")
         extra = max(0, heights[0] - heights[1])
         self.page.set_viewport_size({"width": vp["width"], "height": min(max_height, vp["height"] + extra)})

@@ -1,0 +1,216 @@
+"""Checks for notebook 05 (modules and training): ``MyLinear`` and a training loop with ``zero_grad``.
+
+``check_linear`` builds the student's layer at hidden sizes, gives it hidden random weights and
+compares forward and backward with ``x @ W.T + b``.  ``check_training_loop`` runs the student's
+``train`` on a hidden regression problem and compares with a correct loop (and with the loop that
+forgot ``zero_grad``, to say so when that is the mistake).
+"""
+import numpy as np
+
+from ..autograd import grad_mode
+from ..tensor import Tensor
+from . import _check
+
+
+def _hinted(report, hint):
+    if report is not None and hint and "Hint:" not in report.text:
+        report.text += f"\n   Hint: {hint}"
+    return report
+
+
+def _node_names(root):
+    """Names of every backward node reachable from ``root`` (a grad_fn), in a stable order."""
+    order, seen = [], set()
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        order.append(node.name())
+        stack.extend(n for n, _ in node.next_functions if n is not None)
+    return order
+
+
+# ---------------------------------------------------------------------------- exercise 1
+_LINEAR_CASES = [(4, 3, 5), (2, 5, 1)]  # in_features, out_features, batch size
+
+_SHAPE_HINT = ("like nn.Linear: weight has shape (out_features, in_features) -- MMFunction computes "
+               "input @ weight.t() -- and bias has shape (out_features,).")
+
+
+def check_linear(MyLinear):
+    """Exercise 1: ``MyLinear(in, out)`` has Parameters weight (out, in) and bias (out,), uses MMFunction."""
+    from ..nn import Module
+    title = "MyLinear"
+    if not (isinstance(MyLinear, type) and issubclass(MyLinear, Module)):
+        return _check.failed(title, f"pass the class itself, a subclass of nn.Module; got {MyLinear!r}",
+                             hint="write `class MyLinear(nn.Module):` and call the check with MyLinear")
+    generator = _check.rng(505)
+    for in_f, out_f, batch in _LINEAR_CASES:
+        made = f"MyLinear({in_f}, {out_f})"
+        layer, err = _check.call(title, MyLinear, in_f, out_f)
+        if err:
+            return _hinted(err, "in __init__, call super().__init__() first, then create self.weight and "
+                                "self.bias as nn.Parameter(...).")
+        params = dict(layer.named_parameters())
+        for name, shape in (("weight", (out_f, in_f)), ("bias", (out_f,))):
+            if name not in params:
+                attr = layer.__dict__.get(name)
+                if isinstance(attr, Tensor):
+                    return _check.failed(
+                        title, f"self.{name} is a plain tensor, so the module does not register it: "
+                               f"{made}.named_parameters() gives {list(params)}",
+                        hint=f"wrap it: self.{name} = nn.Parameter(...). An optimizer only sees parameters.")
+                return _check.failed(title, f"{made} has no parameter called '{name}' "
+                                            f"(named_parameters() gives {list(params)})",
+                                     hint=f"in __init__: self.{name} = nn.Parameter(...); " + _SHAPE_HINT)
+            if tuple(params[name].shape) != shape:
+                return _check.failed(title, f"{name} of {made} has the wrong shape",
+                                     expected=shape, got=tuple(params[name].shape), hint=_SHAPE_HINT)
+
+        weight, bias = params["weight"], params["bias"]
+        W = generator.uniform(-1, 1, (out_f, in_f))
+        b = generator.uniform(-1, 1, (out_f,))
+        with grad_mode.no_grad():  # hidden values, so that a layer tuned for the notebook does not pass
+            weight.copy_(Tensor(W.astype(weight._data.dtype)))
+            bias.copy_(Tensor(b.astype(bias._data.dtype)))
+        weight.grad = bias.grad = None
+        W, b = weight._data.astype(np.float64), bias._data.astype(np.float64)
+
+        x = _check.random_tensor(generator, (batch, in_f), requires_grad=True, dtype=weight._data.dtype)
+        xd = x._data.astype(np.float64)
+        out, err = _check.call(title, layer, x)
+        if err:
+            return _hinted(err, "forward: MMFunction.apply(input, self.weight) + self.bias")
+        where = f" of {made} for input = {_check._show(x.detach())}"
+        hint = "forward is MMFunction.apply(input, self.weight) + self.bias"
+        if isinstance(out, Tensor) and out._data.shape == (batch, out_f) and \
+                np.allclose(out._data, xd @ W.T, atol=1e-4):
+            hint = "you left out the bias: add self.bias to the product."
+        bad = _check.check_tensor(title, out, Tensor(xd @ W.T + b), "output", where, hint=hint, atol=1e-4)
+        if bad:
+            return bad
+        names = _node_names(out.grad_fn)
+        if "MMFunctionBackward" not in names:
+            return _check.failed(
+                title, f"the output's graph has no MMFunctionBackward node (it has: {', '.join(names) or 'none'})",
+                hint="do the matrix product with MMFunction.apply(input, self.weight), so that the backward "
+                     "you wrote in notebook 04 is the one that runs.")
+
+        g = _check.random_tensor(generator, (batch, out_f), dtype=weight._data.dtype)
+        gd = g._data.astype(np.float64)
+        _, err = _check.call(title, out.backward, g)
+        if err:
+            return err
+        for what, t, expected, hint in (
+                ("gradient of weight", weight, gd.T @ xd, "dL/dW = grad.t() @ input: MMFunction's backward gives it"),
+                ("gradient of bias", bias, gd.sum(0), "the bias is added to every row, so its gradient is the "
+                                                      "column sum of the output's gradient; autograd does this "
+                                                      "for you when forward adds self.bias"),
+                ("gradient of the input", x, gd @ W, "dL/dinput = grad @ W: MMFunction's backward gives it")):
+            if t._grad is None:
+                return _check.failed(title, f"no {what} after backward{where}",
+                                     hint="is it used in forward? " + hint)
+            bad = _check.check_tensor(title, t._grad, Tensor(expected), what, where, hint=hint, atol=1e-4)
+            if bad:
+                return bad
+    return _check.passed(title, f"weight and bias are registered with the right shapes, and forward and backward "
+                                f"match x @ W.T + b for {len(_LINEAR_CASES)} hidden layers.")
+
+
+# ---------------------------------------------------------------------------- exercise 2
+_STEPS, _LR = 12, 0.05
+
+
+def _problem():
+    generator = _check.rng(5050)
+    X = generator.normal(size=(16, 3)).astype(np.float32)
+    W_true = generator.uniform(-2, 2, (2, 3))
+    b_true = generator.uniform(-1, 1, (2,))
+    Y = (X @ W_true.T + b_true).astype(np.float32)
+    W0 = generator.uniform(-0.5, 0.5, (2, 3)).astype(np.float32)
+    b0 = np.zeros(2, np.float32)
+    return Tensor(X), Tensor(Y), W0, b0
+
+
+def _model(W0, b0):
+    from ..nn import Linear
+    model = Linear(3, 2)
+    with grad_mode.no_grad():
+        model.weight.copy_(Tensor(W0))
+        model.bias.copy_(Tensor(b0))
+    return model
+
+
+def _reference(model, X, Y, zero_grad=True):
+    from ..nn import MSELoss
+    from ..optim import SGD
+    optimizer, loss_fn, losses = SGD(model.parameters(), lr=_LR), MSELoss(), []
+    for _ in range(_STEPS):
+        loss = loss_fn(model(X), Y)
+        if zero_grad:
+            optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+def _fmt(losses):
+    return "[" + ", ".join(f"{v:.4f}" for v in losses) + "]"
+
+
+def check_training_loop(train):
+    """Exercise 2: ``train(model, X, Y, steps, lr)`` zeroes the gradients every step and returns the losses."""
+    title = "train"
+    X, Y, W0, b0 = _problem()
+    model = _model(W0, b0)
+    result, err = _check.call(title, train, model, X, Y, _STEPS, _LR)
+    if err:
+        return _hinted(err, "train(model, X, Y, steps, lr): build optim.SGD(model.parameters(), lr=lr) and "
+                            "nn.MSELoss(), loop `steps` times, return the list of loss.item() values.")
+    if not isinstance(result, (list, tuple)) or len(result) != _STEPS:
+        got = f"{type(result).__name__}" + (f" of length {len(result)}" if isinstance(result, (list, tuple)) else "")
+        return _check.failed(title, f"train should return a list with one loss per step ({_STEPS} here), "
+                                    f"got a {got}", hint="append loss.item() to a list in every step and return it")
+    try:
+        losses = [float(v) for v in result]
+    except (TypeError, ValueError, RuntimeError):
+        return _check.failed(title, "the list should hold numbers: append loss.item(), not loss",
+                             hint="loss.item() turns a one-element tensor into a Python float")
+
+    moved = not (np.array_equal(model.weight._data, W0) and np.array_equal(model.bias._data, b0))
+    if not moved:
+        return _check.failed(
+            title, "the parameters did not change during training",
+            hint="in every step: optimizer.zero_grad(), loss.backward(), then optimizer.step(). If zero_grad() "
+                 "runs between backward() and step(), step() finds no gradient.")
+
+    reference = _model(W0, b0)
+    expected = _reference(reference, X, Y)
+    if not np.allclose(losses, expected, rtol=1e-4, atol=1e-5):
+        piled = _reference(_model(W0, b0), X, Y, zero_grad=False)
+        if np.allclose(losses, piled, rtol=1e-4, atol=1e-5):
+            return _check.failed(
+                title, "the gradients pile up from step to step: each .grad is the sum of all the steps so far",
+                expected=_fmt(expected), got=_fmt(losses),
+                hint="backward() adds into .grad. Call optimizer.zero_grad() once per step, before "
+                     "loss.backward().")
+        first = next(i for i, (a, e) in enumerate(zip(losses, expected)) if not np.isclose(a, e, rtol=1e-4, atol=1e-5))
+        return _check.failed(title, f"the losses differ from a correct loop's from step {first} on "
+                                    f"(hidden problem, {_STEPS} steps, lr={_LR})",
+                             expected=_fmt(expected), got=_fmt(losses),
+                             hint="use the lr argument (not a fixed number), one optimizer.step() per step, and "
+                                  "record the loss of the step before the update.")
+    for name in ("weight", "bias"):
+        got, ref = getattr(model, name)._grad, getattr(reference, name)._grad
+        if got is not None and not np.allclose(got._data, 0) and not np.allclose(got._data, ref._data, atol=1e-5):
+            return _check.failed(title, f"after the loop, {name}.grad is not the gradient of the last step alone",
+                                 expected=ref.detach(), got=got.detach(),
+                                 hint="call optimizer.zero_grad() in every step, before loss.backward().")
+    if not losses[-1] < losses[0]:
+        return _check.failed(title, "the loss did not go down", expected="last loss < first loss",
+                             got=_fmt(losses))
+    return _check.passed(title, f"the loss goes down ({losses[0]:.3f} -> {losses[-1]:.3f} in {_STEPS} steps on a "
+                                "hidden problem), and every step uses only its own gradient.")

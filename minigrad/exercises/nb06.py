@@ -1,0 +1,311 @@
+"""Checks for notebook 06 (the engine): an execution order by hand, and a tiny ``backward()``.
+
+Both run on hidden graphs of scalar operations: a few written out (a chain, a diamond, a value
+reaching the loss along two paths of different lengths, a leaf used twice in one node) and a few
+random ones.  Feedback quotes the hidden program, so you can draw it on paper.
+"""
+import heapq
+
+import numpy as np
+
+from ..autograd import AccumulateGrad, GraphTask, Node, engine, grad_mode
+from ..tensor import Tensor
+from . import _check
+
+
+# ---------------------------------------------------------------------------- hidden graphs
+class _Program:
+    """A small scalar program, recorded line by line so that feedback can print it."""
+
+    def __init__(self, seed):
+        self.generator = np.random.default_rng(seed)
+        self.lines = []
+        self.leaves = {}      # name -> leaf tensor that requires grad
+        self.labels = {}      # backward node -> "MulBackward0 (h1 = a * b)"
+        self.values = {}      # name -> tensor
+        self.used = set()
+        self.fan_out = False  # does some value feed two operations?
+        self._n = 0
+        self.loss = None
+
+    def leaf(self, name, requires_grad=True):
+        value = float(np.round(self.generator.uniform(-1.5, 1.5), 2))
+        t = Tensor(np.asarray(value, dtype=np.float64), requires_grad=requires_grad)
+        self.values[name] = t
+        if requires_grad:
+            self.leaves[name] = t
+        self.lines.append(f"{name} = {value}" + ("" if requires_grad else "   (a constant: no grad)"))
+        return name
+
+    def let(self, expr, fn, *args, name=None):
+        for a in args:
+            if a in self.used:
+                self.fan_out = True
+            self.used.add(a)
+        if len(args) == 2 and args[0] == args[1]:
+            self.fan_out = True
+        if name is None:
+            self._n += 1
+            name = f"h{self._n}"
+        out = fn(*(self.values[a] for a in args))
+        self.values[name] = out
+        self.lines.append(f"{name} = {expr}")
+        if out.grad_fn is not None and out.grad_fn not in self.labels:
+            self.labels[out.grad_fn] = f"{out.grad_fn.name()} ({name} = {expr})"
+        return name
+
+    def finish(self, name):
+        self.loss = self.values[name]
+        for node in _reachable(self.loss.grad_fn):
+            if isinstance(node, AccumulateGrad):
+                leaf = next(n for n, t in self.leaves.items() if t is node.variable)
+                self.labels[node] = f"AccumulateGrad (leaf {leaf})"
+        return self
+
+    def label(self, node):
+        return self.labels.get(node, node.name() if isinstance(node, Node) else repr(node))
+
+    def text(self):
+        return "\n      ".join(self.lines)
+
+
+_UNARY = [("tanh({})", lambda x: x.tanh()), ("sigmoid({})", lambda x: x.sigmoid()),
+          ("{} * 0.5", lambda x: x * 0.5), ("{} ** 2", lambda x: x ** 2), ("exp({})", lambda x: x.exp())]
+_BINARY = [("{} + {}", lambda x, y: x + y), ("{} * {}", lambda x, y: x * y), ("{} - {}", lambda x, y: x - y)]
+
+
+def _chain(seed):
+    p = _Program(seed)
+    a, b, c = p.leaf("a"), p.leaf("b"), p.leaf("c")
+    h1 = p.let(f"{a} * {b}", lambda x, y: x * y, a, b)
+    h2 = p.let(f"tanh({h1})", lambda x: x.tanh(), h1)
+    return p.finish(p.let(f"{h2} * {c}", lambda x, y: x * y, h2, c, name="loss"))
+
+
+def _diamond(seed):
+    p = _Program(seed)
+    a, b, c = p.leaf("a"), p.leaf("b"), p.leaf("c")
+    h1 = p.let(f"{a} * {b}", lambda x, y: x * y, a, b)
+    h2 = p.let(f"exp({h1})", lambda x: x.exp(), h1)
+    h3 = p.let(f"{h1} * {c}", lambda x, y: x * y, h1, c)
+    return p.finish(p.let(f"{h2} + {h3}", lambda x, y: x + y, h2, h3, name="loss"))
+
+
+def _unbalanced(seed):
+    p = _Program(seed)
+    a, b = p.leaf("a"), p.leaf("b")
+    h1 = p.let(f"{a} + {b}", lambda x, y: x + y, a, b)
+    h2 = p.let(f"tanh({h1})", lambda x: x.tanh(), h1)
+    h3 = p.let(f"sigmoid({h2})", lambda x: x.sigmoid(), h2)
+    h4 = p.let(f"exp({h3})", lambda x: x.exp(), h3)
+    return p.finish(p.let(f"{h4} * {h1}", lambda x, y: x * y, h4, h1, name="loss"))
+
+
+def _twice(seed):
+    p = _Program(seed)
+    a, b, k = p.leaf("a"), p.leaf("b"), p.leaf("k", requires_grad=False)
+    h1 = p.let(f"{a} * {a}", lambda x, y: x * y, a, a)
+    h2 = p.let(f"{h1} * {k}", lambda x, y: x * y, h1, k)
+    h3 = p.let(f"{h2} + {b}", lambda x, y: x + y, h2, b)
+    return p.finish(p.let(f"{h3} * {a}", lambda x, y: x * y, h3, a, name="loss"))
+
+
+def _random(seed, n_ops=7):
+    """A random program: leaves a, b, c (and sometimes a constant k), then n_ops operations that
+    prefer recent values but often reuse older ones; every value left unused is added into the loss."""
+    p = _Program(seed)
+    r = p.generator
+    pool = [p.leaf("a"), p.leaf("b"), p.leaf("c")]
+    if r.random() < 0.5:
+        pool.append(p.leaf("k", requires_grad=False))
+    for _ in range(n_ops):
+        def pick():
+            weights = np.arange(1, len(pool) + 1, dtype=float) ** 2
+            return pool[r.choice(len(pool), p=weights / weights.sum())]
+        if r.random() < 0.4:
+            expr, fn = _UNARY[r.integers(len(_UNARY))]
+            x = pick()
+            if "exp" in expr and abs(float(p.values[x]._data)) > 3:
+                expr, fn = _UNARY[0]
+            pool.append(p.let(expr.format(x), fn, x))
+        else:
+            expr, fn = _BINARY[r.integers(len(_BINARY))]
+            x, y = pick(), pick()
+            if x == y == "k" or (p.values[x]._requires_grad is False and p.values[y]._requires_grad is False):
+                y = "a"
+            pool.append(p.let(expr.format(x, y), fn, x, y))
+    unused = [v for v in pool if v not in p.used and p.values[v]._requires_grad]
+    total = unused[-1]
+    for v in reversed(unused[:-1]):
+        total = p.let(f"{total} + {v}", lambda x, y: x + y, total, v,
+                      name="loss" if v == unused[0] else None)
+    if total != "loss":
+        total = p.let(f"{total} * 1.0", lambda x: x * 1.0, total, name="loss")
+    return p.finish(total)
+
+
+def _cases():
+    return [("a chain", _chain(61)), ("a diamond: h1 feeds two operations", _diamond(62)),
+            ("a value that reaches the loss along two paths of different lengths", _unbalanced(63)),
+            ("a leaf used twice in one multiplication", _twice(64)),
+            ("a random graph", _random(65)), ("a random graph", _random(66)), ("a random graph", _random(67))]
+
+
+def _reachable(root):
+    order, seen, stack = [], set(), [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        order.append(node)
+        stack.extend(n for n, _ in node.next_functions if n is not None)
+    return order
+
+
+def _engine_order(loss):
+    seed = Tensor(np.ones(loss._data.shape, loss._data.dtype))
+    task = GraphTask([loss], [seed], keep_graph=True, accumulate=False)
+    return [step.node for step in task.steps()]
+
+
+class _EngineUsed(RuntimeError):
+    pass
+
+
+class _no_engine:
+    """While active, minigrad's own engine refuses to run (``backward()``, ``autograd.grad``, the stepper)."""
+
+    def __enter__(self):
+        self.steps = engine.GraphTask.steps
+
+        def refuse(task):
+            raise _EngineUsed("your code called minigrad's own engine (loss.backward(), minigrad.autograd.grad or "
+                              "the stepper): the point of this exercise is to walk the graph yourself")
+        engine.GraphTask.steps = refuse
+
+    def __exit__(self, *exc):
+        engine.GraphTask.steps = self.steps
+        return False
+
+
+# ---------------------------------------------------------------------------- exercise 1
+_ORDER_HINT = ("visiting the graph depth-first or breadth-first is not enough once a value is used twice. "
+               "First count, for every node, how many next_functions edges point at it; then start from the "
+               "root and take a node only when its count has dropped to 0 (each node you take lowers the counts "
+               "of the nodes in its next_functions).")
+
+
+def check_execution_order(execution_order):
+    """Exercise 1: ``execution_order(root)`` lists every node once, each after all the nodes that feed it."""
+    title = "execution_order"
+    same_as_engine = True
+    cases = _cases()
+    for what, prog in cases:
+        root = prog.loss.grad_fn
+        program = f" for the hidden graph ({what}):\n      {prog.text()}"
+        with _no_engine():
+            result, err = _check.call(title, execution_order, root)
+        if err:
+            return _hinted(err, "execution_order gets a node (loss.grad_fn) and returns a list of nodes")
+        if not isinstance(result, (list, tuple)):
+            return _check.failed(title, f"execution_order should return a list of nodes, got "
+                                        f"{type(result).__name__}")
+        result = list(result)
+        for item in result:
+            if not isinstance(item, Node):
+                return _check.failed(title, f"the list should hold backward nodes, but it has {item!r}" + program,
+                                     hint="skip the (None, 0) entries of next_functions: inputs that need no "
+                                          "gradient have no node")
+        position = {}
+        for i, node in enumerate(result):
+            if node in position:
+                return _check.failed(title, f"{prog.label(node)} is in the list twice" + program,
+                                     hint="every node runs once, after all its gradients have arrived; keep a "
+                                          "count (or a seen set) so that a node is added only once")
+            position[node] = i
+        expected = _reachable(root)
+        missing = [prog.label(n) for n in expected if n not in position]
+        if missing:
+            return _check.failed(title, f"missing nodes: {', '.join(missing)}" + program,
+                                 hint="include every node reachable through next_functions, AccumulateGrad "
+                                      "nodes too")
+        extra = [prog.label(n) for n in result if n not in set(expected)]
+        if extra:
+            return _check.failed(title, f"nodes that are not in this graph: {', '.join(extra)}" + program)
+        if result[0] is not root:
+            return _check.failed(title, f"the list should start with the root, {prog.label(root)}; it starts with "
+                                        f"{prog.label(result[0])}" + program)
+        for node in result:
+            for nxt, _ in node.next_functions:
+                if nxt is not None and position[nxt] < position[node]:
+                    return _check.failed(
+                        title, f"{prog.label(nxt)} comes before {prog.label(node)}, but {prog.label(node)} sends "
+                               f"it a gradient, so it must run first" + program +
+                               "\n   your order: " + " -> ".join(prog.label(n) for n in result),
+                        hint=_ORDER_HINT)
+        if result != _engine_order(prog.loss):
+            same_as_engine = False
+    detail = f"a valid order for all {len(cases)} hidden graphs"
+    if same_as_engine:
+        return _check.passed(title, detail + ", and exactly the order minigrad's engine (and PyTorch's) runs.")
+    return _check.passed(title, detail + ". (Bonus, not required: to get the engine's exact order, among the "
+                                         "ready nodes take the one with the largest _sequence_nr first.)")
+
+
+# ---------------------------------------------------------------------------- exercise 2
+def check_my_backward(my_backward):
+    """Exercise 2: ``my_backward(loss)`` returns {leaf: gradient} equal to what ``loss.backward()`` gives."""
+    title = "my_backward"
+    cases = _cases()
+    for (what, prog), (_, ref) in zip(cases, _cases()):  # the same programs, built twice
+        ref.loss.backward()
+        program = f" for the hidden graph ({what}):\n      {prog.text()}"
+        with _no_engine(), grad_mode.enable_grad():
+            result, err = _check.call(title, my_backward, prog.loss)
+        if err:
+            if "_EngineUsed" in err.text:
+                err.text = err.text.replace("_EngineUsed", "RuntimeError")
+                return _hinted(err, "call each node yourself: node(grad) returns one gradient per entry of "
+                                    "node.next_functions")
+            if "KeyError" in err.text:
+                return _hinted(err, "a node's gradient is complete only when every node that feeds it has run: "
+                                    "go through execution_order(loss.grad_fn), and skip (None, 0) entries.")
+            return _hinted(err, "my_backward(loss) returns a dict {leaf tensor: gradient}")
+        if not isinstance(result, dict):
+            return _check.failed(title, f"my_backward should return a dict {{leaf tensor: gradient}}, got "
+                                        f"{type(result).__name__}")
+        for key in result:
+            if isinstance(key, AccumulateGrad):
+                return _check.failed(title, "the keys are AccumulateGrad nodes; use the leaf tensors themselves",
+                                     hint="an AccumulateGrad node's leaf is node.variable: "
+                                          "grads[node.variable] = gradient")
+            if not isinstance(key, Tensor):
+                return _check.failed(title, f"the keys should be the leaf tensors, but one is {key!r}",
+                                     hint="an AccumulateGrad node's leaf is node.variable")
+        by_id = {id(k): v for k, v in result.items()}
+        for name, leaf in prog.leaves.items():
+            expected = ref.leaves[name]._grad
+            if expected is None:  # this leaf does not reach the loss
+                continue
+            if id(leaf) not in by_id:
+                return _check.failed(title, f"no gradient for leaf {name}" + program,
+                                     hint="when you reach an AccumulateGrad node, store the gradient that arrived "
+                                          "there under node.variable (don't call the node: it would write .grad)")
+            got = by_id[id(leaf)]
+            if not isinstance(got, Tensor):
+                try:
+                    got = Tensor(np.asarray(float(got)))
+                except (TypeError, ValueError):
+                    return _check.failed(title, f"the gradient of {name} should be a tensor, got {got!r}")
+            if got._data.shape != expected._data.shape or not np.allclose(got._data, expected._data,
+                                                                           rtol=1e-6, atol=1e-9):
+                hint = ("run the nodes in execution order, pass each result along its next_functions edge, and "
+                        "seed the root with ones_like(loss).")
+                if prog.fan_out:
+                    hint = ("in this graph a node receives gradients from more than one place: add them up "
+                            "(grads[nxt] = grads[nxt] + g when nxt already has one) and call the node only once, "
+                            "after all of them arrived.")
+                return _check.failed(title, f"wrong gradient for leaf {name}" + program,
+                                     expected=expected.detach(), got=got.detach(), hint=hint)
+    return _check.passed(title, f"the same gradients as loss.backward() on all {len(cases)} hidden graphs.")

@@ -1,0 +1,228 @@
+"""Custom autograd.Functions, gradcheck and the legacy Variable (expected texts are PyTorch 2.13's)."""
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad.autograd import Function, GradcheckError, gradcheck, gradgradcheck
+
+
+class MMFunction(Function):
+    """The seed's example: input @ weight.T."""
+
+    @staticmethod
+    def forward(ctx, input, weight):
+        ctx.save_for_backward(input, weight)
+        return input.mm(weight.t())
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, weight = ctx.saved_tensors
+        grad_input = grad_weight = None
+        if ctx.needs_input_grad[0]:
+            grad_input = grad_output.mm(weight)
+        if ctx.needs_input_grad[1]:
+            grad_weight = grad_output.t().mm(input)
+        return grad_input, grad_weight
+
+
+def rand(*shape, dtype=np.float32, requires_grad=True, seed=0):
+    return minigrad.tensor(np.random.default_rng(seed).standard_normal(shape).astype(dtype),
+                           requires_grad=requires_grad)
+
+
+def test_mmfunction_records_a_node_named_without_suffix():
+    x, w = rand(3, 2), rand(4, 2, seed=1)
+    y = MMFunction.apply(x, w)
+    assert y.grad_fn.name() == "MMFunctionBackward" and type(y.grad_fn).__name__ == "MMFunctionBackward"
+    assert [type(n).__name__ for n, _ in y.grad_fn.next_functions] == ["AccumulateGrad", "AccumulateGrad"]
+    assert y.grad_fn.next_functions[0][0].variable is x
+    assert y.grad_fn.needs_input_grad == (True, True)
+    y.sum().backward()
+    ref_x, ref_w = rand(3, 2), rand(4, 2, seed=1)
+    ref_x.mm(ref_w.t()).sum().backward()
+    assert np.allclose(x.grad.tolist(), ref_x.grad.tolist()) and np.allclose(w.grad.tolist(), ref_w.grad.tolist())
+
+
+def test_forward_runs_with_grad_mode_off_and_needs_input_grad_is_per_input():
+    seen = {}
+
+    class Spy(Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            seen["grad_enabled"] = minigrad.is_grad_enabled()
+            seen["needs"] = ctx.needs_input_grad
+            return a * b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, None
+
+    Spy.apply(rand(2), rand(2, requires_grad=False))
+    assert seen == {"grad_enabled": False, "needs": (True, False)}
+
+
+def test_saved_tensors_are_freed_with_the_core_error_and_saved_variables_warns():
+    x, w = rand(3, 2), rand(4, 2, seed=1)
+    y = MMFunction.apply(x, w)
+    with pytest.warns(DeprecationWarning, match="'saved_variables' is deprecated; use 'saved_tensors'"):
+        assert y.grad_fn.saved_variables[0] is x
+    y.sum().backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        y.grad_fn.saved_tensors
+
+
+def test_wrong_number_of_gradients():
+    class Bad(Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a * b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    with pytest.raises(RuntimeError, match=r"^function BadBackward returned an incorrect number of gradients "
+                                           r"\(expected 2, got 1\)$"):
+        Bad.apply(rand(2), rand(2)).sum().backward()
+
+
+def test_wrong_gradient_shape():
+    class Shape(Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a.mm(b.t())
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    with pytest.raises(RuntimeError, match=r"^Function ShapeBackward returned an invalid gradient at index 0 - got "
+                                           r"\[3, 3\] but expected shape compatible with \[3, 2\]$"):
+        Shape.apply(minigrad.ones(3, 2, requires_grad=True), minigrad.ones(3, 2, requires_grad=True)).sum().backward()
+
+
+def test_non_tensor_arguments_pass_through_and_need_none():
+    class Scale(Function):
+        @staticmethod
+        def forward(ctx, a, k):
+            ctx.k = k
+            return a * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.k, None
+
+    x = rand(2)
+    y = Scale.apply(x, 3.0)
+    assert len(y.grad_fn.next_functions) == 1
+    y.sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0]
+
+    class Wrong(Scale):
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    with pytest.raises(RuntimeError, match="function WrongBackward returned a gradient different than None at "
+                                           "position 2, but the corresponding forward input was not a Variable"):
+        Wrong.apply(rand(2), 3.0).sum().backward()
+
+
+def test_multiple_outputs_materialize_grads_and_non_differentiable():
+    class Two(Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.set_materialize_grads(False)
+            return a * 2, a * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            assert g2 is None
+            return g1 * 2
+
+    x = minigrad.ones(2, requires_grad=True)
+    u, v = Two.apply(x)
+    assert u.grad_fn is v.grad_fn and v._output_nr == 1
+    u.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0]
+
+    class ArgMax(Function):
+        @staticmethod
+        def forward(ctx, a):
+            idx = a.argmax()
+            ctx.mark_non_differentiable(idx)
+            return a * 1, idx
+
+        @staticmethod
+        def backward(ctx, g, g_idx):
+            return g
+
+    y, i = ArgMax.apply(x)
+    assert y.requires_grad and not i.requires_grad
+
+
+def test_returning_an_input_gives_a_new_tensor_in_the_graph():
+    class Same(Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    x = minigrad.ones(2, requires_grad=True)
+    z = Same.apply(x)
+    assert z is not x and z.grad_fn.name() == "SameBackward" and not z.is_leaf
+    z.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0]
+
+
+def test_builtin_ops_are_functions_too():
+    y = minigrad.ones(2, requires_grad=True).exp()
+    assert isinstance(y.grad_fn, minigrad.autograd.BackwardNode)
+    assert issubclass(y.grad_fn._forward_cls, Function) and y.grad_fn._forward_cls is minigrad.ops.Exp
+
+
+def test_instantiating_a_function_warns_like_pytorch():
+    with pytest.warns(DeprecationWarning, match="should not be instantiated. Methods on autograd functions are all "
+                                                "static"):
+        MMFunction()
+
+
+def test_gradcheck_passes_and_reports_a_wrong_backward():
+    x = rand(3, 2, dtype=np.float64)
+    w = rand(4, 2, dtype=np.float64, seed=1)
+    assert gradcheck(MMFunction.apply, (x, w))
+
+    class Wrong(MMFunction):
+        @staticmethod
+        def backward(ctx, grad_output):
+            input, weight = ctx.saved_tensors
+            return grad_output.mm(weight) * 2, grad_output.t().mm(input)
+
+    with pytest.raises(GradcheckError, match=r"^Jacobian mismatch for output 0 with respect to input 0,\nnumerical:"
+                                             r"tensor\(") as info:
+        gradcheck(Wrong.apply, (x, w))
+    assert "analytical:tensor(" in str(info.value)
+    assert gradcheck(Wrong.apply, (x, w), raise_exception=False) is False
+
+
+def test_gradcheck_warns_about_float32_and_needs_an_input_that_requires_grad():
+    with pytest.warns(UserWarning, match="Input #0 requires gradient and is not a double precision"):
+        gradcheck(lambda t: t * 2, (rand(2),), atol=1e-2, rtol=1e-2)
+    with pytest.raises(ValueError, match="gradcheck expects at least one input tensor to require gradient"):
+        gradcheck(lambda t: t * 2, (rand(2, requires_grad=False),))
+
+
+def test_gradgradcheck_second_order():
+    x = rand(3, dtype=np.float64)
+    assert gradgradcheck(lambda t: (t ** 3).sum(), (x,))
+    assert gradgradcheck(lambda t: t.tanh() * t.sigmoid(), (x,))
+
+
+def test_variable_is_the_legacy_alias():
+    v = minigrad.autograd.Variable(minigrad.ones(2), requires_grad=True)
+    assert isinstance(v, minigrad.Tensor) and v.requires_grad and v.is_leaf
