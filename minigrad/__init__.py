@@ -182,7 +182,7 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def equal(a, b):
-    return a.shape == b.shape and bool((a._data == b._data).all())
+    return a.shape == b.shape and (a._data == b._data).all().item()
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):

@@ -140,9 +140,21 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
 
 
 def cat(tensors, dim=0):
+    """Join tensors along an existing dim."""
     from .ops import Cat
+    from .tensor import _wrap_dim
     tensors = [t for t in tensors if not (t._data.ndim == 1 and t._data.size == 0)] or list(tensors)
-    return Cat.apply(dim, *tensors)
+    first = tensors[0]._data
+    d = _wrap_dim(dim, first.ndim)
+    for i, t in enumerate(tensors[1:], 1):
+        if t._data.ndim != first.ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {first.ndim} and {t._data.ndim}")
+        for k in range(first.ndim):
+            if k != d and t._data.shape[k] != first.shape[k]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
+                                   f"{first.shape[k]} but got size {t._data.shape[k]} for tensor number {i} in "
+                                   "the list.")
+    return Cat.apply(d, *tensors)
 
 
 concat = cat
@@ -150,9 +162,9 @@ concat = cat
 
 def stack(tensors, dim=0):
     from .ops import Stack
-    shapes = {t._data.shape for t in tensors}
-    if len(shapes) > 1:
-        a, b = tensors[0], next(t for t in tensors if t._data.shape != tensors[0]._data.shape)
-        raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(a._data.shape)} at entry 0 "
-                           f"and {list(b._data.shape)} at entry {tensors.index(b)}")
+    first = tensors[0]._data.shape
+    for i, t in enumerate(tensors):
+        if t._data.shape != first:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(first)} at entry 0 "
+                               f"and {list(t._data.shape)} at entry {i}")
     return Stack.apply(dim, *tensors)

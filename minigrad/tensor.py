@@ -48,7 +48,9 @@ class Tensor:
         self._grad_accumulator = None
         self.name = None
         if requires_grad:
-            self.requires_grad_(True)
+            if not self.dtype.is_floating_point:
+                raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+            self._requires_grad = True
 
     # ------------------------------------------------------------------ basic facts
     @property
@@ -110,16 +112,22 @@ class Tensor:
     def requires_grad(self, value):
         if self.grad_fn is not None:
             if value:
-                return
+                raise RuntimeError("you can only change requires_grad flags of leaf variables.")
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use a computed "
                 "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")
         if value and not self.dtype.is_floating_point:
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad=True):
-        self.requires_grad = requires_grad
+        if self.grad_fn is not None:
+            if not requires_grad:
+                self.requires_grad = False  # PyTorch's error
+            return self  # a non-leaf already requires grad
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(requires_grad)
         return self
 
     # ------------------------------------------------------------------ gradients
@@ -265,7 +273,7 @@ class Tensor:
         return self
 
     def contiguous(self):
-        return self
+        return self if self._data.flags.c_contiguous else self.clone()
 
     def is_contiguous(self):
         return bool(self._data.flags.c_contiguous)
@@ -371,10 +379,10 @@ class Tensor:
     eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
 
     def add(self, other, alpha=1):
-        return self + (other if alpha == 1 else other * alpha)
+        return _ops.binary(_ops.Add, self, other, alpha)
 
     def sub(self, other, alpha=1):
-        return self - (other if alpha == 1 else other * alpha)
+        return _ops.binary(_ops.Sub, self, other, alpha)
 
     def mul(self, other):
         return self * other
@@ -450,10 +458,12 @@ class Tensor:
         return _ops.ReturnTypes(values, indices)
 
     def min(self, dim=None, keepdim=False):
+        if isinstance(dim, Tensor):
+            return -(-self).maximum(-dim)
         if dim is None:
-            return -_ops.Max.apply(-self)
-        values, indices = _ops.MaxDim.apply(-self, dim, keepdim)
-        return _ops.ReturnTypes(-values, indices)
+            return _ops.Min.apply(self)
+        values, indices = _ops.MinDim.apply(self, dim, keepdim)
+        return _ops.MinReturnTypes(values, indices)
 
     def argmax(self, dim=None, keepdim=False):
         if dim is None:
@@ -497,7 +507,7 @@ class Tensor:
         shape = _shape_arg(shape)
         if _ops.can_view(self._data, shape):
             return _ops.View.apply(self, shape)
-        return _ops.View.apply(self.clone(), shape)  # PyTorch: a copy, then a view of it
+        return _ops.UnsafeView.apply(self.clone(), shape)  # PyTorch: a copy, then a view of the copy
 
     def view_as(self, other):
         return self.view(other.shape)
@@ -543,10 +553,10 @@ class Tensor:
 
     # ------------------------------------------------------------------ in-place (see ops.inplace)
     def add_(self, other, alpha=1):
-        return _ops.inplace(self, _ops.Add, _ops.as_operand(other if alpha == 1 else other * alpha, self))
+        return _ops.inplace(self, _ops.Add, _ops.as_operand(other, self), alpha)
 
     def sub_(self, other, alpha=1):
-        return _ops.inplace(self, _ops.Sub, _ops.as_operand(other if alpha == 1 else other * alpha, self))
+        return _ops.inplace(self, _ops.Sub, _ops.as_operand(other, self), alpha)
 
     def mul_(self, other):
         return _ops.inplace(self, _ops.Mul, _ops.as_operand(other, self))
@@ -558,7 +568,7 @@ class Tensor:
         return _ops.inplace(self, _ops.CopyFrom, src)
 
     def zero_(self):
-        return _ops.inplace(self, _ops.Fill, 0)
+        return _ops.inplace(self, _ops.Zero, 0)
 
     def fill_(self, value):
         return _ops.inplace(self, _ops.Fill, value)

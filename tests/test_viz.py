@@ -445,7 +445,8 @@ def test_stepper_navigation_and_trace():
     assert s.position == 0
     assert s.trace() == (
         "0   SumBackward0  in=[] 1  out=[10] [1, 1, 1, 1, 1, 1, …] -> ReluBackward0\n"
-        "1   ReluBackward0  in=[10] [1, 1, 1, 1, 1, 1, …]  out=[10] [0, 0, 0, 0, 0, 1, …] -> AccumulateGrad(a [10])\n"
+        "1   ReluBackward0  in=[10] [1, 1, 1, 1, 1, 1, …]  "
+        "out=[10] [0, 0, 0, 0, 0, 1, …] -> AccumulateGrad(a [10])\n"
         "2   AccumulateGrad(a [10])  in=[10] [0, 0, 0, 0, 0, 1, …]  -> a.grad (captured, not accumulated)")
     assert repr(s).splitlines()[0] == "<BackwardStepper: 3 steps, at step 0 (SumBackward0)>"
     assert repr(s).splitlines()[1].startswith("> 0   SumBackward0")

@@ -19,6 +19,9 @@ def _make_grads(outputs, grads):
     from ..tensor import Tensor
     import numpy as np
     result = []
+    for i, out in enumerate(outputs):
+        if not out._requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     for i, (out, g) in enumerate(zip(outputs, grads)):
         if g is None:
             if out._data.size != 1:

@@ -17,6 +17,8 @@ worker threads per device, a ready queue per thread and streams; the order on on
 import heapq
 import itertools
 
+import numpy as np
+
 from . import grad_mode
 from .function import AccumulateGrad, edge_of
 
@@ -131,8 +133,10 @@ class GraphTask:
                     heapq.heappush(ready, (-nxt._sequence_nr, next(tie), nxt))
 
     def run(self):
-        for _ in self.steps():
-            pass
+        # inf * 0 and x / 0 in backward formulas give nan / inf silently, as in PyTorch
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            for _ in self.steps():
+                pass
         return self
 
     def _add(self, buffers, node, nr, g):
@@ -157,7 +161,7 @@ class GraphTask:
                     new = hook(grads[nr])
                     if new is not None:
                         grads[nr] = new
-            retained = node._retained.get(nr) if node._retained else None
+            retained = node._retained.get(nr) if node._retained and self.accumulate else None
             tensor = retained() if retained is not None else None
             if tensor is not None and grads[nr] is not None:  # retain_grad(): keep a copy in .grad
                 g = grads[nr] if self.create_graph else grads[nr].detach()

@@ -24,6 +24,8 @@ graph ``loss.backward()`` walks (see ``engine.py``).
 """
 import itertools
 import re
+
+import numpy as np
 import warnings
 import weakref
 
@@ -204,7 +206,6 @@ class BackwardNode(Node):
     def apply(self, *grad_outputs):
         """Run the Function's backward and check what it returns, like PyTorch's ``PyNode::apply``."""
         if self._materialize_grads and any(g is None for g in grad_outputs):
-            import numpy as np
             grad_outputs = tuple(
                 Tensor(np.zeros(shape, dtype)) if g is None else g
                 for g, (shape, dtype) in zip(grad_outputs, self._output_meta))
@@ -379,7 +380,11 @@ class AccumulateGrad(Node):
         v = self.variable
         if v._grad is None:
             # own copy: the same gradient tensor may flow to several leaves (x + y sends it to both)
-            v._grad = grad if grad_mode._enabled else Tensor(grad._data.copy())
+            if grad_mode._enabled:  # create_graph=True: a recorded copy (PyTorch's CopyBackwards node)
+                from ..ops import CopyFrom
+                v._grad = CopyFrom.apply(Tensor(np.empty_like(grad._data)), grad)
+            else:
+                v._grad = Tensor(grad._data.copy())
         elif grad_mode._enabled:  # create_graph=True: the sum itself is recorded
             v._grad = v._grad + grad
         else:

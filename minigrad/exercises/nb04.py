@@ -12,7 +12,7 @@ from . import _check
 
 def _hinted(report, hint):
     """Add a hint to a failed Report that has none yet (e.g. one made by ``_check.call``)."""
-    if report is not None and hint and "Hint:" not in report.text:
+    if report is not None and hint and "Hint:" not in report.text and "not written yet" not in report.text:
         report.text += f"\n   Hint: {hint}"
     return report
 
@@ -25,6 +25,12 @@ def _is_function(cls, title, name):
     return None
 
 
+def _named(name, t):
+    """``   name = tensor(...)`` with the continuation lines lined up under the value."""
+    prefix = f"   {name} = "
+    return prefix + repr(t).replace("\n", "\n" + " " * len(prefix))
+
+
 def _t(generator, shape, requires_grad):
     return _check.random_tensor(generator, shape, requires_grad=requires_grad, dtype=np.float64)
 
@@ -33,7 +39,8 @@ def _t(generator, shape, requires_grad):
 _MM_CASES = [
     # (what the case is, input shape, weight shape, input requires grad, weight requires grad)
     ("input (4x3), weight (2x3), both require grad", (4, 3), (2, 3), True, True),
-    ("input (3x3), weight (3x3), both require grad", (3, 3), (3, 3), True, True),
+    ("input (3x3), weight (3x3): square, so a wrong transpose is not caught by the shapes", (3, 3), (3, 3),
+     True, True),
     ("input (5x2) without grad, weight (3x2) with grad -- the usual case in a model", (5, 2), (3, 2), False, True),
     ("input (2x4) with grad, weight (3x4) without grad", (2, 4), (3, 4), True, False),
 ]
@@ -44,23 +51,33 @@ _HINT_WEIGHT = ("dL/d weight = grad_output.t() @ input: (M x N) @ (N x D) gives 
                 "In code: grad_output.t().mm(input).")
 
 
+def _same(d, make):
+    """Is the array ``d`` equal to ``make()``? (False when the formula does not even fit the shapes.)"""
+    try:
+        e = make()
+    except ValueError:
+        return False
+    return d.shape == e.shape and np.allclose(d, e)
+
+
 def _mm_wrong_value_hint(which, got, x, w, g):
     """A hint that names the mistake when ``got`` is one of the usual wrong formulas."""
-    d = got._data
+    d, xd, wd, gd = got._data, x._data, w._data, g._data
+    ones = np.ones_like(gd)
     if which == "input":
-        if d.shape == g._data.shape and np.allclose(d, g._data):
+        if _same(d, lambda: gd):
             return "you returned grad_output itself; multiply it by the weight: grad_output.mm(weight)."
-        if d.shape == (g._data @ w._data.T).shape and np.allclose(d, g._data @ w._data.T):
+        if _same(d, lambda: gd @ wd.T):
             return ("you transposed the weight: forward already used weight.t(), so backward multiplies by "
                     "weight as it is: grad_output.mm(weight).")
-        if np.allclose(d, np.ones_like(g._data) @ w._data):
+        if _same(d, lambda: ones @ wd):
             return ("that is the gradient for grad_output = all ones (a .sum() loss): use the grad_output you "
                     "are given, not ones.")
         return _HINT_INPUT
-    if d.shape == (x._data.T @ g._data).shape and np.allclose(d, x._data.T @ g._data):
+    if _same(d, lambda: xd.T @ gd):
         return ("that is the gradient of weight.t() (input.t() @ grad_output): transpose it back, i.e. "
                 "grad_output.t().mm(input).")
-    if np.allclose(d, np.ones_like(g._data).T @ x._data):
+    if _same(d, lambda: ones.T @ xd):
         return ("that is the gradient for grad_output = all ones (a .sum() loss): use the grad_output you "
                 "are given, not ones.")
     return _HINT_WEIGHT
@@ -70,7 +87,7 @@ def check_mm_backward(MMFunction):
     """Exercise 1: ``MMFunction.backward`` returns grad_output @ weight and grad_output.t() @ input."""
     title = "MMFunction.backward"
     bad = _is_function(MMFunction, title, "MMFunction")
-    if bad:
+    if bad is not None:
         return bad
     generator = _check.rng(404)
     for case, xs, ws, x_req, w_req in _MM_CASES:
@@ -79,15 +96,15 @@ def check_mm_backward(MMFunction):
         where = f" (case: {case})"
 
         y, err = _check.call(title, MMFunction.apply, x, w)
-        if err:
+        if err is not None:
             return _hinted(err, "the forward was given: input.mm(weight.t()); did something change it?")
         bad = _check.check_tensor(title, y, Tensor(x._data @ w._data.T), "forward output", where,
                                   hint="keep the given forward: return input.mm(weight.t())")
-        if bad:
+        if bad is not None:
             return bad
 
         _, err = _check.call(title, y.backward, g)
-        if err:
+        if err is not None:
             text = err.text
             if "incorrect number of gradients" in text:
                 return _hinted(err, "return one gradient per argument of forward, in the same order: "
@@ -114,12 +131,14 @@ def check_mm_backward(MMFunction):
                     title, f"backward returned None for {which}, although ctx.needs_input_grad says it needs "
                            f"a gradient{where}",
                     hint=_HINT_INPUT if which == "input" else _HINT_WEIGHT)
+            if isinstance(got, Tensor) and _same(got._data, lambda: expected):
+                continue
             bad = _check.check_tensor(
                 title, got, Tensor(expected), f"gradient for {which}",
-                f"{where}\n   with input = {_check._show(x.detach())}\n   weight = {_check._show(w.detach())}\n"
-                f"   grad_output = {_check._show(g)}",
+                f"{where}, with\n{_named('input', x.detach())}\n{_named('weight', w.detach())}\n"
+                f"{_named('grad_output', g)}",
                 hint=_mm_wrong_value_hint(which, got, x, w, g))
-            if bad:
+            if bad is not None:
                 return bad
     return _check.passed(title, f"correct gradients for input and weight on {len(_MM_CASES)} hidden random cases "
                                 "(including ones where only one of them requires grad).")
@@ -133,29 +152,29 @@ def check_tanh_function(Tanh):
     """Exercise 2: a ``Tanh`` Function whose backward is grad_output * (1 - tanh(x)**2), and passes gradcheck."""
     title = "Tanh"
     bad = _is_function(Tanh, title, "Tanh")
-    if bad:
+    if bad is not None:
         return bad
     generator = _check.rng(2024)
     for shape in _TANH_SHAPES:
         x = _check.random_tensor(generator, shape, requires_grad=True, low=-2.5, high=2.5, dtype=np.float64)
         g = _t(generator, shape, False)
-        where = f" for x = {_check._show(x.detach())}"
+        where = f" for\n{_named('x', x.detach())}"
         expected_y = np.tanh(x._data)
 
         y, err = _check.call(title, Tanh.apply, x)
-        if err:
+        if err is not None:
             return _hinted(err, "forward gets a tensor and returns a new one: y = x.tanh(), and keep what "
                                 "backward needs with ctx.save_for_backward(...).")
         bad = _check.check_tensor(title, y, Tensor(expected_y), "forward output", where,
                                   hint="forward should return tanh of its input: x.tanh()")
-        if bad:
+        if bad is not None:
             return bad
         if y.grad_fn is None or type(y.grad_fn).__name__ != Tanh.__name__ + "Backward":
             return _check.failed(title, f"the output's grad_fn is {y.grad_fn!r}, expected a {Tanh.__name__}Backward "
                                         "node", hint="call the class's apply: Tanh.apply(x)")
 
         _, err = _check.call(title, y.backward, g)
-        if err:
+        if err is not None:
             if "incorrect number of gradients" in err.text:
                 return _hinted(err, "forward has one argument (x), so backward returns exactly one gradient.")
             if "NoneType" in err.text:
@@ -181,8 +200,8 @@ def check_tanh_function(Tanh):
             elif np.allclose(gd, g._data * expected_y ** 2) or np.allclose(gd, -g._data * (1 - expected_y ** 2)):
                 hint = "check the sign: the derivative is 1 - tanh(x)**2 (it is 1 at x = 0)."
         bad = _check.check_tensor(title, got, Tensor(expected), "gradient",
-                                  f"{where}\n   and grad_output = {_check._show(g)}", hint=hint)
-        if bad:
+                                  f"{where}\n{_named('grad_output', g)}", hint=hint)
+        if bad is not None:
             return bad
 
     x = _check.random_tensor(generator, (4,), requires_grad=True, low=-2, high=2, dtype=np.float64)

@@ -13,6 +13,13 @@ from ..tensor import Tensor
 from . import _check
 
 
+def _hinted(report, hint):
+    """Add a hint to a failed Report from ``_check.call`` (not to "not written yet")."""
+    if report is not None and hint and "Hint:" not in report.text and "not written yet" not in report.text:
+        report.text += f"\n   Hint: {hint}"
+    return report
+
+
 # ---------------------------------------------------------------------------- hidden graphs
 class _Program:
     """A small scalar program, recorded line by line so that feedback can print it."""
@@ -125,22 +132,25 @@ def _random(seed, n_ops=7):
         if r.random() < 0.4:
             expr, fn = _UNARY[r.integers(len(_UNARY))]
             x = pick()
+            if not p.values[x]._requires_grad:  # an operation on the constant alone would not be in the graph
+                x = "a"
             if "exp" in expr and abs(float(p.values[x]._data)) > 3:
                 expr, fn = _UNARY[0]
             pool.append(p.let(expr.format(x), fn, x))
         else:
             expr, fn = _BINARY[r.integers(len(_BINARY))]
             x, y = pick(), pick()
+            if x == y and "-" in expr:  # h - h is always 0: use h + h instead
+                expr, fn = _BINARY[0]
             if x == y == "k" or (p.values[x]._requires_grad is False and p.values[y]._requires_grad is False):
                 y = "a"
             pool.append(p.let(expr.format(x, y), fn, x, y))
     unused = [v for v in pool if v not in p.used and p.values[v]._requires_grad]
-    total = unused[-1]
-    for v in reversed(unused[:-1]):
-        total = p.let(f"{total} + {v}", lambda x, y: x + y, total, v,
-                      name="loss" if v == unused[0] else None)
-    if total != "loss":
-        total = p.let(f"{total} * 1.0", lambda x: x * 1.0, total, name="loss")
+    if len(unused) == 1:
+        return p.finish(p.let(f"tanh({unused[0]})", lambda x: x.tanh(), unused[0], name="loss"))
+    total = unused[0]
+    for i, v in enumerate(unused[1:]):
+        total = p.let(f"{total} + {v}", lambda x, y: x + y, total, v, name="loss" if i == len(unused) - 2 else None)
     return p.finish(total)
 
 
@@ -206,7 +216,7 @@ def check_execution_order(execution_order):
         program = f" for the hidden graph ({what}):\n      {prog.text()}"
         with _no_engine():
             result, err = _check.call(title, execution_order, root)
-        if err:
+        if err is not None:
             return _hinted(err, "execution_order gets a node (loss.grad_fn) and returns a list of nodes")
         if not isinstance(result, (list, tuple)):
             return _check.failed(title, f"execution_order should return a list of nodes, got "
@@ -263,7 +273,7 @@ def check_my_backward(my_backward):
         program = f" for the hidden graph ({what}):\n      {prog.text()}"
         with _no_engine(), grad_mode.enable_grad():
             result, err = _check.call(title, my_backward, prog.loss)
-        if err:
+        if err is not None:
             if "_EngineUsed" in err.text:
                 err.text = err.text.replace("_EngineUsed", "RuntimeError")
                 return _hinted(err, "call each node yourself: node(grad) returns one gradient per entry of "

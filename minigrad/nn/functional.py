@@ -5,6 +5,9 @@ from .. import ops
 from ..tensor import Tensor
 
 
+_TYPE_NAMES = {"float32": "Float", "float64": "Double", "int32": "Int", "bool": "Bool", "float16": "Half"}
+
+
 def relu(input, inplace=False):
     return input.relu()
 
@@ -31,10 +34,13 @@ def log_softmax(input, dim=None, dtype=None):
 
 def linear(input, weight, bias=None):
     """``input @ weight.T + bias``; for a 2-D input with a bias this is one ``AddmmBackward0`` node."""
-    if bias is not None and input.dim() == 2:
+    if bias is None:
+        return input.matmul(weight.t())
+    if input.dim() == 2:
         return ops.Addmm.apply(bias, input, weight.t())
-    out = input.matmul(weight.t())
-    return out if bias is None else out + bias
+    # other shapes: fold the leading dims into one batch dim, addmm, unfold (as PyTorch does)
+    out = ops.Addmm.apply(bias, input.reshape(-1, input.shape[-1]), weight.t())
+    return out.view(*input.shape[:-1], weight.shape[0])
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
@@ -51,7 +57,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     t = target._data if isinstance(target, Tensor) else np.asarray(target)
     if not np.issubdtype(t.dtype, np.integer):
-        raise RuntimeError(f"expected scalar type Long but found {target.dtype}")
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_TYPE_NAMES.get(t.dtype.name, t.dtype.name)}")
     w = weight._data if weight is not None else None
     return ops.NllLoss.apply(input, t, w, reduction, ignore_index)
 

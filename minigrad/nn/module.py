@@ -70,8 +70,6 @@ class Module:
                 return self.fc(x).relu()
     """
 
-    training = True
-
     def __init__(self, *args, **kwargs):
         if args or kwargs:
             raise TypeError(f"{type(self).__name__}.__init__() takes no arguments")
@@ -207,7 +205,7 @@ class Module:
         elif buffers is not None and name in buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
-                                "(minigrad.nn.Buffer, minigrad.Tensor or None expected)")
+                                "(minigrad.Tensor or None expected)")
             buffers[name] = value
         else:  # anything else is an ordinary attribute
             object.__setattr__(self, name, value)

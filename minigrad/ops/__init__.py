@@ -8,20 +8,20 @@
 - ``inplace.py``: add_, mul_, zero_, x[i] = v, ...
 """
 from ._util import as_operand, broadcast_shape, is_expandable_to, sum_to
-from .elementwise import (Abs, Add, Clamp, Clone, CopyFrom, Div, Exp, Fill, Log, Maximum, Mul, Neg, Pow,
+from .elementwise import (Abs, Add, Clamp, Clone, CopyFrom, Div, Exp, Fill, Log, Maximum, Mul, MulScalar, Neg, Pow,
                           PowScalarBase, PowTensor, Reciprocal, Relu, Rsub, Sigmoid, Sqrt, Sub, Tanh, ToCopy,
-                          Where, where)
+                          Where, Zero, where)
 from .inplace import inplace
 from .linalg import Addmm, Bmm, Dot, Mm, Mv, matmul
 from .loss import MseLoss, NllLoss
-from .reduce import Max, MaxDim, Mean, MeanDim, ReturnTypes, LogSoftmax, Softmax, Sum, SumDim
-from .shape import (Cat, Expand, Index, IndexGrad, IndexPut, Permute, Select, Slice, Squeeze, SqueezeDim, Stack,
+from .reduce import Max, MaxDim, Mean, MeanDim, Min, MinDim, MinReturnTypes, ReturnTypes, LogSoftmax, Softmax, Sum, SumDim
+from .shape import (Cat, Expand, SqueezeDims, Index, IndexGrad, IndexPut, Permute, Select, Slice, Squeeze, SqueezeDim, Stack,
                     T, Transpose, UnsafeView, Unsqueeze, View, can_view, index, setitem)
 
 
-def binary(fn, a, b):
+def binary(fn, a, b, alpha=1):
     """Apply a two-tensor op; a Python number becomes a 0-dim tensor without gradient (as in PyTorch)."""
     a, b = as_operand(a, b), as_operand(b, a)
     if a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
         broadcast_shape(a, b)  # raises PyTorch's error when the shapes don't broadcast
-    return fn.apply(a, b)
+    return fn.apply(a, b) if alpha == 1 else fn.apply(a, b, alpha)

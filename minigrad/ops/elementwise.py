@@ -13,33 +13,39 @@ from ._util import constant, result, sum_to
 
 
 class Add(Function):
+    """``a + alpha * b`` (``alpha`` is 1 for ``a + b``; ``a.add(b, alpha=2)`` keeps it in the node)."""
     node_name = "AddBackward0"
 
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.shapes = (a._data.shape, b._data.shape)
-        return result(a, b, a._data + b._data)
+    def forward(ctx, a, b, alpha=1):
+        ctx.shapes, ctx.alpha = (a._data.shape, b._data.shape), alpha
+        return result(a, b, a._data + b._data if alpha == 1 else a._data + alpha * b._data)
 
     @staticmethod
     def backward(ctx, grad):
         sa, sb = ctx.shapes
-        return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None,
-                sum_to(grad, sb) if ctx.needs_input_grad[1] else None)
+        gb = None
+        if ctx.needs_input_grad[1]:
+            gb = sum_to(grad if ctx.alpha == 1 else grad * ctx.alpha, sb)
+        return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None), gb, None
 
 
 class Sub(Function):
+    """``a - alpha * b``."""
     node_name = "SubBackward0"
 
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.shapes = (a._data.shape, b._data.shape)
-        return result(a, b, a._data - b._data)
+    def forward(ctx, a, b, alpha=1):
+        ctx.shapes, ctx.alpha = (a._data.shape, b._data.shape), alpha
+        return result(a, b, a._data - b._data if alpha == 1 else a._data - alpha * b._data)
 
     @staticmethod
     def backward(ctx, grad):
         sa, sb = ctx.shapes
-        return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None,
-                sum_to(-grad, sb) if ctx.needs_input_grad[1] else None)
+        gb = None
+        if ctx.needs_input_grad[1]:
+            gb = sum_to(-grad if ctx.alpha == 1 else grad * -ctx.alpha, sb)
+        return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None), gb, None
 
 
 class Rsub(Function):
@@ -73,6 +79,24 @@ class Mul(Function):
                 sum_to(grad * a, sb) if ctx.needs_input_grad[1] else None)
 
 
+class MulScalar(Function):
+    """``tensor * number`` where the number is a constant of a formula (PyTorch: ``MulBackward1``).
+
+    Python code like ``x * 2`` records ``MulBackward0`` with a ``(None, 0)`` edge for the 2; the
+    backward formulas written inside PyTorch multiply by a plain number, which is this node.
+    """
+    node_name = "MulBackward1"
+
+    @staticmethod
+    def forward(ctx, a, number):
+        ctx.number = number
+        return Tensor(np.asarray(a._data * np.asarray(number, a._data.dtype)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return MulScalar.apply(grad, ctx.number), None
+
+
 class Div(Function):
     node_name = "DivBackward0"
 
@@ -80,7 +104,8 @@ class Div(Function):
     def forward(ctx, a, b):
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
         ctx.shapes = (a._data.shape, b._data.shape)
-        out = np.true_divide(a._data, b._data)
+        with np.errstate(divide="ignore", invalid="ignore"):  # x / 0 is inf or nan, silently, as in PyTorch
+            out = np.true_divide(a._data, b._data)
         if a._data.dtype.kind != "f" and b._data.dtype.kind != "f":  # int / int is a float tensor
             return Tensor(out.astype(_dtype.get_default_dtype().numpy))
         return result(a, b, out)
@@ -110,7 +135,8 @@ class Reciprocal(Function):
 
     @staticmethod
     def forward(ctx, a):
-        out = Tensor(np.asarray(np.reciprocal(a._data.astype(np.result_type(a._data, np.float32)))))
+        with np.errstate(divide="ignore"):
+            out = Tensor(np.asarray(np.reciprocal(a._data.astype(np.result_type(a._data, np.float32)))))
         ctx.save_for_backward(out)
         return out
 
@@ -128,7 +154,8 @@ class Pow(Function):
     def forward(ctx, a, exponent):
         ctx.save_for_backward(a)
         ctx.exponent = exponent
-        out = np.power(a._data, exponent)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.power(a._data, exponent)
         if isinstance(exponent, float) and not a.dtype.is_floating_point:
             out = out.astype(np.float32)
         return Tensor(np.asarray(out, dtype=out.dtype))
@@ -139,7 +166,7 @@ class Pow(Function):
         p = ctx.exponent
         if p == 0:
             return grad * 0, None
-        return grad * (p * a ** (p - 1)), None
+        return grad * MulScalar.apply(a ** (p - 1), p), None
 
 
 class PowTensor(Function):
@@ -188,7 +215,8 @@ class Exp(Function):
 
     @staticmethod
     def forward(ctx, a):
-        out = Tensor(np.exp(a._data))
+        with np.errstate(over="ignore"):  # exp(100.) is inf in float32, silently, as in PyTorch
+            out = Tensor(np.exp(a._data))
         ctx.save_for_backward(out)
         return out
 
@@ -296,7 +324,7 @@ class Clamp(Function):
     @staticmethod
     def forward(ctx, a, lo, hi):
         if lo is None and hi is None:
-            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+            raise RuntimeError("minigrad.clamp: At least one of 'min' or 'max' must not be None")
         ctx.save_for_backward(a)
         ctx.bounds = (lo, hi)
         return Tensor(np.asarray(np.clip(a._data, lo, hi), dtype=a._data.dtype))
@@ -384,8 +412,8 @@ class Clone(Function):
 
 
 class Fill(Function):
-    """``x.fill_(v)`` / ``x.zero_()``: the old values get no gradient."""
-    node_name = "FillBackward0"
+    """``x.fill_(v)``: the old values get no gradient."""
+    node_name = "FillBackward2"
 
     @staticmethod
     def forward(ctx, a, value):
@@ -396,6 +424,11 @@ class Fill(Function):
         return grad * 0, None
 
 
+class Zero(Fill):
+    """``x.zero_()``."""
+    node_name = "ZeroBackward0"
+
+
 class CopyFrom(Function):
     """``x.copy_(src)``: x takes src's values (broadcast, cast to x's dtype)."""
     node_name = "CopyBackwards"
@@ -403,6 +436,10 @@ class CopyFrom(Function):
     @staticmethod
     def forward(ctx, a, src):
         src_data = src._data if isinstance(src, Tensor) else np.asarray(src)
+        if isinstance(src, Tensor) and src_data.shape != a._data.shape:
+            from ._util import broadcast_shape, is_expandable_to
+            if not is_expandable_to(src_data.shape, a._data.shape):
+                broadcast_shape(a, src)  # PyTorch's "The size of tensor a (3) must match ..."
         ctx.src_meta = (src_data.shape, src.dtype if isinstance(src, Tensor) else None)
         return Tensor(np.array(np.broadcast_to(src_data, a._data.shape), dtype=a._data.dtype))
 

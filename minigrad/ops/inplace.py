@@ -27,6 +27,9 @@ def inplace(t, fn, *args):
 
     if t._requires_grad and t.grad_fn is None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    base = t._base
+    if base is not None and base._requires_grad and base.grad_fn is None:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     if t._base is not None and (t._base._requires_grad or t._requires_grad):
         raise NotImplementedError(
             "minigrad does not record in-place changes to a view of a tensor that requires grad "

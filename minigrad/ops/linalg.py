@@ -101,6 +101,10 @@ class Bmm(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        (n, _, k), (n2, k2, m) = a._data.shape, b._data.shape
+        if (n, k) != (n2, k2):
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{n}, {k}] but got: "
+                               f"[{n2}, {k2}].")
         ctx.save_for_backward(a, b)
         return Tensor(a._data @ b._data)
 
@@ -111,9 +115,15 @@ class Bmm(Function):
 
 
 def matmul(a, b):
-    """``a @ b`` following PyTorch's rules: dot, mv, mm, or a batched product with broadcasting."""
+    """``a @ b`` following PyTorch's rules and recording the nodes PyTorch records.
+
+    1-D @ 1-D is ``dot``; 2-D @ 1-D is ``mv``; 2-D @ 2-D is ``mm``; a vector on the left is
+    unsqueezed to a row; anything with more dims folds the batch dims into one and unfolds the
+    result (``UnsafeViewBackward0``): (b, n, k) @ (k, m) is a single ``mm`` of a (b*n, k) matrix,
+    and batch @ batch is a ``bmm`` after broadcasting the batch dims.
+    """
     from ._util import as_operand
-    from .shape import UnsafeView
+    from .shape import SqueezeDims, UnsafeView
     a, b = as_operand(a, b), as_operand(b, a)
     da, db = a._data.ndim, b._data.ndim
     if da == 0 or db == 0:
@@ -123,21 +133,25 @@ def matmul(a, b):
     if da == 2 and db == 1:
         return Mv.apply(a, b)
     if da == 1 and db == 2:
-        return Mm.apply(a.unsqueeze(0), b).squeeze(0)
+        return SqueezeDims.apply(Mm.apply(a.unsqueeze(0), b), 0)
     if da == 2 and db == 2:
         return Mm.apply(a, b)
-    if da >= 3 and db == 3 and a._data.shape[:-2] == b._data.shape[:-2] and da == 3:
-        return Bmm.apply(a, b)
-    # batched: broadcast the batch dims, fold them into one, bmm, unfold
-    if db == 1:
-        return matmul(a, b.unsqueeze(-1)).squeeze(-1)
-    if da == 1:
-        return matmul(a.unsqueeze(0), b).squeeze(-2)
+    if da >= 3 and db <= 2:  # fold a's batch dims into its rows
+        k = a._data.shape[-1]
+        folded = a.reshape(-1, k)
+        if db == 1:
+            return UnsafeView.apply(Mv.apply(UnsafeView.apply(a, (-1, k)) if a.is_contiguous() else folded, b),
+                                    a._data.shape[:-1])
+        return UnsafeView.apply(Mm.apply(folded, b), a._data.shape[:-1] + (b._data.shape[-1],))
+    if da == 1:  # vector @ batch of matrices: each matrix transposed, folded into rows, times the vector
+        k, m = b._data.shape[-2:]
+        return UnsafeView.apply(Mv.apply(b.mT.reshape(-1, k), a), b._data.shape[:-2] + (m,))
+    # batch @ batch: broadcast the batch dims, fold them into one, bmm, unfold
     batch = np.broadcast_shapes(a._data.shape[:-2], b._data.shape[:-2])
     (n, k), (k2, m) = a._data.shape[-2:], b._data.shape[-2:]
     if k != k2:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{int(np.prod(batch))}, "
                            f"{k}] but got: [{int(np.prod(batch))}, {k2}].")
-    a3 = a.expand(batch + (n, k)).reshape(-1, n, k)
-    b3 = b.expand(batch + (k, m)).reshape(-1, k, m)
+    a3 = (a if a._data.shape[:-2] == batch else a.expand(batch + (n, k))).reshape(-1, n, k)
+    b3 = (b if b._data.shape[:-2] == batch else b.expand(batch + (k, m))).reshape(-1, k, m)
     return UnsafeView.apply(Bmm.apply(a3, b3), batch + (n, m))

@@ -38,6 +38,8 @@ class SumDim(Function):
     def forward(ctx, a, dim, keepdim):
         ctx.shape = a._data.shape
         ctx.dims = dims_arg(dim, a._data.ndim) if dim != () else tuple(range(a._data.ndim))
+        if a._data.ndim == 0:  # dim 0 or -1 of a 0-dim tensor: nothing to reduce
+            ctx.dims = ()
         ctx.keepdim = keepdim
         return Tensor(np.asarray(a._data.sum(axis=ctx.dims, keepdims=keepdim)))
 
@@ -52,6 +54,8 @@ class Mean(Function):
     @staticmethod
     def forward(ctx, a):
         ctx.shape = a._data.shape
+        if a._data.size == 0:  # PyTorch: nan, without numpy's warning
+            return Tensor(np.asarray(np.nan, dtype=a._data.dtype))
         return Tensor(np.asarray(a._data.mean(), dtype=a._data.dtype))
 
     @staticmethod
@@ -66,26 +70,28 @@ class MeanDim(Function):
     @staticmethod
     def forward(ctx, a, dim, keepdim):
         ctx.shape = a._data.shape
-        ctx.dims = dims_arg(dim, a._data.ndim)
+        ctx.dims = dims_arg(dim, a._data.ndim) if a._data.ndim else ()
         ctx.keepdim = keepdim
-        return Tensor(np.asarray(a._data.mean(axis=ctx.dims, keepdims=keepdim), dtype=a._data.dtype))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return Tensor(np.asarray(a._data.mean(axis=ctx.dims, keepdims=keepdim), dtype=a._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
-        n = int(np.prod([ctx.shape[d] for d in ctx.dims]))
+        n = int(np.prod([ctx.shape[d] for d in ctx.dims])) if ctx.dims else 1
         return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape) / n, None, None
 
 
 class Max(Function):
     """``x.max()``: the gradient goes to the maximum (shared evenly between ties, as in PyTorch)."""
     node_name = "MaxBackward1"
+    reduce, name = np.max, "max"
 
-    @staticmethod
-    def forward(ctx, a):
+    @classmethod
+    def forward(cls, ctx, a):
         if a._data.size == 0:
-            raise RuntimeError("max(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
-                               "reduction dim with the 'dim' argument.")
-        out = Tensor(np.asarray(a._data.max()))
+            raise RuntimeError(f"{cls.name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                               "Specify the reduction dim with the 'dim' argument.")
+        out = Tensor(np.asarray(cls.reduce(a._data)))
         ctx.save_for_backward(a, out)
         return out
 
@@ -96,18 +102,32 @@ class Max(Function):
         return grad * constant((mask / mask.sum()).astype(grad._data.dtype))
 
 
-ReturnTypes = namedtuple("max", ["values", "indices"])
-ReturnTypes.__repr__ = lambda self: f"minigrad.return_types.max(\nvalues={self.values!r},\nindices={self.indices!r})"
+def _return_type(name):
+    """What ``x.max(dim)`` returns: a named tuple ``(values, indices)`` that prints like PyTorch's."""
+    cls = namedtuple(name, ["values", "indices"])
+    cls.__repr__ = lambda self: f"minigrad.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
+    return cls
+
+
+ReturnTypes = _return_type("max")
+MinReturnTypes = _return_type("min")
+
+
+class Min(Max):
+    """``x.min()``."""
+    node_name = "MinBackward1"
+    reduce, name = np.min, "min"
 
 
 class MaxDim(Function):
     """``x.max(dim)`` returns (values, indices); the gradient goes to the chosen index."""
     node_name = "MaxBackward0"
+    arg = np.argmax
 
-    @staticmethod
-    def forward(ctx, a, dim, keepdim):
+    @classmethod
+    def forward(cls, ctx, a, dim, keepdim):
         d = dims_arg(dim, a._data.ndim)[0]
-        idx = np.argmax(a._data, axis=d, keepdims=True)
+        idx = cls.arg(a._data, axis=d, keepdims=True)
         ctx.shape, ctx.dim, ctx.keepdim = a._data.shape, d, keepdim
         ctx.index = idx
         values = np.take_along_axis(a._data, idx, axis=d)
@@ -122,6 +142,12 @@ class MaxDim(Function):
         onehot = np.zeros(ctx.shape, grad._data.dtype)
         np.put_along_axis(onehot, ctx.index, 1, axis=ctx.dim)
         return _unreduce(grad, ctx.shape, (ctx.dim,), ctx.keepdim) * constant(onehot), None, None
+
+
+class MinDim(MaxDim):
+    """``x.min(dim)``."""
+    node_name = "MinBackward0"
+    arg = np.argmin
 
 
 class Softmax(Function):

@@ -156,6 +156,15 @@ class SqueezeDim(Function):
         return grad.reshape(ctx.shape), None
 
 
+class SqueezeDims(SqueezeDim):
+    """``squeeze(dims)`` as matmul uses it (PyTorch: ``SqueezeBackward4``)."""
+    node_name = "SqueezeBackward4"
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        return SqueezeDim.forward(ctx, a, _wrap_dim(dim, a._data.ndim))
+
+
 class Expand(Function):
     node_name = "ExpandBackward0"
 
@@ -211,17 +220,18 @@ class Select(Function):
     node_name = "SelectBackward0"
 
     @staticmethod
-    def forward(ctx, a, dim, i):
+    def forward(ctx, a, dim, i, dim_for_errors=None):
         size = a._data.shape[dim]
         if not -size <= i < size:
-            raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
+            shown = dim if dim_for_errors is None else dim_for_errors
+            raise IndexError(f"index {i} is out of bounds for dimension {shown} with size {size}")
         ctx.shape = a._data.shape
         ctx.key = (slice(None),) * dim + (i, Ellipsis)
         return view_of(a, a._data[ctx.key])
 
     @staticmethod
     def backward(ctx, grad):
-        return IndexGrad.apply(grad, ctx.shape, ctx.key), None, None
+        return IndexGrad.apply(grad, ctx.shape, ctx.key), None, None, None
 
 
 class Slice(Function):
@@ -264,36 +274,61 @@ def _is_advanced(k):
 
 
 def index(t, key):
-    """``t[key]`` as a chain of Select / Slice / Unsqueeze nodes, the way PyTorch records it."""
+    """``t[key]`` as a chain of Select / Slice / Unsqueeze nodes (and Index for lists or tensors),
+    the way PyTorch records it: ``x[1:, 0]`` is a SliceBackward0 then a SelectBackward0."""
     key = key if isinstance(key, tuple) else (key,)
-    if any(_is_advanced(k) for k in key):
-        conv = tuple(k._data if isinstance(k, Tensor) else np.asarray(k) if isinstance(k, list) else k for k in key)
-        return Index.apply(t, conv if len(conv) > 1 else conv[0])
-    used = sum(1 for k in key if k is not None and k is not Ellipsis)
+    if t._data.ndim == 0 and any(k is not None and k is not Ellipsis for k in key):
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
+                         "C++ to convert a 0-dim tensor to a number")
+    used = sum(1 for k in key if k is not None and k is not Ellipsis and not
+               (isinstance(k, (Tensor, np.ndarray)) and k.dtype == bool))
     if used > t._data.ndim:
         raise IndexError(f"too many indices for tensor of dimension {t._data.ndim}")
-    out, dim = t, 0
+    if any(_is_advanced(k) for k in key):
+        # the basic parts first (as views), then one advanced-indexing node on the result
+        basic = tuple(slice(None) if _is_advanced(k) else k for k in key)
+        rest = tuple(_as_index_array(k) if _is_advanced(k) else slice(None) if k is not Ellipsis else k
+                     for k in key if not isinstance(k, int) or isinstance(k, bool))
+        out = _basic_index(t, basic) if any(not _is_advanced(k) and k != slice(None) for k in key) else t
+        return Index.apply(out, rest if len(rest) > 1 else rest[0])
+    return _basic_index(t, key)
+
+
+def _as_index_array(k):
+    return k._data if isinstance(k, Tensor) else np.asarray(k)
+
+
+def _basic_index(t, key):
+    out, dim, orig = t, 0, 0  # dim: position in `out`; orig: the dim of `t` it came from (for messages)
     for pos, k in enumerate(key):
         if k is Ellipsis:
             later = sum(1 for k2 in key[pos + 1:] if k2 is not None and k2 is not Ellipsis)
-            dim = out._data.ndim - later
+            skip = out._data.ndim - later - dim
+            dim, orig = dim + skip, orig + skip
         elif k is None:
             out = Unsqueeze.apply(out, dim)
             dim += 1
         elif isinstance(k, slice):
             if k != slice(None):
                 out = Slice.apply(out, dim, k)
-            dim += 1
+            dim, orig = dim + 1, orig + 1
         else:
-            out = Select.apply(out, dim, int(k))
+            out = Select.apply(out, dim, int(k), orig)
+            orig += 1
     if out is t:  # x[:] or x[...]: still a new view, as in PyTorch
-        out = Slice.apply(t, 0, slice(None)) if t._data.ndim else Unsqueeze.apply(t, 0).squeeze(0)
+        out = Slice.apply(t, 0, slice(None)) if t._data.ndim else view_of_alias(t)
     return out
 
 
+def view_of_alias(t):
+    return Unsqueeze.apply(t, 0).squeeze(0)
+
+
 class IndexPut(Function):
-    """``x[key] = value``: the out-of-place version; ``setitem`` writes the result back into ``x``."""
-    node_name = "IndexPutBackward0"
+    """``x[key] = value``: the out-of-place version; ``setitem`` writes the result back into ``x``.
+
+    PyTorch records it as ``CopySlices`` (a copy into a slice of ``x``)."""
+    node_name = "CopySlices"
 
     @staticmethod
     def forward(ctx, a, key, value):
@@ -327,8 +362,11 @@ class IndexPutZero(Function):
 
 
 def setitem(t, key, value):
+    from ..autograd import grad_mode
     from ._util import as_operand
     from .inplace import inplace
+    if grad_mode._enabled and t._requires_grad and t.grad_fn is None:  # PyTorch writes into the view t[key]
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     if isinstance(key, Tensor):
         key = key._data
     elif isinstance(key, tuple):

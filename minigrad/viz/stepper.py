@@ -244,7 +244,10 @@ class BackwardStepper:
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
         """Show the widget; its text/plain part is the trace (stable for nbval), not the widget's repr."""
-        bundle = self.widget._repr_mimebundle_(**kwargs) or {}
+        try:
+            bundle = self.widget._repr_mimebundle_(**kwargs) or {}
+        except ImportError as e:  # no ipywidgets: the text is all we can show
+            return {"text/plain": f"{self!r}\n\n({e})"}
         bundle["text/plain"] = repr(self)
         return bundle
 

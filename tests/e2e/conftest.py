@@ -113,8 +113,9 @@ def screenshot_dir() -> Path:
 def pytest_terminal_summary(terminalreporter):
     if _timings:
         terminalreporter.write_sep("-", "browser tests: seconds per notebook")
-        for name, secs in _timings.items():
-            terminalreporter.write_line(f"  {secs:6.1f}  {name}")
+        for name, (secs, phases) in _timings.items():
+            detail = ", ".join(f"{k} {v:.1f}" for k, v in phases.items())
+            terminalreporter.write_line(f"  {secs:6.1f}  {name}" + (f"  ({detail})" if detail else ""))
     if _saved:
         folders = sorted({str(p.parent) for p in _saved})
         terminalreporter.write_sep("-", "browser tests: screenshots")

@@ -5,12 +5,12 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 saved: list[Path] = []
-timings: dict[str, float] = {}
+timings: dict[str, tuple] = {}
 
 
 def record_screenshot(path: Path) -> None:
     saved.append(Path(path))
 
 
-def record_timing(name: str, seconds: float) -> None:
-    timings[name] = seconds
+def record_timing(name: str, seconds: float, phases: dict | None = None) -> None:
+    timings[name] = (seconds, dict(phases or {}))

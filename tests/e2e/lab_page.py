@@ -283,11 +283,24 @@ def has_label(svgs, label: str) -> bool:
     return any(label in t for svg in svgs for t in svg_texts(svg))
 
 
+class Node(str):
+    """A node's label (what the reader sees) that remembers the node's graphviz id: two nodes
+    can share a label (two AccumulateGrad), so compare ``.id`` to tell them apart."""
+
+    def __new__(cls, label: str, node_id: str = ""):
+        obj = super().__new__(cls, label)
+        obj.id = node_id
+        return obj
+
+
 def svg_nodes(svg: str) -> list:
-    """[(label, classes, style signature)] of the graphviz nodes in one SVG."""
+    """[(label, classes, style signature)] of the graphviz nodes in one SVG; the label is
+    ``Node(text)``, a str that also carries the node's graphviz id as ``.id``."""
     nodes = []
     for classes, body in _NODE_RE.findall(svg):
-        label = " ".join(t for t in (_plain(x) for x in _TEXT_RE.findall(body)) if t)
+        title = re.search(r"<title>(.*?)</title>", body, re.S)
+        label = Node(" ".join(t for t in (_plain(x) for x in _TEXT_RE.findall(body)) if t),
+                     _plain(title.group(1)) if title else "")
         shapes = re.findall(r"<(?:polygon|ellipse|path|rect|polyline)\b([^>]*)>", body)
         texts = re.findall(r"<text\b([^>]*)>", body)
         sig = tuple(tuple(re.findall(_STYLE_RE, attrs)) for attrs in shapes + texts)
@@ -296,17 +309,31 @@ def svg_nodes(svg: str) -> list:
 
 
 def highlighted(svg: str) -> list:
-    """Labels of the highlighted node(s) of a stepper SVG.
+    """Labels of the highlighted node(s) of a stepper SVG (``minigrad.viz.BackwardStepper`` draws
+    the current node gold with a 3-wide outline).
 
-    A node whose class names it (``current``, ``highlight``, ``active``) wins; otherwise the
-    node(s) drawn in a style that no other node shares."""
-    nodes = svg_nodes(svg)
+    A node whose class names it (``current``, ``highlight``, ``active``) wins; then the node(s)
+    with the thickest outline, if thicker than the rest; then the node(s) drawn in a fill that no
+    other node has. Legend-like nodes (HTML tables: many shapes) are left out."""
+    nodes = [(lbl, cls, sig) for lbl, cls, sig in svg_nodes(svg) if len(sig) <= 3]
     marked = [lbl for lbl, cls, _ in nodes if re.search(r"\b(current|highlight\w*|active)\b", cls)]
     if marked:
         return marked
+
+    def width(sig):
+        return max((float(v) for attrs in sig for k, v in attrs if k == "stroke-width"
+                    and re.fullmatch(r"[\d.]+", v)), default=1.0)
+
+    widths = [width(sig) for _, _, sig in nodes]
+    if widths and max(widths) > min(widths):
+        return [lbl for (lbl, _, _), w in zip(nodes, widths) if w == max(widths)]
+
+    def fill(sig):
+        return next((v for attrs in sig for k, v in attrs if k == "fill" and v not in ("none", "transparent")), None)
+
     counts = {}
     for _, _, sig in nodes:
-        counts[sig] = counts.get(sig, 0) + 1
+        counts[fill(sig)] = counts.get(fill(sig), 0) + 1
     if len(counts) < 2:
         return []
-    return [lbl for lbl, _, sig in nodes if counts[sig] == 1]
+    return [lbl for lbl, _, sig in nodes if counts[fill(sig)] == 1]

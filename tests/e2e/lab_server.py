@@ -24,7 +24,7 @@ from pathlib import Path
 # Notebook / lab settings for a deterministic, fully-rendered page.
 LAB_SETTINGS = {
     # Lab 4 only renders the cells on screen by default: render them all.
-    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none", "scrollPastEnd": False},
     # No "would you like to receive news?" toast, no update checks.
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
         "fetchNews": "false", "checkForUpdates": False},

@@ -88,14 +88,22 @@ def check_notebook(tab, lab, name: str, expect: Expect, screenshot_dir: Path) ->
     nbp = NotebookPage(tab, lab, name, timeout=TIMEOUT)
     problems = []
     t0 = time.monotonic()
+    phases = {}
+
+    def phase(label):
+        phases[label] = round(time.monotonic() - t0 - sum(phases.values()), 1)
+
     try:
         nbp.open()
+        phase("open")
         n_dom = len(nbp.prompts())
         assert n_dom == len(tags), (f"{name}: Lab shows {n_dom} cells, the file has {len(tags)} "
                                     "(is windowingMode 'none' in effect?)")
         nbp.run_all()
+        phase("run")
         nbp.save()
         outputs = nbp.outputs()
+        phase("save+read")
 
         # 1. every code cell ran, and no error but where one is meant
         saved = lab.api("GET", f"/api/contents/{name}?content=1&type=notebook")["content"]["cells"]
@@ -140,19 +148,21 @@ def check_notebook(tab, lab, name: str, expect: Expect, screenshot_dir: Path) ->
                 hb, ha = highlighted(before), highlighted(after)
                 if before == after:
                     problems.append(f"cell {stepper.index}: clicking Next did not change the graph")
-                elif not ha or hb == ha:
+                elif not ha or [n.id for n in hb] == [n.id for n in ha]:
                     problems.append(f"cell {stepper.index}: clicking Next did not move the highlight "
                                     f"(highlighted before {hb}, after {ha}; nodes {svg_nodes(after)[:8]})")
     finally:
         try:
             if tab.url.startswith(lab.url):
+                phase("checks")
                 shot = screenshot_dir / (Path(name).stem + ".png")
                 nbp.screenshot_full(shot)
                 record_screenshot(shot)
+                phase("screenshot")
         except Exception as exc:  # noqa: BLE001 - a missing picture must not hide the real failure
             print(f"screenshot of {name} failed: {exc}")
         lab.shutdown_kernels_for(name)
-        record_timing(name, time.monotonic() - t0)
+        record_timing(name, time.monotonic() - t0, phases)
     assert not problems, f"{name}:\n  " + "\n  ".join(problems)
 
 

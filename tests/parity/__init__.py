@@ -172,6 +172,16 @@ class Obs(dict):
         self.raw(key, {"error": None})
         return None
 
+    def val(self, key, fn):
+        """Record ``fn()``'s value, or the exception it raises (so one failure does not hide the rest)."""
+        try:
+            v = fn()
+        except Exception as e:  # noqa: BLE001
+            self.raw(key, {"error": type(e).__name__, "msg": self.norm(str(e))})
+            return None
+        self[key] = v
+        return v
+
     def warns(self, key, fn):
         """Record the warnings ``fn()`` emits (category name and message) and return its result."""
         with warnings.catch_warnings(record=True) as caught:

@@ -111,6 +111,8 @@ _UNARY = {
     "torch_abs": (lambda T, x: T.abs(x), -2.0),
     "torch_sqrt": (lambda T, x: T.sqrt(x), 0.2),
     "F_relu": (lambda T, x: T.nn.functional.relu(x), -2.0),
+    "F_sigmoid": (lambda T, x: T.nn.functional.sigmoid(x), -2.0),
+    "F_tanh": (lambda T, x: T.nn.functional.tanh(x), -2.0),
     "clamp_both": (lambda T, x: x.clamp(-0.5, 0.5), -2.0),
     "clamp_min": (lambda T, x: x.clamp(min=0.0), -2.0),
     "clamp_max": (lambda T, x: T.clamp(x, max=0.3), -2.0),
@@ -297,13 +299,16 @@ def max_ties(T, F, o):
 @case
 def reduce_0d_and_empty(T, F, o):
     s = T.tensor(2.5, requires_grad=True)
-    y = s.sum()
-    o["0d.sum"] = y
-    o["0d.sum_dim"] = s.sum(0)
-    o["0d.mean"] = s.mean()
+    o.val("0d.sum", lambda: s.sum())
+    o.val("0d.sum_dim", lambda: s.sum(0))
+    o.val("0d.sum_dim_neg", lambda: s.sum(-1, keepdim=True))
+    o.val("0d.mean", lambda: s.mean())
+    o.val("0d.mean_dim", lambda: s.mean(0))
+    o.val("0d.max", lambda: s.max())
+    o.val("0d.softmax", lambda: s.softmax(0))
     e = T.tensor([])
-    o["empty.sum"] = e.sum()
-    o["empty.shape"] = e.shape
+    o.val("empty.sum", lambda: e.sum())
+    o.val("empty.shape", lambda: e.shape)
     o.err("empty.max", lambda: e.max())
 
 
@@ -1455,7 +1460,7 @@ def custom_mmfunction(T, F, o):
     y = MMFunction.apply(x, w)
     o["type_name"] = type(y.grad_fn).__name__
     o["name"] = y.grad_fn.name()
-    o.flags("flags", y)
+    o.flags("y", y)
     fwd_bwd(T, o, y, x=x, w=w)
     o["needs"] = y.grad_fn.seen_needs
     o["matches_mm"] = bool(T.allclose(y, x.mm(w.t())))
@@ -1722,10 +1727,153 @@ def torch_function_forms(T, F, o):
     o.all(x.view_as(T.zeros(6)), "view_as")
     o.all(x.reshape_as(T.zeros(3, 2)), "reshape_as")
     o.all(T.clone(x), "clone")
-    o["max"] = T.max(x)
-    o["min_dim"] = T.min(x, 1).values
-    o["argmax"] = T.argmax(x)
-    o["numel"] = T.numel(x)
-    o["is_tensor"] = [T.is_tensor(x), T.is_tensor([1])]
-    o["equal"] = T.equal(x, x.clone())
-    o["allclose"] = T.allclose(x, x + 1e-9)
+    o.val("max", lambda: T.max(x))
+    o.val("min_dim", lambda: T.min(x, 1).values)
+    o.val("argmax", lambda: T.argmax(x))
+    o.val("numel", lambda: T.numel(x))
+    o.val("is_tensor", lambda: [T.is_tensor(x), T.is_tensor([1])])
+    o.val("equal", lambda: T.equal(x, x.clone()))
+    o.val("allclose", lambda: T.allclose(x, x + 1e-9))
+    o.val("isclose", lambda: T.isclose(x, x + 1e-9))
+
+
+@case
+def F_activations_and_linear(T, F, o):
+    x, w, b = leaf(T, 171, 4, 3), leaf(T, 172, 2, 3), leaf(T, 173, 2)
+    o.all(F.sigmoid(x), "sigmoid")
+    o.all(F.tanh(x), "tanh")
+    o.all(F.linear(x, w), "linear_nobias", 4)
+    o.all(F.linear(x[0], w, b), "linear_1d", 4)
+    y = F.linear(x, w, b)
+    fwd_bwd(T, o, y, depth=4, x=x, w=w, b=b)
+    o.all(F.linear(x.view(2, 2, 3), w, b), "linear_3d", 4)
+
+
+@case
+def grad_attribute_errors(T, F, o):
+    x = leaf(T, 174, 3)
+    o.err("type", lambda: setattr(x, "grad", 3))
+    o.err("shape", lambda: setattr(x, "grad", T.ones(3, 1)))
+    x.grad = T.tensor([1.0, 2.0, 3.0])
+    (x * 2).sum().backward()
+    o["accumulated_onto_assigned"] = x.grad
+
+
+@case
+def autograd_grad_wrt_intermediate(T, F, o):
+    x = leaf(T, 175, 3)
+    h = x.exp()
+    y = (h * h).sum()
+    gh, gx = T.autograd.grad(y, [h, x], retain_graph=True)
+    o["gh"], o["gx"] = gh, gx
+    o.flags("gh", gh)
+    y.backward(inputs=[x])
+    o["x.grad"] = x.grad
+
+
+@case
+def empty_tensor_backward(T, F, o):
+    x = T.zeros(0, 3, requires_grad=True)
+    y = (x * 2).sum()
+    o["y"] = y
+    y.backward()
+    o["x.grad"] = x.grad
+    z = T.zeros(2, 0, requires_grad=True)
+    o["mean"] = z.mean()
+
+
+@case
+def same_function_twice(T, F, o):
+    MMFunction = _mmfunction(T)
+    x, w = leaf(T, 176, 2, 3), leaf(T, 177, 3, 3)
+    y1 = MMFunction.apply(x, w)
+    y2 = MMFunction.apply(y1, w)
+    o["distinct_nodes"] = y1.grad_fn is not y2.grad_fn
+    fwd_bwd(T, o, y2, depth=4, x=x, w=w)
+
+
+@case
+def long_chain(T, F, o):
+    """A 2000-node chain: backward must not recurse."""
+    x = T.tensor([1.0, -0.5], requires_grad=True)
+    y = x
+    for i in range(1000):
+        y = y * 1.001
+        y = y + 0.001
+    fwd_bwd(T, o, y.sum(), name="y", depth=3, x=x)
+
+
+@case
+def hooks_order_and_leaf_grad_seen(T, F, o):
+    x = leaf(T, 178, 2)
+    order = []
+    x.register_hook(lambda g: order.append("first") or None)
+    x.register_hook(lambda g: g * 10)
+    x.register_hook(lambda g: order.append(["third", g.tolist()]) or None)
+    (x * 3).sum().backward()
+    o["order"] = order
+    o["x.grad"] = x.grad
+
+
+@case(requires=("nn.Module", "nn.Linear", "nn.Sequential", "nn.ReLU", "nn.MSELoss", "nn.CrossEntropyLoss"))
+def nn_module_api(T, F, o):
+    nn = T.nn
+    model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+    o["names"] = [n for n, _ in model.named_parameters()]
+    o["shapes"] = [p.shape for p in model.parameters()]
+    o["state_dict_keys"] = list(model.state_dict().keys())
+    o["training"] = model.training
+    o["eval_returns_self"] = model.eval() is model
+    o["training_after_eval"] = [model.training, model[0].training]
+    model.train()
+    o["n_children"] = len(list(model.children()))
+    o.repr("relu", nn.ReLU())
+    o.repr("mse", nn.MSELoss())
+    o.repr("mse_sum", nn.MSELoss(reduction="sum"))
+    o.repr("ce", nn.CrossEntropyLoss())
+    o.repr("linear_nobias", nn.Linear(2, 5, bias=False))
+    p = nn.Parameter(T.tensor([1.0, 2.0]))
+    o.flags("param", p)
+    o.repr("param_repr", p)
+    q = nn.Parameter(T.tensor([1.0, 2.0]), requires_grad=False)
+    o.flags("param_no_grad", q)
+    o.flags("param_times_2", p * 2)
+    o["param_times_2_type"] = type(p * 2).__name__
+    with T.no_grad():
+        for i, prm in enumerate(model.parameters()):
+            prm.copy_(T.tensor(arr(180 + i, *tuple(prm.shape)).tolist()))
+    x = const(T, 190, 5, 3)
+    y = model(x)
+    o.tree("tree", y, 6)
+    loss = nn.MSELoss(reduction="sum")(y, const(T, 191, 5, 2))
+    loss.backward()
+    o["grads"] = [prm.grad for prm in model.parameters()]
+    model.zero_grad()
+    o["grads_after_zero_grad"] = [prm.grad for prm in model.parameters()]
+
+
+@case(requires=("nn.Linear", "optim.SGD", "optim.Adam"))
+def optim_api(T, F, o):
+    lin = T.nn.Linear(2, 1)
+    with T.no_grad():
+        lin.weight.copy_(T.tensor([[0.5, -0.5]]))
+        lin.bias.copy_(T.tensor([0.25]))
+    opt = T.optim.SGD(lin.parameters(), lr=0.5)
+    o["param_groups"] = [len(g["params"]) for g in opt.param_groups]
+    o["lr"] = opt.param_groups[0]["lr"]
+    opt.step()  # no grads yet: nothing changes
+    o["weight_no_grad_step"] = lin.weight
+    lin(T.tensor([[1.0, 2.0]])).sum().backward()
+    opt.step()
+    o["weight"] = lin.weight
+    o.flags("weight", lin.weight)
+    o["version"] = lin.weight._version
+    opt.zero_grad()
+    o["grad"] = lin.weight.grad
+    adam = T.optim.Adam([lin.weight], lr=0.1, betas=(0.8, 0.99))
+    for _ in range(3):
+        adam.zero_grad()
+        (lin.weight ** 2).sum().backward()
+        adam.step()
+    o["adam_weight"] = lin.weight
+    o.err("bad_lr", lambda: T.optim.SGD(lin.parameters(), lr=-1))

@@ -1,0 +1,629 @@
+"""The exercise checks of notebooks 04-06: the reference solutions pass, typical mistakes fail with
+specific feedback, and an unwritten exercise says "not written yet"."""
+import heapq
+
+import pytest
+
+import minigrad
+from minigrad import nn, optim
+from minigrad.autograd import AccumulateGrad, Function
+from minigrad.exercises import nb04, nb05, nb06
+
+
+def failed(report, *needles):
+    """The report failed, and its text has every needle in it."""
+    text = report.text
+    assert not report, text
+    assert text.startswith("❌"), text
+    for needle in needles:
+        assert needle in text, f"{needle!r} not in:\n{text}"
+    return text
+
+
+def has_expected_got(text):
+    assert "expected:" in text and "got:" in text, text
+
+
+# ============================================================================ notebook 04
+def make_mm(backward):
+    class MMFunction(Function):
+        @staticmethod
+        def forward(ctx, input, weight):
+            ctx.save_for_backward(input, weight)
+            return input.mm(weight.t())
+
+    MMFunction.backward = staticmethod(backward)
+    return MMFunction
+
+
+def mm_reference(ctx, grad_output):
+    input, weight = ctx.saved_tensors
+    grad_input = grad_weight = None
+    if ctx.needs_input_grad[0]:
+        grad_input = grad_output.mm(weight)
+    if ctx.needs_input_grad[1]:
+        grad_weight = grad_output.t().mm(input)
+    return grad_input, grad_weight
+
+
+def test_mm_reference_passes():
+    report = nb04.check_mm_backward(make_mm(mm_reference))
+    assert report, report.text
+    assert report.text.startswith("✅")
+
+
+def test_mm_also_passes_without_needs_input_grad():
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        return g.mm(w), g.t().mm(x)
+    assert nb04.check_mm_backward(make_mm(backward))
+
+
+def test_mm_not_written_yet():
+    def backward(ctx, g):
+        raise NotImplementedError()
+    failed(nb04.check_mm_backward(make_mm(backward)), "not written yet")
+
+
+def test_mm_one_gradient_only():
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        return g.mm(w)
+    failed(nb04.check_mm_backward(make_mm(backward)), "incorrect number of gradients (expected 2, got 1)",
+           "Hint:", "grad_input, grad_weight")
+
+
+def test_mm_weight_gradient_transposed():
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        return g.mm(w), x.t().mm(g)  # D x M instead of M x D
+    failed(nb04.check_mm_backward(make_mm(backward)), "invalid gradient at index 1", "grad_output.t().mm(input)")
+
+
+def test_mm_transposed_weight_in_square_case():
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        gw = g.t().mm(x)
+        if g.shape[1] == x.shape[1]:  # square case only: the shapes cannot give it away
+            return g.mm(w.t()), gw
+        return g.mm(w), gw
+    text = failed(nb04.check_mm_backward(make_mm(backward)), "wrong gradient for input", "square",
+                  "you transposed the weight")
+    has_expected_got(text)
+
+
+def test_mm_ignores_grad_output():
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        ones = minigrad.ones_like(g)
+        return ones.mm(w), ones.t().mm(x)
+    text = failed(nb04.check_mm_backward(make_mm(backward)), "wrong gradient for input", "all ones")
+    has_expected_got(text)
+
+
+def test_mm_unbound_when_only_weight_needs_grad():
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        if ctx.needs_input_grad[0]:
+            gi = g.mm(w)
+        if ctx.needs_input_grad[1]:
+            gw = g.t().mm(x)
+        return gi, gw
+    failed(nb04.check_mm_backward(make_mm(backward)), "UnboundLocalError", "grad_input = grad_weight = None")
+
+
+def test_mm_none_when_gradient_needed():
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        return None, g.t().mm(x)
+    failed(nb04.check_mm_backward(make_mm(backward)), "returned None for input", "grad_output.mm(weight)")
+
+
+def test_mm_not_a_class():
+    failed(nb04.check_mm_backward(mm_reference), "subclass of minigrad.autograd.Function")
+
+
+class TanhReference(Function):
+    @staticmethod
+    def forward(ctx, x):
+        y = x.tanh()
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        y, = ctx.saved_tensors
+        return grad_output * (1 - y * y)
+
+
+def make_tanh(backward, save="output"):
+    class Tanh(Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x.tanh()
+            ctx.save_for_backward(y if save == "output" else x)
+            return y
+    Tanh.backward = staticmethod(backward)
+    return Tanh
+
+
+def test_tanh_reference_passes():
+    report = nb04.check_tanh_function(TanhReference)
+    assert report, report.text
+    assert "gradcheck passes" in report.text
+
+
+def test_tanh_saving_the_input_also_passes():
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return g * (1 - x.tanh() ** 2)
+    assert nb04.check_tanh_function(make_tanh(backward, save="input"))
+
+
+def test_tanh_not_written_yet():
+    class Tanh(Function):
+        @staticmethod
+        def forward(ctx, x):
+            raise NotImplementedError()
+
+        @staticmethod
+        def backward(ctx, g):
+            raise NotImplementedError()
+    failed(nb04.check_tanh_function(Tanh), "not written yet")
+
+
+def test_tanh_backward_not_written_yet():
+    def backward(ctx, g):
+        raise NotImplementedError()
+    failed(nb04.check_tanh_function(make_tanh(backward)), "not written yet")
+
+
+def test_tanh_uses_x_instead_of_tanh_x():
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return g * (1 - x * x)
+    text = failed(nb04.check_tanh_function(make_tanh(backward, save="input")), "wrong gradient",
+                  "1 - tanh(x)**2, not 1 - x**2")
+    has_expected_got(text)
+
+
+def test_tanh_forgets_grad_output():
+    def backward(ctx, g):
+        y, = ctx.saved_tensors
+        return 1 - y * y
+    text = failed(nb04.check_tanh_function(make_tanh(backward)), "wrong gradient", "multiply it by grad_output")
+    has_expected_got(text)
+
+
+def test_tanh_forgets_the_square():
+    def backward(ctx, g):
+        y, = ctx.saved_tensors
+        return g * (1 - y)
+    failed(nb04.check_tanh_function(make_tanh(backward)), "square tanh(x)")
+
+
+def test_tanh_two_gradients():
+    def backward(ctx, g):
+        y, = ctx.saved_tensors
+        return g * (1 - y * y), g
+    failed(nb04.check_tanh_function(make_tanh(backward)), "incorrect number of gradients", "exactly one gradient")
+
+
+def test_tanh_wrong_forward():
+    class Tanh(TanhReference):
+        @staticmethod
+        def forward(ctx, x):
+            y = x.sigmoid()
+            ctx.save_for_backward(y)
+            return y
+    text = failed(nb04.check_tanh_function(Tanh), "wrong forward output", "x.tanh()")
+    has_expected_got(text)
+
+
+# ============================================================================ notebook 05
+class MMFunction(Function):
+    @staticmethod
+    def forward(ctx, input, weight):
+        ctx.save_for_backward(input, weight)
+        return input.mm(weight.t())
+
+    backward = staticmethod(mm_reference)
+
+
+class LinearReference(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.weight = nn.Parameter(minigrad.randn(out_features, in_features) * 0.1)
+        self.bias = nn.Parameter(minigrad.zeros(out_features))
+
+    def forward(self, input):
+        return MMFunction.apply(input, self.weight) + self.bias
+
+
+def test_linear_reference_passes():
+    report = nb05.check_linear(LinearReference)
+    assert report, report.text
+
+
+def test_linear_not_written_yet():
+    class MyLinear(nn.Module):
+        def __init__(self, in_features, out_features):
+            super().__init__()
+            raise NotImplementedError()
+    failed(nb05.check_linear(MyLinear), "not written yet")
+
+
+def test_linear_forward_not_written_yet():
+    class MyLinear(LinearReference):
+        def forward(self, input):
+            raise NotImplementedError()
+    failed(nb05.check_linear(MyLinear), "not written yet")
+
+
+def test_linear_plain_tensor_bias_is_not_registered():
+    class MyLinear(LinearReference):
+        def __init__(self, in_features, out_features):
+            super().__init__(in_features, out_features)
+            del self.bias
+            self.bias = minigrad.zeros(out_features, requires_grad=True)
+    failed(nb05.check_linear(MyLinear), "self.bias is a plain tensor", "nn.Parameter")
+
+
+def test_linear_weight_shape_swapped():
+    class MyLinear(LinearReference):
+        def __init__(self, in_features, out_features):
+            super().__init__(in_features, out_features)
+            self.weight = nn.Parameter(minigrad.randn(in_features, out_features))
+    text = failed(nb05.check_linear(MyLinear), "weight of MyLinear(4, 3) has the wrong shape", "(out_features, in_features)")
+    has_expected_got(text)
+
+
+def test_linear_forgets_bias_in_forward():
+    class MyLinear(LinearReference):
+        def forward(self, input):
+            return MMFunction.apply(input, self.weight)
+    text = failed(nb05.check_linear(MyLinear), "wrong output", "you left out the bias")
+    has_expected_got(text)
+
+
+def test_linear_without_mmfunction():
+    class MyLinear(LinearReference):
+        def forward(self, input):
+            return input.mm(self.weight.t()) + self.bias
+    failed(nb05.check_linear(MyLinear), "no MMFunctionBackward", "MMFunction.apply(input, self.weight)")
+
+
+def test_linear_hard_coded_sizes():
+    class MyLinear(LinearReference):
+        def __init__(self, in_features, out_features):
+            super().__init__(4, 3)
+    failed(nb05.check_linear(MyLinear), "MyLinear(2, 5)", "wrong shape")
+
+
+def train_reference(model, X, Y, steps, lr):
+    optimizer = optim.SGD(model.parameters(), lr=lr)
+    loss_fn = nn.MSELoss()
+    losses = []
+    for _ in range(steps):
+        loss = loss_fn(model(X), Y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+def test_train_reference_passes():
+    report = nb05.check_training_loop(train_reference)
+    assert report, report.text
+    assert "the loss goes down" in report.text
+
+
+def test_train_zero_grad_at_the_end_also_passes():
+    def train(model, X, Y, steps, lr):
+        optimizer, loss_fn, losses = optim.SGD(model.parameters(), lr=lr), nn.MSELoss(), []
+        for _ in range(steps):
+            loss = loss_fn(model(X), Y)
+            loss.backward()
+            optimizer.step()
+            model.zero_grad()
+            losses.append(loss.item())
+        return losses
+    assert nb05.check_training_loop(train)
+
+
+def test_train_not_written_yet():
+    def train(model, X, Y, steps, lr):
+        raise NotImplementedError()
+    failed(nb05.check_training_loop(train), "not written yet")
+
+
+def test_train_without_zero_grad():
+    def train(model, X, Y, steps, lr):
+        optimizer, loss_fn, losses = optim.SGD(model.parameters(), lr=lr), nn.MSELoss(), []
+        for _ in range(steps):
+            loss = loss_fn(model(X), Y)
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+        return losses
+    text = failed(nb05.check_training_loop(train), "the gradients pile up", "optimizer.zero_grad()")
+    has_expected_got(text)
+
+
+def test_train_zero_grad_between_backward_and_step():
+    def train(model, X, Y, steps, lr):
+        optimizer, loss_fn, losses = optim.SGD(model.parameters(), lr=lr), nn.MSELoss(), []
+        for _ in range(steps):
+            loss = loss_fn(model(X), Y)
+            loss.backward()
+            optimizer.zero_grad()
+            optimizer.step()
+            losses.append(loss.item())
+        return losses
+    failed(nb05.check_training_loop(train), "the parameters did not change", "between backward() and step()")
+
+
+def test_train_hard_coded_lr():
+    def train(model, X, Y, steps, lr):
+        return train_reference(model, X, Y, steps, 0.1)
+    text = failed(nb05.check_training_loop(train), "the losses differ", "use the lr argument")
+    has_expected_got(text)
+
+
+def test_train_returns_tensors():
+    def train(model, X, Y, steps, lr):
+        optimizer, loss_fn, losses = optim.SGD(model.parameters(), lr=lr), nn.MSELoss(), []
+        for _ in range(steps):
+            loss = loss_fn(model(X), Y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            losses.append(loss)
+        return losses
+    # 0-d tensors convert to floats: accepted
+    assert nb05.check_training_loop(train)
+
+
+def test_train_returns_nothing():
+    def train(model, X, Y, steps, lr):
+        train_reference(model, X, Y, steps, lr)
+    failed(nb05.check_training_loop(train), "should return a list", "NoneType")
+
+
+# ============================================================================ notebook 06
+def order_reference(root):
+    deps, seen, stack = {}, {root}, [root]
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    order, ready, tie = [], [(-root._sequence_nr, 0, root)], 1
+    while ready:
+        node = heapq.heappop(ready)[2]
+        order.append(node)
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] -= 1
+            if deps[nxt] == 0:
+                heapq.heappush(ready, (-nxt._sequence_nr, tie, nxt))
+                tie += 1
+    return order
+
+
+def order_kahn_fifo(root):
+    """Valid but not the engine's tie-breaking."""
+    deps, seen, stack = {}, {root}, [root]
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                deps[nxt] = deps.get(nxt, 0) + 1
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+    order, ready = [], [root]
+    while ready:
+        node = ready.pop(0)
+        order.append(node)
+        for nxt, _ in reversed(node.next_functions):
+            if nxt is not None:
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    ready.append(nxt)
+    return order
+
+
+def order_dfs(root):
+    order, seen, stack = [], set(), [root]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        order.append(node)
+        stack.extend(n for n, _ in node.next_functions if n is not None)
+    return order
+
+
+def order_bfs(root):
+    order, seen = [root], {root}
+    i = 0
+    while i < len(order):
+        for nxt, _ in order[i].next_functions:
+            if nxt is not None and nxt not in seen:
+                seen.add(nxt)
+                order.append(nxt)
+        i += 1
+    return order
+
+
+def test_order_reference_passes_and_matches_the_engine():
+    report = nb06.check_execution_order(order_reference)
+    assert report, report.text
+    assert "exactly the order" in report.text
+
+
+def test_order_other_valid_order_passes_with_bonus_note():
+    report = nb06.check_execution_order(order_kahn_fifo)
+    assert report, report.text
+    assert "Bonus" in report.text
+
+
+def test_order_not_written_yet():
+    def execution_order(root):
+        raise NotImplementedError()
+    failed(nb06.check_execution_order(execution_order), "not written yet")
+
+
+def test_order_depth_first_fails_on_the_diamond():
+    text = failed(nb06.check_execution_order(order_dfs), "a diamond", "comes before", "sends it a gradient",
+                  "h1 = a * b", "count")
+    assert "your order:" in text
+
+
+def test_order_breadth_first_fails_on_unequal_paths():
+    failed(nb06.check_execution_order(order_bfs), "two paths of different lengths", "comes before",
+           "MulBackward0 (loss = h4 * h1)")
+
+
+def test_order_with_none_entries():
+    def execution_order(root):
+        order = order_reference(root)
+        return order + [None]
+    failed(nb06.check_execution_order(execution_order), "None", "skip the (None, 0)")
+
+
+def test_order_without_leaves():
+    def execution_order(root):
+        return [n for n in order_reference(root) if not isinstance(n, AccumulateGrad)]
+    failed(nb06.check_execution_order(execution_order), "missing nodes", "AccumulateGrad (leaf a)")
+
+
+def test_order_duplicates():
+    def execution_order(root):
+        # every edge visited, no seen-set: a node used twice shows up twice
+        out, stack = [], [root]
+        while stack:
+            node = stack.pop()
+            out.append(node)
+            stack.extend(n for n, _ in node.next_functions if n is not None)
+        return out
+    failed(nb06.check_execution_order(execution_order), "is in the list twice")
+
+
+def my_backward_reference(loss):
+    grads = {loss.grad_fn: minigrad.ones_like(loss)}
+    leaf_grads = {}
+    with minigrad.no_grad():
+        for node in order_reference(loss.grad_fn):
+            grad = grads.pop(node)
+            if isinstance(node, AccumulateGrad):
+                leaf_grads[node.variable] = grad
+                continue
+            for (nxt, _), g in zip(node.next_functions, node(grad)):
+                if nxt is None or g is None:
+                    continue
+                grads[nxt] = grads[nxt] + g if nxt in grads else g
+    return leaf_grads
+
+
+def test_my_backward_reference_passes():
+    report = nb06.check_my_backward(my_backward_reference)
+    assert report, report.text
+
+
+def test_my_backward_not_written_yet():
+    def my_backward(loss):
+        raise NotImplementedError()
+    failed(nb06.check_my_backward(my_backward), "not written yet")
+
+
+def test_my_backward_overwrites_instead_of_summing():
+    def my_backward(loss):
+        grads = {loss.grad_fn: minigrad.ones_like(loss)}
+        leaf_grads = {}
+        with minigrad.no_grad():
+            for node in order_reference(loss.grad_fn):
+                grad = grads.pop(node)
+                if isinstance(node, AccumulateGrad):
+                    leaf_grads[node.variable] = grad
+                    continue
+                for (nxt, _), g in zip(node.next_functions, node(grad)):
+                    if nxt is not None and g is not None:
+                        grads[nxt] = g  # bug: the second path overwrites the first
+        return leaf_grads
+    text = failed(nb06.check_my_backward(my_backward), "wrong gradient for leaf", "add them", "h1 = a * b")
+    has_expected_got(text)
+
+
+def test_my_backward_depth_first_recursion():
+    """The classic recursive version: runs a node once per path, before all its gradients arrived."""
+    def my_backward(loss):
+        leaf_grads = {}
+
+        def visit(node, grad):
+            if isinstance(node, AccumulateGrad):
+                leaf_grads[node.variable] = grad  # bug: overwrites
+                return
+            for (nxt, _), g in zip(node.next_functions, node(grad)):
+                if nxt is not None:
+                    visit(nxt, g)
+        with minigrad.no_grad():
+            visit(loss.grad_fn, minigrad.ones_like(loss))
+        return leaf_grads
+    failed(nb06.check_my_backward(my_backward), "wrong gradient for leaf", "expected:", "got:")
+
+
+def test_my_backward_calls_the_engine():
+    def my_backward(loss):
+        loss.backward()
+        return {}
+    failed(nb06.check_my_backward(my_backward), "RuntimeError", "walk the graph yourself")
+
+
+def test_my_backward_keys_are_nodes():
+    def my_backward(loss):
+        return {leaf.grad_fn if leaf.grad_fn else AccumulateGrad(leaf): g
+                for leaf, g in my_backward_reference(loss).items()}
+    failed(nb06.check_my_backward(my_backward), "AccumulateGrad nodes", "node.variable")
+
+
+def test_my_backward_missing_leaf():
+    def my_backward(loss):
+        result = my_backward_reference(loss)
+        result.pop(next(iter(result)))
+        return result
+    failed(nb06.check_my_backward(my_backward), "no gradient for leaf")
+
+
+def test_my_backward_calling_accumulate_grad_is_tolerated():
+    """Calling AccumulateGrad writes .grad, but if the dict is right the answer is right."""
+    def my_backward(loss):
+        result = my_backward_reference(loss)
+        for leaf, g in result.items():
+            AccumulateGrad(leaf)(g)
+        return result
+    assert nb06.check_my_backward(my_backward)
+
+
+@pytest.mark.parametrize("check", [nb04.check_mm_backward, nb04.check_tanh_function, nb05.check_linear,
+                                   nb05.check_training_loop, nb06.check_execution_order, nb06.check_my_backward])
+def test_checks_are_deterministic(check):
+    """Same hidden inputs every time: the feedback a student sees does not change between runs."""
+    def broken(*args, **kwargs):
+        raise ValueError("boom")
+    if check in (nb04.check_mm_backward, nb04.check_tanh_function):
+        args = make_mm(mm_reference) if check is nb04.check_mm_backward else TanhReference
+        assert check(args).text == check(args).text
+    elif check is nb05.check_linear:
+        assert check(LinearReference).text == check(LinearReference).text
+    else:
+        assert check(broken).text == check(broken).text
+        assert "ValueError: boom" in check(broken).text
