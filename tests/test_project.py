@@ -30,10 +30,13 @@ def _pyproject_packages():
 
 
 def _environment_packages():
-    names = set()
+    names, in_dependencies = set(), False
     for line in (ROOT / "environment.yml").read_text().splitlines():
+        if re.match(r"^\S", line):  # a top-level key: name, channels, dependencies
+            in_dependencies = line.startswith("dependencies:")
+            continue
         m = re.match(r"^\s+-\s+([A-Za-z0-9_.-]+)", line)
-        if m and not line.strip().startswith("- pip:"):
+        if in_dependencies and m and not line.strip().startswith("- pip:"):
             names.add(m.group(1).lower())
     return {CONDA_TO_PYPI.get(n, n) for n in names if n not in CONDA_ONLY} | (
         {"graphviz"} if "python-graphviz" in names else set())

@@ -167,7 +167,7 @@ class BackwardNode(Node):
     _materialize_grads = True
     _input_meta = ()         # (shape, numpy dtype) of each tensor input: the gradients must match
     _is_tensor_input = ()    # per forward argument: was it a Tensor?
-    _output_meta = ()        # (shape, numpy dtype) of each output, to make zero gradients when needed
+    _output_meta = ()        # (shape, numpy dtype) of each output (when there are several)
 
     # ---- used inside forward ------------------------------------------------------------
     def save_for_backward(self, *tensors):
@@ -205,7 +205,7 @@ class BackwardNode(Node):
     # ---- called by the engine -----------------------------------------------------------
     def apply(self, *grad_outputs):
         """Run the Function's backward and check what it returns, like PyTorch's ``PyNode::apply``."""
-        if self._materialize_grads and any(g is None for g in grad_outputs):
+        if self._num_inputs > 1 and self._materialize_grads and any(g is None for g in grad_outputs):
             grad_outputs = tuple(
                 Tensor(np.zeros(shape, dtype)) if g is None else g
                 for g, (shape, dtype) in zip(grad_outputs, self._output_meta))
@@ -332,8 +332,9 @@ def _record(ctx, args, result):
                 out._output_nr = i
                 out._requires_grad = True
         wrapped.append(out)
-    ctx._num_inputs = len(outputs)
-    ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None) for o in wrapped]
+    if not single:  # several outputs: remember their shapes to make zeros for those that get no gradient
+        ctx._num_inputs = len(outputs)
+        ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None) for o in wrapped]
     if ctx.to_save:
         ctx._saved = [None if t is None else SavedTensor(t, ctx) for t in ctx.to_save]
         ctx.to_save = ()

@@ -85,6 +85,23 @@ _OUTPUTS_JS = r"""async (panel) => {
 }"""
 
 
+# The right edge of what an element shows: its pictures, widgets' text, and the text of its code
+# and outputs (measured with a Range, since a code line's box is as wide as the cell).
+_CONTENT_RIGHT_JS = r"""(el) => {
+  let right = 0;
+  const grow = r => { if (r.width > 0 && r.height > 0) right = Math.max(right, r.right); };
+  for (const e of el.querySelectorAll('img, svg, button, .widget-slider, .widget-readout'))
+    if (!(e.parentElement && e.parentElement.closest('svg'))) grow(e.getBoundingClientRect());
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.textContent.trim() || n.parentElement.closest('svg, .jp-OutputArea-promptOverlay')) continue;
+    const range = document.createRange(); range.selectNodeContents(n);
+    for (const r of range.getClientRects()) grow(r);
+  }
+  return right;
+}"""
+
+
 @dataclass
 class CellOutputs:
     index: int
@@ -260,9 +277,17 @@ class NotebookPage:
         with self.tall():
             self.page.screenshot(path=str(path), full_page=True)
 
-    def screenshot_of(self, locator, path) -> None:
+    def screenshot_of(self, locator, path, trim: bool = True, pad: int = 24) -> None:
+        """A picture of one element; ``trim`` cuts the empty right-hand side (a cell is as wide
+        as the window, its code and picture are usually not)."""
         with self.tall():
-            locator.screenshot(path=str(path))
+            locator.scroll_into_view_if_needed()
+            box = locator.bounding_box()
+            if trim and box:
+                right = locator.evaluate(_CONTENT_RIGHT_JS)
+                if right and right > box["x"]:
+                    box["width"] = min(box["width"], right - box["x"] + pad)
+            self.page.screenshot(path=str(path), clip=box)
 
 
 # ---- SVG helpers ------------------------------------------------------------------------
