@@ -7,6 +7,7 @@ copy) and renders it as a highlighted Python block in JupyterLab.
 installed, with PyTorch too, and prints both results (or says that PyTorch was skipped).
 """
 import inspect
+import os
 import textwrap
 
 
@@ -29,8 +30,9 @@ def show_source(obj, start=None, end=None):
     code = textwrap.dedent(inspect.getsource(obj)).rstrip("\n")
     if start is not None or end is not None:
         code = "\n".join(code.splitlines()[start:end])
-    module = inspect.getmodule(obj).__name__.replace(".", "/") + ".py"
-    return Source(code, f"{module} — {getattr(obj, '__qualname__', getattr(obj, '__name__', ''))}")
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the folder holding minigrad/
+    path = os.path.relpath(inspect.getsourcefile(obj), package_root).replace(os.sep, "/")
+    return Source(code, f"{path} — {getattr(obj, '__qualname__', getattr(obj, '__name__', ''))}")
 
 
 def _torch():
@@ -49,7 +51,7 @@ def side_by_side(program):
     if torch is None:
         print("PyTorch:  not installed here, skipped (pip install torch==2.13.0 to compare)")
     else:
-        print("PyTorch: ", _clean(repr(program(torch))).replace("torch.", "minigrad."))
+        print("PyTorch: ", _clean(repr(program(torch))).replace("torch.", "minigrad.").replace("torch::", "minigrad::"))
 
 
 def _clean(text):

@@ -75,6 +75,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     outputs = _tensors(outputs)
     single = isinstance(inputs, Tensor)
     inputs = _tensors(inputs)
+    for i, out in enumerate(outputs):  # PyTorch checks the outputs first
+        if not out._requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     for t in inputs:
         if not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")

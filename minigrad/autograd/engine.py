@@ -70,7 +70,7 @@ class GraphTask:
     # ---- 1. discover ----------------------------------------------------------------------
     def _discover(self, only_needed):
         """Count incoming edges per node; with ``only_needed``, keep just the nodes that lead to an input."""
-        order, seen = [], set()
+        order, seen, deps = [], set(), {}
         stack = [n for n, _ in self.root_edges]
         for n in stack:
             seen.add(n)
@@ -78,22 +78,23 @@ class GraphTask:
             node = stack.pop()
             order.append(node)
             for nxt, _ in node.next_functions:
-                if nxt is not None and nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
-        if only_needed:
-            # a node must run if some captured node lies below it
-            needed = set()
-            for node in _children_first(order):
-                if any(nxt in needed or nxt in self.capture for nxt, _ in node.next_functions if nxt is not None):
-                    needed.add(node)
-            to_run = needed
-        else:
+                if nxt is not None:
+                    deps[nxt] = deps.get(nxt, 0) + 1  # one more gradient `nxt` must wait for
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        stack.append(nxt)
+        if not only_needed:  # backward(): every node runs (AccumulateGrad only when accumulating)
             to_run = seen if self.accumulate else {n for n in seen if not isinstance(n, AccumulateGrad)}
+            return deps, to_run
+        # autograd.grad(): a node must run if some captured node lies below it; count only those edges
+        to_run = set()
+        for node in _children_first(order):
+            if any(nxt in to_run or nxt in self.capture for nxt, _ in node.next_functions if nxt is not None):
+                to_run.add(node)
         deps = {}
         for node in to_run:
             for nxt, _ in node.next_functions:
-                if nxt is not None and (nxt in to_run or nxt in self.capture or not self.accumulate):
+                if nxt is not None and (nxt in to_run or nxt in self.capture):
                     deps[nxt] = deps.get(nxt, 0) + 1
         return deps, to_run
 

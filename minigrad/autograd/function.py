@@ -223,7 +223,8 @@ class BackwardNode(Node):
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
                                f"(expected {expected}, got {len(grads)})")
         out = []
-        for i, (g, is_tensor) in enumerate(zip(grads, self._is_tensor_input)):
+        for i, is_tensor in enumerate(self._is_tensor_input):
+            g = grads[i]
             if not is_tensor:
                 if g is not None:
                     raise RuntimeError(f"function {self.name()} returned a gradient different than None at "
@@ -231,9 +232,10 @@ class BackwardNode(Node):
                 continue
             if g is not None:
                 shape, dtype = self._input_meta[len(out)]
-                g = _validate_grad(self, len(out), g, shape, dtype)
+                if type(g) is not Tensor or g._data.shape != shape or g._data.dtype != dtype:
+                    g = _validate_grad(self, len(out), g, shape, dtype)
             out.append(g)
-        return tuple(out)
+        return out
 
 
 def _validate_grad(node, index, g, shape, dtype):

@@ -12,6 +12,7 @@ A check prints one short report and returns True or False:
 Checks compare against minigrad's own ops (which are tested against PyTorch) on hidden random
 inputs, so an answer hard-coded for the example in the notebook does not pass.
 """
+import os
 import traceback
 
 import numpy as np
@@ -80,8 +81,8 @@ def call(title, fn, *args, **kwargs):
     except Exception as e:  # show the error without a long traceback into minigrad
         where = ""
         tb = traceback.extract_tb(e.__traceback__)
-        mine = [f for f in tb if "minigrad" not in f.filename.replace("\\", "/").split("/site-packages/")[-1]
-                or "ipykernel" in f.filename]
+        package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # .../minigrad
+        mine = [f for f in tb if not os.path.abspath(f.filename).startswith(package + os.sep)]
         if mine:
             where = f" (line {mine[-1].lineno}: {mine[-1].line})"
         return None, failed(title, f"your code raised {type(e).__name__}: {e}{where}")

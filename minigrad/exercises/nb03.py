@@ -52,9 +52,9 @@ def check_second_derivative(second_derivative):
                  "x arrives without requires_grad. Make a leaf that requires grad first: "
                  "x = x.detach().requires_grad_()."),
                 ("element 0 of tensors does not require grad",
-                 "the first derivative has no graph to differentiate again. Pass create_graph=True to the first "
-                 "autograd.grad call so that minigrad records how the derivative was computed (and make sure x "
-                 "requires grad)."),
+                 "there is no graph to differentiate. Either x arrives without requires_grad (make a leaf that "
+                 "requires grad first: x = x.detach().requires_grad_()), or the first derivative was computed "
+                 "without create_graph=True, so minigrad did not record how it was computed."),
                 ("implicitly created only for scalar outputs",
                  "autograd.grad needs a scalar (or grad_outputs). Every f(x)[i] depends only on x[i], so "
                  "differentiating f(x).sum() gives f'(x) elementwise; do the same with the derivative."),

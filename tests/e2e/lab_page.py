@@ -14,6 +14,8 @@ import re
 import time
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
 
 # ---- the page ---------------------------------------------------------------------------
 # The notebook panel that is on show (Lab may keep others, hidden, in the dock).
@@ -38,7 +40,7 @@ _PROMPTS_JS = r"""(panel) => {
 }"""
 
 # Everything the test looks at in the outputs, cell by cell (index = index in the .ipynb).
-_OUTPUTS_JS = r"""async (panel) => {
+_OUTPUTS_JS = r"""async ([panel, only]) => {
   const root = document.querySelector(panel);
   const decode = async (src) => {
     if (src.startsWith('blob:')) { try { return await (await fetch(src)).text(); } catch (e) { return ''; } }
@@ -49,7 +51,8 @@ _OUTPUTS_JS = r"""async (panel) => {
   };
   const cells = [...root.querySelectorAll('.jp-Notebook .jp-Cell')];
   const out = [];
-  for (const cell of cells) {
+  for (const [i, cell] of cells.entries()) {
+    if (only !== null && i !== only) { out.push(null); continue; }
     const area = cell.querySelector('.jp-Cell-outputArea');
     const r = {errors: [], stderr: [], svgs: [], pngs: 0, buttons: [], widget_problems: [], text: ''};
     if (area) {
@@ -137,7 +140,7 @@ class NotebookPage:
     def open(self) -> "NotebookPage":
         # A workspace of its own, so Lab restores no tab left open by an earlier test.
         ws = "e2e-" + uuid.uuid4().hex[:10]
-        self.page.goto(f"{self.server.url}/lab/workspaces/{ws}/tree/{self.name}?token={self.server.token}")
+        self.page.goto(f"{self.server.url}/lab/workspaces/{ws}/tree/{quote(self.name)}?token={self.server.token}")
         self.panel.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
         self.wait_kernel("idle", timeout=120)
         self._collapse_left_sidebar()
@@ -239,7 +242,11 @@ class NotebookPage:
 
     # ---- reading --------------------------------------------------------------------------
     def outputs(self) -> list:
-        return [CellOutputs(index=i, **r) for i, r in enumerate(self.page.evaluate(_OUTPUTS_JS, PANEL))]
+        """What every cell shows, as ``CellOutputs``, in the order of the .ipynb's cells."""
+        return [CellOutputs(index=i, **r) for i, r in enumerate(self.page.evaluate(_OUTPUTS_JS, [PANEL, None]))]
+
+    def cell_outputs(self, index: int) -> CellOutputs:
+        return CellOutputs(index=index, **self.page.evaluate(_OUTPUTS_JS, [PANEL, index])[index])
 
     def cell(self, index: int):
         return self.panel.locator(".jp-Notebook .jp-Cell").nth(index)
@@ -259,10 +266,7 @@ class NotebookPage:
         """Grow the window to the notebook's full height (Lab scrolls inside its own panel, so a
         plain full-page screenshot would only show one screen); restore it afterwards."""
         vp = self.page.viewport_size or {"width": 1280, "height": 900}
-        scroller = self.panel.locator(".jp-WindowedPanel-outer")
-        if not scroller.count():  # older Lab: the notebook itself scrolls
-            scroller = self.panel.locator(".jp-Notebook")
-        scroller = scroller.first
+        scroller = self._scroller()
         heights = scroller.evaluate("e => [e.scrollHeight, e.clientHeight]")
         extra = max(0, heights[0] - heights[1])
         self.page.set_viewport_size({"width": vp["width"], "height": min(max_height, vp["height"] + extra)})
@@ -273,9 +277,43 @@ class NotebookPage:
         finally:
             self.page.set_viewport_size(vp)
 
-    def screenshot_full(self, path) -> None:
-        with self.tall():
-            self.page.screenshot(path=str(path), full_page=True)
+    def screenshot_full(self, path, max_height: int = 15000) -> list:
+        """The whole notebook: one picture, or ``name.png``, ``name-2.png``, ... when it is taller
+        than ``max_height`` pixels (Chromium cannot capture much more in one go)."""
+        path = Path(path)
+        vp = self.page.viewport_size or {"width": 1280, "height": 900}
+        scroller = self._scroller()
+        total, client = scroller.evaluate("e => [e.scrollHeight, e.clientHeight]")
+        chrome = vp["height"] - client  # menu, tabs, toolbar, status bar
+        height = min(max_height, chrome + total)
+        self.page.set_viewport_size({"width": vp["width"], "height": height})
+        for stale in path.parent.glob(f"{path.stem}-*{path.suffix}"):
+            if stale.stem[len(path.stem) + 1:].isdigit():
+                stale.unlink()
+        paths = []
+        try:
+            self.page.wait_for_timeout(400)
+            visible = scroller.evaluate("e => e.clientHeight")
+            top, k = 0, 1
+            while True:
+                scroller.evaluate("(e, y) => e.scrollTo(0, y)", top)
+                self.page.wait_for_timeout(150)
+                p = path if k == 1 else path.with_name(f"{path.stem}-{k}{path.suffix}")
+                self.page.screenshot(path=str(p))
+                paths.append(p)
+                if top + visible >= total or k >= 20:
+                    break
+                top += visible - 40  # a little overlap between the parts
+                k += 1
+        finally:
+            self.page.set_viewport_size(vp)
+        return paths
+
+    def _scroller(self):
+        scroller = self.panel.locator(".jp-WindowedPanel-outer")
+        if not scroller.count():  # older Lab: the notebook itself scrolls
+            scroller = self.panel.locator(".jp-Notebook")
+        return scroller.first
 
     def screenshot_of(self, locator, path, trim: bool = True, pad: int = 24) -> None:
         """A picture of one element; ``trim`` cuts the empty right-hand side (a cell is as wide

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -19,6 +20,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from urllib.parse import quote
 from pathlib import Path
 
 # Notebook / lab settings for a deterministic, fully-rendered page.
@@ -31,6 +33,16 @@ LAB_SETTINGS = {
     # No "are you sure?" dialog when a tab is closed on a dirty notebook.
     "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
 }
+
+
+def _die_with_parent() -> None:
+    """Linux: SIGTERM JupyterLab if the test process dies (killed by a CI timeout, say), since
+    its own process group and session keep it out of reach of a signal sent to pytest's."""
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except Exception:  # noqa: BLE001 - best effort
+        pass
 
 
 def free_port() -> int:
@@ -93,7 +105,7 @@ class LabServer:
             return ""
 
     def lab_url(self, notebook: str) -> str:
-        return f"{self.url}/lab/tree/{notebook}?token={self.token}"
+        return f"{self.url}/lab/tree/{quote(notebook)}?token={self.token}"
 
     # ---- life cycle ---------------------------------------------------------------------
     def start(self) -> "LabServer":
@@ -108,7 +120,8 @@ class LabServer:
             cmd.append("--allow-root")
         self._log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(cmd, cwd=self.root_dir, env=self._env(), stdin=subprocess.DEVNULL,
-                                     stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True)
+                                     stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True,
+                                     preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
         deadline = time.monotonic() + self.startup_timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -120,9 +133,9 @@ class LabServer:
             except (urllib.error.URLError, ConnectionError, OSError, ValueError):
                 pass
             time.sleep(0.25)
+        tail = self.log_tail()
         self.stop()
-        raise RuntimeError(f"JupyterLab did not answer /api/status in {self.startup_timeout:.0f}s:\n"
-                           f"{self.log_tail()}")
+        raise RuntimeError(f"JupyterLab did not answer /api/status in {self.startup_timeout:.0f}s:\n{tail}")
 
     def shutdown_kernels_for(self, path: str) -> None:
         """Delete the sessions (and so the kernels) of one notebook; errors are ignored."""
@@ -155,6 +168,8 @@ class LabServer:
         if self._log is not None:
             self._log.close()
             self._log = None
+        if proc is not None and os.environ.get("MINIGRAD_E2E_KEEP_LAB_DIR", "") in ("", "0"):
+            shutil.rmtree(self._home, ignore_errors=True)
 
     def __enter__(self) -> "LabServer":
         return self.start()

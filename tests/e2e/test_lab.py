@@ -16,6 +16,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -69,11 +70,11 @@ def find_stepper(outputs):
 def step_next(nbp: NotebookPage, cell_index: int, timeout: float = 15.0):
     """Click Next in the stepper of ``cell_index``; return (svg before, svg after) of the picture
     that changed (or the first picture if none did)."""
-    before = nbp.outputs()[cell_index].svgs
+    before = nbp.cell_outputs(cell_index).svgs
     nbp.click_button(cell_index, "Next")
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        after = nbp.outputs()[cell_index].svgs
+        after = nbp.cell_outputs(cell_index).svgs
         if after != before and after:
             for b, a in zip(before, after):
                 if a != b:
@@ -88,10 +89,11 @@ def check_notebook(tab, lab, name: str, expect: Expect, screenshot_dir: Path) ->
     nbp = NotebookPage(tab, lab, name, timeout=TIMEOUT)
     problems = []
     t0 = time.monotonic()
-    phases = {}
+    phases, last = {}, [t0]
 
     def phase(label):
-        phases[label] = round(time.monotonic() - t0 - sum(phases.values()), 1)
+        now = time.monotonic()
+        phases[label], last[0] = now - last[0], now
 
     try:
         nbp.open()
@@ -106,7 +108,7 @@ def check_notebook(tab, lab, name: str, expect: Expect, screenshot_dir: Path) ->
         phase("save+read")
 
         # 1. every code cell ran, and no error but where one is meant
-        saved = lab.api("GET", f"/api/contents/{name}?content=1&type=notebook")["content"]["cells"]
+        saved = lab.api("GET", f"/api/contents/{quote(name)}?content=1&type=notebook")["content"]["cells"]
         for i, cell in enumerate(saved):
             if cell["cell_type"] != "code":
                 continue
@@ -156,8 +158,8 @@ def check_notebook(tab, lab, name: str, expect: Expect, screenshot_dir: Path) ->
             if tab.url.startswith(lab.url):
                 phase("checks")
                 shot = screenshot_dir / (Path(name).stem + ".png")
-                nbp.screenshot_full(shot)
-                record_screenshot(shot)
+                for p in nbp.screenshot_full(shot):
+                    record_screenshot(p)
                 phase("screenshot")
         except Exception as exc:  # noqa: BLE001 - a missing picture must not hide the real failure
             print(f"screenshot of {name} failed: {exc}")
