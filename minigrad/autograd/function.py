@@ -187,6 +187,12 @@ class BackwardNode(Node):
 
     # ---- used inside backward -----------------------------------------------------------
     @property
+    def input_shapes(self):
+        """The shapes of forward's tensor inputs (minigrad keeps them for every node, as PyTorch does,
+        to check the gradients; broadcasting ops use them to sum gradients back to size)."""
+        return tuple([shape for shape, _ in self._input_meta])
+
+    @property
     def saved_tensors(self):
         if self.to_save and not self._saved:  # still inside forward
             return self.to_save
@@ -303,6 +309,9 @@ class Function:
         return _record(ctx, args, result)
 
 
+_ALL_TENSORS = {n: (True,) * n for n in range(8)}  # shared: most ops take only tensors
+
+
 def _record(ctx, args, result):
     """Connect ``ctx`` into the graph: edges to the inputs, ``grad_fn`` on the outputs, saved tensors."""
     edges, is_tensor, meta = [], [], []
@@ -314,8 +323,10 @@ def _record(ctx, args, result):
         else:
             is_tensor.append(False)
     ctx.next_functions = tuple(edges)
-    ctx._is_tensor_input = tuple(is_tensor)
-    ctx._input_meta = meta  # the shape and numpy dtype each input's gradient must have
+    ctx._is_tensor_input = (_ALL_TENSORS.get(len(args)) if len(meta) == len(args) else None) or tuple(is_tensor)
+    # the shape and numpy dtype each input's gradient must have (a tuple of tuples of plain values:
+    # Python's cycle collector stops tracking such tuples, which keeps big graphs cheap to hold)
+    ctx._input_meta = tuple(meta)
 
     single = not isinstance(result, tuple)
     outputs = (result,) if single else result
@@ -343,13 +354,16 @@ def _record(ctx, args, result):
     return wrapped[0] if single else tuple(wrapped)
 
 
+NO_EDGE = (None, 0)  # the edge to an input that needs no gradient (one shared tuple)
+
+
 def edge_of(t):
     """The ``(node, input_nr)`` pair a consumer of tensor ``t`` stores in its ``next_functions``."""
     if t.grad_fn is not None:
         return (t.grad_fn, t._output_nr)
     if t._requires_grad:
         return (grad_accumulator(t), 0)
-    return (None, 0)
+    return NO_EDGE
 
 
 def grad_accumulator(t):

@@ -18,12 +18,12 @@ class Add(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.shapes, ctx.alpha = (a._data.shape, b._data.shape), alpha
+        ctx.alpha = alpha
         return result(a, b, a._data + b._data if alpha == 1 else a._data + alpha * b._data)
 
     @staticmethod
     def backward(ctx, grad):
-        sa, sb = ctx.shapes
+        sa, sb = ctx.input_shapes
         gb = None
         if ctx.needs_input_grad[1]:
             gb = sum_to(grad if ctx.alpha == 1 else grad * ctx.alpha, sb)
@@ -36,12 +36,12 @@ class Sub(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.shapes, ctx.alpha = (a._data.shape, b._data.shape), alpha
+        ctx.alpha = alpha
         return result(a, b, a._data - b._data if alpha == 1 else a._data - alpha * b._data)
 
     @staticmethod
     def backward(ctx, grad):
-        sa, sb = ctx.shapes
+        sa, sb = ctx.input_shapes
         gb = None
         if ctx.needs_input_grad[1]:
             gb = sum_to(-grad if ctx.alpha == 1 else grad * -ctx.alpha, sb)
@@ -68,13 +68,12 @@ class Mul(Function):
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(b if need_a else None, a if need_b else None)
-        ctx.shapes = (a._data.shape, b._data.shape)
         return result(a, b, a._data * b._data)
 
     @staticmethod
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
-        sa, sb = ctx.shapes
+        sa, sb = ctx.input_shapes
         return (sum_to(grad * b, sa) if ctx.needs_input_grad[0] else None,
                 sum_to(grad * a, sb) if ctx.needs_input_grad[1] else None)
 
@@ -103,7 +102,6 @@ class Div(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
-        ctx.shapes = (a._data.shape, b._data.shape)
         with np.errstate(divide="ignore", invalid="ignore"):  # x / 0 is inf or nan, silently, as in PyTorch
             out = np.true_divide(a._data, b._data)
         if a._data.dtype.kind != "f" and b._data.dtype.kind != "f":  # int / int is a float tensor
@@ -113,7 +111,7 @@ class Div(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        sa, sb = ctx.shapes
+        sa, sb = ctx.input_shapes
         return (sum_to(grad / b, sa) if ctx.needs_input_grad[0] else None,
                 sum_to(-grad * a / (b * b), sb) if ctx.needs_input_grad[1] else None)
 
@@ -364,13 +362,12 @@ class Where(Function):
     @staticmethod
     def forward(ctx, cond, a, b):
         ctx.cond = cond
-        ctx.shapes = (a._data.shape, b._data.shape)
         return result(a, b, np.where(cond, a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):
         mask = constant(ctx.cond).to(grad.dtype)
-        sa, sb = ctx.shapes
+        sa, sb = ctx.input_shapes
         return (None,
                 sum_to(grad * mask, sa) if ctx.needs_input_grad[1] else None,
                 sum_to(grad * (1 - mask), sb) if ctx.needs_input_grad[2] else None)
