@@ -281,7 +281,28 @@ class Tanh(Function):
     @staticmethod
     def backward(ctx, grad):
         out, = ctx.saved_tensors
-        return grad * (1 - out * out)
+        return TanhBackward.apply(grad, out)  # grad * (1 - out**2)
+
+
+class TanhBackward(Function):
+    """tanh's backward formula as one op, ``grad * (1 - out**2)`` (PyTorch: ``tanh_backward``).
+
+    One op instead of three makes backward faster; and since it is a Function too, its own
+    backward (the second derivative) is there for ``create_graph=True``.
+    """
+    node_name = "TanhBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out):
+        ctx.save_for_backward(grad, out)
+        y = out._data
+        return Tensor(grad._data * (1 - y * y))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, out = ctx.saved_tensors
+        return (TanhBackward.apply(gg, out) if ctx.needs_input_grad[0] else None,
+                gg * -2 * out * grad if ctx.needs_input_grad[1] else None)
 
 
 class Sigmoid(Function):
@@ -298,7 +319,24 @@ class Sigmoid(Function):
     @staticmethod
     def backward(ctx, grad):
         out, = ctx.saved_tensors
-        return grad * (1 - out) * out
+        return SigmoidBackward.apply(grad, out)  # grad * (1 - out) * out
+
+
+class SigmoidBackward(Function):
+    """sigmoid's backward formula as one op, ``grad * (1 - out) * out`` (PyTorch: ``sigmoid_backward``)."""
+    node_name = "SigmoidBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out):
+        ctx.save_for_backward(grad, out)
+        y = out._data
+        return Tensor(grad._data * (1 - y) * y)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, out = ctx.saved_tensors
+        return (SigmoidBackward.apply(gg, out) if ctx.needs_input_grad[0] else None,
+                gg * grad * (1 - 2 * out) if ctx.needs_input_grad[1] else None)
 
 
 class Relu(Function):
@@ -313,7 +351,23 @@ class Relu(Function):
     @staticmethod
     def backward(ctx, grad):
         out, = ctx.saved_tensors
-        return grad * constant(out._data > 0).to(grad.dtype)
+        return ThresholdBackward.apply(grad, out)  # grad where out > 0, else 0
+
+
+class ThresholdBackward(Function):
+    """relu's backward formula as one op: let the gradient through where the output is positive
+    (PyTorch: ``threshold_backward(grad, result, 0)``)."""
+    node_name = "ThresholdBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out):
+        ctx.save_for_backward(out)
+        return Tensor(np.where(out._data > 0, grad._data, np.zeros((), grad._data.dtype)))
+
+    @staticmethod
+    def backward(ctx, gg):
+        out, = ctx.saved_tensors
+        return ThresholdBackward.apply(gg, out), None  # the mask does not depend on out smoothly
 
 
 class Clamp(Function):
