@@ -74,12 +74,15 @@ bench: $(VENV)/.test $(VENV)/.torch
 student: $(VENV)/.lab
 	$(PY) -m minigrad.classroom release notebooks/ --out student/
 
-test-e2e: $(VENV)/.test dot
-	$(PY) -m pip install --quiet playwright
+# JupyterLab in headless Chromium (Debian's `chromium` package; Playwright drives it, no browser download)
+$(VENV)/.e2e: $(VENV)/.test
+	$(PY) -m pip install --quiet playwright==1.65.2
+	@touch $@
+
+test-e2e: $(VENV)/.e2e dot
 	$(PY) -m pytest tests/e2e -v
 
-screenshots: $(VENV)/.test dot
-	$(PY) -m pip install --quiet playwright
+screenshots: $(VENV)/.e2e dot
 	MINIGRAD_SCREENSHOTS=docs $(PY) -m pytest tests/e2e -v -k screenshots
 
 clean:

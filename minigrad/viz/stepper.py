@@ -151,7 +151,7 @@ class BackwardStepper:
         for step in self.steps[:i]:
             node_attrs[step.node] = {"fillcolor": DONE}
         step = self.steps[i]
-        node_attrs[step.node] = {"fillcolor": CURRENT, "penwidth": "3"}
+        node_attrs[step.node] = {"fillcolor": CURRENT, "penwidth": "3", "class": "current"}
         edge_attrs = {}
         for k, g in enumerate(step.grads_out):
             if g is not None:

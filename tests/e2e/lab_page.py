@@ -34,7 +34,8 @@ _PROMPTS_JS = r"""(panel) => {
   const root = document.querySelector(panel);
   if (!root) return null;
   return [...root.querySelectorAll('.jp-Notebook .jp-Cell')].map(c => ({
-    code: c.classList.contains('jp-CodeCell'),
+    // an empty code cell is not sent to the kernel: it never gets an execution count
+    code: c.classList.contains('jp-CodeCell') && !!(c.querySelector('.jp-InputArea-editor') || {textContent: 'x'}).textContent.trim(),
     prompt: (c.querySelector('.jp-InputPrompt') || {textContent: ''}).textContent.trim(),
   }));
 }"""

@@ -55,6 +55,7 @@ reset_b.on_click(lambda _: setattr(slider, "value", 0))
 W.VBox([W.HBox([prev_b, next_b, reset_b, slider]), view])""", []),
     ("code", 'raise ValueError("this cell is meant to fail")', ["raises-exception"]),
     ("code", 'import sys\nprint("a warning on stderr is not an error", file=sys.stderr)\nprint("done")', []),
+    ("code", "", []),  # an empty cell: Lab does not run it, and that is fine
 ]
 
 
