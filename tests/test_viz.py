@@ -467,7 +467,7 @@ def test_stepper_panel_and_graph_highlight():
     assert "AccumulateGrad(input [3, 2]), input 0" in panel
     src = s.graph().source
     node_id = s.layout.node_id(y.grad_fn)
-    assert re.search(rf"{node_id} \[label=MMFunctionBackward fillcolor=gold penwidth=3\]", src)
+    assert re.search(rf"{node_id} \[label=MMFunctionBackward class=current fillcolor=gold penwidth=3\]", src)
     assert re.search(r"label=SumBackward0 fillcolor=thistle", src)
     assert src.count('label=" grad [3, 2]"') == 2
     s.goto(3)
