@@ -110,14 +110,15 @@ class GraphTask:
                 heapq.heappush(ready, (-node._sequence_nr, next(tie), node))
                 self.dependencies[node] = -1  # queued
 
+        deps, to_run, capture = self.dependencies, self.to_run, self.capture
         index = 0
         while ready:
             node = heapq.heappop(ready)[2]
-            grads = buffers.pop(node)
-            grads = self._run_tensor_hooks(node, grads)
-            for nr, i in self.capture.get(node, ()):
-                self.captured[i] = grads[nr]
-            if node not in self.to_run:  # only captured (a leaf for autograd.grad or the stepper)
+            grads = self._run_tensor_hooks(node, buffers.pop(node))
+            if capture:
+                for nr, i in capture.get(node, ()):
+                    self.captured[i] = grads[nr]
+            if node not in to_run:  # only captured (a leaf for autograd.grad or the stepper)
                 yield Step(index, node, tuple(grads), (), False)
                 index += 1
                 continue
@@ -126,11 +127,11 @@ class GraphTask:
             yield Step(index, node, tuple(grads), outs, True)
             index += 1
             for (nxt, nr), g in zip(node.next_functions, outs):
-                if nxt is None or g is None or nxt not in self.dependencies:
+                if g is None or nxt not in deps:  # (None is never in deps)
                     continue
                 self._add(buffers, nxt, nr, g)
-                self.dependencies[nxt] -= 1
-                if self.dependencies[nxt] == 0:
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
                     heapq.heappush(ready, (-nxt._sequence_nr, next(tie), nxt))
 
     def run(self):
