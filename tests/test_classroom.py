@@ -116,3 +116,12 @@ def test_student_edition_runs_with_only_the_exercises_failing(path, tmp_path):
         else:
             assert not errors or "raises-exception" in tags, \
                 f"cell {i} fails in the student edition: {[(e.ename, e.evalue) for e in errors]}"
+
+
+def test_checks_raise_under_nbgraders_autograder(monkeypatch):
+    """nbgrader gives a check cell its points when it does not raise: a failing check must raise there."""
+    from minigrad.exercises import _check, nb00
+    assert not nb00.check_node_name(lambda t: "wrong")
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    with pytest.raises(_check.ExerciseFailed, match="❌"):
+        nb00.check_node_name(lambda t: "wrong")

@@ -65,6 +65,11 @@ def test_mm_not_written_yet():
     failed(nb04.check_mm_backward(make_mm(backward)), "not written yet")
 
 
+def test_mm_gradcheck_runs_at_the_end():
+    report = nb04.check_mm_backward(make_mm(mm_reference))
+    assert "gradcheck passes" in report.text
+
+
 def test_mm_one_gradient_only():
     def backward(ctx, g):
         x, w = ctx.saved_tensors
@@ -543,6 +548,16 @@ def test_my_backward_not_written_yet():
     def my_backward(loss):
         raise NotImplementedError()
     failed(nb06.check_my_backward(my_backward), "not written yet")
+
+
+def test_my_backward_says_when_exercise_1_is_missing():
+    ns = {"minigrad": minigrad}
+    exec("def execution_order(root):\n"
+         "    raise NotImplementedError()\n"
+         "\n"
+         "def my_backward(loss):\n"
+         "    return {node: None for node in execution_order(loss.grad_fn)}\n", ns)
+    failed(nb06.check_my_backward(ns["my_backward"]), "not written yet", "execution_order from exercise 1")
 
 
 def test_my_backward_overwrites_instead_of_summing():

@@ -42,13 +42,22 @@ def passed(title, detail=""):
 
 
 def failed(title, problem, expected=None, got=None, hint=None):
+    """A failed Report.  Under nbgrader's autograder (``NBGRADER_EXECUTION=autograde``) it raises
+    instead, since nbgrader gives a check cell its points when the cell does not raise."""
     lines = [f"❌ {title}: {problem}"]
     if expected is not None or got is not None:
         lines.append(f"   expected: {_show(expected)}")
         lines.append(f"   got:      {_show(got)}")
     if hint:
         lines.append(f"   Hint: {hint}")
-    return Report(False, "\n".join(lines))
+    text = "\n".join(lines)
+    if os.environ.get("NBGRADER_EXECUTION") == "autograde":
+        raise ExerciseFailed(text)
+    return Report(False, text)
+
+
+class ExerciseFailed(AssertionError):
+    """Raised (only under nbgrader's autograder) when a check fails; the message is the feedback."""
 
 
 def _show(x):
@@ -73,7 +82,10 @@ def close(got, expected, atol=1e-5, rtol=1e-4):
 
 
 def call(title, fn, *args, **kwargs):
-    """Run the student's code; turn exceptions into a failed Report (with the student's own frame)."""
+    """Run the student's code: ``(result, None)``, or ``(None, failed Report)`` if it raised.
+
+    A failed Report is falsy, so test the second value with ``if err is not None``, not ``if err``.
+    """
     try:
         return fn(*args, **kwargs), None
     except NotImplementedError:

@@ -140,8 +140,17 @@ def check_mm_backward(MMFunction):
                 hint=_mm_wrong_value_hint(which, got, x, w, g))
             if bad is not None:
                 return bad
+    x = _t(generator, (3, 2), True)
+    w = _t(generator, (4, 2), True)
+    try:
+        gradcheck(MMFunction.apply, (x, w))
+    except GradcheckError as e:
+        return _check.failed(title, "gradcheck failed:\n   " + str(e).strip().replace("\n", "\n   "),
+                             hint=_HINT_INPUT + " " + _HINT_WEIGHT)
+    except Exception as e:  # noqa: BLE001  (any other error in the student's code)
+        return _check.failed(title, f"gradcheck raised {type(e).__name__}: {e}")
     return _check.passed(title, f"correct gradients for input and weight on {len(_MM_CASES)} hidden random cases "
-                                "(including ones where only one of them requires grad).")
+                                "(including ones where only one of them requires grad), and gradcheck passes.")
 
 
 # ---------------------------------------------------------------------------- exercise 2

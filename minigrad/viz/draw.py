@@ -186,14 +186,15 @@ class Layout:
         self.hidden = len(self.order) - len(self.drawn)
         self.drawn_set = set(self.drawn)
         self.param_names = {id(t): name for name, t in (params or {}).items()}
-        self._ids = {}
+        self._ids, self._counts = {}, {"n": 0, "s": 0}
         for t in self.outputs:
             self.id(("tensor", id(t)))
         for node in self.drawn:
             self.id(("node", id(node)))
             if self.is_acc(node):
                 self.id(("tensor", id(node.variable)))
-            if show_saved:
+        if show_saved:  # saved tensors get ids of their own (s0, s1, ...) so node ids never change
+            for node in self.drawn:
                 for i, saved in enumerate(getattr(node, "_saved", ()) or ()):
                     if saved is not None:
                         self.id(("saved", id(node), i))
@@ -206,7 +207,9 @@ class Layout:
 
     def id(self, key):
         if key not in self._ids:
-            self._ids[key] = f"n{len(self._ids)}"
+            prefix = "s" if key[0] == "saved" else "n"
+            self._ids[key] = f"{prefix}{self._counts[prefix]}"
+            self._counts[prefix] += 1
         return self._ids[key]
 
     def node_id(self, node):
