@@ -5,26 +5,8 @@ import numpy as np
 import pytest
 
 import minigrad
+from seed_programs import MMFunction
 from minigrad.autograd import Function, GradcheckError, gradcheck, gradgradcheck
-
-
-class MMFunction(Function):
-    """The seed's example: input @ weight.T."""
-
-    @staticmethod
-    def forward(ctx, input, weight):
-        ctx.save_for_backward(input, weight)
-        return input.mm(weight.t())
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        input, weight = ctx.saved_tensors
-        grad_input = grad_weight = None
-        if ctx.needs_input_grad[0]:
-            grad_input = grad_output.mm(weight)
-        if ctx.needs_input_grad[1]:
-            grad_weight = grad_output.t().mm(input)
-        return grad_input, grad_weight
 
 
 def rand(*shape, dtype=np.float32, requires_grad=True, seed=0):

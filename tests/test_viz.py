@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import minigrad
+from seed_programs import MMFunction
 from minigrad.autograd.function import AccumulateGrad
 
 graphviz = pytest.importorskip("graphviz")
@@ -27,25 +28,6 @@ needs_dot = pytest.mark.skipif(not HAVE_DOT, reason="Graphviz's dot program is n
 
 
 # ---- the graphs of the series -------------------------------------------------------------------
-class MMFunction(minigrad.autograd.Function):
-    """The custom Function of the series: y = input @ weight.T."""
-
-    @staticmethod
-    def forward(ctx, input, weight):
-        ctx.save_for_backward(input, weight)
-        return input.mm(weight.t())
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        input, weight = ctx.saved_tensors
-        grad_input = grad_weight = None
-        if ctx.needs_input_grad[0]:
-            grad_input = grad_output.mm(weight)
-        if ctx.needs_input_grad[1]:
-            grad_weight = grad_output.t().mm(input)
-        return grad_input, grad_weight
-
-
 def relu_sum():
     a = minigrad.linspace(-100, 100, 10, requires_grad=True)
     a.name = "a"

@@ -336,16 +336,8 @@ class Module:
 
     def zero_grad(self, set_to_none=True):
         """Forget the gradients of all parameters: ``None`` by default, or zeros in place."""
-        for p in self.parameters():
-            if p.grad is not None:
-                if set_to_none:
-                    p.grad = None
-                else:
-                    if p.grad.grad_fn is not None:
-                        p.grad.detach_()
-                    else:
-                        p.grad.requires_grad_(False)
-                    p.grad.zero_()
+        from ..optim.optimizer import zero_grads
+        zero_grads(self.parameters(), set_to_none)
 
     # ------------------------------------------------------------------ dtypes
     def _apply(self, fn):

@@ -46,10 +46,7 @@ class Adam(Optimizer):
     @grad_mode.no_grad()
     def step(self, closure=None):
         """One update of every parameter that has a gradient; returns ``closure()``'s loss if given."""
-        loss = None
-        if closure is not None:
-            with grad_mode.enable_grad():
-                loss = closure()
+        loss = self._closure_loss(closure)
 
         for group in self.param_groups:
             lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]

@@ -24,6 +24,7 @@ from collections import defaultdict
 import copy
 import warnings
 
+from ..autograd import grad_mode
 from ..tensor import Tensor
 
 
@@ -83,17 +84,15 @@ class Optimizer:
 
     def zero_grad(self, set_to_none=True):
         """Forget every parameter's gradient: ``None`` by default, or zeros in place."""
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is not None:
-                    if set_to_none:
-                        p.grad = None
-                    else:
-                        if p.grad.grad_fn is not None:
-                            p.grad.detach_()
-                        else:
-                            p.grad.requires_grad_(False)
-                        p.grad.zero_()
+        zero_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
+
+    @staticmethod
+    def _closure_loss(closure):
+        """``step(closure)`` re-evaluates the model first (grad mode on) and returns that loss."""
+        if closure is None:
+            return None
+        with grad_mode.enable_grad():
+            return closure()
 
     def step(self, closure=None):
         """Update the parameters once; each optimizer defines this."""
@@ -161,3 +160,17 @@ def _check_plain_loop(fused, differentiable, capturable=False):
     if fused or differentiable or capturable:
         raise NotImplementedError("minigrad's optimizers support neither fused=True, differentiable=True "
                                   "nor capturable=True")
+
+
+def zero_grads(params, set_to_none=True):
+    """What ``Module.zero_grad`` and ``Optimizer.zero_grad`` do: each ``.grad`` to None, or to zeros."""
+    for p in params:
+        if p.grad is not None:
+            if set_to_none:
+                p.grad = None
+            else:
+                if p.grad.grad_fn is not None:
+                    p.grad.detach_()
+                else:
+                    p.grad.requires_grad_(False)
+                p.grad.zero_()
