@@ -43,8 +43,11 @@ trust: $(VENV)/.lab
 	@$(JUPYTER) trust notebooks/*.ipynb >/dev/null
 
 # ---- the two commands ---------------------------------------------------------------
+# (as root, e.g. in a container, Jupyter refuses to start without --allow-root)
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+
 lab: $(VENV)/.lab dot trust
-	$(JUPYTER) lab --notebook-dir=notebooks --port=$(PORT)
+	$(JUPYTER) lab --notebook-dir=notebooks --port=$(PORT) $(ROOT_FLAG)
 
 test: $(VENV)/.test dot $(if $(WITH_TORCH),$(VENV)/.torch)
 	$(PY) -m pytest tests --ignore=tests/e2e $(NBVAL) notebooks
