@@ -362,7 +362,7 @@ class ThresholdBackward(Function):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.save_for_backward(out)
-        return Tensor(np.where(out._data > 0, grad._data, np.zeros((), grad._data.dtype)))
+        return Tensor(grad._data * (out._data > 0))  # times a 0/1 mask (much faster than np.where)
 
     @staticmethod
     def backward(ctx, gg):
