@@ -13,15 +13,23 @@ import numpy as np
 
 from ..autograd import grad_mode
 from ..tensor import Tensor
+from .elementwise import Add, Div, Mul, Sub
+
+# Under no_grad the four arithmetic in-place ops (optimizer steps) use numpy's in-place ufuncs.
+_UFUNCS = {Add: np.add, Sub: np.subtract, Mul: np.multiply, Div: np.true_divide}
 
 
 def inplace(t, fn, *args):
     recording = grad_mode._enabled and (t._requires_grad or
                                         any(isinstance(a, Tensor) and a._requires_grad for a in args))
     if not recording:
-        with grad_mode.no_grad():
-            out = fn.apply(t, *args)
-        _write(t, out)
+        ufunc = _UFUNCS.get(fn)
+        if ufunc is not None and t._data.dtype.kind == "f":
+            _numpy_inplace(t, ufunc, *args)  # p.add_(g, alpha=-lr): straight into p's memory
+        else:
+            with grad_mode.no_grad():
+                out = fn.apply(t, *args)
+            _write(t, out)
         t._vc[0] += 1
         return t
 
@@ -45,6 +53,18 @@ def inplace(t, fn, *args):
             s.vc, s.version, s.data = t._vc, t._vc[0], t._data
             s.ref = lambda t=t: t
     return t
+
+
+def _numpy_inplace(t, ufunc, other, alpha=1):
+    """``t = t (op) alpha * other`` in t's own memory (no temporary result, no copy back)."""
+    b = other._data if alpha == 1 else other._data * alpha
+    if b.shape != t._data.shape and np.broadcast_shapes(b.shape, t._data.shape) != t._data.shape:
+        raise RuntimeError(f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
+                           f"{list(np.broadcast_shapes(b.shape, t._data.shape))}")
+    if not t._data.flags.writeable:
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a "
+                           "single memory location. Please clone() the tensor before performing the operation.")
+    ufunc(t._data, b, out=t._data, casting="unsafe")
 
 
 def _write(t, out):
