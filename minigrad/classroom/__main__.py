@@ -20,7 +20,7 @@ def main(argv=None):
         return 1
     for path in written:
         print(f"wrote {path}")
-    print(f"{len(written)} student notebooks in {args.out}/ (solutions replaced by stubs, exercise outputs "
+    print(f"{len(written)} student notebooks in {args.out.rstrip('/')}/ (solutions replaced by stubs, exercise outputs "
           "cleared)")
     return 0
 
