@@ -20,7 +20,7 @@ from . import autograd
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .creation import (arange, as_tensor, cat, concat, empty, empty_like, eye, from_numpy, full, full_like,
                        linspace, ones, ones_like, stack, tensor, zeros, zeros_like)
-from .random import manual_seed, initial_seed, seed, rand, rand_like, randint, randn, randn_like, randperm, normal
+from .random import Generator, manual_seed, initial_seed, seed, rand, rand_like, randint, randn, randn_like, randperm, normal
 from .ops import where
 
 float = float32  # noqa: A001
