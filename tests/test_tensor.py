@@ -143,7 +143,16 @@ def test_max_over_a_dim_returns_values_and_indices():
 
 
 def test_random_is_seeded():
-    minigrad.manual_seed(3)
+    g = minigrad.manual_seed(3)
+    assert repr(g) == "<minigrad.Generator seed=3>" and minigrad.initial_seed() == 3
     a = minigrad.randn(4)
     minigrad.manual_seed(3)
     assert minigrad.randn(4).tolist() == a.tolist()
+
+
+def test_a_generator_of_ones_own():
+    g = minigrad.Generator(7)
+    first = minigrad.randn(3, generator=g).tolist()
+    g.manual_seed(7)
+    assert minigrad.randn(3, generator=g).tolist() == first
+    assert minigrad.randint(0, 5, (4,), generator=g).dtype is minigrad.int64
