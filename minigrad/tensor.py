@@ -25,8 +25,14 @@ from .autograd import grad_mode
 
 
 class Tensor:
-    __slots__ = ("_data", "_requires_grad", "grad_fn", "_grad", "_vc", "_output_nr", "_retains_grad",
-                 "_hooks", "_base", "_grad_accumulator", "name", "__weakref__", "__dict__")
+    __slots__ = ("_data", "_requires_grad", "grad_fn", "_vc", "_output_nr", "__weakref__", "__dict__")
+    # what most tensors never change is a class attribute; a tensor that sets one keeps its own value
+    _grad = None
+    _retains_grad = False
+    _hooks = None
+    _base = None
+    _grad_accumulator = None
+    name = None
 
     def __init__(self, data, requires_grad=False):
         if type(data) is not np.ndarray:
@@ -39,14 +45,8 @@ class Tensor:
         self._data = data
         self._requires_grad = False
         self.grad_fn = None
-        self._grad = None
         self._vc = [0]
         self._output_nr = 0
-        self._retains_grad = False
-        self._hooks = None
-        self._base = None
-        self._grad_accumulator = None
-        self.name = None
         if requires_grad:
             if not self.dtype.is_floating_point:
                 raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")

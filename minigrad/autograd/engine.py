@@ -99,7 +99,8 @@ class GraphTask:
         return deps, to_run
 
     # ---- 2. and 3. seed and run -------------------------------------------------------------
-    def steps(self):
+    def steps(self, trace=True):
+        """Run the nodes one by one, yielding a ``Step`` after each (``trace=False``: run, yield nothing)."""
         buffers = {}   # node -> list of the gradients received so far, one slot per forward output
         ready = []     # heap of (priority, tie, node): the latest-created node first
         tie = itertools.count()
@@ -114,17 +115,21 @@ class GraphTask:
         index = 0
         while ready:
             node = heapq.heappop(ready)[2]
-            grads = self._run_tensor_hooks(node, buffers.pop(node))
+            grads = buffers.pop(node)
+            if node._tensor_pre_hooks or node._retained or type(node) is AccumulateGrad:
+                grads = self._run_tensor_hooks(node, grads)
             if capture:
                 for nr, i in capture.get(node, ()):
                     self.captured[i] = grads[nr]
             if node not in to_run:  # only captured (a leaf for autograd.grad or the stepper)
-                yield Step(index, node, tuple(grads), (), False)
+                if trace:
+                    yield Step(index, node, tuple(grads), (), False)
                 index += 1
                 continue
 
             outs = self._call(node, grads)
-            yield Step(index, node, tuple(grads), outs, True)
+            if trace:
+                yield Step(index, node, tuple(grads), outs, True)
             index += 1
             for (nxt, nr), g in zip(node.next_functions, outs):
                 if g is None or nxt not in deps:  # (None is never in deps)
@@ -137,7 +142,7 @@ class GraphTask:
     def run(self):
         # inf * 0 and x / 0 in backward formulas give nan / inf silently, as in PyTorch
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            for _ in self.steps():
+            for _ in self.steps(trace=False):  # (never yields: there is nothing to wait for)
                 pass
         return self
 
@@ -154,8 +159,6 @@ class GraphTask:
 
     def _run_tensor_hooks(self, node, grads):
         """Hooks registered with ``tensor.register_hook`` see (and may replace) the tensor's gradient."""
-        if node._tensor_pre_hooks is None and node._retained is None and type(node) is not AccumulateGrad:
-            return grads  # the common case: nothing registered
         for nr in range(len(grads)):
             hooks = node._output_hooks(nr)
             if hooks and grads[nr] is not None:

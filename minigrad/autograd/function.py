@@ -56,8 +56,7 @@ class Node:
     _pre_hooks = None         # {id: hook(grad_outputs)}
     _post_hooks = None        # {id: hook(grad_inputs, grad_outputs)}
 
-    def __init__(self):
-        self._sequence_nr = next(_sequence)
+    _sequence_nr = -1         # set when the node is recorded into a graph
 
     def name(self):
         return type(self).__name__
@@ -165,8 +164,9 @@ class BackwardNode(Node):
     to_save = ()             # what forward passed to save_for_backward, until then
     _non_differentiable = ()
     _materialize_grads = True
-    _input_meta = ()         # (shape, numpy dtype) of each tensor input: the gradients must match
-    _is_tensor_input = ()    # per forward argument: was it a Tensor?
+    input_shapes = ()        # the shape of each tensor input (PyTorch keeps them to check the gradients;
+    _input_dtypes = ()       # broadcasting ops read them to sum gradients back) and its numpy dtype
+    _is_tensor_input = None  # per forward argument: was it a Tensor? (None: every argument was)
     _output_meta = ()        # (shape, numpy dtype) of each output (when there are several)
 
     # ---- used inside forward ------------------------------------------------------------
@@ -187,16 +187,10 @@ class BackwardNode(Node):
 
     # ---- used inside backward -----------------------------------------------------------
     @property
-    def input_shapes(self):
-        """The shapes of forward's tensor inputs (minigrad keeps them for every node, as PyTorch does,
-        to check the gradients; broadcasting ops use them to sum gradients back to size)."""
-        return tuple([shape for shape, _ in self._input_meta])
-
-    @property
     def saved_tensors(self):
         if self.to_save and not self._saved:  # still inside forward
             return self.to_save
-        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+        return tuple([None if s is None else s.unpack(self) for s in self._saved])
 
     @property
     def saved_variables(self):
@@ -222,14 +216,21 @@ class BackwardNode(Node):
 
     def _check_grads(self, grads):
         """One gradient per forward argument, of the input's shape; keep those of the tensor inputs."""
-        expected = len(self._is_tensor_input)
-        if len(grads) > expected and all(g is None for g in grads[expected:]):
-            grads = grads[:expected]  # extra Nones are allowed, as in PyTorch
+        shapes, dtypes, is_tensor_input = self.input_shapes, self._input_dtypes, self._is_tensor_input
+        expected = len(is_tensor_input) if is_tensor_input is not None else len(shapes)
+        while len(grads) > expected and grads[-1] is None:
+            grads = grads[:-1]  # extra Nones at the end are allowed, as in PyTorch
+        if is_tensor_input is None and len(grads) == expected:  # the common case, checked quickly:
+            for g, shape, dtype in zip(grads, shapes, dtypes):  # only tensors went in, and each gradient fits
+                if g is not None and (type(g) is not Tensor or g._data.shape != shape or g._data.dtype != dtype):
+                    break
+            else:
+                return grads
         if len(grads) != expected:
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
                                f"(expected {expected}, got {len(grads)})")
         out = []
-        for i, is_tensor in enumerate(self._is_tensor_input):
+        for i, is_tensor in enumerate(is_tensor_input or (True,) * expected):
             g = grads[i]
             if not is_tensor:
                 if g is not None:
@@ -237,7 +238,7 @@ class BackwardNode(Node):
                                        f"position {i + 1}, but the corresponding forward input was not a Variable")
                 continue
             if g is not None:
-                shape, dtype = self._input_meta[len(out)]
+                shape, dtype = shapes[len(out)], dtypes[len(out)]
                 if type(g) is not Tensor or g._data.shape != shape or g._data.dtype != dtype:
                     g = _validate_grad(self, len(out), g, shape, dtype)
             out.append(g)
@@ -294,64 +295,69 @@ class Function:
     def apply(cls, *args):
         """Run forward without recording, then (if any input requires grad) record one backward node."""
         ctx = cls._backward_cls()
-        needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
-        ctx.needs_input_grad = needs
-        record = grad_mode._enabled and True in needs
-
-        prev = grad_mode._enabled
+        needs = ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+        if not grad_mode._enabled:  # under no_grad(), or a formula inside backward: nothing to record
+            return cls.forward(ctx, *args)
         grad_mode._enabled = False  # forward's own operations are not recorded
         try:
             result = cls.forward(ctx, *args)
         finally:
-            grad_mode._enabled = prev
-        if not record:
+            grad_mode._enabled = True
+        if True not in needs:
             return result
         return _record(ctx, args, result)
 
 
-_ALL_TENSORS = {n: (True,) * n for n in range(8)}  # shared: most ops take only tensors
-
-
 def _record(ctx, args, result):
     """Connect ``ctx`` into the graph: edges to the inputs, ``grad_fn`` on the outputs, saved tensors."""
-    edges, is_tensor, meta = [], [], []
+    ctx._sequence_nr = next(_sequence)  # PyTorch numbers nodes as they are created
+    edges, shapes, dtypes = [], [], []
     for a in args:
         if isinstance(a, Tensor):
-            edges.append(edge_of(a))
-            meta.append((a._data.shape, a._data.dtype))
-            is_tensor.append(True)
-        else:
-            is_tensor.append(False)
+            fn = a.grad_fn  # (edge_of(a), with its most common case first)
+            edges.append((fn, a._output_nr) if fn is not None else edge_of(a))
+            shapes.append(a._data.shape)
+            dtypes.append(a._data.dtype)
     ctx.next_functions = tuple(edges)
-    ctx._is_tensor_input = (_ALL_TENSORS.get(len(args)) if len(meta) == len(args) else None) or tuple(is_tensor)
-    # the shape and numpy dtype each input's gradient must have (a tuple of tuples of plain values:
-    # Python's cycle collector stops tracking such tuples, which keeps big graphs cheap to hold)
-    ctx._input_meta = tuple(meta)
+    # (tuples of plain values: Python's cycle collector stops tracking them, which keeps big graphs cheap)
+    ctx.input_shapes, ctx._input_dtypes = tuple(shapes), tuple(dtypes)
+    if len(edges) != len(args):  # some arguments were numbers, dims, flags...: they get no gradient
+        ctx._is_tensor_input = tuple([isinstance(a, Tensor) for a in args])
 
-    single = not isinstance(result, tuple)
-    outputs = (result,) if single else result
-    wrapped = []
-    for i, out in enumerate(outputs):
-        if isinstance(out, Tensor):
-            for a in args:
-                if out is a:  # forward returned an input as-is: output a new alias of it
-                    out = Tensor(a._data)
-                    out._vc = a._vc
-                    break
-            if ctx._non_differentiable and any(out is t for t in ctx._non_differentiable):
-                out._requires_grad = False
-            else:
-                out.grad_fn = ctx
-                out._output_nr = i
-                out._requires_grad = True
-        wrapped.append(out)
-    if not single:  # several outputs: remember their shapes to make zeros for those that get no gradient
-        ctx._num_inputs = len(outputs)
-        ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None) for o in wrapped]
+    if not isinstance(result, tuple):  # the common case: one output
+        out = _connect_output(ctx, args, result, 0)
+        _save(ctx)
+        return out
+    outputs = tuple([_connect_output(ctx, args, out, i) for i, out in enumerate(result)])
+    # several outputs: remember their shapes to make zeros for those that get no gradient
+    ctx._num_inputs = len(outputs)
+    ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None) for o in outputs]
+    _save(ctx)
+    return outputs
+
+
+def _connect_output(ctx, args, out, i):
+    """Make ``out`` output number ``i`` of ``ctx`` (its ``grad_fn``)."""
+    if isinstance(out, Tensor):
+        for a in args:
+            if out is a:  # forward returned an input as-is: output a new alias of it
+                out = Tensor(a._data)
+                out._vc = a._vc
+                break
+        if ctx._non_differentiable and any(out is t for t in ctx._non_differentiable):
+            out._requires_grad = False
+        else:
+            out.grad_fn = ctx
+            out._output_nr = i
+            out._requires_grad = True
+    return out
+
+
+def _save(ctx):
+    """Turn what forward passed to ``save_for_backward`` into ``SavedTensor``s (outputs are connected now)."""
     if ctx.to_save:
         ctx._saved = [None if t is None else SavedTensor(t, ctx) for t in ctx.to_save]
         ctx.to_save = ()
-    return wrapped[0] if single else tuple(wrapped)
 
 
 NO_EDGE = (None, 0)  # the edge to an input that needs no gradient (one shared tuple)
@@ -383,7 +389,6 @@ class AccumulateGrad(Node):
     """
 
     def __init__(self, variable):
-        super().__init__()
         self._sequence_nr = float("inf")  # PyTorch gives it UINT64_MAX: run it as soon as it is ready
         self.variable = variable
 

@@ -7,6 +7,7 @@
 - ``loss.py``: mse_loss, nll_loss
 - ``inplace.py``: add_, mul_, zero_, x[i] = v, ...
 """
+from ..tensor import Tensor
 from ._util import as_operand, broadcast_shape, is_expandable_to, sum_to
 from .elementwise import (Abs, Add, Clamp, Clone, CopyFrom, Div, Exp, Fill, Log, Maximum, Mul, MulScalar, Neg, Pow,
                           PowScalarBase, PowTensor, Reciprocal, Relu, Rsub, Sigmoid, SigmoidBackward, Sqrt, Sub, Tanh,
@@ -21,8 +22,10 @@ from .shape import (Cat, Expand, SqueezeDims, Index, IndexGrad, IndexPut, Permut
 
 
 def binary(fn, a, b, alpha=1):
-    """Apply a two-tensor op; a Python number becomes a 0-dim tensor without gradient (as in PyTorch)."""
-    a, b = as_operand(a, b), as_operand(b, a)
+    """Apply a two-tensor op to tensor ``a`` and ``b``; a Python number ``b`` becomes a 0-dim tensor
+    without gradient (as in PyTorch)."""
+    if not isinstance(b, Tensor):
+        b = as_operand(b, a)
     if a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
         broadcast_shape(a, b)  # raises PyTorch's error when the shapes don't broadcast
     return fn.apply(a, b) if alpha == 1 else fn.apply(a, b, alpha)

@@ -53,6 +53,8 @@ def is_expandable_to(shape, desired):
 
 def sum_to(t, shape):
     """Sum a broadcast gradient back to ``shape`` (PyTorch: ``sum_to_size``); differentiable."""
+    if t._data.shape == shape:  # (the usual case: nothing was broadcast)
+        return t
     shape = tuple(shape)
     if t._data.shape == shape:
         return t
