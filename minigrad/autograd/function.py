@@ -104,24 +104,25 @@ class SavedTensor:
     would be a reference cycle output -> node -> output), so an output is saved as its data and
     rebuilt, with ``grad_fn`` set back to the node, when backward unpacks it.
     """
-    __slots__ = ("tensor", "data", "vc", "version", "output_nr", "ref", "freed")
+    __slots__ = ("tensor", "data", "vc", "version", "output_nr")
 
     def __init__(self, t, node):
-        self.vc = t._vc
+        self.vc = t._vc  # the version counter itself (a list shared with the tensor): None once freed
         self.version = t._vc[0]
-        self.freed = False
         if t.grad_fn is node:  # one of the node's own outputs
             self.tensor = None
             self.data = t._data
             self.output_nr = t._output_nr
-            self.ref = weakref.ref(t)
         else:
             self.tensor = t
             self.data = None
-            self.ref = None
+
+    @property
+    def freed(self):
+        return self.vc is None
 
     def unpack(self, node):
-        if self.freed:
+        if self.vc is None:  # freed
             raise RuntimeError(FREED_MSG)
         if self.vc[0] != self.version:
             raise RuntimeError(self._modified_message(node))
@@ -137,9 +138,8 @@ class SavedTensor:
     def _modified_message(self, node):
         # PyTorch names the node that made the tensor: for a saved output, the node that saved it;
         # for a saved input, the tensor's grad_fn now (after an in-place op, that op's node).
-        t = self.tensor if self.tensor is not None else self.ref()
-        data = t._data if t is not None else self.data
-        kind = t.type() if t is not None else "minigrad.Tensor"
+        t = self.tensor if self.tensor is not None else Tensor(self.data)
+        data, kind = t._data, t.type()
         maker, nr = (node, self.output_nr) if self.tensor is None else (t.grad_fn, t._output_nr)
         where = ""
         if maker is not None:
@@ -150,8 +150,7 @@ class SavedTensor:
                 f"gradient, with minigrad.autograd.set_detect_anomaly(True, check_nan=False).")
 
     def free(self):
-        self.tensor = self.data = self.ref = None
-        self.freed = True
+        self.tensor = self.data = self.vc = None
 
 
 class BackwardNode(Node):

@@ -49,9 +49,8 @@ def inplace(t, fn, *args):
     t._vc[0] += 1
     t.grad_fn, t._output_nr, t._requires_grad = out.grad_fn, 0, True
     for s in out.grad_fn._saved:  # what the node saved of its output is now `t`
-        if s is not None and s.ref is not None and s.ref() is out:
+        if s is not None and s.tensor is None and s.data is out._data:
             s.vc, s.version, s.data = t._vc, t._vc[0], t._data
-            s.ref = lambda t=t: t
     return t
 
 
