@@ -395,6 +395,43 @@ def test_linear_forward_backward_match_torch():
         np.testing.assert_allclose(m, t, rtol=1e-5, atol=1e-6)
 
 
+def _second_order_graph(lib):
+    """The graph recorded for Linear's gradients with create_graph=True, as indented node names."""
+    lib.manual_seed(0)
+    lin = lib.nn.Linear(3, 2)
+    x = lib.ones(4, 3, requires_grad=True)
+    gw, gx = lib.autograd.grad((lin(x) ** 2).sum(), (lin.weight, x), create_graph=True)
+
+    def walk(fn, depth):
+        if fn is None or depth > 3:
+            return []
+        lines = ["  " * depth + fn.name().split("::")[-1]]
+        for nxt, _ in fn.next_functions:
+            lines += walk(nxt, depth + 1)
+        return lines
+    return walk(gw.grad_fn, 0), walk(gx.grad_fn, 0), gw.is_contiguous()
+
+
+# recorded from PyTorch 2.13: the weight's gradient is computed as (grad^T @ x)^T because weight.t() is
+# column-major (mm_mat2_backward), so it arrives in weight's own row-major layout
+LINEAR_SECOND_ORDER = (
+    ["TBackward0", "  TBackward0", "    MmBackward0", "      TBackward0", "      AccumulateGrad"],
+    ["MmBackward0", "  MulBackward0", "    MulBackward1", "      PowBackward0", "  TBackward0", "    TBackward0",
+     "      AccumulateGrad"],
+    True)
+
+
+def test_linear_weight_gradient_is_computed_in_the_weights_layout():
+    assert _second_order_graph(minigrad) == LINEAR_SECOND_ORDER
+    lin = nn.Linear(3, 2)
+    lin(minigrad.randn(4, 3)).sum().backward()
+    assert lin.weight.grad._data.flags.c_contiguous
+
+
+def test_linear_second_order_graph_matches_torch():
+    assert _second_order_graph(minigrad) == _second_order_graph(_torch())
+
+
 # ---------------------------------------------------------------- Sequential, ModuleList
 def test_sequential_indexing_and_forward():
     a, b, c = nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1)
