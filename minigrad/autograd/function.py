@@ -323,16 +323,16 @@ def _record(ctx, args, result):
     if len(edges) != len(args):  # some arguments were numbers, dims, flags...: they get no gradient
         ctx._is_tensor_input = tuple([isinstance(a, Tensor) for a in args])
 
-    if not isinstance(result, tuple):  # the common case: one output
-        out = _connect_output(ctx, args, result, 0)
-        _save(ctx)
-        return out
-    outputs = tuple([_connect_output(ctx, args, out, i) for i, out in enumerate(result)])
-    # several outputs: remember their shapes to make zeros for those that get no gradient
-    ctx._num_inputs = len(outputs)
-    ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None) for o in outputs]
-    _save(ctx)
-    return outputs
+    if isinstance(result, tuple):  # several outputs; their shapes make zeros for those that get no grad
+        result = tuple([_connect_output(ctx, args, out, i) for i, out in enumerate(result)])
+        ctx._num_inputs = len(result)
+        ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None) for o in result]
+    else:
+        result = _connect_output(ctx, args, result, 0)
+    if ctx.to_save:  # (after connecting the outputs: SavedTensor recognises an output by its grad_fn)
+        ctx._saved = [None if t is None else SavedTensor(t, ctx) for t in ctx.to_save]
+        ctx.to_save = ()
+    return result
 
 
 def _connect_output(ctx, args, out, i):
@@ -350,13 +350,6 @@ def _connect_output(ctx, args, out, i):
             out._output_nr = i
             out._requires_grad = True
     return out
-
-
-def _save(ctx):
-    """Turn what forward passed to ``save_for_backward`` into ``SavedTensor``s (outputs are connected now)."""
-    if ctx.to_save:
-        ctx._saved = [None if t is None else SavedTensor(t, ctx) for t in ctx.to_save]
-        ctx.to_save = ()
 
 
 NO_EDGE = (None, 0)  # the edge to an input that needs no gradient (one shared tuple)
