@@ -112,11 +112,12 @@ class GraphTask:
                 self.dependencies[node] = -1  # queued
 
         deps, to_run, capture = self.dependencies, self.to_run, self.capture
+        heappush, heappop = heapq.heappush, heapq.heappop
         index = 0
         while ready:
-            node = heapq.heappop(ready)[2]
+            node = heappop(ready)[2]
             grads = buffers.pop(node)
-            if node._tensor_pre_hooks or node._retained or type(node) is AccumulateGrad:
+            if node._tensor_pre_hooks or node._retained:
                 grads = self._run_tensor_hooks(node, grads)
             if capture:
                 for nr, i in capture.get(node, ()):
@@ -134,10 +135,13 @@ class GraphTask:
             for (nxt, nr), g in zip(node.next_functions, outs):
                 if g is None or nxt not in deps:  # (None is never in deps)
                     continue
-                self._add(buffers, nxt, nr, g)
+                buf = buffers.get(nxt)
+                if buf is None:  # the first gradient to reach nxt
+                    buf = buffers[nxt] = [None] * nxt._num_inputs
+                buf[nr] = g if buf[nr] is None else self._sum(buf[nr], g)
                 deps[nxt] -= 1
                 if deps[nxt] == 0:
-                    heapq.heappush(ready, (-nxt._sequence_nr, next(tie), nxt))
+                    heappush(ready, (-nxt._sequence_nr, next(tie), nxt))
 
     def run(self):
         # inf * 0 and x / 0 in backward formulas give nan / inf silently, as in PyTorch
@@ -147,20 +151,21 @@ class GraphTask:
         return self
 
     def _add(self, buffers, node, nr, g):
-        """Sum gradients that reach the same input of a node (fan-out in the forward pass)."""
+        """Put gradient ``g`` into ``node``'s input slot ``nr``."""
         buf = buffers.get(node)
         if buf is None:
             buf = buffers[node] = [None] * node._num_inputs
-        if buf[nr] is None:
-            buf[nr] = g
-        else:
-            with grad_mode.set_grad_enabled(self.create_graph):
-                buf[nr] = buf[nr] + g
+        buf[nr] = g if buf[nr] is None else self._sum(buf[nr], g)
+
+    def _sum(self, a, b):
+        """Two gradients reached the same input of a node (fan-out in the forward pass): add them."""
+        with grad_mode.set_grad_enabled(self.create_graph):
+            return a + b
 
     def _run_tensor_hooks(self, node, grads):
         """Hooks registered with ``tensor.register_hook`` see (and may replace) the tensor's gradient."""
         for nr in range(len(grads)):
-            hooks = node._output_hooks(nr)
+            hooks = node._tensor_pre_hooks.get(nr) if node._tensor_pre_hooks else None
             if hooks and grads[nr] is not None:
                 for hook in list(hooks.values()):
                     new = hook(grads[nr])
@@ -191,7 +196,7 @@ class GraphTask:
                         outs = tuple(new)
         finally:
             grad_mode._enabled = prev
-        if not self.keep_graph:
+        if node._saved and not self.keep_graph:
             node._release_saved()  # 4. free what this node saved
         return outs
 

@@ -55,6 +55,7 @@ class Node:
     _retained = None          # {output_nr: weakref(tensor)}: outputs that called retain_grad()
     _pre_hooks = None         # {id: hook(grad_outputs)}
     _post_hooks = None        # {id: hook(grad_inputs, grad_outputs)}
+    _saved = ()               # what the node saved for backward (SavedTensor objects)
 
     _sequence_nr = -1         # set when the node is recorded into a graph
 
@@ -84,11 +85,6 @@ class Node:
         """``fn(grad_outputs)`` runs before this node; it may return replacement gradients."""
         from ..tensor import RemovableHandle
         return RemovableHandle(self._hook_dict("_pre_hooks"), fn)
-
-    def _output_hooks(self, output_nr):
-        """The hooks registered on the tensor that is output ``output_nr`` of this node."""
-        hooks = self._tensor_pre_hooks
-        return hooks.get(output_nr) if hooks else None
 
     def _release_saved(self):
         pass
@@ -159,7 +155,6 @@ class BackwardNode(Node):
     PyTorch: ``BackwardCFunction`` (the Python object) wrapped in a ``PyNode`` (the C++ node).
     """
     _forward_cls = None      # the Function subclass this node belongs to
-    _saved = ()              # SavedTensor objects (or None), once forward has finished
     to_save = ()             # what forward passed to save_for_backward, until then
     _non_differentiable = ()
     _materialize_grads = True
@@ -387,8 +382,10 @@ class AccumulateGrad(Node):
     def name(self):
         return "minigrad::autograd::AccumulateGrad"
 
-    def _output_hooks(self, output_nr):
-        return self.variable._hooks  # hooks registered on the leaf tensor itself
+    @property
+    def _tensor_pre_hooks(self):
+        hooks = self.variable._hooks  # hooks registered on the leaf tensor itself
+        return {0: hooks} if hooks else None
 
     def apply(self, grad):
         v = self.variable
