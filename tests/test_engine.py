@@ -281,3 +281,34 @@ def test_stepper_mode_does_not_accumulate():
     assert last.grads_in[0].tolist() == [2.0, 4.0]
     y.backward()  # the graph was kept
     assert x.grad.tolist() == [2.0, 4.0]
+
+
+def _sequence_numbers(lib):
+    """The creation numbers of three recorded nodes, relative to the first, and the leaf's node's."""
+    x = lib.ones(2, requires_grad=True)
+    a = x * 2
+    b = a.exp()
+    with lib.no_grad():
+        x * 3  # records nothing, so it takes no number
+    c = b + 1
+    nr = (lambda n: n._sequence_nr()) if lib is not minigrad else (lambda n: n._sequence_nr)
+    first = nr(a.grad_fn)
+    return [nr(n.grad_fn) - first for n in (a, b, c)], nr(a.grad_fn.next_functions[0][0])
+
+
+def test_only_recorded_nodes_are_numbered_and_accumulate_grad_takes_no_number():
+    assert _sequence_numbers(minigrad) == ([0, 1, 2], float("inf"))  # PyTorch: 0, 1, 2 and UINT64_MAX
+
+
+def test_sequence_numbers_match_torch():
+    torch = pytest.importorskip("torch")
+    order, acc = _sequence_numbers(torch)
+    assert _sequence_numbers(minigrad) == (order, float("inf")) and acc == 2**64 - 1
+
+
+def test_run_drains_the_same_steps_without_records():
+    x = leaf([1.0, 2.0])
+    y = (x * x).sum()
+    task = GraphTask([y], [minigrad.tensor(1.0)], keep_graph=True)
+    assert list(task.steps(trace=False)) == []  # nothing yielded ...
+    assert x.grad.tolist() == [2.0, 4.0]  # ... but every node ran
