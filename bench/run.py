@@ -108,9 +108,9 @@ def bench_memory():
         y = (y * 1.0001).exp() * 0.5  # Exp saves its output, Mul saves the number: 20 saved MB
     loss = y.sum()
     del y  # only the graph (through `loss`) keeps things alive now
-    saved_bytes = sum(s.data.nbytes if s.data is not None else s.tensor._data.nbytes
-                      for node in _nodes(loss) for s in getattr(node, "_saved", ()) if s is not None
-                      if (s.data is not None or s.tensor._data.size > 1))
+    saved = [s.data if s.data is not None else s.tensor._data
+             for node in _nodes(loss) for s in getattr(node, "_saved", ()) if s is not None]
+    saved_bytes = sum(d.nbytes for d in saved if d.size > 1)  # the 1 MB intermediates, not the numbers
     loss.backward()
     gc.collect()
     # what the graph still holds: everything traced minus the gradient that backward produced

@@ -33,6 +33,7 @@ class Tensor:
     _base = None
     _grad_accumulator = None
     name = None
+    _wrapped_number = False  # True for the tensor a Python number becomes in ``x * 2`` (ops/_util.py)
 
     def __init__(self, data, requires_grad=False):
         if type(data) is not np.ndarray:

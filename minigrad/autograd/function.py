@@ -93,22 +93,32 @@ class Node:
         return f"<{type(self).__name__} object>"
 
 
+_NUMBER_VERSION = (0,)  # the version "counter" of a saved wrapped number: it never changes
+
+
 class SavedTensor:
     """One tensor saved for backward, with the version it had when it was saved.
 
     PyTorch: ``SavedVariable``.  A node never keeps a strong reference to its own output (that
     would be a reference cycle output -> node -> output), so an output is saved as its data and
     rebuilt, with ``grad_fn`` set back to the node, when backward unpacks it.
+
+    The number in ``x * 2`` (a "wrapped number", made by ``ops/_util.py``) is kept as its value
+    alone: nothing else can reach it, so it can never change.  That saves a Tensor and a version
+    counter per such op, which matters for very long graphs: Python's cycle collector re-scans every
+    object a graph holds, again and again while the graph grows.
     """
     __slots__ = ("tensor", "data", "vc", "version", "output_nr")
 
     def __init__(self, t, node):
+        self.tensor = self.output_nr = None
+        self.data = t._data
         self.vc = t._vc  # the version counter itself (a list shared with the tensor): None once freed
         self.version = t._vc[0]
         if t.grad_fn is node:  # one of the node's own outputs
-            self.tensor = None
-            self.data = t._data
             self.output_nr = t._output_nr
+        elif t._wrapped_number:  # the 2 of `x * 2`: nothing else can reach it, so it never changes
+            self.vc = _NUMBER_VERSION
         else:
             self.tensor = t
             self.data = None
@@ -124,6 +134,10 @@ class SavedTensor:
             raise RuntimeError(self._modified_message(node))
         if self.tensor is not None:
             return self.tensor
+        if self.output_nr is None:  # a wrapped number: a new tensor with a copy of its value
+            out = Tensor(self.data.copy())
+            out._wrapped_number = True
+            return out
         out = Tensor(self.data)
         out._vc = self.vc
         out.grad_fn = node
@@ -325,8 +339,10 @@ def _record(ctx, args, result):
     else:
         result = _connect_output(ctx, args, result, 0)
     if ctx.to_save:  # (after connecting the outputs: SavedTensor recognises an output by its grad_fn)
-        ctx._saved = [None if t is None else SavedTensor(t, ctx) for t in ctx.to_save]
-        ctx.to_save = ()
+        # (a tuple, not a list: a list keeps its items in a second block of memory, one more place
+        # for Python's cycle collector to visit per node when it scans a big graph)
+        ctx._saved = tuple([None if t is None else SavedTensor(t, ctx) for t in ctx.to_save])
+        del ctx.to_save  # (back to the class's empty tuple)
     return result
 
 

@@ -16,8 +16,11 @@ def as_operand(x, like):
     if isinstance(x, np.ndarray):
         return Tensor(x)
     if type(x) is float and like._data.dtype.kind == "f":  # the common case: x * 0.5 keeps x's dtype
-        return Tensor(np.asarray(x, like._data.dtype))
-    return Tensor(np.asarray(x, dtype=_dtype.result_type(like, x).numpy))
+        t = Tensor(np.asarray(x, like._data.dtype))
+    else:
+        t = Tensor(np.asarray(x, dtype=_dtype.result_type(like, x).numpy))
+    t._wrapped_number = True  # PyTorch marks these too (TensorImpl::is_wrapped_number)
+    return t
 
 
 def result(a, b, out):
