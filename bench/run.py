@@ -108,9 +108,7 @@ def bench_memory():
         y = (y * 1.0001).exp() * 0.5  # Exp saves its output, Mul saves the number: 20 saved MB
     loss = y.sum()
     del y  # only the graph (through `loss`) keeps things alive now
-    saved = [s.data if s.data is not None else s.tensor._data
-             for node in _nodes(loss) for s in getattr(node, "_saved", ()) if s is not None]
-    saved_bytes = sum(d.nbytes for d in saved if d.size > 1)  # the 1 MB intermediates, not the numbers
+    saved_bytes = sum(d.nbytes for d in _saved_arrays(loss) if d.size > 1)  # the 1 MB ones, not the numbers
     loss.backward()
     gc.collect()
     # what the graph still holds: everything traced minus the gradient that backward produced
@@ -118,6 +116,13 @@ def bench_memory():
     tracemalloc.stop()
     del loss
     return held, saved_bytes
+
+
+def _saved_arrays(t):
+    for node in _nodes(t):
+        for s in getattr(node, "_saved", ()):
+            if s is not None:
+                yield s.data if s.data is not None else s.tensor._data
 
 
 def _nodes(t):
