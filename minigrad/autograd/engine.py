@@ -135,10 +135,7 @@ class GraphTask:
             for (nxt, nr), g in zip(node.next_functions, outs):
                 if g is None or nxt not in deps:  # (None is never in deps)
                     continue
-                buf = buffers.get(nxt)
-                if buf is None:  # the first gradient to reach nxt
-                    buf = buffers[nxt] = [None] * nxt._num_inputs
-                buf[nr] = g if buf[nr] is None else self._sum(buf[nr], g)
+                self._add(buffers, nxt, nr, g)
                 deps[nxt] -= 1
                 if deps[nxt] == 0:
                     heappush(ready, (-nxt._sequence_nr, next(tie), nxt))
@@ -151,9 +148,9 @@ class GraphTask:
         return self
 
     def _add(self, buffers, node, nr, g):
-        """Put gradient ``g`` into ``node``'s input slot ``nr``."""
+        """Put gradient ``g`` into ``node``'s input slot ``nr``; add it if one is there already."""
         buf = buffers.get(node)
-        if buf is None:
+        if buf is None:  # the first gradient to reach this node
             buf = buffers[node] = [None] * node._num_inputs
         buf[nr] = g if buf[nr] is None else self._sum(buf[nr], g)
 
