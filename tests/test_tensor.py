@@ -156,3 +156,50 @@ def test_a_generator_of_ones_own():
     g.manual_seed(7)
     assert minigrad.randn(3, generator=g).tolist() == first
     assert minigrad.randint(0, 5, (4,), generator=g).dtype is minigrad.int64
+
+
+# ---------------------------------------------------------------- gradients written into zeros
+# PyTorch's formulas for relu, where, clamp, maximum, max/min and nll_loss write the gradient into
+# zeros, so the places that get no gradient hold 0.0 -- not -0.0 (what a negative gradient times a
+# 0/1 mask gives, and what would print as "-0.") and not nan (inf * 0).  Recorded from PyTorch 2.13:
+MASKED_GRADS = {
+    "relu": (lambda T, x: x.relu(), [0.0, 0.0, -2.0]),
+    "where": (lambda T, x: T.where(x > 0, x, T.zeros(3)), [0.0, 0.0, -2.0]),
+    "clamp": (lambda T, x: x.clamp(min=0.0), [0.0, -2.0, -2.0]),
+    "maximum": (lambda T, x: T.maximum(x, T.zeros(3)), [0.0, -1.0, -2.0]),
+    "max": (lambda T, x: x.max(), [0.0, 0.0, -2.0]),
+    "min": (lambda T, x: x.min(), [-2.0, 0.0, 0.0]),
+    "max_dim": (lambda T, x: x.max(0)[0], [0.0, 0.0, -2.0]),
+    "nll_loss": (lambda T, x: T.nn.functional.nll_loss(x.unsqueeze(0), T.tensor([1])), [0.0, 2.0, 0.0]),
+}
+
+
+def _masked_grad(lib, fn):
+    x = lib.tensor([-1.0, 0.0, 3.0], requires_grad=True)
+    (fn(lib, x) * -2).sum().backward()
+    return x.grad
+
+
+@pytest.mark.parametrize("name", sorted(MASKED_GRADS))
+def test_gradients_that_do_not_flow_are_positive_zeros(name):
+    fn, expected = MASKED_GRADS[name]
+    grad = _masked_grad(minigrad, fn)
+    assert grad.tolist() == expected
+    assert not np.signbit(grad.numpy()[np.array(expected) == 0]).any(), repr(grad)
+    assert "-0." not in repr(grad)
+
+
+@pytest.mark.parametrize("name", sorted(MASKED_GRADS))
+def test_masked_gradients_print_like_torch(name):
+    torch = pytest.importorskip("torch")
+    fn, _ = MASKED_GRADS[name]
+    assert repr(_masked_grad(minigrad, fn)) == repr(_masked_grad(torch, fn)).replace("torch", "minigrad")
+
+
+def test_relu_and_where_stop_infinite_gradients_like_torch():
+    x = minigrad.tensor([-1.0, 0.0, 3.0], requires_grad=True)
+    x.relu().backward(minigrad.tensor([float("inf"), float("-inf"), float("nan")]))
+    assert repr(x.grad) == "tensor([0., 0., nan])"  # PyTorch 2.13 prints the same
+    x = minigrad.tensor([-1.0, 0.0, 3.0], requires_grad=True)
+    minigrad.where(x > 0, x, minigrad.zeros(3)).backward(minigrad.tensor([float("inf"), -1.0, 2.0]))
+    assert repr(x.grad) == "tensor([0., 0., 2.])"

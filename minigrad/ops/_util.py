@@ -75,6 +75,21 @@ def dims_arg(dim, ndim):
     return (_wrap_dim(dim, ndim),)
 
 
+def keep_or_zero(keep, g):
+    """``np.where(keep, g, 0)``: the gradient where ``keep`` is true, +0.0 elsewhere.
+
+    PyTorch writes such gradients into zeros (``threshold_backward``, ``where``, ``masked_fill``).
+    Multiplying by the 0/1 mask gives the same numbers about ten times faster than ``np.where`` on
+    big arrays, with two exceptions that are fixed here: a negative gradient times 0 is -0.0 (``+= 0``
+    turns it into 0.0), and inf or nan times 0 is nan (such gradients take ``np.where``).
+    """
+    if g.dtype.kind == "f" and np.isfinite(g).all():
+        out = g * keep
+        out += 0
+        return out
+    return np.where(keep, g, np.zeros((), g.dtype))
+
+
 def constant(array):
     """A tensor that needs no gradient (masks, one-hots) for use inside backward formulas."""
     return Tensor(np.asarray(array))

@@ -9,7 +9,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import Tensor
-from ._util import constant, result, sum_to
+from ._util import constant, keep_or_zero, result, sum_to
 
 
 class Add(Function):
@@ -362,7 +362,7 @@ class ThresholdBackward(Function):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.save_for_backward(out)
-        return Tensor(grad._data * (out._data > 0))  # times a 0/1 mask (much faster than np.where)
+        return Tensor(keep_or_zero(out._data > 0, grad._data))
 
     @staticmethod
     def backward(ctx, gg):
@@ -390,7 +390,7 @@ class Clamp(Function):
             keep &= a._data >= lo
         if hi is not None:
             keep &= a._data <= hi
-        return grad * constant(keep).to(grad.dtype), None, None
+        return grad_where(keep, grad), None, None
 
 
 class Maximum(Function):
@@ -406,8 +406,8 @@ class Maximum(Function):
         a, b = ctx.saved_tensors
         # ties share the gradient equally, as in PyTorch
         wa = np.where(a._data > b._data, 1.0, np.where(a._data == b._data, 0.5, 0.0)).astype(grad._data.dtype)
-        return (sum_to(grad * constant(wa), a._data.shape) if ctx.needs_input_grad[0] else None,
-                sum_to(grad * constant(1 - wa), b._data.shape) if ctx.needs_input_grad[1] else None)
+        return (sum_to(grad_where(wa > 0, grad * constant(wa)), a._data.shape) if ctx.needs_input_grad[0] else None,
+                sum_to(grad_where(wa < 1, grad * constant(1 - wa)), b._data.shape) if ctx.needs_input_grad[1] else None)
 
 
 class Where(Function):
@@ -416,15 +416,25 @@ class Where(Function):
     @staticmethod
     def forward(ctx, cond, a, b):
         ctx.cond = cond
+        if b._data.ndim == 0 and b._data == 0 and a._data.dtype == b._data.dtype:  # a backward formula's
+            return Tensor(keep_or_zero(cond, a._data))  # "gradient here, 0 elsewhere": the fast way
         return result(a, b, np.where(cond, a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):
-        mask = constant(ctx.cond).to(grad.dtype)
         sa, sb = ctx.input_shapes
         return (None,
-                sum_to(grad * mask, sa) if ctx.needs_input_grad[1] else None,
-                sum_to(grad * (1 - mask), sb) if ctx.needs_input_grad[2] else None)
+                sum_to(grad_where(ctx.cond, grad), sa) if ctx.needs_input_grad[1] else None,
+                sum_to(grad_where(~ctx.cond, grad), sb) if ctx.needs_input_grad[2] else None)
+
+
+def grad_where(keep, grad):
+    """``where(keep, grad, 0)``: the part of a gradient that flows back through a mask.
+
+    PyTorch's formulas write these gradients into zeros, so the other places hold 0.0; ``grad * mask``
+    would give -0.0 there for a negative gradient (and nan for an infinite one).
+    """
+    return Where.apply(np.asarray(keep, bool), grad, constant(np.zeros((), grad._data.dtype)))
 
 
 def where(condition, a, b):

@@ -4,6 +4,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor
 from ._util import constant
+from .elementwise import grad_where
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -77,6 +78,6 @@ class NllLoss(Function):
     def backward(ctx, grad):
         if ctx.reduction == "none":
             g = grad.reshape(-1, *([1] * (len(ctx.coef.shape) - 1))) if len(ctx.shape) > 1 else grad
-            out = g * constant(ctx.coef)
+            out = grad_where(ctx.coef != 0, g * constant(ctx.coef))
             return out.reshape(ctx.shape), None, None, None, None
-        return grad * constant(ctx.coef), None, None, None, None
+        return grad_where(ctx.coef != 0, grad * constant(ctx.coef)), None, None, None, None

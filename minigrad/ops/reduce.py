@@ -5,7 +5,8 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
-from ._util import constant, dims_arg
+from ._util import dims_arg
+from .elementwise import grad_where
 
 
 def _unreduce(grad, shape, dims, keepdim):
@@ -99,7 +100,7 @@ class Max(Function):
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
         mask = a._data == out._data
-        return grad * constant((mask / mask.sum()).astype(grad._data.dtype))
+        return grad_where(mask, grad / int(mask.sum()))  # ties share the gradient equally, as in PyTorch
 
 
 def _return_type(name):
@@ -139,9 +140,9 @@ class MaxDim(Function):
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
-        onehot = np.zeros(ctx.shape, grad._data.dtype)
-        np.put_along_axis(onehot, ctx.index, 1, axis=ctx.dim)
-        return _unreduce(grad, ctx.shape, (ctx.dim,), ctx.keepdim) * constant(onehot), None, None
+        chosen = np.zeros(ctx.shape, bool)
+        np.put_along_axis(chosen, ctx.index, True, axis=ctx.dim)
+        return grad_where(chosen, _unreduce(grad, ctx.shape, (ctx.dim,), ctx.keepdim)), None, None
 
 
 class MinDim(MaxDim):
