@@ -203,3 +203,24 @@ def test_relu_and_where_stop_infinite_gradients_like_torch():
     x = minigrad.tensor([-1.0, 0.0, 3.0], requires_grad=True)
     minigrad.where(x > 0, x, minigrad.zeros(3)).backward(minigrad.tensor([float("inf"), -1.0, 2.0]))
     assert repr(x.grad) == "tensor([0., 0., 2.])"
+
+
+# relu, clamp and maximum keep -0.0 where PyTorch keeps it (np.clip and np.maximum(x, 0) would not);
+# the strings are PyTorch 2.13's
+SIGNED_ZERO_FORWARD = {
+    "relu": (lambda T, x: x.relu(), "tensor([-0., 0., 0., 2., nan])"),
+    "clamp_min": (lambda T, x: x.clamp(min=0), "tensor([-0., 0., 0., 2., nan])"),
+    "clamp_max": (lambda T, x: x.clamp(max=0), "tensor([-0.,  0., -1.,  0., nan])"),
+    "clamp_both": (lambda T, x: x.clamp(-0.5, 0.5), "tensor([-0.0000,  0.0000, -0.5000,  0.5000,     nan])"),
+    "clamp_crossed": (lambda T, x: x.clamp(min=2, max=1), "tensor([1., 1., 1., 1., nan])"),
+    "maximum": (lambda T, x: T.maximum(x, T.zeros(5)), "tensor([-0., 0., 0., 2., nan])"),
+    "maximum_swapped": (lambda T, x: T.maximum(T.zeros(5), x), "tensor([0., 0., 0., 2., nan])"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIGNED_ZERO_FORWARD))
+def test_signed_zeros_and_nan_in_forward_match_torch(name):
+    fn, expected = SIGNED_ZERO_FORWARD[name]
+    assert repr(fn(minigrad, minigrad.tensor([-0.0, 0.0, -1.0, 2.0, float("nan")]))) == expected
+    torch = pytest.importorskip("torch")
+    assert repr(fn(torch, torch.tensor([-0.0, 0.0, -1.0, 2.0, float("nan")]))) == expected

@@ -344,7 +344,7 @@ class Relu(Function):
 
     @staticmethod
     def forward(ctx, a):
-        out = Tensor(np.maximum(a._data, 0))
+        out = Tensor(np.maximum(0, a._data))  # (in this order relu(-0.0) is -0.0, as in PyTorch)
         ctx.save_for_backward(out)
         return out
 
@@ -379,7 +379,9 @@ class Clamp(Function):
             raise RuntimeError("minigrad.clamp: At least one of 'min' or 'max' must not be None")
         ctx.save_for_backward(a)
         ctx.bounds = (lo, hi)
-        return Tensor(np.asarray(np.clip(a._data, lo, hi), dtype=a._data.dtype))
+        out = a._data if lo is None else np.maximum(lo, a._data)  # (this order keeps -0.0 as PyTorch does;
+        out = out if hi is None else np.minimum(hi, out)           # np.clip would turn it into 0.0)
+        return Tensor(np.asarray(out, dtype=a._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -399,7 +401,7 @@ class Maximum(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return result(a, b, np.maximum(a._data, b._data))
+        return result(a, b, np.maximum(b._data, a._data))  # (for a tie of 0.0 and -0.0 PyTorch returns a)
 
     @staticmethod
     def backward(ctx, grad):
