@@ -200,6 +200,10 @@ def test_relu_and_where_stop_infinite_gradients_like_torch():
     x = minigrad.tensor([-1.0, 0.0, 3.0], requires_grad=True)
     x.relu().backward(minigrad.tensor([float("inf"), float("-inf"), float("nan")]))
     assert repr(x.grad) == "tensor([0., 0., nan])"  # PyTorch 2.13 prints the same
+    x = minigrad.tensor([-1.0, 2.0, 3.0], requires_grad=True)
+    x.relu().backward(minigrad.tensor([5.0, -0.0, float("nan")]))  # a -0.0 that flows stays -0.0
+    assert repr(x.grad) == "tensor([0., -0., nan])"
+    assert repr(minigrad.where(minigrad.tensor([True, False]), minigrad.ones(2), -0.0)) == "tensor([1., -0.])"
     x = minigrad.tensor([-1.0, 0.0, 3.0], requires_grad=True)
     minigrad.where(x > 0, x, minigrad.zeros(3)).backward(minigrad.tensor([float("inf"), -1.0, 2.0]))
     assert repr(x.grad) == "tensor([0., 0., 2.])"

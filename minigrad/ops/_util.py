@@ -79,15 +79,13 @@ def keep_or_zero(keep, g):
     """``np.where(keep, g, 0)``: the gradient where ``keep`` is true, +0.0 elsewhere.
 
     PyTorch writes such gradients into zeros (``threshold_backward``, ``where``, ``masked_fill``).
-    Multiplying by the 0/1 mask gives the same numbers about ten times faster than ``np.where`` on
-    big arrays, with two exceptions that are fixed here: a negative gradient times 0 is -0.0 (``+= 0``
-    turns it into 0.0), and inf or nan times 0 is nan (such gradients take ``np.where``).
+    ``np.where`` is slow on big arrays with a random mask, and ``g * keep`` is not the same (a negative
+    gradient times 0 is -0.0, inf times 0 is nan).  So this keeps or clears the *bits* of each number:
+    AND with all ones keeps it exactly (-0.0, inf and nan included), AND with all zeros gives +0.0.
     """
-    if g.dtype.kind == "f" and np.isfinite(g).all():
-        out = g * keep
-        out += 0
-        return out
-    return np.where(keep, g, np.zeros((), g.dtype))
+    bits = np.dtype(f"u{g.dtype.itemsize}")        # an unsigned integer type of the same size
+    mask = np.negative(keep.astype(bits))           # 0 - 1 wraps around to all ones; 0 stays 0
+    return np.bitwise_and(g.view(bits), mask).view(g.dtype)
 
 
 def constant(array):

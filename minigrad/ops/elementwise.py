@@ -421,7 +421,8 @@ class Where(Function):
     @staticmethod
     def forward(ctx, cond, a, b):
         ctx.cond = cond
-        if b._data.ndim == 0 and b._data == 0 and a._data.dtype == b._data.dtype:  # a backward formula's
+        b0 = b._data
+        if b0.ndim == 0 and b0 == 0 and not np.signbit(b0) and a._data.dtype == b0.dtype:  # a backward formula's
             return Tensor(keep_or_zero(cond, a._data))  # "gradient here, 0 elsewhere": the fast way
         return result(a, b, np.where(cond, a._data, b._data))
 
