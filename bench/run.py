@@ -121,7 +121,9 @@ def bench_memory():
 def _saved_arrays(t):
     for node in _nodes(t):
         for s in getattr(node, "_saved", ()):
-            if s is not None:
+            if isinstance(s, np.ndarray):  # a saved number, kept as its value
+                yield s
+            elif s is not None:
                 yield s.data if s.data is not None else s.tensor._data
 
 

@@ -77,7 +77,7 @@ class GraphTask:
         while stack:  # an iterative depth-first walk; `order` lists every node after its parents
             node = stack.pop()
             order.append(node)
-            for nxt, _ in node.next_functions:
+            for nxt in node._next_nodes:  # (node.next_functions without the input numbers)
                 if nxt is not None:
                     deps[nxt] = deps.get(nxt, 0) + 1  # one more gradient `nxt` must wait for
                     if nxt not in seen:
@@ -89,11 +89,11 @@ class GraphTask:
         # autograd.grad(): a node must run if some captured node lies below it; count only those edges
         to_run = set()
         for node in _children_first(order):
-            if any(nxt in to_run or nxt in self.capture for nxt, _ in node.next_functions if nxt is not None):
+            if any(nxt in to_run or nxt in self.capture for nxt in node._next_nodes if nxt is not None):
                 to_run.add(node)
         deps = {}
         for node in to_run:
-            for nxt, _ in node.next_functions:
+            for nxt in node._next_nodes:
                 if nxt is not None and (nxt in to_run or nxt in self.capture):
                     deps[nxt] = deps.get(nxt, 0) + 1
         return deps, to_run
@@ -132,12 +132,12 @@ class GraphTask:
             if trace:
                 yield Step(index, node, tuple(grads), outs, True)
             index += 1
-            for (nxt, nr), g in zip(node.next_functions, outs):
+            for nxt, nr, g in zip(node._next_nodes, node._next_nrs, outs):  # each (nxt, nr) of next_functions
                 if g is None or nxt not in deps:  # (None is never in deps)
                     continue
                 self._add(buffers, nxt, nr, g)
-                deps[nxt] -= 1
-                if deps[nxt] == 0:
+                waiting = deps[nxt] = deps[nxt] - 1  # one gradient fewer to wait for
+                if waiting == 0:
                     heappush(ready, (-nxt._sequence_nr, next(tie), nxt))
 
     def run(self):
@@ -206,14 +206,14 @@ def _children_first(order):
     for start in order:
         if start in position:
             continue
-        stack = [(start, iter(start.next_functions))]
+        stack = [(start, iter(start._next_nodes))]
         position[start] = None
         while stack:
             node, it = stack[-1]
-            for nxt, _ in it:
+            for nxt in it:
                 if nxt is not None and nxt not in position:
                     position[nxt] = None
-                    stack.append((nxt, iter(nxt.next_functions)))
+                    stack.append((nxt, iter(nxt._next_nodes)))
                     break
             else:
                 stack.pop()

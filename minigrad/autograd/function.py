@@ -48,14 +48,28 @@ class Node:
     ``next_functions`` is a tuple with one ``(node, input_nr)`` pair per input of the forward
     operation: the node that produced that input (``AccumulateGrad`` for a leaf, ``None`` when the
     input needs no gradient) and which of that node's outputs it was.
+
+    The node keeps the two halves of those pairs in two tuples, ``_next_nodes`` and ``_next_nrs``,
+    and builds ``next_functions`` when you ask for it (PyTorch builds that tuple on each access
+    too: its C++ node keeps a vector of edges).  Why not keep the pairs themselves?  Python's cycle
+    collector visits every object that can hold other objects, again and again while a graph grows.
+    A tuple holding only numbers it stops visiting, and one tuple of nodes is one object to visit
+    instead of one pair per edge.  On a 100,000-op graph that is most of the time spent recording.
     """
-    next_functions = ()
+    _next_nodes = ()          # per input of the forward op: the node its gradient goes to (or None)
+    _next_nrs = ()            # ... and which of that node's gradient slots it fills
+
+    @property
+    def next_functions(self):
+        return tuple(zip(self._next_nodes, self._next_nrs))
+
     _num_inputs = 1          # how many gradients flow into this node (= outputs of the forward op)
     _tensor_pre_hooks = None  # {output_nr: {id: hook(grad)}}: hooks registered on output tensors
     _retained = None          # {output_nr: weakref(tensor)}: outputs that called retain_grad()
     _pre_hooks = None         # {id: hook(grad_outputs)}
     _post_hooks = None        # {id: hook(grad_inputs, grad_outputs)}
-    _saved = ()               # what the node saved for backward (SavedTensor objects)
+    _saved = ()               # what the node saved for backward: per entry a SavedTensor, a number's value or None
+    _freed = False            # True once backward dropped what the node saved (PyTorch: has_freed_buffers)
 
     _sequence_nr = -1         # set when the node is recorded into a graph
 
@@ -93,9 +107,6 @@ class Node:
         return f"<{type(self).__name__} object>"
 
 
-_NUMBER_VERSION = (0,)  # the version "counter" of a saved wrapped number: it never changes
-
-
 class SavedTensor:
     """One tensor saved for backward, with the version it had when it was saved.
 
@@ -103,10 +114,7 @@ class SavedTensor:
     would be a reference cycle output -> node -> output), so an output is saved as its data and
     rebuilt, with ``grad_fn`` set back to the node, when backward unpacks it.
 
-    The number in ``x * 2`` (a "wrapped number", made by ``ops/_util.py``) is kept as its value
-    alone: nothing else can reach it, so it can never change.  That saves a Tensor and a version
-    counter per such op, which matters for very long graphs: Python's cycle collector re-scans every
-    object a graph holds, again and again while the graph grows.
+    (A saved *number*, the 2 of ``x * 2``, gets no SavedTensor: see ``save_value``.)
     """
     __slots__ = ("tensor", "data", "vc", "version", "output_nr")
 
@@ -117,8 +125,6 @@ class SavedTensor:
         self.version = t._vc[0]
         if t.grad_fn is node:  # one of the node's own outputs
             self.output_nr = t._output_nr
-        elif t._wrapped_number:  # the 2 of `x * 2`: nothing else can reach it, so it never changes
-            self.vc = _NUMBER_VERSION
         else:
             self.tensor = t
             self.data = None
@@ -134,10 +140,6 @@ class SavedTensor:
             raise RuntimeError(self._modified_message(node))
         if self.tensor is not None:
             return self.tensor
-        if self.output_nr is None:  # a wrapped number: a new tensor with a copy of its value
-            out = Tensor(self.data.copy())
-            out._wrapped_number = True
-            return out
         out = Tensor(self.data)
         out._vc = self.vc
         out.grad_fn = node
@@ -161,6 +163,33 @@ class SavedTensor:
 
     def free(self):
         self.tensor = self.data = self.vc = None
+
+
+def save_value(t, node):
+    """What ``node`` keeps of one tensor passed to ``save_for_backward``.
+
+    A tensor becomes a ``SavedTensor``.  A number that an op turned into a tensor (the 2 of
+    ``x * 2``, a "wrapped number", see ``ops/_util.py``) is kept as its value alone, a 0-dim numpy
+    array: nothing else can reach it, so it can never change and needs no version check.  And a
+    numpy array is invisible to Python's cycle collector, which re-visits every SavedTensor of a graph
+    again and again while the graph grows (the 100,000-op chain in bench/run.py).
+    """
+    if t is None:
+        return None
+    if t._wrapped_number:
+        return t._data
+    return SavedTensor(t, node)
+
+
+def unpack_value(saved, node):
+    """The tensor ``saved_tensors`` hands back for one entry of ``node._saved``."""
+    if saved is None:
+        return None
+    if type(saved) is np.ndarray:  # a saved number: a new tensor with a copy of its value
+        out = Tensor(saved.copy())
+        out._wrapped_number = True
+        return out
+    return saved.unpack(node)
 
 
 class BackwardNode(Node):
@@ -198,7 +227,9 @@ class BackwardNode(Node):
     def saved_tensors(self):
         if self.to_save and not self._saved:  # still inside forward
             return self.to_save
-        return tuple([None if s is None else s.unpack(self) for s in self._saved])
+        if self._freed:
+            raise RuntimeError(FREED_MSG)
+        return tuple([unpack_value(s, self) for s in self._saved])
 
     @property
     def saved_variables(self):
@@ -206,9 +237,11 @@ class BackwardNode(Node):
         return self.saved_tensors
 
     def _release_saved(self):
+        """Drop what forward saved (PyTorch: ``release_variables``); ``saved_tensors`` raises from now on."""
         for s in self._saved:
-            if s is not None:
+            if type(s) is SavedTensor:
                 s.free()
+        self._freed = True  # (a saved number keeps its few bytes: the drawings still show its shape)
 
     # ---- called by the engine -----------------------------------------------------------
     def apply(self, *grad_outputs):
@@ -319,17 +352,20 @@ class Function:
 def _record(ctx, args, result):
     """Connect ``ctx`` into the graph: edges to the inputs, ``grad_fn`` on the outputs, saved tensors."""
     ctx._sequence_nr = next(_sequence)  # PyTorch numbers nodes as they are created
-    edges, shapes, dtypes = [], [], []
+    nodes, nrs, shapes, dtypes = [], [], [], []
     for a in args:
         if isinstance(a, Tensor):
-            fn = a.grad_fn  # (edge_of(a), with its most common case first)
-            edges.append((fn, a._output_nr) if fn is not None else edge_of(a))
+            node = a.grad_fn  # the edge to `a` (edge_of(a), written out: this loop runs for every op)
+            if node is None and a._requires_grad:
+                node = grad_accumulator(a)
+            nodes.append(node)
+            nrs.append(a._output_nr)
             shapes.append(a._data.shape)
             dtypes.append(a._data.dtype)
-    ctx.next_functions = tuple(edges)
+    ctx._next_nodes, ctx._next_nrs = tuple(nodes), tuple(nrs)
     # (tuples of plain values: Python's cycle collector stops tracking them, which keeps big graphs cheap)
     ctx.input_shapes, ctx._input_dtypes = tuple(shapes), tuple(dtypes)
-    if len(edges) != len(args):  # some arguments were numbers, dims, flags...: they get no gradient
+    if len(nodes) != len(args):  # some arguments were numbers, dims, flags...: they get no gradient
         ctx._is_tensor_input = tuple([isinstance(a, Tensor) for a in args])
 
     if isinstance(result, tuple):  # several outputs; their shapes make zeros for those that get no grad
@@ -341,7 +377,7 @@ def _record(ctx, args, result):
     if ctx.to_save:  # (after connecting the outputs: SavedTensor recognises an output by its grad_fn)
         # (a tuple, not a list: a list keeps its items in a second block of memory, one more place
         # for Python's cycle collector to visit per node when it scans a big graph)
-        ctx._saved = tuple([None if t is None else SavedTensor(t, ctx) for t in ctx.to_save])
+        ctx._saved = tuple([save_value(t, ctx) for t in ctx.to_save])
         del ctx.to_save  # (back to the class's empty tuple)
     return result
 

@@ -12,6 +12,7 @@ its views is changed in place (``CopySlices``); minigrad refuses that case with 
 import numpy as np
 
 from ..autograd import grad_mode
+from ..autograd.function import SavedTensor
 from ..tensor import Tensor
 from .elementwise import Add, Div, Mul, Sub
 
@@ -49,7 +50,7 @@ def inplace(t, fn, *args):
     t._vc[0] += 1
     t.grad_fn, t._output_nr, t._requires_grad = out.grad_fn, 0, True
     for s in out.grad_fn._saved:  # what the node saved of its output is now `t`
-        if s is not None and s.tensor is None and s.data is out._data:
+        if type(s) is SavedTensor and s.tensor is None and s.data is out._data:
             s.vc, s.version, s.data = t._vc, t._vc[0], t._data
     return t
 

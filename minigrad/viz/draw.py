@@ -26,7 +26,7 @@ How it differs from torchviz:
   iterative breadth-first search from the output, nodes are called ``n0, n1, ...`` in that order,
   and at most ``max_nodes`` backward nodes are drawn (a note says how many were left out).
 - torchviz reads saved tensors from PyTorch's ``_saved_self``-style attributes, which have names;
-  minigrad keeps them in ``node._saved`` (a tuple of ``SavedTensor``), so they are labelled
+  minigrad keeps them in ``node._saved`` (``SavedTensor``s, and numbers as their values), so they are labelled
   ``saved[i]`` -- with the tensor's name when it is a named leaf, or ``result`` when the node saved
   its own output.
 - The returned graph prints as a short text summary (see ``__repr__``), which is also what the
@@ -330,7 +330,7 @@ def build(root, params=None, show_saved=False, show_grads=False, legend=False, m
                 if saved is None:
                     continue
                 sid = lay.id(("saved", id(node), i))
-                label, text = _saved_label(lay, saved, i)
+                label, text = _saved_label(lay, node, saved, i)
                 nodes.append((sid, label, {"fillcolor": COLORS["saved"], "fontsize": "8"}))
                 edges.append((nid, sid, {"dir": "none"}))  # torchviz: edge(fn, saved, dir="none")
                 lines.append(f"    {text}")
@@ -361,17 +361,17 @@ def build(root, params=None, show_saved=False, show_grads=False, legend=False, m
     return graph
 
 
-def _saved_label(lay, saved, i):
-    """(DOT label, summary text) of one ``SavedTensor``."""
-    own_output = saved.tensor is None and getattr(saved, "output_nr", None) is not None
-    if saved.tensor is not None:
-        name = lay.tensor_name(saved.tensor)
+def _saved_label(lay, node, saved, i):
+    """(DOT label, summary text) of entry ``i`` of ``node._saved``: a ``SavedTensor`` or a saved number."""
+    if isinstance(saved, np.ndarray):  # a number (the 2 of `x * 2`), kept as its value
+        name, freed, data = None, node._freed, saved
     else:
-        name = "result" if own_output else None
+        own_output = saved.tensor is None and saved.output_nr is not None
+        name = lay.tensor_name(saved.tensor) if saved.tensor is not None else ("result" if own_output else None)
+        freed, data = saved.freed, (saved.tensor._data if saved.tensor is not None else saved.data)
     title = f"saved[{i}]" + (f" {name}" if name else "")
-    if saved.freed:
+    if freed:
         return f"{_dot_text(title)}\\nfreed", f"{title}: freed"
-    data = saved.tensor._data if saved.tensor is not None else saved.data
     return (f"{_dot_text(title)}\\n{shape_tuple(data.shape)}",
             f"{title}: {shape_list(data.shape)}")
 
