@@ -368,3 +368,13 @@ def test_a_saved_number_is_kept_as_its_value_and_cannot_be_changed_through_saved
         y.sum().backward()  # PyTorch raises here too: the number was saved (MulBackward0._saved_other)
 
 
+
+
+def test_a_number_taken_from_saved_tensors_is_an_ordinary_tensor_with_version_checks():
+    x = leaf([1.0, 2.0])
+    n = (x * 3.0).grad_fn.saved_tensors[0]  # a copy of the saved 3.0, which the user may now reuse
+    z = x * n
+    with minigrad.no_grad():
+        n.add_(1)  # an in-place change of a tensor z's node saved: backward must notice it
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        z.sum().backward()

@@ -186,9 +186,7 @@ def unpack_value(saved, node):
     if saved is None:
         return None
     if type(saved) is np.ndarray:  # a saved number: a new tensor with a copy of its value
-        out = Tensor(saved.copy())
-        out._wrapped_number = True
-        return out
+        return Tensor(saved.copy())  # (an ordinary tensor: whoever gets it may change it in place)
     return saved.unpack(node)
 
 
