@@ -368,8 +368,6 @@ def test_a_saved_number_is_kept_as_its_value_and_cannot_be_changed_through_saved
         y.sum().backward()  # PyTorch raises here too: the number was saved (MulBackward0._saved_other)
 
 
-
-
 def test_a_number_taken_from_saved_tensors_is_an_ordinary_tensor_with_version_checks():
     x = leaf([1.0, 2.0])
     n = (x * 3.0).grad_fn.saved_tensors[0]  # a copy of the saved 3.0, which the user may now reuse

@@ -191,7 +191,6 @@ def test_custom_function_and_saved_tensors_before_and_after_backward():
     assert "saved[0] result: [2]" in repr(draw(a.exp(), show_saved=True))
 
 
-
 def test_a_saved_number_is_drawn_with_its_shape_and_freed_after_backward():
     x = minigrad.ones(2, requires_grad=True)
     y = x * 3.0  # MulBackward0 saves the number 3.0 (as its value), not x
@@ -199,6 +198,7 @@ def test_a_saved_number_is_drawn_with_its_shape_and_freed_after_backward():
     y.sum().backward()
     after = draw(y, show_saved=True)
     assert "saved[0]: freed" in repr(after) and 'label="saved[0]\\nfreed"' in after.source
+
 
 def test_show_grads():
     c, a = relu_sum()
