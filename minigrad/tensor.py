@@ -25,7 +25,7 @@ from .autograd import grad_mode
 
 
 class Tensor:
-    __slots__ = ("_data", "_requires_grad", "grad_fn", "_vc", "_output_nr", "__weakref__", "__dict__")
+    __slots__ = ("_data", "_requires_grad", "grad_fn", "_vc", "_output_nr", "_wrapped_number", "__weakref__", "__dict__")
     # what most tensors never change is a class attribute; a tensor that sets one keeps its own value
     _grad = None
     _retains_grad = False
@@ -33,7 +33,6 @@ class Tensor:
     _base = None
     _grad_accumulator = None
     name = None
-    _wrapped_number = False  # True for the tensor a Python number becomes in ``x * 2`` (ops/_util.py)
 
     def __init__(self, data, requires_grad=False):
         if type(data) is not np.ndarray:
@@ -48,6 +47,7 @@ class Tensor:
         self.grad_fn = None
         self._vc = [0]
         self._output_nr = 0
+        self._wrapped_number = False  # True for the tensor a Python number becomes in ``x * 2`` (ops/_util.py)
         if requires_grad:
             if not self.dtype.is_floating_point:
                 raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")

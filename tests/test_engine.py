@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import minigrad
-from minigrad.autograd import GraphTask
+from minigrad.autograd import Function, GraphTask
 
 
 def leaf(values, dtype=minigrad.float32):
@@ -334,6 +334,59 @@ def test_a_long_graph_holds_two_collector_tracked_objects_per_op():
     assert gc.is_tracked(y.grad_fn._next_nodes)  # (it holds nodes: the collector must see it)
     y.sum().backward()
     assert x.grad.tolist() == [1.0, 1.0]
+
+
+def test_nodes_share_their_small_tuples_of_plain_values():
+    """The 2,000 nodes of a chain point at one `(0,)`, one `(float32, float32)`, one `(True, False)`."""
+    import tracemalloc
+    x = leaf([1.0, 2.0])
+    y = x * 1.0
+    first = y.grad_fn
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for _ in range(2000):
+        y = y * 1.0
+    per_node = (tracemalloc.get_traced_memory()[0] - before) / 2000
+    tracemalloc.stop()
+    assert per_node < 560  # (655 bytes before the tuples were shared)
+    last = y.grad_fn
+    assert last._next_nrs is first._next_nrs and last._next_nrs == (0, 0)
+    assert last._input_dtypes is first._input_dtypes and last._input_dtypes == (np.dtype("float32"),) * 2
+    assert last.needs_input_grad is first.needs_input_grad and last.needs_input_grad == (True, False)
+    assert last.input_shapes == ((2,), ())  # (shapes are not shared: hashing them costs more than it saves)
+    y.sum().backward()
+    assert x.grad.tolist() == [1.0, 1.0]
+
+
+def test_shared_input_numbers_stay_numbers_after_flags_of_the_same_value():
+    """True == 1, so `(True,)` and `(1,)` must not be shared: next_functions shows input number 1."""
+
+    class Two(Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 1.0, a * 2.0
+
+        @staticmethod
+        def backward(ctx, g0, g1):
+            return g0 + 2 * g1
+
+    x = leaf([1.0])
+    (x * 1.0).grad_fn  # a node with needs_input_grad == (True,)
+    _, second = Two.apply(x)
+    node = (second * 1.0).grad_fn
+    nr = node.next_functions[0][1]
+    assert nr == 1 and type(nr) is int
+    assert type(node.needs_input_grad[0]) is bool
+
+
+def test_a_full_pool_of_shared_tuples_hands_out_fresh_ones(monkeypatch):
+    from minigrad.autograd import function
+    monkeypatch.setattr(function, "_NRS", {(i,): (i,) for i in range(-10_001, 0)})
+    x = leaf([1.0])
+    a, b = (x * 1.0), (x * 1.0)
+    assert a.grad_fn._next_nrs == b.grad_fn._next_nrs == (0, 0)
+    assert a.grad_fn._next_nrs is not b.grad_fn._next_nrs
+    assert len(function._NRS) == 10_001
 
 
 def test_next_functions_is_built_from_the_two_edge_tuples_like_pytorchs_property():
