@@ -25,7 +25,8 @@ from .autograd import grad_mode
 
 
 class Tensor:
-    __slots__ = ("_data", "_requires_grad", "grad_fn", "_vc", "_output_nr", "_wrapped_number", "__weakref__", "__dict__")
+    __slots__ = ("_data", "_requires_grad", "grad_fn", "_vc", "_output_nr", "_wrapped_number",
+                 "__weakref__", "__dict__")
     # what most tensors never change is a class attribute; a tensor that sets one keeps its own value
     _grad = None
     _retains_grad = False

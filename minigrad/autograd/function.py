@@ -365,7 +365,7 @@ _NEEDS, _NRS, _DTYPES = {}, {}, {}
 
 def _share(t, pool):
     """``pool``'s copy of tuple ``t`` (``t`` itself the first time it is seen)."""
-    if len(pool) > 10_000:  # (a safety bound: a program would need 10,000 kinds of nodes to reach it)
+    if len(pool) > 10_000:  # (a safety bound: no program makes 10,000 different ones)
         return t
     return pool.setdefault(t, t)
 
