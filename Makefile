@@ -13,7 +13,7 @@ TORCH_VERSION := 2.13.0
 SANITIZE := notebooks/sanitize.cfg
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with $(SANITIZE)
 
-.PHONY: lab test test-torch test-unit test-notebooks notebooks fixtures bench student \
+.PHONY: lab test test-torch test-unit test-notebooks notebooks fixtures bench bench-instructions student \
         test-e2e screenshots dot trust setup clean
 
 # ---- set-up -------------------------------------------------------------------------
@@ -73,6 +73,10 @@ fixtures: $(VENV)/.test $(VENV)/.torch
 bench: $(VENV)/.test $(VENV)/.torch
 	$(PY) -m pip install --quiet micrograd
 	$(PY) bench/run.py --readme README.md
+
+# Machine instructions per op of the small-op chain (valgrind): steady where timings are not.
+bench-instructions: $(VENV)/.test
+	$(PY) bench/instructions.py
 
 student: $(VENV)/.lab
 	$(PY) -m minigrad.classroom release notebooks/ --out student/

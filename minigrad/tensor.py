@@ -17,6 +17,7 @@ import warnings
 import weakref
 
 import numpy as np
+from numpy import ndarray  # (see ops/_util.py for why not np.ndarray on the per-op path)
 
 from . import _dtype
 from ._dtype import Size
@@ -36,7 +37,7 @@ class Tensor:
     name = None
 
     def __init__(self, data, requires_grad=False):
-        if type(data) is not np.ndarray:
+        if type(data) is not ndarray:
             if isinstance(data, Tensor):
                 data = data._data
             elif isinstance(data, np.generic):

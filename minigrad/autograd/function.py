@@ -26,6 +26,7 @@ import itertools
 import re
 
 import numpy as np
+from numpy import ndarray  # (see ops/_util.py for why not np.ndarray on the per-op path)
 import warnings
 import weakref
 
@@ -185,7 +186,7 @@ def unpack_value(saved, node):
     """The tensor ``saved_tensors`` hands back for one entry of ``node._saved``."""
     if saved is None:
         return None
-    if type(saved) is np.ndarray:  # a saved number: a new tensor with a copy of its value
+    if type(saved) is ndarray:  # a saved number: a new tensor with a copy of its value
         return Tensor(saved.copy())  # (an ordinary tensor: whoever gets it may change it in place)
     return saved.unpack(node)
 
@@ -359,15 +360,17 @@ class Function:
 # small ints and interned strings: a quarter less memory per node and fewer new objects for the
 # cycle collector, which made recording that chain 20-30 % faster (bench/run.py).  (Shapes are not
 # shared: hashing a tuple of shapes costs more than it saves.)  One pool per kind of tuple, because
-# True == 1: in a common pool (True,) and (1,) would be the same key.
+# True == 1: in a common pool (True,) and (1,) would be the same key.  `_record` looks a tuple up
+# with `pool.get(t) or _remember(pool, t)`: a dict lookup written out, because it runs three times
+# per op, and calling a helper for every lookup cost 2 % of the instructions of a small op.
 _NEEDS, _NRS, _DTYPES = {}, {}, {}
 
 
-def _share(t, pool):
-    """``pool``'s copy of tuple ``t`` (``t`` itself the first time it is seen)."""
-    if len(pool) > 10_000:  # (a safety bound: no program makes 10,000 different ones)
-        return t
-    return pool.setdefault(t, t)
+def _remember(pool, t):
+    """Keep tuple ``t`` in ``pool`` the first time it is seen (``pool.get(t) or _remember(pool, t)``)."""
+    if len(pool) < 10_000:  # (a safety bound: no program makes 10,000 different ones)
+        pool[t] = t
+    return t
 
 
 def _record(ctx, args, result):
@@ -383,9 +386,10 @@ def _record(ctx, args, result):
             nrs.append(a._output_nr)
             shapes.append(a._data.shape)
             dtypes.append(a._data.dtype)
-    ctx._next_nodes, ctx._next_nrs = tuple(nodes), _share(tuple(nrs), _NRS)
-    ctx.input_shapes, ctx._input_dtypes = tuple(shapes), _share(tuple(dtypes), _DTYPES)
-    ctx.needs_input_grad = _share(ctx.needs_input_grad, _NEEDS)
+    nrs, dtypes, needs = tuple(nrs), tuple(dtypes), ctx.needs_input_grad
+    ctx._next_nodes, ctx._next_nrs = tuple(nodes), _NRS.get(nrs) or _remember(_NRS, nrs)
+    ctx.input_shapes, ctx._input_dtypes = tuple(shapes), _DTYPES.get(dtypes) or _remember(_DTYPES, dtypes)
+    ctx.needs_input_grad = _NEEDS.get(needs) or _remember(_NEEDS, needs)
     if len(nodes) != len(args):  # some arguments were numbers, dims, flags...: they get no gradient
         ctx._is_tensor_input = tuple([isinstance(a, Tensor) for a in args])
 

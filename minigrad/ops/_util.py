@@ -1,5 +1,9 @@
 """Helpers the ops share: dims, broadcasting, dtypes of mixed operands."""
 import numpy as np
+# Lines that run for every op write `ndarray`, not `np.ndarray`: numpy's module defines a
+# `__getattr__`, and for such a module Python 3.11 does not cache attribute lookups, so every
+# `np.ndarray` is a full lookup (about as long as a small function call).
+from numpy import asarray, ndarray
 
 from .. import _dtype
 from ..tensor import Tensor, _wrap_dim  # noqa: F401  (re-exported for the op files)
@@ -13,10 +17,11 @@ def as_operand(x, like):
     """
     if isinstance(x, Tensor):
         return x
-    if isinstance(x, np.ndarray):
+    if isinstance(x, ndarray):
         return Tensor(x)
-    if type(x) is float and like._data.dtype.kind == "f":  # the common case: x * 0.5 keeps x's dtype
-        t = Tensor(np.asarray(x, like._data.dtype))
+    dtype = like._data.dtype
+    if type(x) is float and dtype.kind == "f":  # the common case: x * 0.5 keeps x's dtype
+        t = Tensor(asarray(x, dtype))
     else:
         t = Tensor(np.asarray(x, dtype=_dtype.result_type(like, x).numpy))
     t._wrapped_number = True  # PyTorch marks these too (TensorImpl::is_wrapped_number)

@@ -1,0 +1,62 @@
+"""Machine instructions per op of the small-op chain, counted by valgrind (`make bench-instructions`).
+
+On a shared machine the wall-clock time of the same code moves by up to 2x between runs, which
+hides a change worth 2 %.  The number of instructions the processor executes does not move (to
+about half a percent), so this is how to tell whether a change to the per-op path helps.
+
+It runs bench/run.py's chain (2,000 ops: mul by a number, tanh, add, sub; forward + backward)
+under valgrind's callgrind twice, after one warm-up chain: once with 1 more chain and once with 3.
+The difference, divided by the 4,000 ops of the 2 extra chains, leaves out start-up and imports.
+The cycle collector's own passes during a chain are counted (they are part of the op's cost).
+
+    python bench/instructions.py             # the minigrad of this checkout
+    python bench/instructions.py OTHER_DIR   # another checkout, e.g. a `git worktree` of main
+"""
+import gc
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def child(root, chains):
+    sys.path[:0] = [root, HERE]
+    import minigrad
+    import run  # bench/run.py: the chain of the benchmark table
+    assert minigrad.__file__.startswith(os.path.abspath(root)), minigrad.__file__
+    run.chain(minigrad, 2000)  # a warm-up chain
+    gc.collect()
+    gc.freeze()  # the objects of the imports stay out of the collector's passes from now on, as if
+    for _ in range(chains):  # collected between runs the way run.py does, but without counting that
+        run.chain(minigrad, 2000)
+
+
+def count(root, chains):
+    """Instructions of a whole run of python with ``chains`` chains after the warm-up."""
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", PYTHONHASHSEED="0")  # (BLAS threads spin: not steady)
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+           sys.executable, __file__, "--child", root, str(chains)]
+    if shutil.which("setarch"):  # same memory addresses every run (no ASLR): steadier dict and set layouts
+        cmd = ["setarch", os.uname().machine, "-R"] + cmd
+    err = subprocess.run(cmd, env=env, capture_output=True, text=True).stderr
+    found = re.search(r"Collected : (\d+)", err)
+    if not found:
+        sys.exit("valgrind did not report a count:\n" + err[-2000:])
+    return int(found.group(1))
+
+
+def main():
+    if sys.argv[1:2] == ["--child"]:
+        return child(sys.argv[2], int(sys.argv[3]))
+    if not shutil.which("valgrind"):
+        sys.exit("needs valgrind (apt-get install valgrind)")
+    root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, ".."))
+    per_op = (count(root, 3) - count(root, 1)) / 4000
+    print(f"{per_op:,.0f} instructions per op of the small-op chain ({root})")
+
+
+if __name__ == "__main__":
+    main()
