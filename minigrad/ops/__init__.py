@@ -25,7 +25,7 @@ def binary(fn, a, b, alpha=1):
     """Apply a two-tensor op to tensor ``a`` and ``b``; a Python number ``b`` becomes a 0-dim tensor
     without gradient (as in PyTorch)."""
     if not isinstance(b, Tensor):
-        b = as_operand(b, a)  # (0-dim: it broadcasts with anything)
-    elif a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
-        broadcast_shape(a, b)  # raises PyTorch's error when the shapes don't broadcast
+        b = as_operand(b, a)
+    if not b._wrapped_number and a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
+        broadcast_shape(a, b)  # raises PyTorch's error when the shapes don't broadcast (a number always does)
     return fn.apply(a, b) if alpha == 1 else fn.apply(a, b, alpha)
