@@ -28,9 +28,11 @@ def child(root, chains):
     import run  # bench/run.py: the chain of the benchmark table
     assert minigrad.__file__.startswith(os.path.abspath(root)), minigrad.__file__
     run.chain(minigrad, 2000)  # a warm-up chain
+    # From here on the collector leaves the objects of the imports alone, as if collected between
+    # runs the way run.py does (gc.collect() before each), but without counting those collections.
     gc.collect()
-    gc.freeze()  # the objects of the imports stay out of the collector's passes from now on, as if
-    for _ in range(chains):  # collected between runs the way run.py does, but without counting that
+    gc.freeze()
+    for _ in range(chains):
         run.chain(minigrad, 2000)
 
 
