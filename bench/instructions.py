@@ -43,10 +43,10 @@ def count(root, chains):
            sys.executable, __file__, "--child", root, str(chains)]
     if shutil.which("setarch"):  # same memory addresses every run (no ASLR): steadier dict and set layouts
         cmd = ["setarch", os.uname().machine, "-R"] + cmd
-    err = subprocess.run(cmd, env=env, capture_output=True, text=True).stderr
-    found = re.search(r"Collected : (\d+)", err)
-    if not found:
-        sys.exit("valgrind did not report a count:\n" + err[-2000:])
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    found = re.search(r"Collected : (\d+)", proc.stderr)
+    if proc.returncode != 0 or not found:  # (valgrind counts a run that crashed at import too)
+        sys.exit(f"the chain did not run under valgrind (exit code {proc.returncode}):\n{proc.stderr[-3000:]}")
     return int(found.group(1))
 
 
