@@ -342,13 +342,14 @@ def test_nodes_share_their_small_tuples_of_plain_values():
     x = leaf([1.0, 2.0])
     y = x * 1.0
     first = y.grad_fn
+    gc.collect()  # (garbage of earlier tests freed during the loop would lower the count)
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
     for _ in range(2000):
         y = y * 1.0
     per_node = (tracemalloc.get_traced_memory()[0] - before) / 2000
     tracemalloc.stop()
-    assert per_node < 560  # (655 bytes before the tuples were shared)
+    assert per_node < 420  # (655 bytes before the tuples were shared, 488 before the 1.0 was)
     last = y.grad_fn
     assert last._next_nrs is first._next_nrs and last._next_nrs == (0, 0)
     assert last._input_dtypes is first._input_dtypes and last._input_dtypes == (np.dtype("float32"),) * 2
@@ -387,6 +388,50 @@ def test_a_full_pool_of_shared_tuples_hands_out_fresh_ones(monkeypatch):
     assert a.grad_fn._next_nrs == b.grad_fn._next_nrs == (0, 0)
     assert a.grad_fn._next_nrs is not b.grad_fn._next_nrs
     assert len(function._NRS) == 10_001
+
+
+def test_a_float_number_becomes_one_shared_read_only_tensor():
+    """`y * 0.5` twice wraps the 0.5 once (ops/_util.py, _NUMBERS); each node still shows `(None, 0)`."""
+    from minigrad.ops import _util
+    x = leaf([1.0, 2.0])
+    a, b = x * 0.5, x * 0.5
+    assert a.grad_fn.next_functions[1] == b.grad_fn.next_functions[1] == (None, 0)
+    assert a.grad_fn._saved[0] is b.grad_fn._saved[0]  # one 0-dim array of 0.5 for both nodes
+    wrapped = _util.as_operand(0.5, x)
+    assert wrapped is _util.as_operand(0.5, x) and wrapped._wrapped_number
+    with pytest.raises(ValueError, match="read-only"):
+        wrapped._data[...] = 3.0  # nothing can change the 0.5 of later ops
+    assert _util.as_operand(0.5, x.double())._data.dtype == np.float64  # one per dtype
+    (a + b).sum().backward()
+    assert x.grad.tolist() == [1.0, 1.0]
+
+
+def test_a_number_from_saved_tensors_is_a_copy_of_the_shared_one():
+    x = leaf([1.0, 2.0])
+    number, _ = (x * 2.5).grad_fn.saved_tensors
+    number.add_(1.0)  # the caller's own tensor: the next x * 2.5 is still 2.5 x
+    assert number.item() == 3.5
+    assert (x * 2.5).tolist() == [2.5, 5.0]
+
+
+def test_zero_and_nan_are_not_shared():
+    """-0.0 == 0.0 (the sign of the result would be lost) and nan != nan (the pool would only grow)."""
+    from minigrad.ops import _util
+    x = minigrad.ones(2)
+    assert not np.signbit((x * 0.0)._data).any()
+    assert np.signbit((x * -0.0)._data).all()  # not the tensor of 0.0
+    size = len(_util._NUMBERS)
+    for _ in range(3):
+        assert np.isnan((x * float("nan"))._data).all()
+    assert len(_util._NUMBERS) == size
+
+
+def test_a_full_pool_of_numbers_still_wraps_new_ones(monkeypatch):
+    from minigrad.ops import _util
+    monkeypatch.setattr(_util, "_NUMBERS", {(float(i), np.dtype("float64")): None for i in range(1, 1001)})
+    x = minigrad.ones(2)
+    assert (x * 0.25).tolist() == [0.25, 0.25] and (x * 0.25).grad_fn is None
+    assert len(_util._NUMBERS) == 1000 and (0.25, np.dtype("float32")) not in _util._NUMBERS
 
 
 def test_next_functions_is_built_from_the_two_edge_tuples_like_pytorchs_property():

@@ -264,9 +264,15 @@ class BackwardNode(Node):
         while len(grads) > expected and grads[-1] is None:
             grads = grads[:-1]  # extra Nones at the end are allowed, as in PyTorch
         if is_tensor_input is None and len(grads) == expected:  # the common case, checked quickly:
-            for g, shape, dtype in zip(grads, shapes, dtypes):  # only tensors went in, and each gradient fits
-                if g is not None and (type(g) is not Tensor or g._data.shape != shape or g._data.dtype != dtype):
-                    break
+            i = 0  # only tensors went in, and each gradient fits (an index, not zip(grads, shapes, dtypes),
+            for g in grads:  # which costs as much as the checks themselves)
+                if g is not None:
+                    if type(g) is not Tensor:
+                        break
+                    data = g._data
+                    if data.shape != shapes[i] or data.dtype != dtypes[i]:
+                        break
+                i += 1
             else:
                 return grads
         if len(grads) != expected:

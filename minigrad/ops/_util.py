@@ -8,6 +8,13 @@ from numpy import asarray, ndarray
 from .. import _dtype
 from ..tensor import Tensor, _wrap_dim  # noqa: F401  (re-exported for the op files)
 
+# The tensors that the float numbers of a program become, one per (number, dtype).  PyTorch makes
+# a new one for each `x * 0.5`; minigrad keeps them: nothing outside the op ever sees such a
+# tensor (its node saves only its value, see save_value, and hands out copies), and skipping a new
+# array and Tensor per op saved 3 % of the small-op benchmark's work (bench/instructions.py).
+# Their numbers are read-only, so no mistake can change the 0.5 of later ops.
+_NUMBERS = {}
+
 
 def as_operand(x, like):
     """A Python number next to a tensor becomes a 0-dim tensor that needs no gradient (as in PyTorch).
@@ -21,9 +28,19 @@ def as_operand(x, like):
         return Tensor(x)
     dtype = like._data.dtype
     if type(x) is float and dtype.kind == "f":  # the common case: x * 0.5 keeps x's dtype
-        t = Tensor(asarray(x, dtype))
-    else:
-        t = Tensor(np.asarray(x, dtype=_dtype.result_type(like, x).numpy))
+        t = _NUMBERS.get((x, dtype))
+        if t is not None:
+            return t
+        t = _wrap(asarray(x, dtype))
+        if x and x == x and len(_NUMBERS) < 1000:  # (not 0.0: -0.0 == 0.0 would share it; not nan)
+            t._data.flags.writeable = False
+            _NUMBERS[x, dtype] = t
+        return t
+    return _wrap(np.asarray(x, dtype=_dtype.result_type(like, x).numpy))
+
+
+def _wrap(array):
+    t = Tensor(array)
     t._wrapped_number = True  # PyTorch marks these too (TensorImpl::is_wrapped_number)
     return t
 
