@@ -13,7 +13,7 @@ TORCH_VERSION := 2.13.0
 SANITIZE := notebooks/sanitize.cfg
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with $(SANITIZE)
 
-.PHONY: lab test test-torch test-unit test-notebooks notebooks fixtures bench bench-instructions student \
+.PHONY: lab test test-torch test-unit test-notebooks notebooks fixtures bench bench-instructions bench-bare student \
         test-e2e screenshots dot trust setup clean
 
 # ---- set-up -------------------------------------------------------------------------
@@ -77,6 +77,10 @@ bench: $(VENV)/.test $(VENV)/.torch
 # Machine instructions per op of the small-op chain (valgrind): steady where timings are not.
 bench-instructions: $(VENV)/.test
 	$(PY) bench/instructions.py
+
+# The small-op chain through a bare autograd with minigrad's structure and none of its checks.
+bench-bare: $(VENV)/.test $(VENV)/.torch
+	$(PY) bench/bare_structure.py
 
 student: $(VENV)/.lab
 	$(PY) -m minigrad.classroom release notebooks/ --out student/
