@@ -214,8 +214,8 @@ def main():
     r = 2 if args.quick else args.repeats
     rows = []
 
-    # The short benchmarks get 4x the runs: a pause of the machine hides a 20 ms run more easily,
-    # and with 5 runs the small-op ratio moved between 0.85 and 1.44 from one `make bench` to the next.
+    # The short benchmarks get 4x the runs (under a second each): with 5, the small-op ratio moved
+    # between 0.85 and 1.44 from one `make bench` to the next on a shared machine.
     mg, tc = bench_small_ops(torch, 4 * r)
     rows.append(("small-op chain (2,000 ops, fwd+bwd)", mg, "torch", tc, "<= 1.0"))
     mg, tc = bench_mlp(torch, 4 * r)
