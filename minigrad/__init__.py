@@ -21,6 +21,10 @@ from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .creation import (arange, as_tensor, cat, concat, empty, empty_like, eye, from_numpy, full, full_like,
                        linspace, ones, ones_like, stack, tensor, zeros, zeros_like)
 from .random import Generator, manual_seed, initial_seed, seed, rand, rand_like, randint, randn, randn_like, randperm, normal
+from .random import multinomial
+from .devices import device, get_default_device, set_default_device
+from . import accelerator, backends, cuda
+from .autograd.inference import inference_mode, is_inference_mode_enabled
 from .ops import where
 
 float = float32  # noqa: A001
@@ -192,3 +196,4 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
+from . import utils  # noqa: E402

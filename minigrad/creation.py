@@ -2,6 +2,7 @@
 import numpy as np
 
 from . import _dtype
+from . import devices as _device
 from .tensor import Tensor
 
 
@@ -34,6 +35,7 @@ def _unwrap(data):
 
 def tensor(data, dtype=None, device=None, requires_grad=False):
     """A new leaf tensor holding a copy of ``data`` (a number, nested lists, a numpy array or a tensor)."""
+    _device.check(device)
     d = _dtype.to_dtype(dtype) or _infer_dtype(data)
     arr = np.array(_unwrap(data), dtype=d.numpy)
     if requires_grad and not d.is_floating_point:
@@ -42,6 +44,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
 
 
 def as_tensor(data, dtype=None, device=None):
+    _device.check(device)
     if isinstance(data, Tensor) and (dtype is None or _dtype.to_dtype(dtype) is data.dtype):
         return data
     if isinstance(data, np.ndarray) and dtype is None:
@@ -61,21 +64,22 @@ def _size(size):
     return tuple(size)
 
 
-def _filled(value, size, dtype, requires_grad):
+def _filled(value, size, dtype, requires_grad, device=None):
+    _device.check(device)
     d = _dtype.to_dtype(dtype) or _dtype.get_default_dtype()
     return Tensor(np.full(size, value, dtype=d.numpy), requires_grad=requires_grad)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False):
-    return _filled(0, _size(size), dtype, requires_grad)
+    return _filled(0, _size(size), dtype, requires_grad, device)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False):
-    return _filled(1, _size(size), dtype, requires_grad)
+    return _filled(1, _size(size), dtype, requires_grad, device)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False):
-    return _filled(0, _size(size), dtype, requires_grad)
+    return _filled(0, _size(size), dtype, requires_grad, device)
 
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False):
@@ -83,32 +87,34 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False):
         dtype = _dtype.bool_
     elif dtype is None and isinstance(fill_value, int):
         dtype = _dtype.int64
-    return _filled(fill_value, tuple(size), dtype, requires_grad)
+    return _filled(fill_value, tuple(size), dtype, requires_grad, device)
 
 
-def zeros_like(t, dtype=None, requires_grad=False):
-    return _filled(0, t.shape, dtype or t.dtype, requires_grad)
+def zeros_like(t, dtype=None, device=None, requires_grad=False):
+    return _filled(0, t.shape, dtype or t.dtype, requires_grad, device)
 
 
-def ones_like(t, dtype=None, requires_grad=False):
-    return _filled(1, t.shape, dtype or t.dtype, requires_grad)
+def ones_like(t, dtype=None, device=None, requires_grad=False):
+    return _filled(1, t.shape, dtype or t.dtype, requires_grad, device)
 
 
-def full_like(t, fill_value, dtype=None, requires_grad=False):
-    return _filled(fill_value, t.shape, dtype or t.dtype, requires_grad)
+def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
+    return _filled(fill_value, t.shape, dtype or t.dtype, requires_grad, device)
 
 
-def empty_like(t, dtype=None, requires_grad=False):
-    return zeros_like(t, dtype, requires_grad)
+def empty_like(t, dtype=None, device=None, requires_grad=False):
+    return zeros_like(t, dtype, device, requires_grad)
 
 
-def eye(n, m=None, dtype=None, requires_grad=False):
+def eye(n, m=None, dtype=None, device=None, requires_grad=False):
+    _device.check(device)
     d = _dtype.to_dtype(dtype) or _dtype.get_default_dtype()
     return Tensor(np.eye(n, m, dtype=d.numpy), requires_grad=requires_grad)
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
     """``arange(5)`` -> 0..4 (int64); with any float argument, the default float dtype."""
+    _device.check(device)
     if end is None:
         start, end = 0, start
     if dtype is None:
@@ -124,6 +130,7 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
     Computed as PyTorch's CPU kernel does (in the tensor's dtype, the first half counted up from
     ``start`` and the second half down from ``end``) so that the values match bit for bit.
     """
+    _device.check(device)
     d = _dtype.to_dtype(dtype) or _dtype.get_default_dtype()
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")

@@ -17,39 +17,36 @@ import warnings
 import weakref
 
 import numpy as np
-from numpy import ndarray  # (see ops/_util.py for why not np.ndarray on the per-op path)
 
 from . import _dtype
 from ._dtype import Size
 from ._format import tensor_repr
-from .autograd import grad_mode
 
 
 class Tensor:
-    __slots__ = ("_data", "_requires_grad", "grad_fn", "_vc", "_output_nr", "_wrapped_number",
-                 "__weakref__", "__dict__")
-    # what most tensors never change is a class attribute; a tensor that sets one keeps its own value
-    _grad = None
-    _retains_grad = False
-    _hooks = None
-    _base = None
-    _grad_accumulator = None
-    name = None
+    __slots__ = ("_requires_grad", "grad_fn", "_output_nr", "_grad", "_retains_grad", "_hooks", "_grad_accumulator",
+                 "_vc", "_base", "_data", "name", "__weakref__", "__dict__")
 
     def __init__(self, data, requires_grad=False):
-        if type(data) is not ndarray:
-            if isinstance(data, Tensor):
-                data = data._data
-            elif isinstance(data, np.generic):
-                data = np.asarray(data)
-            else:  # torch.Tensor([1, 2]) is float, like torch.FloatTensor
-                data = np.asarray(data, dtype=_dtype.get_default_dtype().numpy)
+        # what autograd keeps about a tensor (PyTorch: its AutogradMeta)
+        self._requires_grad = False    # set at the end, once the dtype is known to allow it
+        self.grad_fn = None            # the node that made this tensor; None for a leaf
+        self._output_nr = 0            # which output of grad_fn this tensor is
+        self._grad = None              # .grad
+        self._retains_grad = False     # retain_grad() was called
+        self._hooks = None             # a leaf's hooks (register_hook), run by its AccumulateGrad
+        self._grad_accumulator = None  # a weak reference to the leaf's AccumulateGrad node
+        self._vc = [0]                 # the version counter, shared with views: bumped by in-place ops
+        self._base = None              # the tensor this one is a view of
+        # the values
+        if isinstance(data, Tensor):
+            data = data._data
+        elif isinstance(data, np.generic):
+            data = np.asarray(data)
+        elif not isinstance(data, np.ndarray):  # torch.Tensor([1, 2]) is float, like torch.FloatTensor
+            data = np.asarray(data, dtype=_dtype.get_default_dtype().numpy)
         self._data = data
-        self._requires_grad = False
-        self.grad_fn = None
-        self._vc = [0]
-        self._output_nr = 0
-        self._wrapped_number = False  # True for the tensor a Python number becomes in ``x * 2`` (ops/_util.py)
+        self.name = None
         if requires_grad:
             if not self.dtype.is_floating_point:
                 raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
@@ -87,7 +84,10 @@ class Tensor:
 
     @property
     def device(self):
-        return "cpu"
+        """Always the CPU: minigrad keeps every tensor's numbers in a numpy array (see ``devices.py``)."""
+        return _device.CPU
+
+    is_cuda = False
 
     @property
     def is_leaf(self):
@@ -241,14 +241,19 @@ class Tensor:
             raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._data.item())
 
-    def to(self, dtype=None, *args, **kwargs):
-        if isinstance(dtype, str) or dtype is None:  # .to("cpu"), .to(device=...)
-            dtype = kwargs.get("dtype")
-            if dtype is None:
-                return self
-        dtype = _dtype.to_dtype(dtype)
+    def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False):
+        """``x.to(float64)``, ``x.to("cpu")``, ``x.to(device, float64)``, ``x.to(other)`` (other's dtype)."""
+        for a in args:
+            if isinstance(a, Tensor):
+                dtype = a.dtype
+            elif _device.is_device(a) or isinstance(a, int) and not isinstance(a, bool):
+                device = a
+            else:
+                dtype = a
+        _device.check(device)
+        dtype = self.dtype if dtype is None else _dtype.to_dtype(dtype)
         if dtype is self.dtype:
-            return self
+            return self.clone() if copy else self
         return _ops.ToCopy.apply(self, dtype)
 
     def type(self, dtype=None):
@@ -274,6 +279,9 @@ class Tensor:
 
     def cpu(self):
         return self
+
+    def cuda(self, device=None, non_blocking=False):
+        _device.check("cuda" if device is None else device)
 
     def contiguous(self):
         return self if self._data.flags.c_contiguous else self.clone()
@@ -641,7 +649,9 @@ def _compare(fn, a, b):
     return Tensor(np.asarray(fn(a._data, bd)))
 
 
-from .autograd import function as _function  # noqa: E402
-_function.Tensor = Tensor  # autograd/function.py is imported before Tensor exists: hand it over now
+# The modules below use Tensor, and Tensor's methods use them: they are imported here, once the
+# class exists, and import it back from this module.
+from .autograd import grad_mode  # noqa: E402
 from . import ops as _ops  # noqa: E402  (ops need Tensor, Tensor's methods need ops)
 from . import random as _random  # noqa: E402
+from . import devices as _device  # noqa: E402

@@ -3,6 +3,7 @@ from . import grad_mode
 from .engine import GraphTask, Step
 from .function import AccumulateGrad, BackwardNode, Function, Node, SavedTensor
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .inference import inference_mode
 
 
 def _tensors(x):

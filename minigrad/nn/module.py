@@ -13,7 +13,7 @@ finds it there again.  Walking the ``_modules`` tree with dotted prefixes gives 
 in ``named_parameters()`` and in the ``state_dict``: ``"0.weight"``, ``"encoder.fc1.bias"``.
 
 PyTorch: ``torch/nn/modules/module.py`` (about 3000 lines).  minigrad keeps the same attribute
-names, error messages and printing, and leaves out devices, backward hooks, state_dict hooks,
+names, error messages and printing, and leaves out devices, state_dict hooks,
 ``_metadata``/``_version``, ``get_extra_state``, non-strict shape handling of lazy modules and
 ``torch.compile`` support.
 """
@@ -21,8 +21,10 @@ from collections import OrderedDict, namedtuple
 import warnings
 
 from .. import _dtype
+from .. import devices as _device
 from ..autograd import grad_mode
 from ..tensor import RemovableHandle, Tensor
+from ..utils.hooks import BackwardHook
 from .parameter import Parameter
 
 
@@ -80,31 +82,82 @@ class Module:
         object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "_modules", {})
         object.__setattr__(self, "_forward_hooks", {})
+        object.__setattr__(self, "_forward_hooks_with_kwargs", set())  # ids of hooks that also get kwargs
         object.__setattr__(self, "_forward_pre_hooks", {})
+        object.__setattr__(self, "_forward_pre_hooks_with_kwargs", set())
+        object.__setattr__(self, "_backward_hooks", {})
+        object.__setattr__(self, "_backward_pre_hooks", {})
 
     def forward(self, *input):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
-        """``module(x)``: run the forward pre-hooks, ``forward``, then the forward hooks."""
-        for hook in list(self._forward_pre_hooks.values()):
-            result = hook(self, args)  # it may replace the inputs
-            if result is not None:
-                args = result if isinstance(result, tuple) else (result,)
+        """``module(x)``: forward pre-hooks, ``forward``, forward hooks (PyTorch: ``Module._call_impl``).
+
+        With backward hooks, the inputs and the output also pass through an identity Function whose
+        nodes call them during backward (see ``minigrad/utils/hooks.py``).
+        """
+        for hook_id, hook in list(self._forward_pre_hooks.items()):
+            if hook_id in self._forward_pre_hooks_with_kwargs:
+                result = hook(self, args, kwargs)  # it may replace the inputs and the keyword arguments
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
+                                           f"but got {result}.")
+                    args, kwargs = result
+            else:
+                result = hook(self, args)  # it may replace the inputs
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        bw_hook = None
+        if self._backward_hooks or self._backward_pre_hooks:
+            bw_hook = BackwardHook(self, list(self._backward_hooks.values()), list(self._backward_pre_hooks.values()))
+            args = bw_hook.setup_input_hook(args)
         output = self.forward(*args, **kwargs)
-        for hook in list(self._forward_hooks.values()):
-            result = hook(self, args, output)  # it may replace the output
+        for hook_id, hook in list(self._forward_hooks.items()):
+            if hook_id in self._forward_hooks_with_kwargs:
+                result = hook(self, args, kwargs, output)
+            else:
+                result = hook(self, args, output)  # it may replace the output
             if result is not None:
                 output = result
+        if bw_hook is not None:
+            if not isinstance(output, (Tensor, tuple)):
+                warnings.warn("For backward hooks to be called, module output should be a Tensor or a tuple of "
+                              f"Tensors but received {type(output)}")
+            output = bw_hook.setup_output_hook(output)
         return output
 
-    def register_forward_pre_hook(self, hook):
-        """``hook(module, args)`` runs before ``forward``; returns a handle with ``.remove()``."""
-        return RemovableHandle(self._forward_pre_hooks, hook)
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """``hook(module, args)`` runs before ``forward`` and may return new args; returns a handle with ``.remove()``.
 
-    def register_forward_hook(self, hook):
-        """``hook(module, args, output)`` runs after ``forward``; returns a handle with ``.remove()``."""
-        return RemovableHandle(self._forward_hooks, hook)
+        ``with_kwargs=True``: ``hook(module, args, kwargs)``, returning ``None`` or ``(args, kwargs)``.
+        """
+        handle = _register(self._forward_pre_hooks, hook, prepend)
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs.add(handle.id)
+        return handle
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """``hook(module, args, output)`` runs after ``forward`` and may return a new output.
+
+        ``with_kwargs=True``: ``hook(module, args, kwargs, output)``.  (``always_call``, running the hook
+        when forward raised, is accepted and not supported.)
+        """
+        handle = _register(self._forward_hooks, hook, prepend)
+        if with_kwargs:
+            self._forward_hooks_with_kwargs.add(handle.id)
+        return handle
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """``hook(module, grad_input, grad_output)`` runs when the gradients w.r.t. the module's inputs are
+        computed; it may return new ``grad_input``.  ``grad_input`` has ``None`` for inputs without gradient."""
+        return _register(self._backward_hooks, hook, prepend)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """``hook(module, grad_output)`` runs when the gradients w.r.t. the module's outputs are known; it
+        may return new ``grad_output``."""
+        return _register(self._backward_pre_hooks, hook, prepend)
 
     # ------------------------------------------------------------------ registration
     def register_parameter(self, name, param):
@@ -361,13 +414,16 @@ class Module:
         return self
 
     def to(self, *args, **kwargs):
-        """``model.to(minigrad.float64)`` casts floating point parameters and buffers; devices are ignored."""
+        """``model.to(minigrad.float64)`` casts floating point parameters and buffers; ``model.to("cpu")`` keeps them."""
         dtype = kwargs.get("dtype")
+        _device.check(kwargs.get("device"))
         for a in args:
             if isinstance(a, _dtype.dtype):
                 dtype = a
             elif isinstance(a, Tensor):
                 dtype = a.dtype
+            else:
+                _device.check(a)  # the CPU, or PyTorch's error for a device minigrad does not have
         if dtype is None:
             return self
         if not dtype.is_floating_point:
@@ -383,6 +439,9 @@ class Module:
 
     def cpu(self):
         return self
+
+    def cuda(self, device=None):
+        _device.check("cuda" if device is None else device)
 
     def type(self, dst_type):
         return self._apply(lambda t: t.type(dst_type))
@@ -490,6 +549,17 @@ class Module:
             else:
                 main_str += "\n  " + "\n  ".join(lines) + "\n"
         return main_str + ")"
+
+
+def _register(hooks, hook, prepend):
+    """Add ``hook`` to a module's hook dict, last (or first, with ``prepend``); hooks run in dict order."""
+    handle = RemovableHandle(hooks, hook)
+    if prepend:
+        others = [(k, v) for k, v in hooks.items() if k != handle.id]
+        hooks.clear()
+        hooks[handle.id] = hook
+        hooks.update(others)
+    return handle
 
 
 def _legacy_reduction(size_average, reduce, reduction):
