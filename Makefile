@@ -13,7 +13,7 @@ TORCH_VERSION := 2.13.0
 SANITIZE := notebooks/sanitize.cfg
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with $(SANITIZE)
 
-.PHONY: lab test test-torch test-unit test-notebooks notebooks fixtures bench bench-instructions bench-bare student \
+.PHONY: lab test test-torch test-unit test-notebooks notebooks fixtures fuzz bench bench-instructions bench-bare student \
         test-e2e screenshots dot trust setup clean
 
 # ---- set-up -------------------------------------------------------------------------
@@ -69,6 +69,13 @@ notebooks: $(VENV)/.test dot
 # Re-record the PyTorch reference values in tests/fixtures/ (needs torch).
 fixtures: $(VENV)/.test $(VENV)/.torch
 	$(PY) scripts/make_fixtures.py
+	$(PY) scripts/make_difftest_fixtures.py
+
+# The differential tester, live: N random autograd programs on torch and on minigrad
+# (`make fuzz N=2000`); prints `K/N programs agree` and a shrunk repro per class of disagreement.
+N ?= 20000
+fuzz: $(VENV)/.test $(VENV)/.torch
+	PYTHONPATH=tests $(PY) -m difftest -n $(N)
 
 bench: $(VENV)/.test $(VENV)/.torch
 	$(PY) -m pip install --quiet micrograd

@@ -1,0 +1,276 @@
+"""The ops the differential tester draws from: one ``Op(...)`` line per op. Append yours at the end.
+
+An entry is plain data:
+
+    Op("exp",      "{a}.exp()")                                    # unary, on a float tensor
+    Op("add",      "{a} + {b}",      pair="broadcast")             # b: a tensor that broadcasts with a
+    Op("sum_dim",  "{a}.sum({dim}, keepdim={keepdim})", args=dim_keepdim)
+    Op("add_",     "{a}.add_({c})",  kind="inplace", args=number)  # in place: {a} is observed again after
+
+- ``code``: a Python expression written against PyTorch's API with ``T`` for the module (``torch`` or
+  ``minigrad``) and ``F`` for its ``nn.functional``. ``{a}``/``{b}`` are replaced by the names of the
+  input tensors, the other ``{fields}`` by what ``args`` returns (already formatted as Python source:
+  use ``repr``). The generator writes ``vN = <code>`` into the program, the repro prints it as it is.
+- ``dtypes``: which dtypes ``{a}`` may have: ``"float"`` (float32/float64), ``"any"`` (also int64
+  and bool), ``"int"`` (int64/bool only).
+- ``pair``: how ``{b}`` is chosen. ``None`` (no ``{b}``), ``"broadcast"`` (a tensor whose shape
+  broadcasts with ``{a}``'s, now and then one that does not, so errors are compared too), ``"same"``
+  (the same shape), ``"mm"``, ``"matmul"``, ``"bmm"``, ``"dot"``, ``"mv"`` (shapes for a matrix
+  product, now and then wrong ones), ``"cat"`` (same shape, maybe another dtype), ``"target"``
+  (class indices for ``{a}`` as logits, int64).
+- ``args(r, a)``: returns a dict of extra fields; ``r`` is the generator's ``random.Random``, ``a``
+  the first input as a *torch* tensor (use ``a.dim()``, ``a.shape``, ``a.dtype``). Helpers below.
+- ``kind``: ``"op"`` (the default), ``"inplace"`` (changes ``{a}``; the tester observes ``{a}`` too,
+  its ``_version`` included) or ``"cast"`` (the result is not differentiable, e.g. ``.long()``).
+- ``sample``: ``False`` leaves the op out of the fixed sample ``make test`` runs (for a known,
+  not yet fixed disagreement: say which in a comment); ``make fuzz`` still runs it.
+
+An op minigrad does not have yet still belongs here: the comparison then reports its
+``AttributeError`` as a disagreement, which is what ``make fuzz`` is for.
+"""
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+
+@dataclass
+class Op:
+    name: str
+    code: str
+    pair: Optional[str] = None
+    args: Optional[Callable] = None
+    dtypes: str = "float"
+    kind: str = "op"
+    sample: bool = True
+
+
+# ---------------------------------------------------------------------------------- argument helpers
+NUMBERS = [2, -1, 3, 0.5, -1.5, 2.0, 0.0, 1]
+
+
+def number(r, a):
+    return {"c": repr(r.choice(NUMBERS))}
+
+
+def exponent(r, a):
+    return {"c": repr(r.choice([2, 3, 0.5, -1, 1, 0, 2.0, -0.5]))}
+
+
+def any_dim(r, a):
+    """A dim in range for ``a`` (0-d tensors accept 0 and -1); rarely one out of range."""
+    n = max(a.dim(), 1)
+    if r.random() < 0.05:
+        return n
+    return r.randint(-n, n - 1)
+
+
+def dim(r, a):
+    return {"dim": any_dim(r, a)}
+
+
+def dim_keepdim(r, a):
+    return {"dim": any_dim(r, a), "keepdim": r.random() < 0.3}
+
+
+def dims2(r, a):
+    return {"d0": any_dim(r, a), "d1": any_dim(r, a)}
+
+
+def perm(r, a):
+    p = list(range(a.dim()))
+    r.shuffle(p)
+    return {"perm": repr(tuple(p))}
+
+
+def new_dim(r, a):
+    return {"dim": r.randint(-a.dim() - 1, a.dim())}
+
+
+def reshape_to(r, a):
+    n = a.numel()
+    shapes = [(-1,), (n,), (1, n), (n, 1), (-1, 1)] + [(d, n // d) for d in (2, 3, 4) if n % d == 0 and n]
+    return {"shape": repr(r.choice(shapes))}
+
+
+def expand_to(r, a):
+    shape = [d if d != 1 or r.random() < 0.5 else 3 for d in a.shape]
+    if r.random() < 0.3:
+        shape = [2] + shape
+    return {"shape": repr(tuple(shape))}
+
+
+def clamp_bounds(r, a):
+    lo, hi = r.choice([(-0.5, 0.5), (None, 0.0), (0.0, None), (-1, 1), (0.5, -0.5)])
+    return {"lo": repr(lo), "hi": repr(hi)}
+
+
+def basic_index(r, a):
+    """x[0], x[-1], x[1:], x[:, 0], x[..., 0], x[None], x[...], x[:, None]: views."""
+    n = a.dim()
+    keys = ["...", "None", ":"]
+    if n:
+        keys += ["0", "-1", "1:", "::2", "..., 0", "0, ..."]
+    if n >= 2:
+        keys += [":, 0", ":, 1:", "0, 0", ":, None", "1:, 0"]
+    return {"key": r.choice(keys)}
+
+
+def advanced_index(r, a):
+    n = a.dim()
+    keys = ["[0, 0]", "[0, -1]", "[[0], [0]]" if n >= 2 else "[0]"] if n else []
+    keys += ["{a} > 0", "{a} != {a}"]  # boolean masks (the second selects nothing)
+    if n >= 2:
+        keys += [":, [0, 0]", "[0, 0], 0"]
+    if n and r.random() < 0.1:
+        keys.append("[5]")  # out of range
+    return {"key": r.choice(keys)}
+
+
+def setitem_key(r, a):
+    d = basic_index(r, a) if r.random() < 0.5 else advanced_index(r, a)
+    d["c"] = repr(r.choice([0.5, 0, -1.0]))
+    return d
+
+
+def select_args(r, a):
+    n = a.dim()
+    return {"dim": any_dim(r, a), "i": r.choice([0, -1, 1, 5]) if n else 0}
+
+
+def sum_dtype(r, a):
+    return {"dtype": r.choice(["T.float64", "T.float32", "T.int64"])}
+
+
+def softmax_dim(r, a):
+    return {"dim": any_dim(r, a)}
+
+
+def cross_entropy_args(r, a):
+    return {"ii": r.choice([-100, 0, 1]), "red": repr(r.choice(["mean", "sum", "none"]))}
+
+
+def reduction(r, a):
+    return {"red": repr(r.choice(["mean", "sum", "none"]))}
+
+
+def flatten_args(r, a):
+    return {"s": any_dim(r, a), "e": -1 if r.random() < 0.6 else any_dim(r, a)}
+
+
+# ---------------------------------------------------------------------------------- the table
+OPS = [
+    # elementwise, one tensor
+    Op("neg", "-{a}", dtypes="any"),
+    Op("exp", "{a}.exp()", dtypes="any"),
+    Op("log", "{a}.log()", dtypes="any"),
+    Op("sqrt", "{a}.sqrt()", dtypes="any"),
+    Op("abs", "{a}.abs()", dtypes="any"),
+    Op("tanh", "{a}.tanh()", dtypes="any"),
+    Op("sigmoid", "{a}.sigmoid()", dtypes="any"),
+    Op("relu", "{a}.relu()", dtypes="any"),
+    Op("reciprocal", "{a}.reciprocal()", dtypes="any"),
+    Op("sign", "{a}.sign()", dtypes="any"),
+    Op("T.exp", "T.exp({a})"),
+    Op("T.sigmoid", "T.sigmoid({a})"),
+    Op("F.relu", "F.relu({a})"),
+    Op("F.tanh", "F.tanh({a})"),
+    Op("clamp", "{a}.clamp({lo}, {hi})", args=clamp_bounds, dtypes="any"),
+    Op("clone", "{a}.clone()", dtypes="any"),
+    Op("detach", "{a}.detach()", dtypes="any"),
+    Op("contiguous", "{a}.contiguous()"),
+    # a Python number on either side
+    Op("add_num", "{a} + {c}", args=number, dtypes="any"),
+    Op("radd_num", "{c} + {a}", args=number, dtypes="any"),
+    Op("sub_num", "{a} - {c}", args=number, dtypes="any"),
+    Op("rsub_num", "{c} - {a}", args=number, dtypes="any"),
+    Op("mul_num", "{a} * {c}", args=number, dtypes="any"),
+    Op("rmul_num", "{c} * {a}", args=number, dtypes="any"),
+    Op("div_num", "{a} / {c}", args=number, dtypes="any"),
+    Op("rdiv_num", "{c} / {a}", args=number, dtypes="any"),
+    Op("pow_num", "{a} ** {c}", args=exponent, dtypes="any"),
+    Op("rpow_num", "{c} ** {a}", args=number, dtypes="any"),
+    Op("add_alpha", "{a}.add({a}, alpha={c})", args=number),
+    # elementwise, two tensors
+    Op("add", "{a} + {b}", pair="broadcast", dtypes="any"),
+    Op("sub", "{a} - {b}", pair="broadcast", dtypes="any"),
+    Op("mul", "{a} * {b}", pair="broadcast", dtypes="any"),
+    Op("div", "{a} / {b}", pair="broadcast", dtypes="any"),
+    Op("pow", "{a} ** {b}", pair="broadcast"),
+    Op("maximum", "{a}.maximum({b})", pair="broadcast", dtypes="any"),
+    Op("T.maximum", "T.maximum({a}, {b})", pair="broadcast"),
+    Op("max_other", "{a}.max({b})", pair="broadcast", dtypes="any"),
+    Op("min_other", "{a}.min({b})", pair="broadcast", dtypes="any"),
+    Op("where", "T.where({a} > 0, {a}, {b})", pair="broadcast"),
+    Op("where_num", "T.where({a} > 0, {a}, {c})", args=number),
+    Op("gt", "{a} > {b}", pair="broadcast", dtypes="any"),
+    Op("eq_num", "{a} == {c}", args=number, dtypes="any"),
+    # reductions
+    Op("sum", "{a}.sum()", dtypes="any"),
+    Op("sum_dim", "{a}.sum({dim}, keepdim={keepdim})", args=dim_keepdim, dtypes="any"),
+    Op("sum_dims", "{a}.sum(({d0}, {d1}))", args=dims2),
+    Op("sum_dtype", "{a}.sum(dtype={dtype})", args=sum_dtype),
+    Op("mean", "{a}.mean()", dtypes="any"),
+    Op("mean_dim", "{a}.mean({dim}, keepdim={keepdim})", args=dim_keepdim),
+    Op("max", "{a}.max()", dtypes="any"),
+    Op("min", "{a}.min()", dtypes="any"),
+    Op("max_dim", "{a}.max({dim}, keepdim={keepdim})", args=dim_keepdim, dtypes="any"),
+    Op("min_dim", "{a}.min({dim})", args=dim),
+    Op("argmax", "{a}.argmax()", dtypes="any"),
+    Op("argmax_dim", "{a}.argmax({dim}, keepdim={keepdim})", args=dim_keepdim),
+    Op("softmax", "{a}.softmax({dim})", args=softmax_dim, dtypes="any"),
+    Op("log_softmax", "{a}.log_softmax({dim})", args=softmax_dim, dtypes="any"),
+    Op("F.softmax", "F.softmax({a}, dim={dim})", args=softmax_dim),
+    # shapes and views
+    Op("view", "{a}.view({shape})", args=reshape_to, dtypes="any"),
+    Op("reshape", "{a}.reshape({shape})", args=reshape_to, dtypes="any"),
+    Op("reshape_t", "{a}.t().reshape(-1)"),
+    Op("flatten", "{a}.flatten()", dtypes="any"),
+    Op("flatten_se", "{a}.flatten({s}, {e})", args=flatten_args),
+    Op("t", "{a}.t()", dtypes="any"),
+    Op("T_attr", "{a}.T"),
+    Op("mT", "{a}.mT"),
+    Op("transpose", "{a}.transpose({d0}, {d1})", args=dims2, dtypes="any"),
+    Op("permute", "{a}.permute{perm}", args=perm),
+    Op("unsqueeze", "{a}.unsqueeze({dim})", args=new_dim, dtypes="any"),
+    Op("squeeze", "{a}.squeeze()", dtypes="any"),
+    Op("squeeze_dim", "{a}.squeeze({dim})", args=dim),
+    Op("expand", "{a}.expand{shape}", args=expand_to),
+    Op("select", "{a}.select({dim}, {i})", args=select_args),
+    Op("index", "{a}[{key}]", args=basic_index, dtypes="any"),
+    Op("index_adv", "{a}[{key}]", args=advanced_index, dtypes="any"),
+    Op("cat", "T.cat([{a}, {b}], {dim})", pair="cat", args=dim, dtypes="any"),
+    Op("cat_3", "T.cat([{a}, {b}, {a}])", pair="cat", dtypes="any"),
+    Op("stack", "T.stack([{a}, {b}], {dim})", pair="cat", args=new_dim, dtypes="any"),
+    # casts
+    Op("long", "{a}.long()", kind="cast"),
+    Op("bool", "{a}.bool()", kind="cast"),
+    Op("to_int64", "{a}.to(T.int64)", kind="cast"),
+    Op("double", "{a}.double()", dtypes="any"),
+    Op("float", "{a}.float()", dtypes="any"),
+    # matrix products
+    Op("mm", "{a}.mm({b})", pair="mm"),
+    Op("matmul", "{a} @ {b}", pair="matmul"),
+    Op("T.matmul", "T.matmul({a}, {b})", pair="matmul"),
+    Op("bmm", "{a}.bmm({b})", pair="bmm"),
+    Op("dot", "{a}.dot({b})", pair="dot"),
+    Op("mv", "{a}.mv({b})", pair="mv"),
+    Op("linear", "F.linear({a}, {b})", pair="linear"),
+    # losses
+    Op("mse_loss", "F.mse_loss({a}, {b}, reduction={red})", pair="same", args=reduction),
+    Op("mse_loss_bc", "F.mse_loss({a}, {b})", pair="broadcast"),
+    Op("cross_entropy", "F.cross_entropy({a}, {b}, ignore_index={ii}, reduction={red})", pair="target",
+       args=cross_entropy_args),
+    Op("nll_loss", "F.nll_loss({a}.log_softmax(-1), {b}, ignore_index={ii}, reduction={red})", pair="target",
+       args=cross_entropy_args),
+    # in place (on a leaf that requires grad PyTorch raises: compared too)
+    Op("add_", "{a}.add_({c})", kind="inplace", args=number),
+    Op("mul_", "{a}.mul_({c})", kind="inplace", args=number),
+    Op("sub_", "{a}.sub_({b})", kind="inplace", pair="broadcast"),
+    Op("div_", "{a}.div_({c})", kind="inplace", args=number),
+    Op("zero_", "{a}.zero_()", kind="inplace"),
+    Op("fill_", "{a}.fill_({c})", kind="inplace", args=number),
+    Op("clamp_", "{a}.clamp_({lo}, {hi})", kind="inplace", args=clamp_bounds),
+    Op("copy_", "{a}.copy_({b})", kind="inplace", pair="broadcast"),
+    Op("iadd", "{a}.__iadd__({b})", kind="inplace", pair="broadcast"),
+    Op("relu_inplace", "F.relu({a}, inplace=True)", kind="inplace"),
+    Op("setitem", "{a}[{key}] = {c}", kind="inplace", args=setitem_key),
+]
