@@ -1,5 +1,6 @@
 """The student edition: solutions become stubs, and the edition runs with only the exercises failing."""
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -118,10 +119,162 @@ def test_student_edition_runs_with_only_the_exercises_failing(path, tmp_path):
                 f"cell {i} fails in the student edition: {[(e.ename, e.evalue) for e in errors]}"
 
 
-def test_checks_raise_under_nbgraders_autograder(monkeypatch):
-    """nbgrader gives a check cell its points when it does not raise: a failing check must raise there."""
+def test_checks_raise_under_nbgrader_with_only_their_feedback(monkeypatch, capsys):
+    """nbgrader gives a check cell its points when it does not raise: under autograde and validate a
+    failing check raises, and its traceback is the report alone; a passing one prints and returns None."""
     from minigrad.exercises import _check, nb00
     assert not nb00.check_node_name(lambda t: "wrong")
-    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
-    with pytest.raises(_check.ExerciseFailed, match="❌"):
-        nb00.check_node_name(lambda t: "wrong")
+    for mode in ("autograde", "validate"):
+        monkeypatch.setattr(_check, "GRADING", mode)
+        with pytest.raises(_check.ExerciseFailed) as failure:
+            nb00.check_node_name(lambda t: "wrong")
+        lines = failure.value._render_traceback_()
+        assert lines[0].startswith("FAILED  node_name: wrong name for t = x.sum()"), lines
+        assert any("Hint:" in line for line in lines) and not any("Traceback" in line for line in lines)
+        assert failure.value.__cause__ is None and failure.value.__context__ is None
+    assert nb00.check_node_name(lambda t: None if t.grad_fn is None else t.grad_fn.name()) is None
+    assert capsys.readouterr().out.startswith("PASSED  node_name")
+
+
+def test_the_grading_mode_is_read_once_when_the_checks_are_imported(tmp_path):
+    code = ("import os\n"
+            "from minigrad.exercises import nb00\n"
+            "os.environ['NBGRADER_EXECUTION'] = 'off'\n"
+            "from minigrad.exercises import nb00\n"
+            "try:\n"
+            "    nb00.check_node_name(lambda t: 'wrong')\n"
+            "except AssertionError:\n"
+            "    print('raised')\n")
+    env = dict(os.environ, NBGRADER_EXECUTION="validate")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert out.stdout.strip() == "raised", out.stderr
+
+
+def _tiered(answer):
+    """A check written as the notebooks' checks are: one answer, hints in three tiers."""
+    from minigrad.exercises import _check
+
+    @_check.exercise("double")
+    def check_double(double):
+        got, err = _check.call("double", double, 3, returns="twice its argument, a number")
+        if err is not None:
+            return err
+        if got != 6:
+            return _check.failed("double", "wrong value for 3", expected=6, got=got,
+                                 hint=["look at the factor.", "twice means times 2.", "return 2 * x"])
+        return _check.passed("double", "right")
+    return check_double
+
+
+def test_a_failure_shows_the_first_hint_tier_and_hint_shows_the_next(capsys):
+    from minigrad.exercises import _check, hint
+    report = _tiered(None)(lambda x: 3 * x)
+    assert not report and "Hint: look at the factor." in report.text
+    assert "twice means" not in repr(report) and "return 2 * x" not in repr(report)
+    assert "More help: run hint()" in repr(report)
+    hint()
+    assert capsys.readouterr().out == "Hint: twice means times 2.\n(more help: run hint() again)\n"
+    hint()
+    assert capsys.readouterr().out == "Hint: return 2 * x\n"
+    hint()
+    assert "No more hints" in capsys.readouterr().out
+    page = report._repr_html_()
+    assert ">FAILED</span>" in page and "#cf222e" in page and "<details" not in page  # the tiers were used up
+    fresh = _tiered(None)(lambda x: 3 * x)
+    assert fresh._repr_html_().count("<details") == 2 and "More help (hint 3)" in fresh._repr_html_()
+    good = _tiered(None)(lambda x: 2 * x)
+    assert good and ">PASSED</span>" in good._repr_html_() and "#1a7f37" in good._repr_html_()
+    assert not any(ord(c) > 0x2000 for c in good._repr_html_() + repr(good) + repr(fresh))  # no emoji
+
+
+def test_all_tiers_are_in_the_autograde_feedback(monkeypatch):
+    from minigrad.exercises import _check
+    monkeypatch.setattr(_check, "GRADING", "autograde")
+    with pytest.raises(_check.ExerciseFailed) as failure:
+        _tiered(None)(lambda x: 3 * x)
+    assert "Hint 2: twice means times 2." in str(failure.value) and "Hint 3: return 2 * x" in str(failure.value)
+    monkeypatch.setattr(_check, "GRADING", "validate")
+    with pytest.raises(_check.ExerciseFailed) as failure:
+        _tiered(None)(lambda x: 3 * x)
+    assert "run hint() in the notebook" in str(failure.value) and "return 2 * x" not in str(failure.value)
+
+
+def test_a_check_run_before_its_exercise_says_so_and_a_missing_return_too():
+    check = _tiered(None)
+    cell = {"check": check}
+    exec("report = check()", cell)  # a check cell in a notebook where `double` is not defined yet
+    assert not cell["report"] and "`double` is not defined yet: write it in the exercise cell above" in \
+        cell["report"].text
+    cell["double"] = lambda x: 2 * x
+    exec("report = check()", cell)  # the check finds the notebook's `double` by its name
+    assert cell["report"]
+    report = check(lambda x: None)
+    assert "<lambda> returned None; it should return twice its argument, a number." in report.text
+    assert "`return` line missing" in report.text
+
+
+def test_a_warning_from_the_answer_is_a_note_and_costs_nothing(monkeypatch, capsys):
+    import warnings as w
+    from minigrad.exercises import _check
+
+    def warns(x):
+        w.warn("saved_variables is deprecated", DeprecationWarning)
+        return 2 * x
+    report = _tiered(None)(warns)
+    assert report and "Note: your code warned: DeprecationWarning: saved_variables is deprecated" in repr(report)
+    monkeypatch.setattr(_check, "GRADING", "autograde")
+    assert _tiered(None)(warns) is None
+    out = capsys.readouterr()
+    assert "PASSED" in out.out and "DeprecationWarning" in out.out and out.err == ""
+
+
+def test_demo_shows_a_failure_without_raising_even_under_nbgrader(monkeypatch):
+    from minigrad.exercises import _check, demo, nb00
+    monkeypatch.setattr(_check, "GRADING", "autograde")
+
+    def unfinished(value):
+        raise NotImplementedError()
+    report = demo(nb00.check_make_x_and_y, unfinished)
+    assert not report and "not written yet" in report.text
+
+
+def test_prediction_questions_store_a_fingerprint_not_the_answer():
+    from minigrad.exercises import _check
+    letter = _check.prediction("q-demo", "q_demo", "Which node runs first?", _check.digest("q-demo", "b"),
+                               options={"a": "AccumulateGrad", "b": "SumBackward0"},
+                               hints=["the root runs first."], why="backward starts at the root.")
+    assert letter("B") and "'B' is right. backward starts at the root." in letter("B").text
+    wrong = letter("a")
+    assert not wrong and "'a' is not it." in wrong.text and "Hint: the root runs first." in wrong.text
+    assert "should be one of 'a', 'b'" in letter("c").text and "set `q_demo`" in letter(None).text
+    number = _check.prediction("q-num", "q_num", "What is x.grad?", _check.digest("q-num", 0.25))
+    assert number(0.25) and number("0.2500001") and not number(0.26)
+    assert "should be a number" in number("a quarter").text
+    assert len(_check.digest("q-demo", "b")) == 16 and _check.digest("q-demo", "b") != _check.digest("q-x", "b")
+    cli = subprocess.run([sys.executable, "-m", "minigrad.exercises", "digest", "q-num", "0.25"],
+                         capture_output=True, text=True)
+    assert cli.stdout.strip() == _check.digest("q-num", 0.25), cli.stderr
+
+
+def test_the_students_code_may_not_call_the_checker():
+    from minigrad.exercises import nb01
+    from minigrad.exercises._check import call
+    report = nb01.check_chain_names(nb01.reference_chain_names)
+    assert not report and "your code called the checker's reference_chain_names" in report.text
+    probe = nb01.check_chain_names(lambda t: nb01.check_sigmoid_grad(lambda a: a) and [])
+    assert not probe and "your code called the checker's" in probe.text
+    _, err = call("t", lambda: __import__("sys").setprofile(None))
+    assert "your code called sys.setprofile" in err.text
+
+
+def test_replaced_gives_the_answer_the_reference_for_an_earlier_part():
+    from minigrad.exercises._check import replaced
+    cell = {}
+    exec("def first(x):\n    raise NotImplementedError()\n\ndef second(x):\n    return first(x) + 1\n", cell)
+    with replaced(cell["second"], "first", lambda x: 2 * x):
+        assert cell["second"](3) == 7
+    with pytest.raises(NotImplementedError):
+        cell["second"](3)
+    with replaced(cell["second"], "nothing_there", 1):
+        assert cell["nothing_there"] == 1
+    assert "nothing_there" not in cell

@@ -1,5 +1,5 @@
 """The exercise checks of notebooks 00-03: the reference solutions pass, plausible wrong answers fail with
-specific feedback (❌, what is wrong, expected vs got, a hint), and an unwritten exercise says so."""
+specific feedback (FAILED, what is wrong, expected vs got, a hint), and an unwritten exercise says so."""
 import numpy as np
 import pytest
 
@@ -14,12 +14,12 @@ def not_written(*args):
 
 def assert_passed(report):
     assert report, report.text
-    assert report.text.startswith("✅"), report.text
+    assert report.text.startswith("PASSED"), report.text
 
 
 def assert_failed(report, *fragments):
     assert not report, report.text
-    assert report.text.startswith("❌"), report.text
+    assert report.text.startswith("FAILED"), report.text
     assert "Hint:" in report.text, report.text
     for fragment in fragments:
         assert fragment in report.text, f"{fragment!r} not in:\n{report.text}"
@@ -34,7 +34,7 @@ def test_not_written_yet(check):
     report = check(not_written)
     assert not report
     assert "not written yet" in report.text
-    assert report.text.startswith("❌")
+    assert report.text.startswith("FAILED")
 
 
 @pytest.mark.parametrize("check", ALL_CHECKS, ids=lambda c: f"{c.__module__.rsplit('.', 1)[-1]}.{c.__name__}")

@@ -1,4 +1,9 @@
-"""Checks for the notebooks' exercises: ``from minigrad.exercises import nb01`` then ``nb01.check_...(...)``.
+"""Checks for the notebooks' exercises: ``from minigrad.exercises import nb01, hint``.
 
-Every check returns a Report (True/False) that prints specific feedback; see ``_check.py``.
+A check cell calls ``nb01.check_...()``: the check finds the notebook's answer by its name, runs
+it on hidden inputs and shows a PASSED or FAILED report with a hint; ``hint()`` shows the next,
+more detailed hint of the last failed check. See ``_check.py``.
 """
+from ._check import demo, hint
+
+__all__ = ["demo", "hint"]

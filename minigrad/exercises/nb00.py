@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import autograd
 from ..tensor import Tensor
-from ._check import Report, call, close, failed, passed, rng
+from ._check import Report, call, close, exercise, failed, passed, rng
 
 
 def _with_hint(report, hints):
@@ -31,6 +31,7 @@ def _hidden_values():
     return [2.0] + [round(float(v), 2) for v in rng(1000).uniform(-4.0, 4.0, size=4)]
 
 
+@exercise("make_x_and_y")
 def check_make_x_and_y(make_x_and_y):
     """``make_x_and_y(value)`` must return ``(x, y)``: x a leaf requiring grad, y = x**2 + 3*x from x."""
     t = MAKE_TITLE
@@ -99,6 +100,7 @@ def _name_cases():
     return [(text, t, None if t.grad_fn is None else t.grad_fn.name()) for text, t in cases]
 
 
+@exercise("node_name")
 def check_node_name(node_name):
     """``node_name(t)`` must give ``t.grad_fn.name()`` as a string, or ``None`` when ``t.grad_fn`` is None."""
     t = NAME_TITLE

@@ -10,7 +10,7 @@
 import numpy as np
 
 from ..tensor import Tensor
-from ._check import call, check_tensor, failed, passed, rng
+from ._check import call, check_tensor, exercise, failed, passed, reference, rng
 from .nb00 import _with_hint
 
 # ---- exercise 1 ---------------------------------------------------------------------------------
@@ -49,6 +49,7 @@ def _as_tensor(x):
     return x
 
 
+@exercise("my_sigmoid_grad")
 def check_sigmoid_grad(my_sigmoid_grad):
     """Compare ``my_sigmoid_grad(a)`` with backward's gradient of ``sigmoid(a).sum()`` on hidden inputs."""
     t = SIGMOID_TITLE
@@ -97,6 +98,7 @@ _STEPS = [
 _ENDS = [("{}.sum()", lambda x: x.sum()), ("{}.mean()", lambda x: x.mean())]
 
 
+@reference
 def reference_chain_names(t):
     names = []
     node = t.grad_fn
@@ -125,6 +127,7 @@ def _chain_cases():
     return cases
 
 
+@exercise("chain_names")
 def check_chain_names(chain_names):
     """``chain_names(t)`` must list the names from ``t.grad_fn`` down to the leaf's AccumulateGrad."""
     t = CHAIN_TITLE

@@ -10,7 +10,7 @@
 import numpy as np
 
 from ..tensor import Tensor
-from ._check import call, check_tensor, failed, passed, rng
+from ._check import call, check_tensor, exercise, failed, passed, rng
 from .nb00 import _with_hint
 from .nb01 import _as_tensor
 
@@ -37,6 +37,7 @@ def _backward_vjp(J, v):
     return x.grad
 
 
+@exercise("vjp")
 def check_vjp(vjp):
     """Compare ``vjp(J, v)`` with ``x.grad`` after ``(J @ x).backward(v)`` for hidden J and v."""
     t = VJP_TITLE
@@ -85,6 +86,7 @@ def _expected_seed(n):
     return y.grad
 
 
+@exercise("seed_for")
 def check_seed_for(seed_for):
     """``seed_for(n)`` must be dL/dy, so that ``y.backward(seed_for(n))`` equals ``L.backward()``."""
     t = SEED_TITLE

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import no_grad
 from ..tensor import Tensor
-from ._check import call, check_tensor, failed, passed, rng
+from ._check import call, check_tensor, exercise, failed, passed, reference, rng
 from .nb00 import _with_hint
 from .nb01 import _as_tensor
 
@@ -37,6 +37,7 @@ FUNCTIONS = [
 ]
 
 
+@exercise("second_derivative")
 def check_second_derivative(second_derivative):
     """``second_derivative(f, x)`` must equal the second derivative of ``f`` at every element of ``x``."""
     t = SECOND_TITLE
@@ -79,6 +80,7 @@ def check_second_derivative(second_derivative):
 TRAIN_TITLE = "a training loop without piled-up gradients"
 
 
+@reference
 def reference_train(w, xs, ys, lr, steps, zero=True):
     """The loop of the notebook, fixed (``zero=True``) or with the bug (``zero=False``)."""
     losses = []
@@ -105,6 +107,7 @@ def _fmt(v):
     return float(f"{v:.6g}")
 
 
+@exercise("train")
 def check_train(train):
     """Run ``train`` and a correct loop side by side on hidden data; compare every loss and the final w."""
     t = TRAIN_TITLE

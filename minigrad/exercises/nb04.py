@@ -83,6 +83,7 @@ def _mm_wrong_value_hint(which, got, x, w, g):
     return _HINT_WEIGHT
 
 
+@_check.exercise("MMFunction")
 def check_mm_backward(MMFunction):
     """Exercise 1: ``MMFunction.backward`` returns grad_output @ weight and grad_output.t() @ input."""
     title = "MMFunction.backward"
@@ -157,6 +158,7 @@ def check_mm_backward(MMFunction):
 _TANH_SHAPES = [(5,), (2, 3), ()]
 
 
+@_check.exercise("Tanh")
 def check_tanh_function(Tanh):
     """Exercise 2: a ``Tanh`` Function whose backward is grad_output * (1 - tanh(x)**2), and passes gradcheck."""
     title = "Tanh"

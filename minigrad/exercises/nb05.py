@@ -39,6 +39,7 @@ _SHAPE_HINT = ("like nn.Linear: weight has shape (out_features, in_features) -- 
                "input @ weight.t() -- and bias has shape (out_features,).")
 
 
+@_check.exercise("MyLinear")
 def check_linear(MyLinear):
     """Exercise 1: ``MyLinear(in, out)`` has Parameters weight (out, in) and bias (out,), uses MMFunction."""
     from ..nn import Module
@@ -143,6 +144,7 @@ def _model(W0, b0):
     return model
 
 
+@_check.reference
 def _reference(model, X, Y, zero_grad=True):
     from ..nn import MSELoss
     from ..optim import SGD
@@ -161,6 +163,7 @@ def _fmt(losses):
     return "[" + ", ".join(f"{v:.4f}" for v in losses) + "]"
 
 
+@_check.exercise("train")
 def check_training_loop(train):
     """Exercise 2: ``train(model, X, Y, steps, lr)`` zeroes the gradients every step and returns the losses."""
     title = "train"

@@ -173,6 +173,7 @@ def _reachable(root):
     return order
 
 
+@_check.reference
 def _engine_order(loss):
     seed = Tensor(np.ones(loss._data.shape, loss._data.dtype))
     task = GraphTask([loss], [seed], keep_graph=True, accumulate=False)
@@ -206,6 +207,7 @@ _ORDER_HINT = ("visiting the graph depth-first or breadth-first is not enough on
                "of the nodes in its next_functions).")
 
 
+@_check.exercise("execution_order")
 def check_execution_order(execution_order):
     """Exercise 1: ``execution_order(root)`` lists every node once, each after all the nodes that feed it."""
     title = "execution_order"
@@ -274,6 +276,7 @@ def _raises_not_implemented(fn, *args):
     return False
 
 
+@_check.exercise("my_backward")
 def check_my_backward(my_backward):
     """Exercise 2: ``my_backward(loss)`` returns {leaf: gradient} equal to what ``loss.backward()`` gives."""
     title = "my_backward"
