@@ -1,4 +1,4 @@
-"""dtypes and Size: the small value types every Tensor carries.
+"""dtypes and Size: the small value types every Tensor carries (and a shape check on Sizes).
 
 PyTorch's dtypes are objects such as ``torch.float32`` that print as ``torch.float32``;
 minigrad's print as ``minigrad.float32`` and each wraps the numpy dtype that stores the data.
@@ -77,44 +77,6 @@ def to_dtype(d):
     return from_numpy_dtype(d)
 
 
-def _kind(d):
-    """0 for bool, 1 for integers, 2 for floating point: PyTorch's promotion categories."""
-    if d is bool_:
-        return 0
-    return 2 if d.is_floating_point else 1
-
-
-def result_type(a, b):
-    """The dtype of ``a op b`` (PyTorch's type promotion, for the dtypes minigrad has).
-
-    ``a`` and ``b`` are Tensors or Python numbers.  A Python number never widens a tensor of
-    its own category (``float32_tensor * 2.5`` stays float32); an integer tensor combined with a
-    float number becomes the default float dtype.  A 0-dim tensor behaves like a number when the
-    other operand is a tensor with dimensions (PyTorch's rule for "wrapped" scalars).
-    """
-    from .tensor import Tensor
-
-    def describe(x):
-        if isinstance(x, Tensor):
-            return x.dtype, (2 if x._data.ndim > 0 else 1)
-        if isinstance(x, bool):
-            return bool_, 0
-        if isinstance(x, int):
-            return int64, 0
-        return _default_dtype, 0
-
-    (da, pa), (db, pb) = describe(a), describe(b)
-    ka, kb = _kind(da), _kind(db)
-    if ka != kb:  # a higher category wins; a float number over an int tensor gives the default float
-        hi, hp = (da, pa) if ka > kb else (db, pb)
-        if hp == 0 and hi.is_floating_point:
-            return _default_dtype
-        return hi
-    if pa != pb:  # same category: the operand with more "presence" (tensor > 0-dim > number) decides
-        return da if pa > pb else db
-    return _BY_NUMPY[np.promote_types(da.numpy, db.numpy)]
-
-
 class Size(tuple):
     """The shape of a tensor: a tuple that prints like ``torch.Size([2, 3])``."""
 
@@ -128,3 +90,13 @@ class Size(tuple):
         for s in self:
             n *= s
         return n
+
+
+def is_expandable_to(shape, desired):
+    """Can a tensor of ``shape`` be broadcast to ``desired``?  (PyTorch: ``at::is_expandable_to``)"""
+    if len(shape) > len(desired):
+        return False
+    for s, d in zip(reversed(shape), reversed(desired)):
+        if s != d and s != 1:
+            return False
+    return True

@@ -71,15 +71,14 @@ class GraphTask:
     def _discover(self, only_needed):
         """Count incoming edges per node; with ``only_needed``, keep just the nodes that lead to an input."""
         order, seen, deps = [], set(), {}
-        stack = [n for n, _ in self.root_edges]
-        for n in stack:
-            seen.add(n)
+        stack = [node for node, _ in self.root_edges]
+        seen.update(stack)
         while stack:  # an iterative depth-first walk; `order` lists every node after its parents
             node = stack.pop()
             order.append(node)
-            for nxt in node._next_nodes:  # (node.next_functions without the input numbers)
+            for nxt, _ in node.next_functions:
                 if nxt is not None:
-                    deps[nxt] = deps.get(nxt, 0) + 1  # one more gradient `nxt` must wait for
+                    deps[nxt] = deps.get(nxt, 0) + 1  # one more edge `nxt` must wait for
                     if nxt not in seen:
                         seen.add(nxt)
                         stack.append(nxt)
@@ -89,11 +88,11 @@ class GraphTask:
         # autograd.grad(): a node must run if some captured node lies below it; count only those edges
         to_run = set()
         for node in _children_first(order):
-            if any(nxt in to_run or nxt in self.capture for nxt in node._next_nodes if nxt is not None):
+            if any(nxt in to_run or nxt in self.capture for nxt, _ in node.next_functions if nxt is not None):
                 to_run.add(node)
         deps = {}
         for node in to_run:
-            for nxt in node._next_nodes:
+            for nxt, _ in node.next_functions:
                 if nxt is not None and (nxt in to_run or nxt in self.capture):
                     deps[nxt] = deps.get(nxt, 0) + 1
         return deps, to_run
@@ -101,8 +100,8 @@ class GraphTask:
     # ---- 2. and 3. seed and run -------------------------------------------------------------
     def steps(self, trace=True):
         """Run the nodes one by one, yielding a ``Step`` after each (``trace=False``: run, yield nothing)."""
-        buffers = {}   # node -> list of the gradients received so far, one slot per forward output
-        ready = []     # heap of (priority, tie, node): the latest-created node first
+        buffers = {}   # node -> the gradients received so far, one slot per output of the forward op
+        ready = []     # heap of (priority, tie, node): the node created last comes out first
         tie = itertools.count()
         for (node, nr), g in zip(self.root_edges, self.root_grads):
             self._add(buffers, node, nr, g)
@@ -111,18 +110,15 @@ class GraphTask:
                 heapq.heappush(ready, (-node._sequence_nr, next(tie), node))
                 self.dependencies[node] = -1  # queued
 
-        deps, to_run, capture = self.dependencies, self.to_run, self.capture
-        heappush, heappop = heapq.heappush, heapq.heappop
         index = 0
         while ready:
-            node = heappop(ready)[2]
+            node = heapq.heappop(ready)[2]
             grads = buffers.pop(node)
             if node._tensor_pre_hooks or node._retained:
                 grads = self._run_tensor_hooks(node, grads)
-            if capture:
-                for nr, i in capture.get(node, ()):
-                    self.captured[i] = grads[nr]
-            if node not in to_run:  # only captured (a leaf for autograd.grad or the stepper)
+            for nr, i in self.capture.get(node, ()):
+                self.captured[i] = grads[nr]
+            if node not in self.to_run:  # only captured (a leaf for autograd.grad or the stepper)
                 if trace:
                     yield Step(index, node, tuple(grads), (), False)
                 index += 1
@@ -132,13 +128,13 @@ class GraphTask:
             if trace:
                 yield Step(index, node, tuple(grads), outs, True)
             index += 1
-            for nxt, nr, g in zip(node._next_nodes, node._next_nrs, outs):  # each (nxt, nr) of next_functions
-                if g is None or nxt not in deps:  # (None is never in deps)
+            for (nxt, nr), g in zip(node.next_functions, outs):
+                if nxt not in self.dependencies:  # no node there, or one this task does not run
                     continue
-                self._add(buffers, nxt, nr, g)
-                waiting = deps[nxt] = deps[nxt] - 1  # one gradient fewer to wait for
-                if waiting == 0:
-                    heappush(ready, (-nxt._sequence_nr, next(tie), nxt))
+                self._add(buffers, nxt, nr, g)  # (g may be None: the edge still counts, as in PyTorch)
+                self.dependencies[nxt] -= 1  # one gradient fewer to wait for
+                if self.dependencies[nxt] == 0:
+                    heapq.heappush(ready, (-nxt._sequence_nr, next(tie), nxt))
 
     def run(self):
         # inf * 0 and x / 0 in backward formulas give nan / inf silently, as in PyTorch
@@ -149,10 +145,11 @@ class GraphTask:
 
     def _add(self, buffers, node, nr, g):
         """Put gradient ``g`` into ``node``'s input slot ``nr``; add it if one is there already."""
-        buf = buffers.get(node)
-        if buf is None:  # the first gradient to reach this node
-            buf = buffers[node] = [None] * node._num_inputs
-        buf[nr] = g if buf[nr] is None else self._sum(buf[nr], g)
+        if node not in buffers:  # the first gradient (or None) to reach this node
+            buffers[node] = [None] * node._num_inputs
+        buf = buffers[node]
+        if g is not None:
+            buf[nr] = g if buf[nr] is None else self._sum(buf[nr], g)
 
     def _sum(self, a, b):
         """Two gradients reached the same input of a node (fan-out in the forward pass): add them."""
@@ -176,10 +173,8 @@ class GraphTask:
         return grads
 
     def _call(self, node, grads):
-        """Run one node with grad mode = create_graph, with its pre- and post-hooks."""
-        prev = grad_mode._enabled
-        grad_mode._enabled = self.create_graph
-        try:
+        """Run one node, with its pre- and post-hooks; with create_graph=True its formulas are recorded too."""
+        with grad_mode.set_grad_enabled(self.create_graph):
             if node._pre_hooks:
                 for hook in list(node._pre_hooks.values()):
                     new = hook(tuple(grads))
@@ -191,9 +186,7 @@ class GraphTask:
                     new = hook(outs, tuple(grads))
                     if new is not None:
                         outs = tuple(new)
-        finally:
-            grad_mode._enabled = prev
-        if node._saved and not self.keep_graph:
+        if not self.keep_graph:
             node._release_saved()  # 4. free what this node saved
         return outs
 
@@ -206,14 +199,14 @@ def _children_first(order):
     for start in order:
         if start in position:
             continue
-        stack = [(start, iter(start._next_nodes))]
+        stack = [(start, iter(start.next_functions))]
         position[start] = None
         while stack:
-            node, it = stack[-1]
-            for nxt in it:
+            node, edges = stack[-1]
+            for nxt, _ in edges:
                 if nxt is not None and nxt not in position:
                     position[nxt] = None
-                    stack.append((nxt, iter(nxt._next_nodes)))
+                    stack.append((nxt, iter(nxt.next_functions)))
                     break
             else:
                 stack.pop()

@@ -24,15 +24,14 @@ graph ``loss.backward()`` walks (see ``engine.py``).
 """
 import itertools
 import re
-
-import numpy as np
-from numpy import ndarray  # (see ops/_util.py for why not np.ndarray on the per-op path)
 import warnings
 import weakref
 
-from . import grad_mode
+import numpy as np
 
-Tensor = None  # set by minigrad/tensor.py once the Tensor class exists (the two modules need each other)
+from . import grad_mode
+from .._dtype import is_expandable_to
+from ..tensor import Tensor  # (tensor.py imports this module at its end, once the class exists)
 
 _sequence = itertools.count()  # creation order; the engine runs later-created nodes first
 
@@ -48,31 +47,17 @@ class Node:
 
     ``next_functions`` is a tuple with one ``(node, input_nr)`` pair per input of the forward
     operation: the node that produced that input (``AccumulateGrad`` for a leaf, ``None`` when the
-    input needs no gradient) and which of that node's outputs it was.
-
-    The node keeps the two halves of those pairs in two tuples, ``_next_nodes`` and ``_next_nrs``,
-    and builds ``next_functions`` when you ask for it (PyTorch builds that tuple on each access
-    too: its C++ node keeps a vector of edges).  Why not keep the pairs themselves?  Python's cycle
-    collector visits every object that can hold other objects, again and again while a graph grows.
-    A tuple holding only numbers it stops visiting, and one tuple of nodes is one object to visit
-    instead of one pair per edge.  (On a 100,000-op chain its passes took half the recording time.)
+    input needs no gradient) and which of that node's outputs it was.  These pairs are the edges
+    of the graph; the engine follows nothing else.
     """
-    _next_nodes = ()          # per input of the forward op: the node its gradient goes to (or None)
-    _next_nrs = ()            # ... and which of that node's gradient slots it fills
 
-    @property
-    def next_functions(self):
-        return tuple(zip(self._next_nodes, self._next_nrs))
-
-    _num_inputs = 1          # how many gradients flow into this node (= outputs of the forward op)
-    _tensor_pre_hooks = None  # {output_nr: {id: hook(grad)}}: hooks registered on output tensors
-    _retained = None          # {output_nr: weakref(tensor)}: outputs that called retain_grad()
-    _pre_hooks = None         # {id: hook(grad_outputs)}
-    _post_hooks = None        # {id: hook(grad_inputs, grad_outputs)}
-    _saved = ()               # what the node saved for backward: per entry a SavedTensor, a number's value or None
-    _freed = False            # True once backward dropped what the node saved (PyTorch: has_freed_buffers)
-
-    _sequence_nr = -1         # set when the node is recorded into a graph
+    def __init__(self):
+        self.next_functions = ()  # one (node, input_nr) pair per input of the forward op
+        self._sequence_nr = -1    # creation order, set when the node is recorded into a graph
+        self._num_inputs = 1      # how many gradients flow into this node (= outputs of the forward op)
+        self._retained = None     # {output_nr: weakref(tensor)}: outputs that called retain_grad()
+        self._pre_hooks = None    # {id: hook(grad_outputs)}
+        self._post_hooks = None   # {id: hook(grad_inputs, grad_outputs)}
 
     def name(self):
         return type(self).__name__
@@ -85,11 +70,10 @@ class Node:
 
     # hooks -----------------------------------------------------------------------------
     def _hook_dict(self, attr):
-        d = self.__dict__.get(attr)
-        if d is None:
-            d = {}
-            setattr(self, attr, d)
-        return d
+        """The dict of hooks kept in attribute ``attr``, created on first use."""
+        if getattr(self, attr) is None:
+            setattr(self, attr, {})
+        return getattr(self, attr)
 
     def register_hook(self, fn):
         """``fn(grad_inputs, grad_outputs)`` runs after this node computed its gradients."""
@@ -114,8 +98,6 @@ class SavedTensor:
     PyTorch: ``SavedVariable``.  A node never keeps a strong reference to its own output (that
     would be a reference cycle output -> node -> output), so an output is saved as its data and
     rebuilt, with ``grad_fn`` set back to the node, when backward unpacks it.
-
-    (A saved *number*, the 2 of ``x * 2``, gets no SavedTensor: see ``save_value``.)
     """
     __slots__ = ("tensor", "data", "vc", "version", "output_nr")
 
@@ -166,44 +148,27 @@ class SavedTensor:
         self.tensor = self.data = self.vc = None
 
 
-def save_value(t, node):
-    """What ``node`` keeps of one tensor passed to ``save_for_backward``.
-
-    A tensor becomes a ``SavedTensor``.  A number that an op turned into a tensor (the 2 of
-    ``x * 2``, a "wrapped number", see ``ops/_util.py``) is kept as its value alone, a 0-dim numpy
-    array: nothing else can reach it, so it can never change and needs no version check.  And a
-    numpy array is invisible to Python's cycle collector, which re-visits every SavedTensor of a graph
-    again and again while the graph grows (the 100,000-op chain in bench/run.py).
-    """
-    if t is None:
-        return None
-    if t._wrapped_number:
-        return t._data
-    return SavedTensor(t, node)
-
-
-def unpack_value(saved, node):
-    """The tensor ``saved_tensors`` hands back for one entry of ``node._saved``."""
-    if saved is None:
-        return None
-    if type(saved) is ndarray:  # a saved number: a new tensor with a copy of its value
-        return Tensor(saved.copy())  # (an ordinary tensor: whoever gets it may change it in place)
-    return saved.unpack(node)
-
-
 class BackwardNode(Node):
     """The node of a ``Function`` call, which is also the ``ctx`` its forward and backward receive.
 
     PyTorch: ``BackwardCFunction`` (the Python object) wrapped in a ``PyNode`` (the C++ node).
     """
-    _forward_cls = None      # the Function subclass this node belongs to
-    to_save = ()             # what forward passed to save_for_backward, until then
-    _non_differentiable = ()
-    _materialize_grads = True
-    input_shapes = ()        # the shape of each tensor input (PyTorch keeps them to check the gradients;
-    _input_dtypes = ()       # broadcasting ops read them to sum gradients back) and its numpy dtype
-    _is_tensor_input = None  # per forward argument: was it a Tensor? (None: every argument was)
-    _output_meta = ()        # (shape, numpy dtype) of each output (when there are several)
+    _forward_cls = None  # the Function subclass this node belongs to (set per node class)
+
+    def __init__(self):
+        super().__init__()
+        self.needs_input_grad = ()     # per forward argument: is it a tensor that requires grad?
+        self.to_save = ()              # what forward passed to save_for_backward ...
+        self._saved = ()               # ... kept as SavedTensors (or None) once the node is recorded
+        self._freed = False            # True once backward dropped them (PyTorch: has_freed_buffers)
+        self._non_differentiable = ()
+        self._dirty = ()
+        self._materialize_grads = True
+        self._is_tensor_input = ()     # per forward argument: was it a Tensor?
+        self.input_shapes = ()         # per tensor input: its shape and dtype (PyTorch keeps them to check
+        self._input_dtypes = ()        # the gradients; broadcasting ops read the shapes to sum gradients back)
+        self._output_meta = ()         # per output: (shape, numpy dtype), for zeros when no gradient arrives
+        self._tensor_pre_hooks = None  # {output_nr: {id: hook(grad)}}: hooks registered on output tensors
 
     # ---- used inside forward ------------------------------------------------------------
     def save_for_backward(self, *tensors):
@@ -218,20 +183,17 @@ class BackwardNode(Node):
         self._dirty = tensors
 
     def set_materialize_grads(self, value):
-        """With True (the default) backward gets zeros instead of ``None`` for unused outputs."""
+        """With True (the default) backward gets zeros instead of ``None`` for outputs without a gradient."""
         self._materialize_grads = bool(value)
 
     # ---- used inside backward -----------------------------------------------------------
     @property
     def saved_tensors(self):
-        if self.to_save and not self._saved:  # still inside forward
+        if self.to_save:  # still inside forward
             return self.to_save
         if self._freed:
             raise RuntimeError(FREED_MSG)
-        out = []
-        for s in self._saved:
-            out.append(unpack_value(s, self))
-        return tuple(out)
+        return tuple(s.unpack(self) if s is not None else None for s in self._saved)
 
     @property
     def saved_variables(self):
@@ -241,74 +203,52 @@ class BackwardNode(Node):
     def _release_saved(self):
         """Drop what forward saved (PyTorch: ``release_variables``); ``saved_tensors`` raises from now on."""
         for s in self._saved:
-            if type(s) is SavedTensor:
+            if s is not None:
                 s.free()
-        self._freed = True  # (a saved number keeps its few bytes: the drawings still show its shape)
+        self._freed = bool(self._saved)
 
     # ---- called by the engine -----------------------------------------------------------
     def apply(self, *grad_outputs):
         """Run the Function's backward and check what it returns, like PyTorch's ``PyNode::apply``."""
-        if self._num_inputs > 1 and self._materialize_grads and any(g is None for g in grad_outputs):
-            grad_outputs = tuple(
-                Tensor(np.zeros(shape, dtype)) if g is None else g
-                for g, (shape, dtype) in zip(grad_outputs, self._output_meta))
+        if self._forward_cls.node_name is not None and all(g is None for g in grad_outputs):
+            return [None] * len(self.next_functions)  # a built-in op: no gradient in, none out (as in PyTorch)
+        if self._materialize_grads:  # an output that got no gradient gets zeros
+            grad_outputs = [Tensor(np.zeros(shape, dtype)) if g is None and dtype is not None else g
+                            for g, (shape, dtype) in zip(grad_outputs, self._output_meta)]
         grads = self._forward_cls.backward(self, *grad_outputs)
         if not isinstance(grads, tuple):
             grads = (grads,)
         return self._check_grads(grads)
 
     def _check_grads(self, grads):
-        """One gradient per forward argument, of the input's shape; keep those of the tensor inputs."""
-        shapes, dtypes, is_tensor_input = self.input_shapes, self._input_dtypes, self._is_tensor_input
-        expected = len(is_tensor_input) if is_tensor_input is not None else len(shapes)
+        """PyTorch's ``validate_outputs``: one gradient per forward argument, shaped and typed like its input."""
+        expected = len(self._is_tensor_input)
         while len(grads) > expected and grads[-1] is None:
-            grads = grads[:-1]  # extra Nones at the end are allowed, as in PyTorch
-        if is_tensor_input is None and len(grads) == expected:  # the common case, checked quickly:
-            i = 0  # only tensors went in, and each gradient fits (an index, not zip(grads, shapes, dtypes),
-            for g in grads:  # which costs as much as the checks themselves)
-                if g is not None:
-                    if type(g) is not Tensor:
-                        break
-                    data = g._data
-                    if data.shape != shapes[i] or data.dtype != dtypes[i]:
-                        break
-                i += 1
-            else:
-                return grads
+            grads = grads[:-1]  # extra Nones at the end are allowed
         if len(grads) != expected:
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
                                f"(expected {expected}, got {len(grads)})")
-        out = []
-        for i, is_tensor in enumerate(is_tensor_input or (True,) * expected):
-            g = grads[i]
-            if not is_tensor:
+        checked = []  # the gradients of the tensor inputs, one per edge in next_functions
+        for position, (g, is_tensor) in enumerate(zip(grads, self._is_tensor_input)):
+            if not is_tensor:  # a number, a dim, a flag...: it cannot have a gradient
                 if g is not None:
-                    raise RuntimeError(f"function {self.name()} returned a gradient different than None at "
-                                       f"position {i + 1}, but the corresponding forward input was not a Variable")
+                    raise RuntimeError(f"function {self.name()} returned a gradient different than None at position "
+                                       f"{position + 1}, but the corresponding forward input was not a Variable")
                 continue
+            i = len(checked)
+            shape, dtype = self.input_shapes[i], self._input_dtypes[i]
             if g is not None:
-                shape, dtype = shapes[len(out)], dtypes[len(out)]
-                if type(g) is not Tensor or g._data.shape != shape or g._data.dtype != dtype:
-                    g = _validate_grad(self, len(out), g, shape, dtype)
-            out.append(g)
-        return out
-
-
-def _validate_grad(node, index, g, shape, dtype):
-    """PyTorch's ``validate_outputs``: sum a broadcast gradient back to shape, cast to the input dtype."""
-    if not isinstance(g, Tensor):
-        raise TypeError(f"function {node.name()} returned a gradient of type {type(g).__name__} at position "
-                        f"{index}; expected a Tensor or None")
-    if g._data.shape != shape:
-        from .. import ops
-        if not ops.is_expandable_to(shape, g._data.shape):
-            raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {index} - got "
-                               f"{list(g._data.shape)} but expected shape compatible with {list(shape)}")
-        g = ops.sum_to(g, shape)
-    if g._data.dtype != dtype:
-        from .._dtype import from_numpy_dtype
-        g = g.to(from_numpy_dtype(dtype))
-    return g
+                if not isinstance(g, Tensor):
+                    raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
+                if g.shape != shape:  # a broadcast gradient is summed back to the input's shape
+                    if not is_expandable_to(shape, g.shape):
+                        raise RuntimeError(f"Function {self.name()} returned an invalid gradient at index {i} - got "
+                                           f"{list(g.shape)} but expected shape compatible with {list(shape)}")
+                    g = g.sum_to_size(shape)
+                if g.dtype != dtype:  # and cast to the input's dtype
+                    g = g.to(dtype)
+            checked.append(g)
+        return checked
 
 
 class Function:
@@ -342,98 +282,57 @@ class Function:
 
     @classmethod
     def apply(cls, *args):
-        """Run forward without recording, then (if any input requires grad) record one backward node."""
+        """Run forward with recording off, then (if an input requires grad) record one node.
+
+        PyTorch's ``THPFunction_apply`` does the same steps: make the node (which is also ``ctx``),
+        note which inputs need a gradient, run forward under no_grad, and connect the node into
+        the graph when grad mode is on and some input requires grad.
+        """
         ctx = cls._backward_cls()
-        needs = []  # (plain loops, not list comprehensions, on this path: in Python 3.11 a comprehension
-        for a in args:  # is a call of a hidden function, which costs as much as the loop itself)
-            needs.append(isinstance(a, Tensor) and a._requires_grad)
-        needs = ctx.needs_input_grad = tuple(needs)
-        if not grad_mode._enabled:  # under no_grad(), or a formula inside backward: nothing to record
-            return cls.forward(ctx, *args)
-        grad_mode._enabled = False  # forward's own operations are not recorded
-        try:
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        recording = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
+        with grad_mode.no_grad():  # the operations inside forward are not recorded
             result = cls.forward(ctx, *args)
-        finally:
-            grad_mode._enabled = True
-        if True not in needs:
+        if not recording:
             return result
         return _record(ctx, args, result)
-
-
-# Each node keeps small tuples of plain values: which inputs need a gradient, its edges' input
-# numbers, its inputs' dtypes.  In a graph they repeat: the 100,000 nodes of a chain of `y * 1.0`
-# all have `_next_nrs == (0, 0)`.  So nodes share one copy of each such tuple, the way Python shares
-# small ints and interned strings: a quarter less memory per node and fewer new objects for the
-# cycle collector, which made recording that chain 20-30 % faster (bench/run.py).  (Shapes are not
-# shared: hashing a tuple of shapes costs more than it saves.)  One pool per kind of tuple, because
-# True == 1: in a common pool (True,) and (1,) would be the same key.  `_record` looks a tuple up
-# with `pool.get(t) or _remember(pool, t)`: a dict lookup written out, because it runs three times
-# per op, and calling a helper for every lookup cost 2 % of the instructions of a small op.
-_NEEDS, _NRS, _DTYPES = {}, {}, {}
-
-
-def _remember(pool, t):
-    """Keep tuple ``t`` in ``pool`` the first time it is seen (``pool.get(t) or _remember(pool, t)``)."""
-    if len(pool) < 10_000:  # (a safety bound: no program makes 10,000 different ones)
-        pool[t] = t
-    return t
 
 
 def _record(ctx, args, result):
     """Connect ``ctx`` into the graph: edges to the inputs, ``grad_fn`` on the outputs, saved tensors."""
     ctx._sequence_nr = next(_sequence)  # PyTorch numbers nodes as they are created
-    nodes, nrs, shapes, dtypes = [], [], [], []
-    for a in args:
-        if isinstance(a, Tensor):
-            node = a.grad_fn  # the edge to `a` (edge_of(a), written out: this loop runs for every op)
-            if node is None and a._requires_grad:
-                node = grad_accumulator(a)
-            nodes.append(node)
-            nrs.append(a._output_nr)
-            shapes.append(a._data.shape)
-            dtypes.append(a._data.dtype)
-    nrs, dtypes, needs = tuple(nrs), tuple(dtypes), ctx.needs_input_grad
-    ctx._next_nodes, ctx._next_nrs = tuple(nodes), _NRS.get(nrs) or _remember(_NRS, nrs)
-    ctx.input_shapes, ctx._input_dtypes = tuple(shapes), _DTYPES.get(dtypes) or _remember(_DTYPES, dtypes)
-    ctx.needs_input_grad = _NEEDS.get(needs) or _remember(_NEEDS, needs)
-    if len(nodes) != len(args):  # some arguments were numbers, dims, flags...: they get no gradient
-        ctx._is_tensor_input = tuple([isinstance(a, Tensor) for a in args])
+    ctx._is_tensor_input = tuple(isinstance(a, Tensor) for a in args)
+    inputs = [a for a in args if isinstance(a, Tensor)]
+    ctx.next_functions = tuple(edge_of(t) for t in inputs)  # one edge per tensor input
+    ctx.input_shapes = tuple(t._data.shape for t in inputs)
+    ctx._input_dtypes = tuple(t.dtype for t in inputs)
 
-    if isinstance(result, tuple):  # several outputs; their shapes make zeros for those that get no grad
-        result = tuple([_connect_output(ctx, args, out, i) for i, out in enumerate(result)])
-        ctx._num_inputs = len(result)
-        ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None) for o in result]
-    else:
-        result = _connect_output(ctx, args, result, 0)
-    if ctx.to_save:  # (after connecting the outputs: SavedTensor recognises an output by its grad_fn)
-        # (a tuple, not a list: a list keeps its items in a second block of memory, one more place
-        # for Python's cycle collector to visit per node when it scans a big graph)
-        saved = []
-        for t in ctx.to_save:
-            saved.append(save_value(t, ctx))
-        ctx._saved = tuple(saved)
-        del ctx.to_save  # (back to the class's empty tuple)
-    return result
+    outputs = result if isinstance(result, tuple) else (result,)
+    outputs = tuple(_connect_output(ctx, args, out, i) for i, out in enumerate(outputs))
+    ctx._num_inputs = len(outputs)  # (the node receives one gradient per output of forward)
+    ctx._output_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None) for o in outputs)
+
+    # saved after connecting the outputs: a SavedTensor recognises an output of the node by its grad_fn
+    ctx._saved = tuple(SavedTensor(t, ctx) if t is not None else None for t in ctx.to_save)
+    ctx.to_save = ()
+    return outputs if isinstance(result, tuple) else outputs[0]
 
 
 def _connect_output(ctx, args, out, i):
     """Make ``out`` output number ``i`` of ``ctx`` (its ``grad_fn``)."""
-    if isinstance(out, Tensor):
-        for a in args:
-            if out is a:  # forward returned an input as-is: output a new alias of it
-                out = Tensor(a._data)
-                out._vc = a._vc
-                break
-        if ctx._non_differentiable and any(out is t for t in ctx._non_differentiable):
-            out._requires_grad = False
-        else:
-            out.grad_fn = ctx
-            out._output_nr = i
-            out._requires_grad = True
+    if not isinstance(out, Tensor):
+        return out
+    if any(out is a for a in args):  # forward returned an input as-is: output a new alias of it
+        alias = Tensor(out._data)
+        alias._vc = out._vc
+        out = alias
+    if any(out is t for t in ctx._non_differentiable):
+        out._requires_grad = False
+    else:
+        out.grad_fn = ctx
+        out._output_nr = i
+        out._requires_grad = True
     return out
-
-
-NO_EDGE = (None, 0)  # the edge to an input that needs no gradient (one shared tuple)
 
 
 def edge_of(t):
@@ -442,7 +341,7 @@ def edge_of(t):
         return (t.grad_fn, t._output_nr)
     if t._requires_grad:
         return (grad_accumulator(t), 0)
-    return NO_EDGE
+    return (None, 0)
 
 
 def grad_accumulator(t):
@@ -462,6 +361,7 @@ class AccumulateGrad(Node):
     """
 
     def __init__(self, variable):
+        super().__init__()
         self._sequence_nr = float("inf")  # PyTorch gives it UINT64_MAX: run it as soon as it is ready
         self.variable = variable
 
@@ -474,17 +374,14 @@ class AccumulateGrad(Node):
         return {0: hooks} if hooks else None
 
     def apply(self, grad):
+        """``variable.grad += grad`` (PyTorch: ``AccumulateGrad::accumulateGrad``)."""
         v = self.variable
-        if v._grad is None:
-            # own copy: the same gradient tensor may flow to several leaves (x + y sends it to both)
-            if grad_mode._enabled:  # create_graph=True: a recorded copy (PyTorch's CopyBackwards node)
-                from ..ops import CopyFrom
-                v._grad = CopyFrom.apply(Tensor(np.empty_like(grad._data)), grad)
-            else:
-                v._grad = Tensor(grad._data.copy())
-        elif grad_mode._enabled:  # create_graph=True: the sum itself is recorded
+        if grad is None:  # no gradient arrived along any edge
+            return ()
+        if v._grad is None:  # the first gradient: a copy of its own (the same one may reach several leaves);
+            v._grad = Tensor(np.empty_like(grad._data)).copy_(grad)  # with create_graph=True, a CopyBackwards node
+        elif grad_mode.is_grad_enabled():  # create_graph=True: the sum is recorded too
             v._grad = v._grad + grad
         else:
-            v._grad._data += grad._data
-            v._grad._vc[0] += 1
+            v._grad.add_(grad)  # in place, as PyTorch does
         return ()

@@ -24,8 +24,6 @@ from .shape import (Cat, Expand, SqueezeDims, Index, IndexGrad, IndexPut, Permut
 def binary(fn, a, b, alpha=1):
     """Apply a two-tensor op to tensor ``a`` and ``b``; a Python number ``b`` becomes a 0-dim tensor
     without gradient (as in PyTorch)."""
-    if not isinstance(b, Tensor):
-        b = as_operand(b, a)
-    if not b._wrapped_number and a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
-        broadcast_shape(a, b)  # raises PyTorch's error when the shapes don't broadcast (a number always does)
+    b = as_operand(b, a)
+    broadcast_shape(a, b)  # raises PyTorch's error when the shapes don't broadcast
     return fn.apply(a, b) if alpha == 1 else fn.apply(a, b, alpha)

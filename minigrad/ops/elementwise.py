@@ -9,7 +9,8 @@ import numpy as np
 from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import Tensor
-from ._util import constant, keep_or_zero, result, sum_to
+from ._fast import keep_or_zero
+from ._util import constant, result, sum_to
 
 
 class Add(Function):
@@ -287,8 +288,8 @@ class Tanh(Function):
 class TanhBackward(Function):
     """tanh's backward formula as one op, ``grad * (1 - out**2)`` (PyTorch: ``tanh_backward``).
 
-    One op instead of three makes backward faster; and since it is a Function too, its own
-    backward (the second derivative) is there for ``create_graph=True``.
+    PyTorch records this one node (``TanhBackwardBackward0`` under ``create_graph=True``) rather
+    than three; as a Function it has its own backward, the second derivative.
     """
     node_name = "TanhBackwardBackward0"
 
@@ -340,14 +341,12 @@ class SigmoidBackward(Function):
 
 
 class Relu(Function):
+    """``relu(x) = max(0, x)``; its gradient passes where the output is positive."""
     node_name = "ReluBackward0"
 
     @staticmethod
     def forward(ctx, a):
-        # max(0, x), taken against an array of zeros: numpy's loop for two arrays is about twice as fast
-        # as the one for an array and a number; in this order relu(-0.0) stays -0.0, as in PyTorch
-        zeros = np.zeros_like(a._data)
-        out = Tensor(np.maximum(zeros, a._data, out=zeros))
+        out = Tensor(np.maximum(0, a._data))  # (in this order relu(-0.0) is -0.0, as in PyTorch)
         ctx.save_for_backward(out)
         return out
 
@@ -358,14 +357,14 @@ class Relu(Function):
 
 
 class ThresholdBackward(Function):
-    """relu's backward formula as one op: let the gradient through where the output is positive
+    """relu's backward formula as one op: the gradient where the output is positive, else 0
     (PyTorch: ``threshold_backward(grad, result, 0)``)."""
     node_name = "ThresholdBackwardBackward0"
 
     @staticmethod
     def forward(ctx, grad, out):
         ctx.save_for_backward(out)
-        return Tensor(keep_or_zero(out._data > 0, grad._data))
+        return Tensor(keep_or_zero(out._data > 0, grad._data))  # np.where(out > 0, grad, 0)
 
     @staticmethod
     def backward(ctx, gg):
@@ -416,14 +415,12 @@ class Maximum(Function):
 
 
 class Where(Function):
+    """``where(cond, a, b)``: ``a`` where ``cond`` holds, else ``b``; each gets the gradient of its places."""
     node_name = "WhereBackward0"
 
     @staticmethod
     def forward(ctx, cond, a, b):
         ctx.cond = cond
-        b0 = b._data
-        if b0.ndim == 0 and b0 == 0 and not np.signbit(b0) and a._data.dtype == b0.dtype:  # a backward formula's
-            return Tensor(keep_or_zero(cond, a._data))  # "gradient here, 0 elsewhere": the fast way
         return result(a, b, np.where(cond, a._data, b._data))
 
     @staticmethod

@@ -3,6 +3,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._fast import add_bias, column_major, mm_mat2_backward
 from ._util import sum_to
 
 _TYPE = {"float32": "float", "float64": "double", "int64": "long", "int32": "int", "float16": "c10::Half"}
@@ -21,27 +22,6 @@ def _check_mm(a, b):
                            f"{_TYPE.get(b.dtype.name)}")
 
 
-def _column_major(t):
-    """Is this matrix stored column by column, like ``weight.t()`` in ``nn.Linear``?"""
-    d = t._data
-    return d.ndim == 2 and d.flags.f_contiguous and not d.flags.c_contiguous
-
-
-def mm_mat1_grad(grad, mat2, mat1_column_major):
-    """dL/d(mat1) = grad @ mat2^T.  Like PyTorch's ``mm_mat1_backward``, a column-major ``mat1`` gets
-    a column-major gradient, (mat2 @ grad^T)^T: the same numbers, already in ``mat1``'s layout."""
-    return mat2.mm(grad.t()).t() if mat1_column_major else grad.mm(mat2.t())
-
-
-def mm_mat2_grad(grad, mat1, mat2_column_major):
-    """dL/d(mat2) = mat1^T @ grad, or (grad^T @ mat1)^T for a column-major ``mat2`` (``mm_mat2_backward``).
-
-    For ``nn.Linear`` (mat2 = weight.t()) that makes the weight's gradient a plain row-major matrix
-    after ``TBackward0``: no strided matmul, and no reordering copy when it lands in ``weight.grad``.
-    """
-    return grad.t().mm(mat1).t() if mat2_column_major else mat1.t().mm(grad)
-
-
 class Mm(Function):
     """``a.mm(b)``: (m x k) @ (k x n).  dL/da = grad @ b^T, dL/db = a^T @ grad."""
     node_name = "MmBackward0"
@@ -49,44 +29,37 @@ class Mm(Function):
     @staticmethod
     def forward(ctx, a, b):
         _check_mm(a, b)
-        need_a, need_b = ctx.needs_input_grad
-        ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        ctx.layouts = _column_major(a), _column_major(b)  # PyTorch keeps the inputs' strides for this
+        ctx.save_for_backward(a, b)
         return Tensor(a._data @ b._data)
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        a_column_major, b_column_major = ctx.layouts
-        return (mm_mat1_grad(grad, b, a_column_major) if ctx.needs_input_grad[0] else None,
-                mm_mat2_grad(grad, a, b_column_major) if ctx.needs_input_grad[1] else None)
+        return (grad.mm(b.t()) if ctx.needs_input_grad[0] else None,
+                a.t().mm(grad) if ctx.needs_input_grad[1] else None)
 
 
 class Addmm(Function):
-    """``bias + x @ w_t``: what ``nn.Linear`` records for a 2-D input (PyTorch: ``AddmmBackward0``)."""
+    """``bias + x @ w_t``: what ``nn.Linear`` records for a 2-D input (PyTorch: ``AddmmBackward0``).
+
+    dL/d(bias) = grad summed to bias's shape, dL/dx = grad @ w_t^T, dL/d(w_t) = x^T @ grad.
+    """
     node_name = "AddmmBackward0"
 
     @staticmethod
     def forward(ctx, bias, x, w_t):
         _check_mm(x, w_t)
-        ctx.bias_shape = bias._data.shape
-        ctx.save_for_backward(x if ctx.needs_input_grad[2] else None, w_t if ctx.needs_input_grad[1] else None)
-        ctx.layouts = _column_major(x), _column_major(w_t)
-        out = x._data @ w_t._data
-        if out.dtype == np.result_type(out, bias._data) and np.broadcast_shapes(out.shape, bias._data.shape) == out.shape:
-            out += bias._data  # in place: no second (batch x out) array
-        else:
-            out = out + bias._data
-        return Tensor(out)
+        ctx.save_for_backward(x, w_t)
+        ctx.w_t_column_major = column_major(w_t)  # PyTorch keeps the strides of w_t for its gradient's layout
+        return Tensor(add_bias(x._data @ w_t._data, bias._data))  # bias + x @ w_t
 
     @staticmethod
     def backward(ctx, grad):
         x, w_t = ctx.saved_tensors
-        need_b, need_x, need_w = ctx.needs_input_grad
-        x_column_major, w_column_major = ctx.layouts
-        return (sum_to(grad, ctx.bias_shape) if need_b else None,
-                mm_mat1_grad(grad, w_t, x_column_major) if need_x else None,
-                mm_mat2_grad(grad, x, w_column_major) if need_w else None)
+        need_bias, need_x, need_w_t = ctx.needs_input_grad
+        return (sum_to(grad, ctx.input_shapes[0]) if need_bias else None,
+                grad.mm(w_t.t()) if need_x else None,
+                mm_mat2_backward(grad, x, ctx.w_t_column_major) if need_w_t else None)  # x.t().mm(grad)
 
 
 class Dot(Function):

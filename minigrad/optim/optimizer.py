@@ -16,7 +16,7 @@ The training loop is always the same three calls::
 
 ``step()`` runs under ``no_grad``: updating the weights is not part of the model's computation.
 
-minigrad leaves out the step/state_dict hooks, parameter names in groups, and the faster
+minigrad leaves out the step/state_dict hooks, parameter names in groups, and the
 ``foreach``/``fused`` implementations (the options are accepted so that ``param_groups`` and
 ``print(optimizer)`` look like PyTorch's, but minigrad always runs the plain for-loop).
 """
