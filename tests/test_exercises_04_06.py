@@ -381,6 +381,74 @@ def test_train_returns_nothing():
     failed(nb05.check_training_loop(train), "should return a list", "NoneType")
 
 
+# ---------------------------------------------------------------------------- 05 exercise 2: GradScale
+class GradScaleFunction(Function):
+    @staticmethod
+    def forward(ctx, x, scale):
+        ctx.scale = scale
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * ctx.scale, None
+
+
+def make_grad_scale(forward):
+    class GradScale(nn.Module):
+        def __init__(self, scale):
+            super().__init__()
+            self.scale = scale
+
+    GradScale.forward = forward
+    return GradScale
+
+
+def test_grad_scale_reference_passes():
+    report = nb05.check_grad_scale(make_grad_scale(lambda self, x: GradScaleFunction.apply(x, self.scale)))
+    assert report, report.text
+
+
+def test_grad_scale_backward_on_the_module_is_never_called():
+    """The mistake the exercise is about: a backward method on the module."""
+    GradScale = make_grad_scale(lambda self, x: x.clone())
+    GradScale.backward = lambda self, grad_output: grad_output * self.scale
+    text = failed(nb05.check_grad_scale(GradScale), "wrong gradient of x", "never called")
+    has_expected_got(text)
+
+
+def test_grad_scale_scales_the_values_too():
+    failed(nb05.check_grad_scale(make_grad_scale(lambda self, x: x * self.scale)), "wrong output", "x.clone()")
+
+
+def test_grad_scale_returns_the_input_itself():
+    failed(nb05.check_grad_scale(make_grad_scale(lambda self, x: x.detach())), "no grad_fn")
+
+
+def test_grad_scale_forgets_none_for_scale():
+    class OneGradient(GradScaleFunction):
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * ctx.scale
+    text = failed(nb05.check_grad_scale(make_grad_scale(lambda self, x: OneGradient.apply(x, self.scale))),
+                  "incorrect number of gradients", "return None for it")
+    assert "expected 2, got 1" in text
+
+
+def test_grad_scale_fixed_minus_one():
+    class Reverse(GradScaleFunction):
+        @staticmethod
+        def backward(ctx, grad_output):
+            return -grad_output, None
+    failed(nb05.check_grad_scale(make_grad_scale(lambda self, x: Reverse.apply(x, self.scale))),
+           "wrong gradient of x", "not a fixed -1")
+
+
+def test_grad_scale_not_written_yet():
+    def forward(self, x):
+        raise NotImplementedError()
+    failed(nb05.check_grad_scale(make_grad_scale(forward)), "not written yet")
+
+
 # ============================================================================ notebook 06
 def order_reference(root):
     deps, seen, stack = {}, {root}, [root]
@@ -508,11 +576,11 @@ def test_order_duplicates():
     failed(nb06.check_execution_order(execution_order), "is in the list twice")
 
 
-def my_backward_reference(loss):
+def my_backward_reference(loss, order):
     grads = {loss.grad_fn: minigrad.ones_like(loss)}
     leaf_grads = {}
     with minigrad.no_grad():
-        for node in order_reference(loss.grad_fn):
+        for node in order:
             grad = grads.pop(node)
             if isinstance(node, AccumulateGrad):
                 leaf_grads[node.variable] = grad
@@ -530,27 +598,37 @@ def test_my_backward_reference_passes():
 
 
 def test_my_backward_not_written_yet():
-    def my_backward(loss):
+    def my_backward(loss, order):
         raise NotImplementedError()
     failed(nb06.check_my_backward(my_backward), "not written yet")
 
 
-def test_my_backward_says_when_exercise_1_is_missing():
-    ns = {"minigrad": minigrad}
+def test_my_backward_does_not_need_exercise_1():
+    """Exercise 2 is graded on its own: the check hands over the engine's order (issue 22)."""
+    ns = {"minigrad": minigrad, "AccumulateGrad": AccumulateGrad}
     exec("def execution_order(root):\n"
-         "    raise NotImplementedError()\n"
-         "\n"
-         "def my_backward(loss):\n"
-         "    return {node: None for node in execution_order(loss.grad_fn)}\n", ns)
-    failed(nb06.check_my_backward(ns["my_backward"]), "not written yet", "execution_order from exercise 1")
+         "    raise NotImplementedError()\n", ns)
+    seen = []
+
+    def my_backward(loss, order):
+        seen.append([n.name() for n in order] == [n.name() for n in order_reference(loss.grad_fn)])
+        return my_backward_reference(loss, order)
+    assert nb06.check_my_backward(my_backward)
+    assert seen and all(seen)
+
+
+def test_my_backward_with_one_argument():
+    def my_backward(loss):
+        return {}
+    failed(nb06.check_my_backward(my_backward), "positional argument", "my_backward(loss, order)")
 
 
 def test_my_backward_overwrites_instead_of_summing():
-    def my_backward(loss):
+    def my_backward(loss, order):
         grads = {loss.grad_fn: minigrad.ones_like(loss)}
         leaf_grads = {}
         with minigrad.no_grad():
-            for node in order_reference(loss.grad_fn):
+            for node in order:
                 grad = grads.pop(node)
                 if isinstance(node, AccumulateGrad):
                     leaf_grads[node.variable] = grad
@@ -565,7 +643,7 @@ def test_my_backward_overwrites_instead_of_summing():
 
 def test_my_backward_depth_first_recursion():
     """The classic recursive version: runs a node once per path, before all its gradients arrived."""
-    def my_backward(loss):
+    def my_backward(loss, order):
         leaf_grads = {}
 
         def visit(node, grad):
@@ -582,22 +660,22 @@ def test_my_backward_depth_first_recursion():
 
 
 def test_my_backward_calls_the_engine():
-    def my_backward(loss):
+    def my_backward(loss, order):
         loss.backward()
         return {}
     failed(nb06.check_my_backward(my_backward), "RuntimeError", "walk the graph yourself")
 
 
 def test_my_backward_keys_are_nodes():
-    def my_backward(loss):
+    def my_backward(loss, order):
         return {leaf.grad_fn if leaf.grad_fn else AccumulateGrad(leaf): g
-                for leaf, g in my_backward_reference(loss).items()}
+                for leaf, g in my_backward_reference(loss, order).items()}
     failed(nb06.check_my_backward(my_backward), "AccumulateGrad nodes", "node.variable")
 
 
 def test_my_backward_missing_leaf():
-    def my_backward(loss):
-        result = my_backward_reference(loss)
+    def my_backward(loss, order):
+        result = my_backward_reference(loss, order)
         result.pop(next(iter(result)))
         return result
     failed(nb06.check_my_backward(my_backward), "no gradient for leaf")
@@ -605,8 +683,8 @@ def test_my_backward_missing_leaf():
 
 def test_my_backward_calling_accumulate_grad_is_tolerated():
     """Calling AccumulateGrad writes .grad, but if the dict is right the answer is right."""
-    def my_backward(loss):
-        result = my_backward_reference(loss)
+    def my_backward(loss, order):
+        result = my_backward_reference(loss, order)
         for leaf, g in result.items():
             AccumulateGrad(leaf)(g)
         return result

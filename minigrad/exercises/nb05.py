@@ -1,9 +1,10 @@
-"""Checks for notebook 05 (modules and training): ``MyLinear`` and a training loop with ``zero_grad``.
+"""Checks for notebooks 05 and 05b: ``MyLinear`` and ``GradScale`` (05), a training loop (05b).
 
 ``check_linear`` builds the student's layer at hidden sizes, gives it hidden random weights and
-compares forward and backward with ``x @ W.T + b``.  ``check_training_loop`` runs the student's
-``train`` on a hidden regression problem and compares with a correct loop (and with the loop that
-forgot ``zero_grad``, to say so when that is the mistake).
+compares forward and backward with ``x @ W.T + b``.  ``check_grad_scale`` runs the student's
+gradient scaler at hidden scales and checks that values pass through and gradients are scaled.
+``check_training_loop`` runs the student's ``train`` on a hidden regression problem and compares
+with a correct loop (and with the loop that forgot ``zero_grad``, to say so when that is the mistake).
 """
 import numpy as np
 
@@ -217,3 +218,96 @@ def check_training_loop(train):
                              got=_fmt(losses))
     return _check.passed(title, f"the loss goes down ({losses[0]:.3f} -> {losses[-1]:.3f} in {_STEPS} steps on a "
                                 "hidden problem), and every step uses only its own gradient.")
+
+
+# ---------------------------------------------------------------------------- exercise 2: GradScale
+_SCALES = (-0.5, 3.0, 0.25, -2.0)
+
+
+@_check.exercise("GradScale")
+def check_grad_scale(GradScale):
+    """Exercise 2: ``GradScale(scale)`` passes values through and multiplies the gradient by ``scale``."""
+    from ..nn import Module
+    title = "GradScale"
+    if not (isinstance(GradScale, type) and issubclass(GradScale, Module)):
+        return _check.failed(title, f"pass the class itself, a subclass of nn.Module; got {GradScale!r}",
+                             hint="write `class GradScale(nn.Module):` and call the check with GradScale")
+    generator = _check.rng(5052)
+    for scale in _SCALES:
+        made = f"GradScale({scale})"
+        layer, err = _check.call(title, GradScale, scale)
+        if err is not None:
+            return _hinted(err, "__init__ calls super().__init__() and keeps the number: self.scale = scale")
+        x = _check.random_tensor(generator, (2, 3), requires_grad=True)
+        out, err = _check.call(title, layer, x)
+        if err is not None:
+            return _hinted(err, "forward returns GradScaleFunction.apply(x, self.scale); in the Function's "
+                                "forward, keep scale on ctx (ctx.scale = scale) and return x.clone().")
+        where = f" of {made} for x = {_check._show(x.detach())}"
+        bad = _check.check_tensor(title, out, x.detach(), "output", where,
+                                  hint="the forward pass must not change the values: only the gradient is "
+                                       "scaled, so forward returns a copy of x (x.clone()), not x * scale.")
+        if bad is not None:
+            return bad
+        if out.grad_fn is None:
+            return _check.failed(title, f"the output{where} has no grad_fn, so no backward can run for it",
+                                 hint="return the result of GradScaleFunction.apply(x, self.scale): apply "
+                                      "records the Function's node in the graph.")
+        g = _check.random_tensor(generator, (2, 3))
+        _, err = _check.call(title, out.backward, g)
+        if err is not None:
+            if "incorrect number of gradients" in err.text:
+                return _hinted(err, "backward returns one value per input of forward, and forward gets two, "
+                                    "x and scale. scale is a plain number with no gradient: return None for it.")
+            return _hinted(err, "backward(ctx, grad_output) gets the scale back from ctx (ctx.scale)")
+        if x._grad is None:
+            return _check.failed(title, f"no gradient reached x{where}",
+                                 hint="backward's first return value is the gradient for x")
+        expected = Tensor(g._data * np.float32(scale))
+        hint = ["the gradient that reaches x should be the incoming gradient times scale.",
+                "backward gets scale back from ctx, where forward left it.",
+                "backward returns grad_output * ctx.scale, None"]
+        if _check.close(x._grad, g):
+            hint = ["the gradient came through unscaled, as if your module were not there: is your backward "
+                    "ever called? A backward method on the module is never called.",
+                    "autograd calls only the backward of the Functions in the graph: put it in "
+                    "GradScaleFunction.backward, and call GradScaleFunction.apply(x, self.scale) in forward."]
+        elif _check.close(x._grad, Tensor(-g._data)):
+            hint = ["the gradient was negated, not multiplied by scale: use the scale the module was made with, "
+                    "not a fixed -1.", "forward keeps it on ctx (ctx.scale = scale); backward reads ctx.scale."]
+        bad = _check.check_tensor(title, x._grad, expected, "gradient of x", where + f" and gradient {_check._show(g)}",
+                                  hint=hint)
+        if bad is not None:
+            return bad
+    return _check.passed(title, f"the values pass through unchanged and the gradient is multiplied by scale, "
+                                f"for scales {', '.join(str(s) for s in _SCALES)}.")
+
+
+# ---------------------------------------------------------------------------- prediction questions
+check_q_reverse = _check.prediction(
+    "nb05-q-reverse", "q_reverse",
+    "What does loss.backward() leave in x.grad when the module's backward method flips the sign?",
+    "6191b89b6f18ec48", options={"a": "[-2, -4, -6]", "b": "[2, 4, 6]", "c": "an error"},
+    hints=["Which objects does the engine call during backward: modules, or the nodes of the graph?",
+           "The graph holds one node per operation; a module is not an operation."],
+    why="autograd never calls a backward method on a module: the gradient is the derivative of what forward "
+        "computed, 2 * x.")
+
+check_q_first_loss = _check.prediction(
+    "nb05b-q-first-loss", "q_first_loss",
+    "What is the cross-entropy loss when the network gives the right class probability 1/2 for every point?",
+    "18c28e07399eb43b",
+    hints=["Cross-entropy is the mean of -ln(probability of the right class).",
+           "Every point contributes -ln(1/2); you may write the answer as an expression, e.g. with np.log."],
+    why="-ln(1/2) = ln 2 = 0.693 for every point, so the mean is ln 2 too.")
+
+check_q_no_zero_grad = _check.prediction(
+    "nb05b-q-no-zero-grad", "q_no_zero_grad",
+    "What does the loss do in a loop without optimizer.zero_grad()?",
+    "a5aac265b3ab18d7",
+    options={"a": "the same as with zero_grad", "b": "it goes down at first, then swings up and down",
+             "c": "the loop raises an error at the second backward()"},
+    hints=["backward() adds into .grad; what is in .grad at the second step, at the tenth?",
+           "each graph is new, so a second backward() is allowed; but .grad keeps every earlier gradient."],
+    why="every step uses the sum of all gradients so far, so old directions keep pushing the weight "
+        "past the minimum.")

@@ -266,41 +266,34 @@ def check_execution_order(execution_order):
 
 
 # ---------------------------------------------------------------------------- exercise 2
-def _raises_not_implemented(fn, *args):
-    try:
-        fn(*args)
-    except NotImplementedError:
-        return True
-    except Exception:  # noqa: BLE001  (a bug in exercise 1 is reported by its own check)
-        return False
-    return False
-
-
 @_check.exercise("my_backward")
 def check_my_backward(my_backward):
-    """Exercise 2: ``my_backward(loss)`` returns {leaf: gradient} equal to what ``loss.backward()`` gives."""
+    """Exercise 2: ``my_backward(loss, order)`` returns {leaf: gradient} equal to what ``loss.backward()`` gives.
+
+    ``order`` is the engine's own execution order (not the student's exercise 1), so that the two
+    exercises are graded independently.
+    """
     title = "my_backward"
     cases = _cases()
     for (what, prog), (_, ref) in zip(cases, _cases()):  # the same programs, built twice
         ref.loss.backward()
         program = f" for the hidden graph ({what}):\n      {prog.text()}"
+        order = _engine_order(prog.loss)  # keeps the graph: the student's code runs it next
         with _no_engine(), grad_mode.enable_grad():
-            result, err = _check.call(title, my_backward, prog.loss)
+            result, err = _check.call(title, my_backward, prog.loss, order)
         if err is not None:
             if "not written yet" in err.text:
-                order = getattr(my_backward, "__globals__", {}).get("execution_order")
-                if callable(order) and _raises_not_implemented(order, prog.loss.grad_fn):
-                    err.text += ("\n   (my_backward uses execution_order from exercise 1, which is not written yet "
-                                 "either: start there.)")
                 return err
+            if "positional argument" in err.text:
+                return _hinted(err, "the function takes two arguments: def my_backward(loss, order)")
             if "_EngineUsed" in err.text:
                 err.text = err.text.replace("_EngineUsed", "RuntimeError")
                 return _hinted(err, "call each node yourself: node(grad) returns one gradient per entry of "
                                     "node.next_functions")
             if "KeyError" in err.text:
                 return _hinted(err, "a node's gradient is complete only when every node that feeds it has run: "
-                                    "go through execution_order(loss.grad_fn), and skip (None, 0) entries.")
-            return _hinted(err, "my_backward(loss) returns a dict {leaf tensor: gradient}")
+                                    "go through the nodes in `order`, and skip (None, 0) entries.")
+            return _hinted(err, "my_backward(loss, order) returns a dict {leaf tensor: gradient}")
         if not isinstance(result, dict):
             return _check.failed(title, f"my_backward should return a dict {{leaf tensor: gradient}}, got "
                                         f"{type(result).__name__}")
@@ -329,7 +322,7 @@ def check_my_backward(my_backward):
                     return _check.failed(title, f"the gradient of {name} should be a tensor, got {got!r}")
             if got._data.shape != expected._data.shape or not np.allclose(got._data, expected._data,
                                                                            rtol=1e-6, atol=1e-9):
-                hint = ("run the nodes in execution order, pass each result along its next_functions edge, and "
+                hint = ("run the nodes in the given order, pass each result along its next_functions edge, and "
                         "seed the root with ones_like(loss).")
                 if prog.fan_out:
                     hint = ("in this graph a node receives gradients from more than one place: add them up "
@@ -338,3 +331,16 @@ def check_my_backward(my_backward):
                 return _check.failed(title, f"wrong gradient for leaf {name}" + program,
                                      expected=expected.detach(), got=got.detach(), hint=hint)
     return _check.passed(title, f"the same gradients as loss.backward() on all {len(cases)} hidden graphs.")
+
+
+# ---------------------------------------------------------------------------- prediction question
+check_q_next_node = _check.prediction(
+    "nb06-q-next-node", "q_next_node",
+    "AddBackward0 has just run in section 1's graph. Which node runs next?",
+    "618d4df85ec329cb",
+    options={"a": "ExpBackward0 (e = h.exp())", "b": "MulBackward0 n4 (t = h * 3)",
+             "c": "MulBackward0 n5 (h = x * w)"},
+    hints=["Which nodes are ready (all their gradients have arrived) right after AddBackward0?",
+           "Two nodes are ready; among ready nodes, the one created last runs first."],
+    why="ExpBackward0 and n4 are both ready; t = h * 3 was created after e = h.exp(), so n4 runs first. "
+        "n5 must wait for both.")
