@@ -5,7 +5,7 @@ import pytest
 
 import minigrad
 from minigrad import autograd
-from minigrad.exercises import nb00, nb01, nb02, nb03
+from minigrad.exercises import nb00, nb01, nb01b, nb02, nb03
 
 
 def not_written(*args):
@@ -25,8 +25,14 @@ def assert_failed(report, *fragments):
         assert fragment in report.text, f"{fragment!r} not in:\n{report.text}"
 
 
-ALL_CHECKS = [nb00.check_make_x_and_y, nb00.check_node_name, nb01.check_sigmoid_grad, nb01.check_chain_names,
-              nb02.check_vjp, nb02.check_seed_for, nb03.check_second_derivative, nb03.check_train]
+def later_hints(report):
+    """The hint tiers that hint() reveals after the first one."""
+    return "\n".join(report.more)
+
+
+ALL_CHECKS = [nb00.check_make_x_and_y, nb00.check_node_name, nb01.check_numerical_grad, nb01.check_sigmoid_grad,
+              nb01.check_tanh_grad, nb01.check_chain_names, nb01b.check_grow_grad, nb01b.check_sum_until,
+              nb02.check_diff_vjp, nb02.check_seed_for, nb03.check_second_derivative, nb03.check_train]
 
 
 @pytest.mark.parametrize("check", ALL_CHECKS, ids=lambda c: f"{c.__module__.rsplit('.', 1)[-1]}.{c.__name__}")
@@ -58,7 +64,9 @@ def test_nb00_make_x_and_y_forgot_requires_grad():
     def wrong(value):
         x = minigrad.tensor(value)
         return x, x ** 2 + 3 * x
-    assert_failed(nb00.check_make_x_and_y(wrong), "x does not require grad", "requires_grad=True")
+    report = nb00.check_make_x_and_y(wrong)
+    assert_failed(report, "x does not require grad", "which argument")
+    assert "requires_grad=True" not in report.text and "requires_grad=True" in later_hints(report)
 
 
 def test_nb00_make_x_and_y_left_the_graph():
@@ -219,30 +227,233 @@ def test_nb01_chain_names_nodes_instead_of_names():
     assert_failed(nb01.check_chain_names(nodes), "not nodes", "node.name()")
 
 
+def numerical_grad(f, x, h=1e-4):
+    grad = np.zeros_like(x)
+    for i in range(x.size):
+        step = np.zeros_like(x)
+        step[i] = h
+        grad[i] = (f(x + step) - f(x - step)) / (2 * h)
+    return grad
+
+
+def test_nb01_numerical_grad_reference():
+    assert_passed(nb01.check_numerical_grad(numerical_grad))
+
+
+def test_nb01_numerical_grad_all_inputs_at_once():
+    def at_once(f, x, h=1e-4):
+        return np.full_like(x, (f(x + h) - f(x - h)) / (2 * h))
+    assert_failed(nb01.check_numerical_grad(at_once), "wrong gradient", "expected:", "got:", "every input at once")
+
+
+def test_nb01_numerical_grad_one_sided():
+    def one_sided(f, x, h=1e-4):
+        grad = np.zeros_like(x)
+        for i in range(x.size):
+            step = np.zeros_like(x)
+            step[i] = h
+            grad[i] = (f(x + step) - f(x)) / h
+        return grad
+    assert_failed(nb01.check_numerical_grad(one_sided), "one-sided difference")
+
+
+def test_nb01_numerical_grad_changes_x():
+    def in_place(f, x, h=1e-4):
+        grad = np.zeros_like(x)
+        for i in range(x.size):
+            x[i] += h
+            up = f(x)
+            x[i] -= 2 * h
+            grad[i] = (up - f(x)) / (2 * h)
+        return grad
+    assert_failed(nb01.check_numerical_grad(in_place), "changed the x it was given")
+
+
+def test_nb01_numerical_grad_forgot_the_two():
+    def no_two(f, x, h=1e-4):
+        return 2 * numerical_grad(f, x, h)
+    assert_failed(nb01.check_numerical_grad(no_two), "factor 2")
+
+
+def test_nb01_numerical_grad_returns_none():
+    assert_failed(nb01.check_numerical_grad(lambda f, x, h=1e-4: None), "returned None", "nudged gradient")
+
+
+def my_tanh_grad(a):
+    t = a.tanh()
+    return 1 - t * t
+
+
+def test_nb01_tanh_grad_reference_and_numpy():
+    assert_passed(nb01.check_tanh_grad(my_tanh_grad))
+    assert_passed(nb01.check_tanh_grad(lambda a: 1 - np.tanh(a.numpy()) ** 2))
+
+
+def test_nb01_tanh_grad_sigmoid_formula():
+    report = nb01.check_tanh_grad(lambda a: a.tanh() * (1 - a.tanh()))
+    assert_failed(report, "wrong gradient", "sigmoid's formula")
+    assert "1 - t**2" not in report.text and "1 - t**2" in later_hints(report)
+
+
+def test_nb01_tanh_grad_forgot_the_square():
+    assert_failed(nb01.check_tanh_grad(lambda a: 1 - a.tanh()), "where is the square")
+
+
+def test_nb01_tanh_grad_overflowing_formula():
+    def overflowing(a):
+        e, f = a.exp(), (-a).exp()
+        return 1 - ((e - f) / (e + f)) ** 2   # inf / inf at +-100
+    assert_failed(nb01.check_tanh_grad(overflowing), "linspace(-100, 100, 10)", "nan")
+
+
+def grow_grad(x0):
+    grad = 1.0
+    while x0 < 10:
+        x0, grad = x0 * 2, grad * 2
+    return grad
+
+
+def test_nb01b_grow_grad_reference():
+    assert_passed(nb01b.check_grow_grad(grow_grad))
+
+
+def test_nb01b_grow_grad_agrees_with_backward_in_the_notebook_examples():
+    for x0, expected in [(3.0, 4.0), (0.7, 16.0), (5.0, 2.0), (12.0, 1.0)]:
+        x = minigrad.tensor(x0, requires_grad=True)
+        nb01b.grow(x).backward()
+        assert x.grad.item() == expected == grow_grad(x0)
+
+
+def test_nb01b_grow_grad_off_by_one():
+    def less_or_equal(x0):
+        grad = 1.0
+        while x0 <= 10:
+            x0, grad = x0 * 2, grad * 2
+        return grad
+    assert_failed(nb01b.check_grow_grad(less_or_equal), "wrong derivative for x0 = 5.0", "y = 10 itself")
+
+
+def test_nb01b_grow_grad_value_instead_of_slope():
+    assert_failed(nb01b.check_grow_grad(lambda x0: nb01b.grow(minigrad.tensor(x0)).item()),
+                  "wrong derivative for x0 = 3.0", "value of grow(x0)")
+
+
+def test_nb01b_grow_grad_added_instead_of_multiplied():
+    def added(x0):
+        count = 0
+        while x0 < 10:
+            x0, count = x0 * 2, count + 1
+        return 2.0 * count
+    assert_failed(nb01b.check_grow_grad(added), "wrong derivative for x0 = 12.0", "multiplies")
+
+
+def sum_until(x, limit):
+    total = x[0]
+    i = 1
+    while total.item() <= limit and i < len(x):
+        total = total + x[i]
+        i += 1
+    return total
+
+
+def test_nb01b_sum_until_reference_and_a_for_loop():
+    assert_passed(nb01b.check_sum_until(sum_until))
+
+    def with_for(x, limit):
+        total = minigrad.tensor(0.0)
+        for v in x:
+            total = total + v
+            if total > limit:
+                break
+        return total
+    assert_passed(nb01b.check_sum_until(with_for))
+
+
+def test_nb01b_sum_until_left_the_graph():
+    def floats(x, limit):
+        total = 0.0
+        for v in x.tolist():
+            total += v
+            if total > limit:
+                break
+        return minigrad.tensor(total)
+    assert_failed(nb01b.check_sum_until(floats), "no grad_fn", ".item()")
+
+
+def test_nb01b_sum_until_stops_early():
+    def early(x, limit):
+        total = minigrad.tensor(0.0)
+        for v in x:
+            if (total + v).item() > limit:
+                break
+            total = total + v
+        return total
+    assert_failed(nb01b.check_sum_until(early), "wrong total for x = [2.0, 5.0, 1.0, 4.0]", "one element early")
+
+
+def test_nb01b_sum_until_greater_or_equal():
+    def at_least(x, limit):
+        total = minigrad.tensor(0.0)
+        for v in x:
+            total = total + v
+            if total >= limit:
+                break
+        return total
+    assert_failed(nb01b.check_sum_until(at_least), "limit = 6.0", "not larger than it")
+
+
+PREDICTIONS = [(nb00.check_q_grad, 7, 9), (nb01.check_q_slope, 1, 0), (nb01.check_q_relu, "b", "a"),
+               (nb01.check_q_twice, 1, 2), (nb01b.check_q_huber, -1, 1), (nb01b.check_q_nodes, 4, 5),
+               (nb02.check_q_grad, 30, 3), (nb02.check_q_shape, "B", "c")]
+
+
+@pytest.mark.parametrize("check, right, wrong", PREDICTIONS, ids=lambda c: getattr(c, "answer_name", None))
+def test_prediction_questions(check, right, wrong):
+    assert_passed(check(right))
+    report = check(wrong)
+    assert_failed(report, "is not it")
+    assert not check(None)
+
+
 # ---- 02 -------------------------------------------------------------------------------------------
-def vjp(J, v):
-    return v @ J
+def diff_vjp(v):
+    grad = np.zeros(len(v) + 1)
+    grad[1:] += v
+    grad[:-1] -= v
+    return grad
 
 
-def test_nb02_vjp_reference():
-    assert_passed(nb02.check_vjp(vjp))
+def test_nb02_diff_vjp_reference():
+    assert_passed(nb02.check_diff_vjp(diff_vjp))
 
 
-def test_nb02_vjp_tensor_answer_is_fine():
-    assert_passed(nb02.check_vjp(lambda J, v: minigrad.tensor(v) @ minigrad.tensor(J)))
+def test_nb02_diff_vjp_tensor_answer_is_fine():
+    assert_passed(nb02.check_diff_vjp(lambda v: minigrad.tensor(diff_vjp(v))))
 
 
-def test_nb02_vjp_jacobian_vector_product():
-    assert_failed(nb02.check_vjp(lambda J, v: J @ v), "wrong vector-Jacobian product", "expected:", "got:",
-                  "that is J @ v")
+def test_nb02_diff_vjp_wrong_sign():
+    report = nb02.check_diff_vjp(lambda v: -diff_vjp(v))
+    assert_failed(report, "wrong x.grad", "expected:", "got:", "sign is flipped")
+    assert "v[j-1] - v[j]" not in report.text and "v[j-1] - v[j]" in later_hints(report)
 
 
-def test_nb02_vjp_forgot_v():
-    assert_failed(nb02.check_vjp(lambda J, v: J.sum(axis=0)), "ones @ J", "v[i]")
+def test_nb02_diff_vjp_one_element_short():
+    assert_failed(nb02.check_diff_vjp(lambda v: diff_vjp(v)[1:]), "wrong shape", "one element more than y")
 
 
-def test_nb02_vjp_elementwise_product():
-    assert_failed(nb02.check_vjp(lambda J, v: J * v[:, None]), "wrong shape", "one number per input")
+def test_nb02_diff_vjp_ends_forgotten():
+    def middle_only(v):
+        grad = diff_vjp(v)
+        grad[0] = grad[-1] = 0
+        return grad
+    assert_failed(nb02.check_diff_vjp(middle_only), "the two ends")
+
+
+def test_nb02_diff_vjp_built_the_jacobian():
+    def jacobian(v):
+        n = len(v) + 1
+        return np.eye(n)[1:] - np.eye(n)[:-1]
+    assert_failed(nb02.check_diff_vjp(jacobian), "looks like a Jacobian")
 
 
 def seed_for(n):
@@ -267,7 +478,7 @@ def test_nb02_seed_for_forgot_the_mean():
         v[:n // 2] = 1
         v[-1] = -3
         return v
-    assert_failed(nb02.check_seed_for(no_mean), "mean() divides", "1/3")
+    assert_failed(nb02.check_seed_for(no_mean), "look at the mean", "mean of 3 numbers")
 
 
 def test_nb02_seed_for_wrong_sign():
@@ -275,7 +486,9 @@ def test_nb02_seed_for_wrong_sign():
         v = seed_for(n)
         v[-1] = 3
         return v
-    assert_failed(nb02.check_seed_for(plus_three), "-3, not 3")
+    report = nb02.check_seed_for(plus_three)
+    assert_failed(report, "what sign does the last weight have")
+    assert "v[-1] = -3" in later_hints(report)
 
 
 def test_nb02_seed_for_hard_coded_for_six():

@@ -4,12 +4,13 @@
   grad and ``y = x**2 + 3*x`` computed from it.
 - ``check_node_name(node_name)``: ``node_name(t)`` returns ``t.grad_fn.name()``, or ``None`` for a
   tensor that no recorded operation made.
+- ``check_q_grad``: the prediction question that shows how prediction questions work.
 """
 import numpy as np
 
 from .. import autograd
 from ..tensor import Tensor
-from ._check import Report, call, close, exercise, failed, passed, rng
+from ._check import Report, call, close, exercise, failed, passed, prediction, rng
 
 
 def _with_hint(report, hints):
@@ -55,7 +56,10 @@ def check_make_x_and_y(make_x_and_y):
                           hint="use the argument `value` (the check calls your function with other numbers).")
         if not x.requires_grad:
             return failed(t, f"x does not require grad{where}",
-                          hint="pass requires_grad=True when you create x: minigrad.tensor(value, requires_grad=True).")
+                          hint=["x is a leaf, but minigrad does not record what is computed from it: which "
+                                "argument of minigrad.tensor asks it to?",
+                                "pass requires_grad=True when you create x: minigrad.tensor(value, "
+                                "requires_grad=True)."])
         if not x.is_leaf:
             return failed(t, f"x should be a leaf (grad_fn None), but it was made by {x.grad_fn.name()}{where}",
                           hint="create x directly with minigrad.tensor(value, requires_grad=True), "
@@ -131,3 +135,13 @@ def check_node_name(node_name):
                 hint = "str(t.grad_fn) is the node's repr, with <...> around it; t.grad_fn.name() is the bare name."
             return failed(t, f"wrong name{where}", expected=expected, got=got, hint=hint)
     return passed(t, f"correct for all {len(cases)} tensors, leaves and tensors without grad included.")
+
+
+# ---- a prediction question ------------------------------------------------------------------------
+# the fingerprint comes from `python -m minigrad.exercises digest nb00-q-grad 7`
+check_q_grad = prediction(
+    "nb00-q-grad", "q_grad",
+    "x = minigrad.tensor(2.0, requires_grad=True); y = x**2 + 3*x; y.backward(). What is x.grad? (a number)",
+    "91ae8203d256f3cd",
+    hints=["x.grad is dy/dx at x = 2, not y itself.", "dy/dx = 2x + 3."],
+    why="dy/dx = 2x + 3 = 7 at x = 2.")

@@ -1,16 +1,19 @@
-"""Checks for ``01_scalar_backward.ipynb``: the gradient of a sum of sigmoids by hand, and walking
-``next_functions`` from an output down to its leaf.
+"""Checks for ``01_scalar_backward.ipynb``: a gradient by nudging, tanh's gradient by hand, and
+walking ``next_functions`` from an output down to its leaf.
 
-- ``check_sigmoid_grad(my_sigmoid_grad)``: ``my_sigmoid_grad(a)`` returns the gradient of
-  ``sigmoid(a).sum()`` with respect to ``a`` without calling backward; compared with what
-  ``backward()`` gives on hidden inputs (the notebook's ``linspace(-100, 100, 10)`` among them).
+- ``check_numerical_grad(numerical_grad)``: ``numerical_grad(f, x, h)`` measures the gradient of a
+  function of many inputs by central differences; compared with ``backward()`` on hidden functions.
+- ``check_tanh_grad(my_tanh_grad)``: ``my_tanh_grad(a)`` returns the gradient of ``tanh(a).sum()``
+  without calling backward (the student derives tanh's derivative); hidden inputs include the
+  notebook's ``linspace(-100, 100, 10)``. ``check_sigmoid_grad`` is the same check for sigmoid.
 - ``check_chain_names(chain_names)``: ``chain_names(t)`` lists the node names from ``t.grad_fn``
   to the leaf's AccumulateGrad, following the first entry of ``next_functions`` that is not None.
+- ``check_q_slope``, ``check_q_relu``, ``check_q_twice``: the notebook's prediction questions.
 """
 import numpy as np
 
 from ..tensor import Tensor
-from ._check import call, check_tensor, exercise, failed, passed, reference, rng
+from ._check import add_hint, call, check_tensor, exercise, failed, passed, prediction, reference, rng
 from .nb00 import _with_hint
 
 # ---- exercise 1 ---------------------------------------------------------------------------------
@@ -170,3 +173,171 @@ def check_chain_names(chain_names):
             hint = "follow the first entry of next_functions whose node is not None, one node at a time."
         return failed(t, f"wrong list of names{where}", expected=expected, got=got, hint=hint)
     return passed(t, f"correct for {len(cases)} hidden graphs, including one that starts with a (None, 0) edge.")
+
+
+# ---- exercise: a gradient by nudging (section 1) -----------------------------------------------
+NUDGE_TITLE = "numerical_grad"
+
+# (description, function of a minigrad tensor): the hidden functions the nudged gradient is measured on
+_NUDGE_FUNCTIONS = [
+    ("f(x) = (x ** 3).sum()", lambda x: (x ** 3).sum()),
+    ("f(x) = x[0] * x[1] + x[2].tanh()", lambda x: x[0] * x[1] + x[2].tanh()),
+    ("f(x) = (x / 2).exp().mean()", lambda x: (x / 2).exp().mean()),
+    ("f(x) = (x ** 2).sum() * x[0]", lambda x: (x ** 2).sum() * x[0]),
+]
+
+
+def _nudge_cases():
+    """(description, numpy function for the student, minigrad function, point x)."""
+    g = rng(1102)
+    cases = []
+    for (text, fn), n in zip(_NUDGE_FUNCTIONS, (3, 3, 4, 5)):
+        def numpy_f(arr, fn=fn):
+            return float(fn(Tensor(np.array(arr, dtype=np.float64))).item())
+        cases.append((text, numpy_f, fn, np.round(g.uniform(-1.5, 1.5, size=n), 3)))
+    return cases
+
+
+@reference
+def _exact_grad(fn, x):
+    """What backward gives (float64): the gradient the nudged one is compared with."""
+    leaf = Tensor(x.copy(), requires_grad=True)
+    fn(leaf).backward()
+    return leaf.grad._data
+
+
+@reference
+def _one_sided(f, x, h):
+    out = np.zeros_like(x)
+    for i in range(x.size):
+        step = np.zeros_like(x)
+        step[i] = h
+        out[i] = (f(x + step) - f(x)) / h
+    return out
+
+
+@exercise("numerical_grad")
+def check_numerical_grad(numerical_grad):
+    """``numerical_grad(f, x)`` must measure the gradient of ``f`` at ``x`` by central differences."""
+    t = NUDGE_TITLE
+    cases = _nudge_cases()
+    for text, f, fn, x in cases:
+        where = f" for {text} at x = {np.array2string(x, separator=', ')}"
+        given = x.copy()
+        got, err = call(t, numerical_grad, f, given, returns="the nudged gradient, an array shaped like x")
+        if err is not None:
+            return add_hint(err, "f takes a whole array x and returns one number; nudge one entry of a copy of x "
+                                 "at a time.") if "raised" in err.text else err
+        if not np.array_equal(given, x):
+            return failed(t, f"your function changed the x it was given{where}",
+                          hint=["nudge a copy of x (x + step, or x.copy()), or put the entry back after each nudge.",
+                                "step = np.zeros_like(x); step[i] = h; then f(x + step) and f(x - step) leave x "
+                                "as it was."])
+        got = _as_tensor(got)
+        expected = _exact_grad(fn, x)
+        if not isinstance(got, Tensor) or tuple(got.shape) != x.shape:
+            shape = tuple(got.shape) if isinstance(got, Tensor) else type(got).__name__
+            return failed(t, f"should return one number per input, an array of shape {x.shape}{where}",
+                          expected=f"shape {x.shape}", got=shape,
+                          hint=["entry i of the result is the slope of f when only x[i] moves.",
+                                "start with grad = np.zeros_like(x) and fill grad[i] for every i."])
+        g = got._data.astype(np.float64)
+        if np.allclose(g, expected, atol=1e-6, rtol=1e-6):
+            continue
+        tiers = ["compare one entry with the formula: (f(x + h e_i) - f(x - h e_i)) / (2h), where e_i is 1 at "
+                 "position i and 0 elsewhere.",
+                 "for each i: step = np.zeros_like(x); step[i] = h; grad[i] = (f(x + step) - f(x - step)) / (2 * h)."]
+        if x.size > 1 and np.allclose(g, g[0]) and not np.allclose(expected, expected[0]):
+            tiers = ["all your entries are the same number: you nudged every input at once, which measures the "
+                     "slope along the direction (1, 1, ...), not along one input. Nudge one input at a time."] + tiers
+        elif np.allclose(g, _one_sided(f, x, 1e-4), atol=1e-9):
+            tiers = ["your numbers are off by about h times the curvature: that is the one-sided difference "
+                     "(f(x + h) - f(x)) / h. The task asks for the central one."] + tiers[1:]
+        elif np.allclose(g, -expected, atol=1e-6, rtol=1e-6):
+            tiers = ["every entry has the wrong sign: which of f(x + h e_i) and f(x - h e_i) comes first?"] + tiers[1:]
+        elif np.allclose(g, 2 * expected, atol=1e-6, rtol=1e-6) or np.allclose(g, expected / 2, atol=1e-6, rtol=1e-6):
+            tiers = ["your numbers are off by a factor 2: x + h and x - h are 2h apart."] + tiers[1:]
+        return failed(t, f"wrong gradient{where}", expected=Tensor(expected), got=Tensor(g), hint=tiers)
+    return passed(t, f"correct for {len(cases)} hidden functions: one nudge per input, both ways, and x left as "
+                     "it was. That is also how gradcheck (notebook 04) tests a backward.")
+
+
+# ---- exercise: tanh's gradient by hand -----------------------------------------------------------
+TANH_TITLE = "gradient of tanh(a).sum() by hand"
+
+
+@reference
+def _tanh_backward(a):
+    leaf = a.detach().requires_grad_()
+    leaf.tanh().sum().backward()
+    return leaf.grad
+
+
+@exercise("my_tanh_grad")
+def check_tanh_grad(my_tanh_grad):
+    """Compare ``my_tanh_grad(a)`` with backward's gradient of ``tanh(a).sum()`` on hidden inputs."""
+    t = TANH_TITLE
+    inputs = _sigmoid_inputs()  # the same hidden inputs as sigmoid's: linspace(-100, 100, 10) among them
+    for text, a in inputs:
+        got, err = call(t, my_tanh_grad, Tensor(a._data.copy()), returns="the gradient, a tensor shaped like a")
+        if err is not None:
+            return _with_hint(err, [
+                ("does not require grad", "work the gradient out with a formula, not with backward(): the hidden "
+                 "inputs do not require grad."),
+                ("Can't call numpy() on Tensor that requires grad", "use a.detach().numpy()."),
+            ])
+        got = _as_tensor(got)
+        expected = _tanh_backward(a)
+        where = f" for a = {text or repr(a)}"
+        tanh = np.tanh(a._data.astype(np.float64))
+        tiers = ["check your formula at a = 0, where tanh is steepest: nudge it, (tanh(h) - tanh(-h)) / (2h) "
+                 "is about 1.",
+                 "write tanh(a) = (e^a - e^-a) / (e^a + e^-a), differentiate with the quotient rule and simplify: "
+                 "the result can be written with t = tanh(a) alone, as sigmoid's was with s.",
+                 "d tanh(a) / da = 1 - t**2 with t = tanh(a)."]
+        if isinstance(got, Tensor) and tuple(got.shape) == tuple(expected.shape):
+            g = got._data.astype(np.float64)
+            if np.isnan(g).any():
+                tiers = ["your formula gives nan where exp overflows (exp(100) is inf in float32, and inf / inf "
+                         "is nan). Write the derivative with t = tanh(a), which stays between -1 and 1."] + tiers[1:]
+            elif np.allclose(g, tanh, atol=1e-5):
+                tiers = ["that is tanh(a) itself, not its slope."] + tiers
+            elif np.allclose(g, tanh * (1 - tanh), atol=1e-5):
+                tiers = ["that is sigmoid's formula s (1 - s) with tanh in it; tanh has its own derivative."] + tiers[1:]
+            elif np.allclose(g, 1 - tanh, atol=1e-5) or np.allclose(g, (1 - tanh) ** 2, atol=1e-5):
+                tiers = ["close: where is the square? Compare your formula with a nudged slope at a = 1."] + tiers[1:]
+        elif isinstance(got, Tensor) and got.numel() == 1 and expected.numel() != 1:
+            tiers = ["the gradient has one number per element of a (the same shape as a), not a single total."]
+        bad = check_tensor(t, got, expected, "gradient", where, hint=tiers, atol=1e-6, rtol=1e-4)
+        if bad is not None:
+            return bad
+    return passed(t, f"correct on {len(inputs)} hidden inputs, including linspace(-100, 100, 10), where tanh is "
+                     "flat and its gradient is 0.")
+
+
+# ---- prediction questions -------------------------------------------------------------------------
+# the fingerprints come from `python -m minigrad.exercises digest QUESTION ANSWER`
+check_q_slope = prediction(
+    "nb01-q-slope", "q_slope",
+    "At which x > 0 is the slope of f(x) = x**3 - 3*x zero? (a number)",
+    "b0e6f44c1b890fb6",
+    hints=["the slope is zero where the tangent is flat: look for the bottom of the valley in the left picture.",
+           "f'(x) = 3x**2 - 3; where is that 0?"],
+    why="f'(1) = 3 - 3 = 0: the bottom of the valley. Nudge it with f from above to see.")
+
+check_q_relu = prediction(
+    "nb01-q-relu", "q_relu",
+    "After c = relu(a).sum(); c.backward(), what is a.grad at a = 11.11 and at a = -11.11?",
+    "670bbed06613405f",
+    options={"a": "11.11 and 0", "b": "1 and 0", "c": "1 and 1", "d": "0 and 0"},
+    hints=["a.grad holds slopes, not values: how much does c change when a_i moves by a little?",
+           "relu(x) = x for x > 0 (slope 1) and 0 for x < 0 (slope 0); the sum passes 1 to each element."],
+    why="relu's slope is 1 where it lets the value through and 0 where it clips it.")
+
+check_q_twice = prediction(
+    "nb01-q-twice", "q_twice",
+    "e = (sigmoid(a) + relu(a)).sum(): after e.backward(), what is a.grad at a = 100? (a number)",
+    "63c52908cd65d972",
+    hints=["two paths lead from e to a; the gradient of each path is added.",
+           "at a = 100 sigmoid is flat (slope 0 in float32) and relu has slope 1."],
+    why="0 from sigmoid's path plus 1 from relu's path.")

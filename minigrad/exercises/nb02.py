@@ -1,74 +1,18 @@
 """Checks for ``02_non_scalar_error.ipynb``: vector-Jacobian products.
 
-- ``check_vjp(vjp)``: ``vjp(J, v)`` returns ``v @ J`` for a Jacobian ``J`` (``J[i, j] = dy_i/dx_j``)
-  and a vector ``v`` with one number per output; compared with what minigrad's ``backward`` gives
-  for ``y = J @ x`` seeded with ``v``, on hidden random Jacobians.
+- ``check_diff_vjp(diff_vjp)``: ``diff_vjp(v)`` returns what ``y.backward(v)`` puts into ``x.grad``
+  for ``y = x[1:] - x[:-1]``, worked out from the forward formula, without a Jacobian; compared with
+  minigrad's ``backward`` on hidden vectors ``v``.
 - ``check_seed_for(seed_for)``: ``seed_for(n)`` returns the vector to pass to ``y.backward(...)``
   (``y`` with ``n`` elements) so that the leaves get the gradient of
   ``L = y[:n // 2].mean() - 3 * y[-1]``; checked for hidden sizes ``n``.
+- ``check_q_grad``, ``check_q_shape``: the notebook's prediction questions.
 """
 import numpy as np
 
 from ..tensor import Tensor
-from ._check import call, check_tensor, exercise, failed, passed, rng
-from .nb00 import _with_hint
+from ._check import call, check_tensor, exercise, passed, prediction, reference, rng
 from .nb01 import _as_tensor
-
-# ---- exercise 1 ---------------------------------------------------------------------------------
-VJP_TITLE = "vector-Jacobian product"
-VJP_HINT = "backward computes v @ J: entry j is the sum over the outputs i of v[i] * J[i, j]."
-
-
-def _vjp_cases():
-    g = rng(1200)
-    cases = []
-    for m, n in [(3, 3), (2, 4), (4, 2), (1, 5)]:
-        J = np.round(g.uniform(-3, 3, size=(m, n)), 1)
-        v = np.round(g.uniform(-2, 2, size=(m,)), 1)
-        cases.append((J, v))
-    return cases
-
-
-def _backward_vjp(J, v):
-    """What minigrad's backward gives for y = J @ x seeded with v: the gradient lands in x.grad."""
-    x = Tensor(np.zeros(J.shape[1]), requires_grad=True)
-    y = Tensor(J) @ x
-    y.backward(Tensor(v))
-    return x.grad
-
-
-@exercise("vjp")
-def check_vjp(vjp):
-    """Compare ``vjp(J, v)`` with ``x.grad`` after ``(J @ x).backward(v)`` for hidden J and v."""
-    t = VJP_TITLE
-    cases = _vjp_cases()
-    for J, v in cases:
-        where = (f" for J of shape {J.shape} (m = {J.shape[0]} outputs, n = {J.shape[1]} inputs)\n"
-                 f"   J = {np.array2string(J, separator=', ', prefix='   J = ')}\n"
-                 f"   v = {np.array2string(v, separator=', ')}")
-        got, err = call(t, vjp, J.copy(), v.copy())
-        if err is not None:
-            shapes = (f"J has shape {J.shape} and v has shape {v.shape}: v has one number per output, "
-                      "i.e. per row of J, so it multiplies J from the left: v @ J.")
-            return _with_hint(err, [("mismatch", shapes), ("not aligned", shapes)])
-        got = _as_tensor(got)
-        expected = _backward_vjp(J, v)
-        hint = VJP_HINT
-        if isinstance(got, Tensor):
-            g = got._data.astype(np.float64)
-            if J.shape[0] == J.shape[1] and g.shape == (J.shape[0],) and np.allclose(g, J @ v):
-                hint = ("that is J @ v, a Jacobian-vector product (what forward-mode AD computes). Backward "
-                        "multiplies from the left: v @ J, i.e. J.T @ v.")
-            elif g.shape == (J.shape[1],) and np.allclose(g, J.sum(axis=0)):
-                hint = "that is ones @ J (the gradient of y.sum()). Weight row i of J by v[i]."
-            elif g.shape == J.shape:
-                hint = "the result has one number per input x_j (shape (n,)), not the shape of J. " + VJP_HINT
-        bad = check_tensor(t, got, expected, "vector-Jacobian product", where, hint=hint, atol=1e-8, rtol=1e-6)
-        if bad is not None:
-            return bad
-    return passed(t, f"correct for {len(cases)} hidden Jacobians, square and not square: your v @ J is exactly "
-                     "what backward puts in x.grad.")
-
 
 # ---- exercise 2 ---------------------------------------------------------------------------------
 SEED_TITLE = "the gradient vector for L = y[:n // 2].mean() - 3 * y[-1]"
@@ -99,19 +43,24 @@ def check_seed_for(seed_for):
             return err
         got = _as_tensor(got)
         expected = _expected_seed(n)
-        hint = ("v[i] is the weight of y[i] in L, i.e. dL/dy[i]: 1 / (n // 2) for each of the first n // 2 "
-                "elements, -3 for the last one, 0 for the others.")
+        hint = ["v[i] is the weight of y[i] in L, dL/dy[i]: write L out for n = 4 as a sum of the y[i], each "
+                "with its factor, and read the factors off.",
+                "the mean of the first n // 2 elements gives each of them the weight 1 / (n // 2); the last "
+                "element has -3; every other element is not in L.",
+                "v = np.zeros(n); v[:n // 2] = 1 / (n // 2); v[-1] = -3"]
         if isinstance(got, Tensor) and tuple(got.shape) == (n,):
             v = got._data.astype(np.float64)
             k = n // 2
             if np.allclose(v, 1):
-                hint = "all ones gives the gradient of y.sum(), not of L. " + hint
+                hint = ["all ones gives the gradient of y.sum(), not of L."] + hint
             elif np.isclose(v[-1], 3):
-                hint = "L subtracts 3 * y[-1], so the last weight is -3, not 3."
+                hint = ["L subtracts 3 * y[-1]: what sign does the last weight have?"] + hint[1:]
             elif np.allclose(v[:k], 1) and k > 1:
-                hint = f"mean() divides by the number of elements: each of the first {k} weights is 1/{k}."
+                hint = [f"look at the mean: how much does the mean of {k} numbers change when one of them grows "
+                        "by 1?"] + hint[1:]
             elif np.isclose(v[-1], -3) and np.allclose(v[:k], 1 / k) and not np.allclose(v[k:-1], 0):
-                hint = "the elements between the first half and the last one are not in L: their weight is 0."
+                hint = ["the elements between the first half and the last one are not in L: what is their "
+                        "weight?"] + hint[2:]
         bad = check_tensor(t, got, expected, "gradient vector", where, hint=hint)
         if bad is not None:
             return bad
@@ -125,3 +74,73 @@ def check_seed_for(seed_for):
             return bad
     return passed(t, f"correct for n = {', '.join(map(str, sizes))}: y.backward(v) gives the leaves the same "
                      "gradient as L.backward().")
+
+
+# ---- exercise 1: a vector-Jacobian product without the Jacobian -------------------------------
+DIFF_TITLE = "the gradient of y = x[1:] - x[:-1]"
+
+
+@reference
+def _diff_backward(v):
+    """What backward puts in x.grad for y = x[1:] - x[:-1] seeded with v."""
+    x = Tensor(np.zeros(len(v) + 1), requires_grad=True)
+    (x[1:] - x[:-1]).backward(Tensor(np.asarray(v, dtype=np.float64)))
+    return x.grad
+
+
+@exercise("diff_vjp")
+def check_diff_vjp(diff_vjp):
+    """``diff_vjp(v)`` must equal ``x.grad`` after ``(x[1:] - x[:-1]).backward(v)``, for hidden ``v``."""
+    t = DIFF_TITLE
+    g = rng(1202)
+    seeds = [np.array([1.0, 10.0, 100.0])] + [np.round(g.uniform(-3, 3, size=n), 1) for n in (1, 4, 6)]
+    for v in seeds:
+        where = f" for v = {np.array2string(v, separator=', ')} (x has {len(v) + 1} elements)"
+        got, err = call(t, diff_vjp, v.copy(), returns="x.grad, an array with one number per element of x")
+        if err is not None:
+            return err
+        got = _as_tensor(got)
+        expected = _diff_backward(v)
+        tiers = ["write y out for x with 3 elements: y_0 = x_1 - x_0, y_1 = x_2 - x_1. Which outputs contain "
+                 "x_1, with which sign? x.grad[1] collects v_i times that sign from each of them.",
+                 "x_j appears in y_(j-1) with sign + and in y_j with sign -, so x.grad[j] = v[j-1] - v[j]; at the "
+                 "two ends one of the terms does not exist.",
+                 "g = np.zeros(len(v) + 1); g[1:] += v; g[:-1] -= v; return g"]
+        if isinstance(got, Tensor) and tuple(got.shape) == (len(v),):
+            tiers = [f"x has one element more than y: y has {len(v)} outputs, x has {len(v) + 1} inputs, and "
+                     "x.grad has the shape of x."] + tiers
+        elif isinstance(got, Tensor) and got.ndim == 2:
+            tiers = ["that looks like a Jacobian: the task asks for v^T J, one number per input, without "
+                     "building J."] + tiers
+        elif isinstance(got, Tensor) and tuple(got.shape) == tuple(expected.shape):
+            e, h = expected._data, got._data.astype(np.float64)
+            if np.allclose(h, -e):
+                tiers = ["every sign is flipped: in y_i = x_(i+1) - x_i, x_(i+1) comes with + and x_i with -."] + tiers[1:]
+            elif np.allclose(h[1:-1], e[1:-1]):
+                tiers = ["the middle is right; look at the two ends: x_0 is only in y_0, and the last x is only "
+                         "in the last y."] + tiers[1:]
+        bad = check_tensor(t, got, expected, "x.grad", where, hint=tiers, atol=1e-8, rtol=1e-6)
+        if bad is not None:
+            return bad
+    return passed(t, f"correct for {len(seeds)} hidden vectors v: x.grad[j] = v[j-1] - v[j], without a Jacobian "
+                     "in sight. That is how every backward node works.")
+
+
+# ---- prediction questions -------------------------------------------------------------------------
+# the fingerprints come from `python -m minigrad.exercises digest QUESTION ANSWER`
+check_q_grad = prediction(
+    "nb02-q-grad", "q_grad",
+    "y = A @ x with A = [[1, 2, 0], [0, -1, 3]]; after y.backward(gradient=[1, 10]), what is x.grad[2]? "
+    "(a number)",
+    "ef5e7966b4437f27",
+    hints=["x[2] appears in y[0] with the factor A[0, 2] and in y[1] with the factor A[1, 2].",
+           "x.grad[2] = v[0] * A[0, 2] + v[1] * A[1, 2]."],
+    why="1 * 0 + 10 * 3 = 30: column 2 of A, weighted by v.")
+
+check_q_shape = prediction(
+    "nb02-q-shape", "q_shape",
+    "y = x[1:] - x[:-1] with 4 elements in x: what shape is the Jacobian of y with respect to x?",
+    "764f2dc754530389",
+    options={"a": "(4, 4)", "b": "(3, 4)", "c": "(4, 3)", "d": "(3, 3)"},
+    hints=["J has one row per output and one column per input. How many elements does y have?"],
+    why="y has 3 elements (rows) and x has 4 (columns).")

@@ -1,0 +1,164 @@
+"""Checks for ``01b_dynamic_graph.ipynb``: the graph a Python loop records.
+
+- ``check_grow_grad(grow_grad)``: ``grow_grad(x0)`` predicts, without autograd, the derivative of
+  ``grow(x)`` (double ``x`` while it is below 10) at ``x0``; compared with ``backward()``.
+- ``check_sum_until(sum_until)``: ``sum_until(x, limit)`` adds the elements of ``x`` in order until
+  the running total is larger than ``limit``, and keeps the graph; the total and ``x.grad`` are
+  compared with what they should be, on hidden inputs.
+- ``check_q_huber``, ``check_q_nodes``: the notebook's prediction questions.
+"""
+import numpy as np
+
+from ..tensor import Tensor
+from ._check import call, check_tensor, close, exercise, failed, passed, prediction, reference, rng
+
+
+# ---- exercise 1 ---------------------------------------------------------------------------------
+GROW_TITLE = "the gradient of grow(x)"
+
+
+def grow(x):
+    """The notebook's function: double ``x`` until it reaches 10."""
+    y = x
+    while y < 10:
+        y = y * 2
+    return y
+
+
+@reference
+def _grow_backward(x0):
+    x = Tensor(np.asarray(x0, dtype=np.float64), requires_grad=True)
+    grow(x).backward()
+    return x.grad.item()
+
+
+@reference
+def _doublings(x0):
+    count = 0
+    while x0 < 10:
+        x0, count = x0 * 2, count + 1
+    return count
+
+
+@exercise("grow_grad")
+def check_grow_grad(grow_grad):
+    """``grow_grad(x0)`` must equal ``dy/dx`` of ``y = grow(x)`` at ``x0``, for hidden ``x0``."""
+    t = GROW_TITLE
+    g = rng(1150)
+    starts = [3.0, 12.0, 5.0, 0.7] + [round(float(v), 3) for v in g.uniform(0.05, 9.0, size=3)]
+    for x0 in starts:
+        got, err = call(t, grow_grad, x0)
+        if err is not None:
+            return err
+        where = f" for x0 = {x0}"
+        if isinstance(got, Tensor):
+            got = got.item() if got.numel() == 1 else got
+        if not isinstance(got, (int, float, np.number)):
+            return failed(t, f"should return a number, got {type(got).__name__}{where}",
+                          hint="return dy/dx as a Python number, e.g. 4.0.")
+        expected = _grow_backward(x0)
+        if close(float(got), expected):
+            continue
+        k = _doublings(x0)
+        value = float(grow(Tensor(np.asarray(x0))).item())
+        if close(float(got), value):
+            hint = "that is the value of grow(x0), not its derivative. Each doubling multiplies dy/dx by 2."
+        elif close(float(got), 2.0 * k) and k != 2:
+            hint = (f"the loop body runs {k} time(s) here; the chain rule multiplies the local derivatives "
+                    "of the steps, it does not add them.")
+        elif close(float(got), 2.0 ** (k + 1)) or close(float(got), 2.0 ** (k - 1)):
+            hint = ("count the loop runs again: the loop stops as soon as y < 10 is False, so y = 10 "
+                    "itself is not doubled, and a start of 10 or more is not doubled at all.")
+        else:
+            hint = "how many times does `y = y * 2` run for this x0? Each run is one factor in the chain rule."
+        return failed(t, f"wrong derivative{where}", expected=expected, got=got, hint=hint)
+    return passed(t, f"correct for {len(starts)} start values, including 5.0 (the loop stops at exactly 10) "
+                     "and 12.0 (no doubling at all).")
+
+
+# ---- exercise 2 ---------------------------------------------------------------------------------
+SUM_TITLE = "sum_until"
+
+
+@reference
+def _sum_until_reference(x, limit):
+    """The total and which elements were added (the gradient: 1 for those, 0 after)."""
+    total, used = 0.0, 0
+    for v in x:
+        total, used = total + float(v), used + 1
+        if total > limit:
+            break
+    return total, used
+
+
+def _sum_cases():
+    """(x, limit) pairs: the notebook's example, a stop at the first element, a total that never
+    passes the limit, and hidden random ones."""
+    g = rng(1151)
+    cases = [([2.0, 5.0, 1.0, 4.0], 6.0), ([8.0, 1.0, 2.0], 3.0), ([1.0, 2.0, 3.0], 100.0),
+             ([1.0, 2.0, 3.0, 4.0], 6.0)]
+    for n in (5, 7):
+        x = [float(v) for v in np.round(g.uniform(0.5, 4.0, size=n), 1)]
+        cases.append((x, round(sum(x) / 2, 1) + 0.05))  # never equal to a total of one-decimal numbers
+    return cases
+
+
+@exercise("sum_until")
+def check_sum_until(sum_until):
+    """``sum_until(x, limit)`` must give the running total that first passes ``limit`` and keep the graph."""
+    t = SUM_TITLE
+    cases = _sum_cases()
+    for values, limit in cases:
+        x = Tensor(np.array(values, dtype=np.float32), requires_grad=True)
+        where = f" for x = {values}, limit = {limit}"
+        got, err = call(t, sum_until, x, limit)
+        if err is not None:
+            return err
+        total, used = _sum_until_reference(values, limit)
+        if not isinstance(got, Tensor):
+            return failed(t, f"should return a tensor, got {type(got).__name__}{where}",
+                          hint="keep the total a tensor: start from x[0] (or a tensor 0) and add x[i], "
+                               "not x[i].item() or float(x[i]).")
+        if got.numel() != 1 or not close(float(got.detach()._data.reshape(-1)[0]), total, atol=1e-4):
+            hint = "add elements while the total is not larger than limit; add the one that passes it, then stop."
+            partial = np.cumsum(values)
+            shown = float(got.detach()._data.reshape(-1)[0]) if got.numel() == 1 else None
+            if shown is not None and used >= 2 and close(shown, partial[used - 2]):
+                hint = ("you stopped one element early: the element that makes the total larger than limit "
+                        "is added too, then the loop stops (a total equal to limit is not larger than it).")
+            elif shown is not None and used < len(values) and close(shown, partial[used]):
+                hint = "you added one element too many: stop right after the total becomes larger than limit."
+            return failed(t, f"wrong total{where}", expected=round(total, 4), got=got.detach(), hint=hint)
+        if got.grad_fn is None:
+            return failed(t, f"the total has the right value but no grad_fn, so it is not connected to x{where}",
+                          hint="the condition may use .item() (it is only read by Python), but the total must be "
+                               "built from tensor elements x[i] with +.")
+        got.sum().backward()
+        expected = Tensor(np.array([1.0] * used + [0.0] * (len(values) - used), dtype=np.float32))
+        if x.grad is None:
+            return failed(t, f"backward did not reach x{where}", hint="build the total from the x you were given.")
+        bad = check_tensor(t, x.grad, expected, "x.grad after backward", where,
+                           hint="every element that was added gets gradient 1, the ones after the stop 0.")
+        if bad is not None:
+            return bad
+    return passed(t, f"correct for {len(cases)} inputs: the right total, and x.grad is 1 for the elements "
+                     "that were added and 0 after the stop.")
+
+
+# ---- prediction questions -------------------------------------------------------------------------
+# the fingerprints come from `python -m minigrad.exercises digest QUESTION ANSWER`
+check_q_huber = prediction(
+    "nb01b-q-huber", "q_huber",
+    "What is d huber(r) / dr at r = -3? (a number)",
+    "ed5ebd7e26ba2dcf",
+    hints=["which branch runs for r = -3? |r| is 3, larger than 1.",
+           "the branch |r| - 0.5 runs; the slope of |r| for a negative r is -1."],
+    why="the straight-line branch ran, and |r| falls by 1 for each step r takes to the right.")
+
+check_q_nodes = prediction(
+    "nb01b-q-nodes", "q_nodes",
+    "How many MulBackward0 nodes does grow(minigrad.tensor(0.7, requires_grad=True)) record? (a number)",
+    "47d2644252699a02",
+    hints=["write the values down: 0.7, then 1.4, ... and stop when one is not below 10.",
+           "one node per run of the loop body `y = y * 2`."],
+    why="0.7 -> 1.4 -> 2.8 -> 5.6 -> 11.2: four doublings, four nodes.")
