@@ -208,3 +208,20 @@ def test_gradgradcheck_second_order():
 def test_variable_is_the_legacy_alias():
     v = minigrad.autograd.Variable(minigrad.ones(2), requires_grad=True)
     assert isinstance(v, minigrad.Tensor) and v.requires_grad and v.is_leaf
+
+
+@pytest.mark.parametrize("a_grad, b_grad", [(True, True), (True, False), (False, True)])
+def test_mm_saves_only_what_a_wanted_gradient_needs(a_grad, b_grad):
+    """PyTorch's MmBackward0 keeps mat2 only for self's gradient and self only for mat2's."""
+    a, b = rand(2, 3, requires_grad=a_grad), rand(3, 4, requires_grad=b_grad)
+    saved_a, saved_b = a.mm(b).grad_fn.saved_tensors
+    assert (saved_a is a) == b_grad and (saved_a is None) == (not b_grad)
+    assert (saved_b is b) == a_grad and (saved_b is None) == (not a_grad)
+    try:
+        import torch
+    except ImportError:
+        return
+    ta = torch.ones(2, 3, requires_grad=a_grad)
+    tb = torch.ones(3, 4, requires_grad=b_grad)
+    node = ta.mm(tb).grad_fn
+    assert (node._saved_self is not None) == b_grad and (node._saved_mat2 is not None) == a_grad

@@ -29,7 +29,9 @@ class Mm(Function):
     @staticmethod
     def forward(ctx, a, b):
         _check_mm(a, b)
-        ctx.save_for_backward(a, b)
+        need_a, need_b = ctx.needs_input_grad
+        # a's gradient needs b and b's needs a: keep only what a wanted gradient needs, as PyTorch does
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
         return Tensor(a._data @ b._data)
 
     @staticmethod
