@@ -49,8 +49,9 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
                       "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
                       "same size.", UserWarning, stacklevel=2)
-        shape = ops.broadcast_shape(input, target)
-        input, target = input.expand(shape), target.expand(shape)
+        shape = ops.broadcast_shape(input, target)  # (PyTorch's broadcast_tensors: only what needs it is expanded)
+        input = input if input.shape == shape else input.expand(shape)
+        target = target if target.shape == shape else target.expand(shape)
     return ops.MseLoss.apply(input, target, reduction)
 
 

@@ -2,8 +2,8 @@
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
-from ._util import constant
+from ..tensor import _TYPE_NAMES, Tensor
+from ._util import constant, result_type
 from .elementwise import grad_where
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -21,7 +21,10 @@ class MseLoss(Function):
     @staticmethod
     def forward(ctx, input, target, reduction):
         _check_reduction(reduction)
-        diff = input._data - target._data
+        dtype = result_type(input, target)  # PyTorch's type promotion; its kernel is for floats only
+        if not dtype.is_floating_point:
+            raise NotImplementedError(f'"mse_cpu" not implemented for \'{_TYPE_NAMES[dtype.name]}\'')
+        diff = input._data.astype(dtype.numpy) - target._data.astype(dtype.numpy)
         ctx.save_for_backward(input, target)
         ctx.reduction = reduction
         sq = diff * diff
@@ -50,34 +53,58 @@ class NllLoss(Function):
     @staticmethod
     def forward(ctx, input, target, weight, reduction, ignore_index):
         _check_reduction(reduction)
-        x = input._data
+        x = _check_nll_shapes(input, target)
         if x.ndim == 1:  # a single sample: (C,) with a 0-dim target
             x, target = x[None], np.asarray(target).reshape(1)
-        n, c = x.shape[0], x.shape[1]
-        if target.shape[0] != n:
-            raise ValueError(f"Expected input batch_size ({n}) to match target batch_size ({target.shape[0]}).")
         valid = target != ignore_index
         safe = np.where(valid, target, 0)
-        if valid.any() and (safe.min() < 0 or safe.max() >= c):
-            bad = int(safe[(safe < 0) | (safe >= c)][0])
-            raise IndexError(f"Target {bad} is out of bounds.")
-        w = (weight[safe] if weight is not None else np.ones(n, x.dtype)) * valid
-        # coef[i, c] = how much input[i, c] enters the loss (with the sign)
+        if valid.any() and (safe.min() < 0 or safe.max() >= x.shape[1]):
+            raise IndexError(f"Target {int(safe[(safe < 0) | (safe >= x.shape[1])][0])} is out of bounds.")
+        w = (weight[safe] if weight is not None else np.ones(safe.shape, x.dtype)) * valid
+        # coef[i, c, ...] = how much input[i, c, ...] enters the loss (with the sign)
         coef = np.zeros(x.shape, x.dtype)
-        coef[np.arange(n), safe] = -w
-        if reduction == "mean":
+        np.put_along_axis(coef, safe[:, None], -w[:, None].astype(x.dtype), axis=1)
+        if reduction == "mean" and w.sum() != 0:  # every target ignored: the loss is 0/0 = nan, the gradient 0
             coef /= w.sum()
         ctx.coef = coef.reshape(input._data.shape) if reduction != "none" else coef
         ctx.reduction, ctx.shape = reduction, input._data.shape
-        picked = (coef * x).sum(axis=tuple(range(1, x.ndim)))
+        # the loss of each (sample, position): coef * input[i, target[i], ...], 0 where ignored
+        chosen = np.take_along_axis(coef, safe[:, None], axis=1) * np.take_along_axis(x, safe[:, None], axis=1)
+        picked = np.where(valid, chosen[:, 0], 0)
         if reduction == "none":
-            return Tensor(np.asarray(picked.reshape(x.shape[:1] + x.shape[2:]) if input._data.ndim > 1 else picked[0]))
+            return Tensor(np.asarray(picked if input._data.ndim > 1 else picked[0]))
+        if reduction == "mean" and w.sum() == 0:
+            return Tensor(np.asarray(np.nan, dtype=x.dtype))
         return Tensor(np.asarray(picked.sum(), dtype=x.dtype))
 
     @staticmethod
     def backward(ctx, grad):
-        if ctx.reduction == "none":
-            g = grad.reshape(-1, *([1] * (len(ctx.coef.shape) - 1))) if len(ctx.shape) > 1 else grad
+        if ctx.reduction == "none":  # grad has the target's shape: one value per (sample, position)
+            g = grad.unsqueeze(1) if len(ctx.shape) > 1 else grad
             out = grad_where(ctx.coef != 0, g * constant(ctx.coef))
             return out.reshape(ctx.shape), None, None, None, None
         return grad_where(ctx.coef != 0, grad * constant(ctx.coef)), None, None, None, None
+
+
+def _check_nll_shapes(input, target):
+    """PyTorch's checks of ``nll_loss``'s shapes, in its order and words; returns the input's array."""
+    x = input._data
+    if x.ndim == 0:
+        raise ValueError("Expected 1 or more dimensions (got 0)")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"nll_loss_out_frame" not implemented for \'{_TYPE_NAMES[input.dtype.name]}\'')
+    if x.ndim == 1:
+        if target.ndim == 1 and target.shape[0] != 1:
+            raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
+        return x
+    n = target.shape[0] if target.ndim else 0
+    if n != x.shape[0]:
+        raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target batch_size ({n}).")
+    if x.ndim == 2 and target.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if x.ndim > 2 and target.shape != x.shape[:1] + x.shape[2:]:
+        if x.ndim == 4 and target.ndim != 3:
+            raise RuntimeError("only batches of spatial targets supported (3D tensors) but got targets of "
+                               f"dimension: {target.ndim}")
+        raise RuntimeError(f"Expected target size {list(x.shape[:1] + x.shape[2:])}, got {list(target.shape)}")
+    return x

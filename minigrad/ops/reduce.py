@@ -3,10 +3,43 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..autograd import grad_mode
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import _TYPE_NAMES, Tensor
 from ._util import dims_arg
 from .elementwise import grad_where
+
+
+def reduce_dims(dim, ndim):
+    """The dims a reduction runs over, sorted, with PyTorch's checks: each in range (``IndexError``),
+    none named twice. ``()`` means every dim; a 0-dim tensor takes dim 0 or -1 and reduces nothing."""
+    dims = dims_arg(dim, ndim) if dim != () else tuple(range(ndim))
+    for d in dims:
+        if dims.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return dims if ndim else ()
+
+
+def check_sum_dtype(a, dtype):
+    """``x.sum(dtype=torch.int64)`` of an ``x`` that requires grad: an integer result cannot be
+    recorded, PyTorch refuses it (under ``no_grad`` it is an ordinary sum)."""
+    if dtype is not None and not dtype.is_floating_point and a._requires_grad and grad_mode.is_grad_enabled():
+        raise RuntimeError(f"Autograd not support dtype: {_TYPE_NAMES[dtype.name]}")
+
+
+def _sum_dtype(a, dtype):
+    """The dtype of a sum: ``dtype=`` if given, else ``a``'s, with integers and bools summed in int64
+    (PyTorch's rule)."""
+    if dtype is None:
+        return a._data.dtype if a.dtype.is_floating_point else np.int64
+    return dtype.numpy
+
+
+def _check_float(a, name, dim):
+    """softmax and log_softmax have float kernels only (PyTorch names the kernel it could not find)."""
+    if not a.dtype.is_floating_point:
+        kernel = f"{name}_lastdim" if dim == a._data.ndim - 1 or a._data.ndim == 0 else name
+        raise NotImplementedError(f'"{kernel}_kernel_impl" not implemented for \'{_TYPE_NAMES[a.dtype.name]}\'')
 
 
 def _unreduce(grad, shape, dims, keepdim):
@@ -18,17 +51,20 @@ def _unreduce(grad, shape, dims, keepdim):
 
 
 class Sum(Function):
-    """``x.sum()``: every element gets the incoming gradient."""
+    """``x.sum()``: every element gets the incoming gradient.
+
+    With ``dtype=`` the sum is taken in that dtype, in the same node (PyTorch too: the engine casts
+    the gradient back to ``x``'s dtype, as it does for every input)."""
     node_name = "SumBackward0"
 
     @staticmethod
-    def forward(ctx, a):
+    def forward(ctx, a, dtype=None):
         ctx.shape = a._data.shape
-        return Tensor(np.asarray(a._data.sum()))
+        return Tensor(np.asarray(a._data.sum(dtype=_sum_dtype(a, dtype))))
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.expand(ctx.shape)
+        return grad.expand(ctx.shape), None
 
 
 class SumDim(Function):
@@ -36,17 +72,15 @@ class SumDim(Function):
     node_name = "SumBackward1"
 
     @staticmethod
-    def forward(ctx, a, dim, keepdim):
+    def forward(ctx, a, dim, keepdim, dtype=None):
         ctx.shape = a._data.shape
-        ctx.dims = dims_arg(dim, a._data.ndim) if dim != () else tuple(range(a._data.ndim))
-        if a._data.ndim == 0:  # dim 0 or -1 of a 0-dim tensor: nothing to reduce
-            ctx.dims = ()
+        ctx.dims = reduce_dims(dim, a._data.ndim)
         ctx.keepdim = keepdim
-        return Tensor(np.asarray(a._data.sum(axis=ctx.dims, keepdims=keepdim)))
+        return Tensor(np.asarray(a._data.sum(axis=ctx.dims, keepdims=keepdim, dtype=_sum_dtype(a, dtype))))
 
     @staticmethod
     def backward(ctx, grad):
-        return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape), None, None
+        return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape), None, None, None
 
 
 class Mean(Function):
@@ -71,9 +105,9 @@ class MeanDim(Function):
     @staticmethod
     def forward(ctx, a, dim, keepdim):
         ctx.shape = a._data.shape
-        ctx.dims = dims_arg(dim, a._data.ndim) if a._data.ndim else ()
+        ctx.dims = reduce_dims(dim, a._data.ndim)
         ctx.keepdim = keepdim
-        with np.errstate(invalid="ignore", divide="ignore"):
+        with np.errstate(invalid="ignore", divide="ignore"):  # the mean of nothing is nan, silently
             return Tensor(np.asarray(a._data.mean(axis=ctx.dims, keepdims=keepdim), dtype=a._data.dtype))
 
     @staticmethod
@@ -98,9 +132,11 @@ class Max(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        # PyTorch's evenly_distribute_backward: ties share the gradient equally; a nan maximum
+        # gives its gradient to the nans
         a, out = ctx.saved_tensors
-        mask = a._data == out._data
-        return grad_where(mask, grad / int(mask.sum()))  # ties share the gradient equally, as in PyTorch
+        mask = np.isnan(a._data) if np.isnan(out._data).any() else a._data == out._data
+        return grad_where(mask, grad / int(mask.sum()))
 
 
 def _return_type(name):
@@ -128,6 +164,13 @@ class MaxDim(Function):
     @classmethod
     def forward(cls, ctx, a, dim, keepdim):
         d = dims_arg(dim, a._data.ndim)[0]
+        if a._data.ndim == 0:  # the only element, at index 0
+            ctx.shape, ctx.dim, ctx.keepdim, ctx.index = (), None, True, np.asarray(0)
+            indices = Tensor(np.asarray(0, dtype=np.int64))
+            ctx.mark_non_differentiable(indices)
+            return Tensor(a._data.copy()), indices
+        if a._data.shape[d] == 0:
+            raise IndexError(f"{cls.node_name[:3].lower()}(): Expected reduction dim {d} to have non-zero size.")
         idx = cls.arg(a._data, axis=d, keepdims=True)
         ctx.shape, ctx.dim, ctx.keepdim = a._data.shape, d, keepdim
         ctx.index = idx
@@ -140,6 +183,8 @@ class MaxDim(Function):
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
+        if ctx.dim is None:  # a 0-dim input: all of the gradient
+            return grad_where(np.asarray(True), grad), None, None
         chosen = np.zeros(ctx.shape, bool)
         np.put_along_axis(chosen, ctx.index, True, axis=ctx.dim)
         return grad_where(chosen, _unreduce(grad, ctx.shape, (ctx.dim,), ctx.keepdim)), None, None
@@ -157,8 +202,11 @@ class Softmax(Function):
     @staticmethod
     def forward(ctx, a, dim):
         d = dims_arg(dim, a._data.ndim)[0]
-        e = np.exp(a._data - a._data.max(axis=d, keepdims=True))
-        out = Tensor(e / e.sum(axis=d, keepdims=True))
+        _check_float(a, "softmax", d)
+        axis = d if a._data.ndim else None
+        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, silently, in PyTorch too
+            e = np.exp(a._data - a._data.max(axis=axis, keepdims=True))
+            out = Tensor(e / e.sum(axis=axis, keepdims=True))
         ctx.dim = d
         ctx.save_for_backward(out)
         return out
@@ -175,8 +223,11 @@ class LogSoftmax(Function):
     @staticmethod
     def forward(ctx, a, dim):
         d = dims_arg(dim, a._data.ndim)[0]
-        shifted = a._data - a._data.max(axis=d, keepdims=True)
-        out = Tensor(shifted - np.log(np.exp(shifted).sum(axis=d, keepdims=True)))
+        _check_float(a, "log_softmax", d)
+        axis = d if a._data.ndim else None
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            shifted = a._data - a._data.max(axis=axis, keepdims=True)
+            out = Tensor(shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True)))
         ctx.dim = d
         ctx.save_for_backward(out)
         return out
