@@ -5,9 +5,11 @@ Run after an intended change of the drawing, then review the diff:
     .venv/bin/python scripts/update_golden_dot.py && git diff tests/golden
 """
 import importlib.util
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # test_viz imports the seed programs from there
 
 
 def main():

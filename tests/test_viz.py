@@ -20,6 +20,7 @@ from minigrad.autograd.function import AccumulateGrad
 
 graphviz = pytest.importorskip("graphviz")
 from minigrad.viz import BackwardStepper, DotNotFoundError, draw  # noqa: E402
+from minigrad.viz.format import values_text  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden"
 ROOT = Path(__file__).parent.parent
@@ -247,7 +248,7 @@ def test_long_chain_is_capped_quickly():
     src = g.source
     elapsed = time.perf_counter() - start
     assert elapsed < 2.0
-    assert src.count("label=MulBackward0") == 200
+    assert src.count("label=<MulBackward0<BR/>") == 200  # all of the same name: each shows its id
     assert "… 4801 more nodes not drawn (max_nodes=200)" in src  # 5000 Mul + 1 AccumulateGrad
     assert repr(g).endswith("… 4801 more nodes not drawn (max_nodes=200)")
     assert "more -> " in src and "style=dashed" in src
@@ -366,7 +367,7 @@ def random_graphs():
 
 
 def _all_nodes(root):
-    from minigrad.viz.draw import walk
+    from minigrad.viz.layout import walk
     return walk([root.grad_fn])
 
 
@@ -458,9 +459,14 @@ def test_stepper_panel_and_graph_highlight():
     assert "AccumulateGrad(input [3, 2]), input 0" in panel
     src = s.graph().source
     node_id = s.layout.node_id(y.grad_fn)
-    assert re.search(rf"{node_id} \[label=MMFunctionBackward class=current fillcolor=gold penwidth=3\]", src)
-    assert re.search(r"label=SumBackward0 fillcolor=thistle", src)
-    assert src.count('label=" grad [3, 2]"') == 2
+    assert re.search(rf'{node_id} \[label=<MMFunctionBackward<BR/><FONT [^>]*>{node_id}</FONT>> '
+                     r'class=current fillcolor=gold penwidth=3\]', src)
+    assert re.search(r"label=<SumBackward0<BR/>.*> fillcolor=thistle", src)
+    g_input, g_weight = s.current.grads_out  # labelled with the gradients' values, not their shapes
+    for g in (g_input, g_weight):
+        assert g.shape == (3, 2)
+        assert f'label=" {values_text(g, limit=6)}" class=flow color=red' in src
+    assert "edge [dir=back]" in src  # every arrow points the way the gradient flows
     s.goto(3)
     assert "would add this gradient" in s.panel_html()
     assert "weight [3, 2]" in s.panel_html()
@@ -492,7 +498,242 @@ def test_widget_buttons_and_slider():
     assert s.position == 0 and s._slider.value == 0
     s.next()  # the text API moves the widget too
     assert s._slider.value == 1
-    bundle = s._repr_mimebundle_()
-    assert bundle["text/plain"] == repr(s)
-    assert "application/vnd.jupyter.widget-view+json" in bundle
     assert a._grad is None
+
+
+# ---- numbers on the graph, names, constants, ids (issue 20) ----------------------------------------
+def test_show_values_before_and_after_backward():
+    c, a = relu_sum()
+    before = draw(c, show_values=True)
+    assert repr(before).splitlines()[-2:] == [
+        "output [] = 277.8",
+        "a [10] = [-100, -77.78, -55.56, -33.33, -11.11, 11.11, 33.33, 55.56, 77.78, 100]  grad None"]
+    # every box shows its numbers: a few in full (a long vector wraps), the leaf's grad once it has one
+    assert ('n4 [label="a\\n(10)\\ndata [-100, -77.78, -55.56, -33.33, -11.11, 11.11,\\n'
+            '      33.33, 55.56, 77.78, 100]\\ngrad None" fillcolor=lightblue]') in before.source
+    assert 'n0 [label="()\\ndata 277.8" fillcolor=darkolivegreen1]' in before.source
+    c.backward()
+    after = draw(c, show_values=True)
+    assert repr(after).splitlines()[-1].endswith("  grad [0, 0, 0, 0, 0, 1, 1, 1, 1, 1]")
+    assert "grad [0, 0, 0, 0, 0, 1,\\n      1, 1, 1, 1]" in after.source
+    # without show_values the drawing and its text are what they were
+    assert repr(draw(c)) == ("<minigrad graph: 5 nodes, 4 edges>\noutput [] <- SumBackward0\n"
+                             "SumBackward0 <- ReluBackward0\nReluBackward0 <- AccumulateGrad(a [10])")
+
+
+def test_large_tensors_get_a_summary_and_matrices_one_row_per_line():
+    x = minigrad.arange(100.0).reshape(10, 10).requires_grad_()
+    text = repr(draw((x * x).sum(), names={x: "x"}, show_values=True))
+    assert "x [10, 10] = [0, 1, 2, …, 98, 99]  grad None" in text
+    m = minigrad.tensor([[1.0, -2.5], [3.0, 4.0]], requires_grad=True)
+    src = draw(m.exp(), names={m: "m"}, show_values=True).source
+    assert 'label="m\\n(2, 2)\\ndata [[1, -2.5],\\n      [3, 4]]\\ngrad None"' in src
+
+
+def test_names_label_outputs_and_intermediates_on_their_edge():
+    c, a = relu_sum()
+    h = c.grad_fn  # the relu's output is not reachable from c: name it with the tensor itself
+    a2 = minigrad.linspace(-100, 100, 10, requires_grad=True)
+    h = minigrad.relu(a2)
+    c = h.sum()
+    g = draw(c, names={a2: "a", h: "h", c: "c"})
+    assert repr(g) == ("<minigrad graph: 6 nodes, 5 edges>\n"
+                       "c [] <- SumBackward0\n"
+                       "h [10] <- ReluBackward0\n"
+                       "SumBackward0 <- ReluBackward0\n"
+                       "ReluBackward0 <- AccumulateGrad(a [10])")
+    src = g.source
+    assert 'n0 [label="c\\n()" fillcolor=darkolivegreen1]' in src
+    assert 't0 [label="h\\n(10)" fillcolor=honeydew2]' in src
+    assert "n2 -> t0" in src and "t0 -> n1" in src and "n2 -> n1" not in src  # h sits on its edge
+    assert draw(c, names={"a": a2, "h": h, "c": c}).source == src  # {name: tensor} works too
+    assert draw(c, params={"a": a2}, names={h: "h", c: "c"}).source == src
+
+
+def test_constants_an_op_captured_are_drawn():
+    A = minigrad.tensor([[1.0, 2.0], [3.0, 4.0]])
+    x = minigrad.tensor([1.0, 1.0], requires_grad=True)
+    y = (A @ x * 2.0).sum()
+    g = draw(y, names={A: "A", x: "x"}, show_values=True, legend=True)
+    lines = repr(g).splitlines()
+    assert lines[3:7] == ["MulBackward0 <- MvBackward0, None", "    constant [] = 2",
+                          "MvBackward0 <- None, AccumulateGrad(x [2])", "    constant A [2, 2] = [[1, 2], [3, 4]]"]
+    src = g.source
+    assert re.search(r'c\d \[label="A\\n\(2, 2\)\\n\[\[1, 2\],\\n \[3, 4\]\]" fillcolor=white style="filled,dashed"\]', src)
+    assert re.search(r'c\d \[label="constant\\n\(\)\\n2" fillcolor=white', src)
+    assert re.search(r"c\d -> n\d \[style=dashed\]", src)
+    assert "constant (needs no grad)" in src
+    assert "constant" not in draw(y, names={A: "A"}).source  # only with show_values
+    y.backward(retain_graph=True)  # the saved tensors are still there: so are the constants
+    text = repr(draw(y, names={A: "A", x: "x"}, show_values=True))
+    assert "constant A [2, 2]" in text and "x [2] = [1, 1]  grad [8, 12]" in text
+    y.backward()  # now backward frees what the nodes saved: the constants are gone with it
+    text = repr(draw(y, names={A: "A", x: "x"}, show_values=True))
+    assert "constant" not in text and "x [2] = [1, 1]  grad [16, 24]" in text
+
+
+def test_ids_shown_where_the_text_needs_them():
+    x = minigrad.ones(3, requires_grad=True)
+    y = ((x * 2) * 3).sum()
+    g = draw(y)
+    ids = re.findall(r"MulBackward0 \((n\d+)\)", repr(g))
+    assert set(ids) == {"n2", "n3"}  # the two Mul nodes, named by their ids
+    for nid in set(ids):  # the ids the text names are in the picture
+        assert re.search(rf'{nid} \[label=<MulBackward0<BR/><FONT [^>]*>{nid}</FONT>>', g.source)
+    assert "label=SumBackward0" in g.source  # a unique name needs no id
+    assert 'label=<SumBackward0<BR/><FONT POINT-SIZE="8" COLOR="#555555">n1</FONT>>' in draw(y, show_ids=True).source
+    assert "<FONT" not in draw(y, show_ids=False).source
+
+
+def test_legend_is_the_graph_label_below_everything():
+    c, _ = relu_sum()
+    src = draw(c, legend=True).source
+    assert "labelloc=b" in src and "legend [" not in src  # not a node that could crowd a label
+
+
+class DuckTensor:
+    """A tensor of somebody else's engine: only data, grad, grad_fn, requires_grad."""
+
+    def __init__(self, data, grad_fn=None, requires_grad=False):
+        self.data, self.grad_fn, self.requires_grad, self.grad = np.asarray(data, dtype=float), grad_fn, requires_grad, None
+
+
+class DuckNode:
+    def __init__(self, name, *inputs):
+        self._name, self.next_functions = name, tuple((i, 0) for i in inputs)
+
+    def name(self):
+        return self._name
+
+
+class DuckAccumulate:
+    def __init__(self, variable):
+        self.variable, self.next_functions = variable, ()
+
+
+def test_draws_a_students_own_engine_by_duck_typing():
+    a = DuckTensor([1.0, 2.0], requires_grad=True)
+    b = DuckTensor([3.0, 4.0], requires_grad=True)
+    mul = DuckNode("MulBackward0", DuckAccumulate(a), DuckAccumulate(b))
+    c = DuckTensor(11.0, DuckNode("SumBackward0", mul))
+    a.grad = np.array([3.0, 4.0])
+    g = draw(c, names={a: "a", b: "b", c: "c"}, show_values=True)
+    assert repr(g) == ("<minigrad graph: 7 nodes, 6 edges>\n"
+                       "c [] <- SumBackward0\n"
+                       "SumBackward0 <- MulBackward0\n"
+                       "MulBackward0 <- AccumulateGrad(a [2]), AccumulateGrad(b [2])\n"
+                       "c [] = 11\n"
+                       "a [2] = [1, 2]  grad [3, 4]\n"
+                       "b [2] = [3, 4]  grad None")
+    # a node without name() is called by its class name
+    class ExpBackward:
+        next_functions = ()
+    assert "ExpBackward <- (nothing)" in repr(draw(DuckTensor(1.0, ExpBackward())))
+
+
+def test_draws_pytorchs_own_graph_the_same_way():
+    torch = pytest.importorskip("torch")
+    texts = []
+    for lib in (minigrad, torch):
+        a = lib.linspace(-100, 100, 10, requires_grad=True)
+        h = lib.relu(a)
+        c = (h * h).sum()
+        c.backward()
+        texts.append(repr(draw(c, names={a: "a", h: "h", c: "c"}, show_values=True)))
+    assert texts[0] == texts[1]
+    assert "a [10] = [-100, -77.78" in texts[1] and "grad [0, 0, 0, 0, 0, 22.22" in texts[1]
+
+
+@needs_dot
+def test_html_output_carries_the_summary_as_alt_text():
+    c, _ = relu_sum()
+    g = draw(c, show_values=True)
+    bundle = g._repr_mimebundle_()
+    assert set(bundle) == {"image/svg+xml", "text/html", "text/plain"}
+    page = bundle["text/html"]
+    assert page.startswith('<svg role="img" aria-label="&lt;minigrad graph: 5 nodes, 4 edges&gt;\n')
+    assert "<?xml" not in page and "<img" not in page  # nbconvert warns about an <img> without alt
+    assert "SumBackward0" in page and "output [] = 277.8" in page
+
+
+@needs_dot
+def test_legend_never_overlaps_a_label():
+    y, input, weight = mm_function()
+    s = BackwardStepper((y * y).sum())
+    for i in range(len(s.steps)):
+        svg = s.graph(i).pipe(format="svg", encoding="utf-8")
+        texts = [(float(x), float(yy), t) for x, yy, t in
+                 re.findall(r'<text[^>]* x="([-\d.]+)" y="([-\d.]+)"[^>]*>([^<]*)</text>', svg)]
+        legend_top = min(yy for _, yy, t in texts if t == "legend")
+        others = [yy for _, yy, t in texts if t not in ("legend", "leaf / parameter", "backward node",
+                                                       "output tensor", "done", "current")]
+        assert others and max(others) + 8 < legend_top  # every node and edge label is above it
+
+
+# ---- the stepper: gradients flow along the arrows, labelled with their values ------------------------
+def test_stepper_arrows_point_the_way_the_gradient_flows():
+    x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    x.name = "x"
+    loss = (x * x).sum()
+    s = BackwardStepper(loss)
+    s.goto(1)  # MulBackward0 sends 1 * x to x's AccumulateGrad along each of its two edges
+    src = s.graph().source
+    mul, acc = s.layout.node_id(s.current.node), s.layout.node_id(s.steps[2].node)
+    assert "edge [dir=back]" in src  # the tail->head order is draw()'s; the arrowheads are at the tail
+    flow = re.findall(rf'{acc} -> {mul} \[label=" \[1, 2, 3\]" class=flow color=red', src)
+    assert len(flow) == 2
+    s.goto(2)  # AccumulateGrad puts the sum, 2 * x, into the leaf's .grad
+    src = s.graph().source
+    leaf = s.layout.id(("tensor", id(x)))
+    assert re.search(rf'{leaf} -> {acc} \[label=" \[2, 4, 6\]" class=flow color=red', src)
+    assert re.search(rf'{acc} -> {mul} \[color=mediumpurple\]', src)  # earlier steps' edges
+    for step in s.steps:  # every node shows the id the trace and the panel use
+        nid = s.layout.node_id(step.node)
+        assert re.search(rf"{nid} \[label=<[^\n]*<FONT [^>]*>{nid}</FONT>>", src)
+
+
+def test_stepper_edge_labels_show_values_of_large_gradients_as_a_summary():
+    w = minigrad.ones(20, requires_grad=True)
+    s = BackwardStepper((w * 3.0).sum())
+    s.goto(1)
+    assert 'label=" [3, 3, 3, …, 3, 3]"' in s.graph().source
+
+
+@needs_dot
+def test_stepper_static_picture_and_two_outputs():
+    pytest.importorskip("ipywidgets")
+    from IPython.core.interactiveshell import InteractiveShell
+    from minigrad.viz.stepper import WIDGET_TEXT
+    c, a = relu_sum()
+    s = BackwardStepper(c, params={"a": a})
+    static = s.static_html()
+    assert "minigrad-stepper-static" in static and "<style>" in static and "<svg role=\"img\"" in static
+    assert "Step 0 of 2: <code>SumBackward0</code>" in static
+    assert "minigrad-stepper-live" in s.widget._dom_classes
+    shown = []
+    shell = InteractiveShell.instance()
+    old = shell.display_pub.publish
+    shell.display_pub.publish = lambda data, metadata=None, **kw: shown.append(data)
+    try:
+        s._ipython_display_()
+    finally:
+        shell.display_pub.publish = old
+    assert [sorted(d) for d in shown] == [["text/html", "text/plain"],
+                                         ["application/vnd.jupyter.widget-view+json", "text/plain"]]
+    assert shown[0]["text/plain"] == repr(s) and shown[1]["text/plain"] == WIDGET_TEXT
+
+
+def test_forget_widget_state_drops_only_the_steppers_models():
+    from minigrad.viz.stepper import WIDGET_TEXT, forget_widget_state
+    state = {"box": {"state": {"children": ["IPY_MODEL_button", "IPY_MODEL_html"], "layout": "IPY_MODEL_lay"}},
+             "button": {"state": {"style": "IPY_MODEL_style"}}, "html": {"state": {}}, "lay": {"state": {}},
+             "style": {"state": {}}, "other": {"state": {"layout": "IPY_MODEL_other_lay"}}, "other_lay": {"state": {}}}
+    view = "application/vnd.jupyter.widget-view+json"
+    nb = {"metadata": {"widgets": {"application/vnd.jupyter.widget-state+json": {"state": dict(state)}}},
+          "cells": [{"outputs": [{"data": {view: {"model_id": "box"}, "text/plain": WIDGET_TEXT}}]},
+                    {"outputs": [{"data": {view: {"model_id": "other"}, "text/plain": "a slider"}}]}]}
+    assert forget_widget_state(nb) == 5
+    assert set(nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]) == {"other", "other_lay"}
+    nb["cells"] = nb["cells"][:1]
+    nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"] = {"box": {"state": {}}}
+    assert forget_widget_state(nb) == 1 and "widgets" not in nb["metadata"]

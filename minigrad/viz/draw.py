@@ -10,14 +10,36 @@ What is drawn, and how it maps to the objects you can poke at in Python::
       |
     SumBackward0      grey box         ``c.grad_fn``
       |
-    (  )              green box        the output tensor ``c`` itself
+    c ()              green box        the output tensor ``c`` itself
 
 Arrows follow ``next_functions`` but point the way torchviz draws them: from an input towards the
 output, i.e. the direction of the *forward* pass.  The gradients of ``c.backward()`` flow against
-the arrows, from the bottom to the top.
+the arrows, from the bottom to the top (``BackwardStepper`` draws them the gradient's way).
 
 Colours are torchviz's: light blue for leaves, dark olive green for the output, orange for saved
-tensors (``show_saved=True``), grey for backward nodes.
+tensors (``show_saved=True``), grey for backward nodes.  Two more: pale green for an intermediate
+tensor you named, white (dashed) for a constant an op captured.
+
+Options:
+
+- ``names={c: "c", h: "h"}`` names tensors (the other way round, ``{"c": c}``, works too, as does
+  ``params=dict(model.named_parameters())``).  A named intermediate tensor gets a box of its own
+  on the edge it travels: made by its ``grad_fn``, used by the next node.  (PyTorch's graph does
+  not keep intermediate tensors, only their ``grad_fn`` and ``output_nr``; the drawing finds them
+  because you passed them in.)
+- ``show_values=True``: every tensor box shows its numbers (all of them for a few, a short summary
+  for more) and, once it has one, its ``.grad`` -- as micrograd's ``draw_dot`` shows data and grad.
+  It also draws the constants an op captured: the ``A`` of ``A @ x`` when ``A`` needs no gradient
+  (the ``(None, 0)`` entry of ``next_functions``), or the ``2`` of ``x * 2``.  They are read from
+  what the node saved for backward, so once ``backward()`` freed that they are no longer drawn
+  (draw before, or use ``retain_graph=True``).
+- ``show_saved=True`` draws what each node saved (``freed`` after backward); ``show_grads=True``
+  writes the leaves' ``.grad``; ``legend=True`` adds a legend below the graph (never on top of it).
+- ``show_ids``: the DOT ids (``n0, n1, ...``) in the boxes.  By default they are shown where the text
+  summary needs them, i.e. on nodes of the same name (``MulBackward0 (n4)``).
+
+What ``draw`` reads -- ``grad_fn``, ``next_functions``, ``variable``, ``name()`` and the tensors'
+values, so it also draws PyTorch's graphs and a student's own engine -- is listed in ``layout.py``.
 
 How it differs from torchviz:
 
@@ -26,21 +48,27 @@ How it differs from torchviz:
   iterative breadth-first search from the output, nodes are called ``n0, n1, ...`` in that order,
   and at most ``max_nodes`` backward nodes are drawn (a note says how many were left out).
 - torchviz reads saved tensors from PyTorch's ``_saved_self``-style attributes, which have names;
-  minigrad keeps them in ``node._saved`` (``SavedTensor``s, and numbers as their values), so they are labelled
-  ``saved[i]`` -- with the tensor's name when it is a named leaf, or ``result`` when the node saved
-  its own output.
+  minigrad keeps them in ``node._saved``, so they are labelled ``saved[i]`` -- with the tensor's
+  name when it has one, or ``result`` when the node saved its own output.
 - The returned graph prints as a short text summary (see ``__repr__``), which is also what the
-  notebook tests compare, since the SVG itself depends on the Graphviz version and fonts.
+  notebook tests compare, since the SVG itself depends on the Graphviz version and fonts.  In a
+  notebook the picture comes with that summary as its alt text.
 
 The drawing is a snapshot: draw again after ``backward()`` to see freed saved tensors or grads.
 """
-import numpy as np
+import html
+
+from .format import (_dot_text, plural, shape_list, shape_tuple, short_values, tensor_shape, value_lines,
+                     values_text)
+from .layout import Layout, grad_of, is_accumulator, saved_entries
 
 COLORS = {
     "leaf": "lightblue",          # torchviz: leaves and parameters
     "output": "darkolivegreen1",  # torchviz: the tensor(s) you called draw on
     "saved": "orange",            # torchviz: tensors saved for backward
     "function": "lightgrey",      # torchviz leaves fillcolor unset: Graphviz's default fill is lightgrey
+    "intermediate": "honeydew2",  # a tensor you named that is neither a leaf nor an output
+    "constant": "white",          # a tensor or number an op captured that needs no gradient
     "note": "white",
 }
 
@@ -71,198 +99,47 @@ def import_graphviz():
     return graphviz
 
 
-def draw(root, params=None, show_saved=False, show_grads=False, legend=False, max_nodes=500):
+def draw(root, params=None, show_saved=False, show_grads=False, legend=False, max_nodes=500, *,
+         names=None, show_values=False, show_ids=None):
     """Draw the backward graph that ends at ``root``; returns a ``graphviz.Digraph``.
 
-    ``root``       a Tensor (usually the loss), a list of Tensors, or a ``grad_fn`` node.
-    ``params``     ``{name: tensor}``, e.g. ``dict(model.named_parameters())``, to label leaves
-                   (matched by identity); otherwise a tensor's ``.name`` is used when set.
-    ``show_saved`` also draw what each node saved for backward (``freed`` once backward ran).
-    ``show_grads`` write the first values of each leaf's ``.grad`` in its box.
-    ``legend``     add a small legend of the colours.
-    ``max_nodes``  draw at most this many backward nodes (a note counts the others).
+    ``root``        a tensor (usually the loss), a list of tensors, or a ``grad_fn`` node.
+    ``params``      ``{name: tensor}``, e.g. ``dict(model.named_parameters())``, to label leaves.
+    ``names``       ``{tensor: name}`` (or ``{name: tensor}``) for any tensor: leaves, outputs,
+                    intermediates (drawn on their edge), constants.  Matched by identity; otherwise
+                    a tensor's ``.name`` is used when set.
+    ``show_values`` every tensor box shows its numbers and its ``.grad``; constants are drawn.
+    ``show_saved``  also draw what each node saved for backward (``freed`` once backward ran).
+    ``show_grads``  write the first values of each leaf's ``.grad`` in its box.
+    ``legend``      add a small legend of the colours, below the graph.
+    ``max_nodes``   draw at most this many backward nodes (a note counts the others).
+    ``show_ids``    True: every node shows its id (n0, n1, ...); False: none; None: where two
+                    nodes share a name.
 
     In a notebook the result shows as an SVG picture; ``print(graph)`` gives a text summary and
-    ``graph.source`` the DOT text.
+    ``graph.source`` the DOT text.  (torchviz: ``make_dot``; micrograd: ``draw_dot``.)
     """
-    return build(root, params=params, show_saved=show_saved, show_grads=show_grads,
-                 legend=legend, max_nodes=max_nodes)
-
-
-# ---- formatting helpers (shared with stepper.py) --------------------------------------------
-def shape_list(shape):
-    """``[3, 2]``: how PyTorch's messages write a shape."""
-    return "[" + ", ".join(str(int(s)) for s in shape) + "]"
-
-
-def shape_tuple(shape):
-    """``(3, 2)``: how torchviz writes a shape in its boxes (``(10)`` for one dimension)."""
-    return "(" + ", ".join(str(int(s)) for s in shape) + ")"
-
-
-def short_values(t, limit=6):
-    """The first ``limit`` numbers of a tensor: ``[0, 0, 1, 1, …]``, or ``1`` for a scalar."""
-    data = np.asarray(getattr(t, "_data", t))
-    if data.ndim == 0:
-        return _number(data.item())
-    flat = data.reshape(-1)
-    text = ", ".join(_number(x) for x in flat[:limit].tolist())
-    return "[" + text + (", …" if flat.size > limit else "") + "]"
-
-
-def plural(n, word):
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def _number(x):
-    if isinstance(x, bool):
-        return str(x)
-    text = f"{x:.4g}"
-    return "0" if text == "-0" else text
-
-
-def _dot_text(s):
-    """User text inside a DOT label: backslashes would start DOT escapes such as ``\\n``."""
-    return str(s).replace("\\", "\\\\")
-
-
-def tensor_shape(t):
-    return tuple(t._data.shape)
-
-
-# ---- walking the graph ----------------------------------------------------------------------
-def split_root(root):
-    """``root`` -> (output tensors to draw as boxes, backward nodes to start the walk from)."""
-    from ..autograd.function import Node
-    from ..tensor import Tensor
-    items = list(root) if isinstance(root, (list, tuple)) else [root]
-    outputs, starts = [], []
-    for item in items:
-        if isinstance(item, Tensor):
-            outputs.append(item)
-            if item.grad_fn is not None:
-                starts.append(item.grad_fn)
-        elif isinstance(item, Node):
-            starts.append(item)
-        else:
-            raise TypeError(f"draw() expects a Tensor, a list of Tensors or a grad_fn node, "
-                            f"got {type(item).__name__}")
-    return outputs, starts
-
-
-def walk(starts):
-    """Every backward node reachable from ``starts``, breadth-first, each once.
-
-    Iterative (a list used as a queue), so a chain of 100,000 nodes needs no recursion.
-    ``(None, 0)`` entries of ``next_functions`` -- inputs that need no gradient -- are skipped.
-    """
-    order, seen = [], set()
-    for node in starts:
-        if node not in seen:
-            seen.add(node)
-            order.append(node)
-    i = 0
-    while i < len(order):
-        for nxt, _ in order[i].next_functions:
-            if nxt is not None and nxt not in seen:
-                seen.add(nxt)
-                order.append(nxt)
-        i += 1
-    return order
-
-
-class Layout:
-    """Names and ids of everything in one drawing; shared by ``draw`` and ``BackwardStepper``.
-
-    DOT ids are handed out in a fixed order -- output tensors, then the backward nodes in
-    breadth-first order, each followed by its leaf box and its saved tensors -- so the same graph
-    always gives the same DOT text.
-    """
-
-    def __init__(self, root, params=None, max_nodes=500, show_saved=False):
-        self.outputs, self.starts = split_root(root)
-        self.order = walk(self.starts)
-        self.drawn = self.order[:max(0, int(max_nodes))]
-        self.hidden = len(self.order) - len(self.drawn)
-        self.drawn_set = set(self.drawn)
-        self.param_names = {id(t): name for name, t in (params or {}).items()}
-        self._ids, self._counts = {}, {"n": 0, "s": 0}
-        for t in self.outputs:
-            self.id(("tensor", id(t)))
-        for node in self.drawn:
-            self.id(("node", id(node)))
-            if self.is_acc(node):
-                self.id(("tensor", id(node.variable)))
-        if show_saved:  # saved tensors get ids of their own (s0, s1, ...) so node ids never change
-            for node in self.drawn:
-                for i, saved in enumerate(getattr(node, "_saved", ()) or ()):
-                    if saved is not None:
-                        self.id(("saved", id(node), i))
-        self.labels = self._text_labels()
-
-    @staticmethod
-    def is_acc(node):
-        from ..autograd.function import AccumulateGrad
-        return isinstance(node, AccumulateGrad)
-
-    def id(self, key):
-        if key not in self._ids:
-            prefix = "s" if key[0] == "saved" else "n"
-            self._ids[key] = f"{prefix}{self._counts[prefix]}"
-            self._counts[prefix] += 1
-        return self._ids[key]
-
-    def node_id(self, node):
-        return self._ids[("node", id(node))]
-
-    def tensor_name(self, t):
-        """The name to show: from ``params`` (by identity), else ``t.name``, else ``None``."""
-        name = self.param_names.get(id(t))
-        return name if name is not None else getattr(t, "name", None)
-
-    def node_label(self, node):
-        """What the box of a backward node says (torchviz: the node's class name)."""
-        return "AccumulateGrad" if self.is_acc(node) else node.name()
-
-    def tensor_text(self, t, default=""):
-        """``a [10]`` (or ``[10]`` without a name): a tensor in the text summary."""
-        name = self.tensor_name(t) or default
-        return (f"{name} " if name else "") + shape_list(tensor_shape(t))
-
-    def _text_labels(self):
-        """One unique text name per drawn node: ``AccumulateGrad(a [10])``, ``MulBackward0 (n4)``."""
-        base = {}
-        for node in self.drawn:
-            if self.is_acc(node):
-                base[node] = f"AccumulateGrad({self.tensor_text(node.variable)})"
-            else:
-                base[node] = node.name()
-        count = {}
-        for text in base.values():
-            count[text] = count.get(text, 0) + 1
-        return {node: text if count[text] == 1 else f"{text} ({self.node_id(node)})"
-                for node, text in base.items()}
-
-    def text(self, node):
-        if node is None:
-            return "None"
-        if node in self.labels:
-            return self.labels[node]
-        return f"{self.node_label(node)} (not drawn)"
+    layout = Layout(root, params, max_nodes, show_saved, names=names, show_values=show_values)
+    return build(layout, show_saved=show_saved, show_grads=show_grads, show_values=show_values,
+                 legend=legend, show_ids=show_ids)
 
 
 # ---- building the drawing -------------------------------------------------------------------
-def build(root, params=None, show_saved=False, show_grads=False, legend=False, max_nodes=500,
-          node_attrs=None, edge_attrs=None, leaf_grads=None, legend_extra=(), layout=None):
-    """``draw`` with the extras ``BackwardStepper`` uses to colour the current step.
+def build(lay, show_saved=False, show_grads=False, show_values=False, legend=False, show_ids=None,
+          node_attrs=None, edge_attrs=None, leaf_grads=None, legend_extra=(), gradient_arrows=False,
+          alt=None):
+    """The drawing of ``lay`` (a ``Layout``), with the extras ``BackwardStepper`` uses.
 
-    ``node_attrs``  {backward node: {DOT attribute: value}} overriding the default style
-    ``edge_attrs``  {(backward node, k): {...}} for the edge of ``node.next_functions[k]``
-    ``leaf_grads``  {leaf tensor: gradient} shown instead of the leaves' ``.grad`` (implies show_grads)
-    ``legend_extra`` more (label, fillcolor) rows for the legend
+    ``node_attrs``      {backward node: {DOT attribute: value}} overriding the default style
+    ``edge_attrs``      {(backward node, k): {...}} for the edge of ``node.next_functions[k]``;
+                        {(AccumulateGrad node, "leaf"): {...}} for the edge into the leaf
+    ``leaf_grads``      {leaf tensor: gradient} shown instead of the leaves' ``.grad`` (implies show_grads)
+    ``legend_extra``    more (label, fillcolor) rows for the legend
+    ``gradient_arrows`` every arrow points the way the gradient flows (DOT ``dir=back``: the
+                        layout stays the same, only the arrowheads move to the other end)
+    ``alt``             the alt text of the picture (default: the text summary)
     """
-    graphviz = import_graphviz()
-    lay = layout if layout is not None else Layout(root, params, max_nodes, show_saved)
+    graph_type = graph_class()  # (needs the graphviz package)
     node_attrs = node_attrs or {}
     edge_attrs = edge_attrs or {}
     if leaf_grads is not None:
@@ -271,16 +148,46 @@ def build(root, params=None, show_saved=False, show_grads=False, legend=False, m
     nodes, edges = [], []   # (id, label, attrs), (tail, head, attrs): in the order they are added
     emitted = set()         # ids of the tensor boxes already added
     lines = []              # the text summary
+    value_rows = []         # its show_values part
 
     def leaf_grad(t):
         if leaf_grads is not None:
             return leaf_grads.get(t)
-        return t._grad
+        return grad_of(t)
 
-    def tensor_label(t, extra=()):
+    def tensor_box(t, extra=(), grad_line=None, default="tensor"):
+        """The label of a tensor's box; with show_values its numbers and .grad, and a summary row."""
         name = lay.tensor_name(t)
         rows = ([_dot_text(name)] if name else []) + [shape_tuple(tensor_shape(t))] + list(extra)
+        if show_values:
+            rows += [_dot_text(("data " if i == 0 else "     ") + line)
+                     for i, line in enumerate(value_lines(t))]
+            g = grad_line if grad_line is not None else grad_of(t)
+            is_leaf = getattr(t, "grad_fn", None) is None and getattr(t, "requires_grad", False)
+            if g is not None or is_leaf:
+                rows += ["grad None"] if g is None else [
+                    _dot_text(("grad " if i == 0 else "     ") + line) for i, line in enumerate(value_lines(g))]
+            text = lay.tensor_text(t, default="leaf" if is_leaf else default) + " = " + values_text(t)
+            if g is not None or is_leaf:
+                text += "  grad " + ("None" if g is None else values_text(g))
+            value_rows.append(text)
         return "\\n".join(rows)
+
+    def show_id(node):
+        return show_ids or (show_ids is None and node in lay.duplicates)
+
+    def node_label(node, nid):
+        label = lay.node_label(node)
+        if not show_id(node):
+            return label
+        return (f'<{html.escape(label)}<BR/><FONT POINT-SIZE="8" COLOR="#555555">{nid}</FONT>>')
+
+    # where an edge starts: a node's id, or the box of a named intermediate tensor on that edge
+    def edge_tail(nxt, nr):
+        t = lay.intermediates.get((nxt, nr))
+        if t is not None:
+            return lay.id(("inter", id(t)))
+        return lay.node_id(nxt) if nxt in lay.drawn_set else "more"
 
     # the output tensors: a green box each, below the node that made it
     for t in lay.outputs:
@@ -288,7 +195,7 @@ def build(root, params=None, show_saved=False, show_grads=False, legend=False, m
         if tid in emitted:  # the same tensor passed twice
             continue
         emitted.add(tid)
-        nodes.append((tid, tensor_label(t), {"fillcolor": COLORS["output"]}))
+        nodes.append((tid, tensor_box(t, default="output"), {"fillcolor": COLORS["output"]}))
         text = lay.tensor_text(t, default="output")
         if t.grad_fn is not None:
             text += " <- " + lay.text(t.grad_fn)
@@ -296,45 +203,65 @@ def build(root, params=None, show_saved=False, show_grads=False, legend=False, m
                 edges.append((lay.node_id(t.grad_fn), tid, {}))
         lines.append(text)
 
+    # named intermediate tensors: a pale green box on their edge; the edge into the box looks like
+    # the (first) edge out of it, so a highlighted edge stays highlighted all the way
+    through = {}
+    for node in lay.drawn:
+        for (maker, nr), t in lay.intermediates.items():
+            if maker is not node:
+                continue
+            tid = lay.id(("inter", id(t)))
+            nodes.append((tid, tensor_box(t), {"fillcolor": COLORS["intermediate"]}))
+            edges.append((lay.node_id(node), tid, through.setdefault(tid, {})))
+            lines.append(lay.tensor_text(t) + " <- " + lay.text(node) + (f" output {nr}" if nr else ""))
+
     grad_lines = []
     for node in lay.drawn:
         nid = lay.node_id(node)
-        nodes.append((nid, lay.node_label(node), {"fillcolor": COLORS["function"], **node_attrs.get(node, {})}))
-        if lay.is_acc(node):
+        nodes.append((nid, node_label(node, nid),
+                      {"fillcolor": COLORS["function"], **node_attrs.get(node, {})}))
+        if is_accumulator(node):
             # the leaf tensor itself, above its AccumulateGrad (torchviz: fn.variable)
             var = node.variable
             vid = lay.id(("tensor", id(var)))
-            extra = []
-            if show_grads:
-                g = leaf_grad(var)
+            extra, g = [], leaf_grad(var)
+            if show_grads and not show_values:
                 extra = ["grad " + ("None" if g is None else _dot_text(short_values(g, 4)))]
                 grad_lines.append(f"{lay.tensor_text(var, default='leaf')} grad: "
                                   + ("None" if g is None else short_values(g)))
             if vid not in emitted:  # the leaf may be one of the outputs as well
                 emitted.add(vid)
-                nodes.append((vid, tensor_label(var, extra), {"fillcolor": COLORS["leaf"]}))
-            edges.append((vid, nid, {}))
+                nodes.append((vid, tensor_box(var, extra, grad_line=g if leaf_grads is not None else None),
+                              {"fillcolor": COLORS["leaf"]}))
+            edges.append((vid, nid, edge_attrs.get((node, "leaf"), {})))
             if node in lay.starts:  # draw(leaf_grad_fn): say something in the summary too
                 lines.append(lay.text(node))
         else:
             inputs = []
-            for k, (nxt, _) in enumerate(node.next_functions):
+            for k, (nxt, nr) in enumerate(node.next_functions):
                 inputs.append(lay.text(nxt))
                 if nxt is None:
                     continue  # an input that needs no gradient: PyTorch keeps (None, 0) in next_functions
-                tail = lay.node_id(nxt) if nxt in lay.drawn_set else "more"
-                edges.append((tail, nid, edge_attrs.get((node, k), {})))
+                tail, attrs = edge_tail(nxt, nr), edge_attrs.get((node, k), {})
+                if tail in through and attrs and not through[tail]:
+                    through[tail].update({key: v for key, v in attrs.items() if key != "label"})
+                edges.append((tail, nid, attrs))
             lines.append(lay.text(node) + " <- " + (", ".join(inputs) if inputs else "(nothing)"))
-        if show_saved:
-            for i, saved in enumerate(getattr(node, "_saved", ()) or ()):
-                if saved is None:
-                    continue
+        for i, kind, tensor, data, freed in saved_entries(node):
+            if show_saved:
                 sid = lay.id(("saved", id(node), i))
-                label, text = _saved_label(lay, node, saved, i)
+                label, text = _saved_label(lay, kind, tensor, data, freed, i, show_values)
                 nodes.append((sid, label, {"fillcolor": COLORS["saved"], "fontsize": "8"}))
                 edges.append((nid, sid, {"dir": "none"}))  # torchviz: edge(fn, saved, dir="none")
                 lines.append(f"    {text}")
+            elif lay.has_id(("const", id(node), i)):
+                cid = lay.id(("const", id(node), i))
+                label, text = _constant_label(lay, tensor, data)
+                nodes.append((cid, label, {"fillcolor": COLORS["constant"], "style": "filled,dashed"}))
+                edges.append((cid, nid, {"style": "dashed"}))
+                lines.append(f"    {text}")
     lines.extend(grad_lines)
+    lines.extend(value_rows)
 
     note = None
     if lay.hidden:
@@ -345,11 +272,13 @@ def build(root, params=None, show_saved=False, show_grads=False, legend=False, m
     summary = "\n".join([header] + lines)
 
     # torchviz's style: filled boxes, small monospace text
-    graph = graph_class()(
+    graph = graph_type(
         graph_attr={"size": _size(len(nodes) + len(edges))},
         node_attr={"style": "filled", "shape": "box", "fontsize": "10", "height": "0.2",
                    "fontname": "monospace"},
-        summary=summary)
+        summary=summary, alt=alt)
+    if gradient_arrows:
+        graph.attr("edge", dir="back")
     for nid, label, attrs in nodes:
         graph.node(nid, label, **attrs)
     if note is not None:
@@ -357,23 +286,35 @@ def build(root, params=None, show_saved=False, show_grads=False, legend=False, m
     for tail, head, attrs in edges:
         graph.edge(tail, head, **{**({"style": "dashed"} if tail == "more" else {}), **attrs})
     if legend:
-        _add_legend(graph, show_saved, legend_extra)
+        constants = any(key[0] == "const" for key in lay._ids)
+        _add_legend(graph, show_saved, bool(lay.intermediates), constants, legend_extra)
     return graph
 
 
-def _saved_label(lay, node, saved, i):
-    """(DOT label, summary text) of entry ``i`` of ``node._saved``: a ``SavedTensor`` or a saved number."""
-    if isinstance(saved, np.ndarray):  # a number (the 2 of `x * 2`), kept as its value
-        name, freed, data = None, node._freed, saved
-    else:
-        own_output = saved.tensor is None and saved.output_nr is not None
-        name = lay.tensor_name(saved.tensor) if saved.tensor is not None else ("result" if own_output else None)
-        freed, data = saved.freed, (saved.tensor._data if saved.tensor is not None else saved.data)
+def _saved_label(lay, kind, tensor, data, freed, i, show_values=False):
+    """(DOT label, summary text) of entry ``i`` of what a node saved."""
+    name = lay.tensor_name(tensor) if tensor is not None else ("result" if kind == "output" else None)
     title = f"saved[{i}]" + (f" {name}" if name else "")
     if freed:
         return f"{_dot_text(title)}\\nfreed", f"{title}: freed"
-    return (f"{_dot_text(title)}\\n{shape_tuple(data.shape)}",
-            f"{title}: {shape_list(data.shape)}")
+    values = tensor if tensor is not None else data
+    shape = tensor_shape(values)
+    label = f"{_dot_text(title)}\\n{shape_tuple(shape)}"
+    text = f"{title}: {shape_list(shape)}"
+    if show_values:
+        label += "".join("\\n" + _dot_text(line) for line in value_lines(values))
+        text += " = " + values_text(values)
+    return label, text
+
+
+def _constant_label(lay, tensor, data):
+    """(DOT label, summary text) of a constant an op captured: ``A (2, 2) [[1, 2], [3, 4]]`` or ``2``."""
+    values = tensor if tensor is not None else data
+    name = lay.tensor_name(tensor) if tensor is not None else None
+    title = name or "constant"
+    label = "\\n".join([_dot_text(title), shape_tuple(tensor_shape(values))]
+                       + [_dot_text(line) for line in value_lines(values)])
+    return label, f"constant {(name + ' ') if name else ''}{shape_list(tensor_shape(values))} = {values_text(values)}"
 
 
 def _size(rows):
@@ -382,20 +323,35 @@ def _size(rows):
     return f"{size},{size}"
 
 
-def _add_legend(graph, show_saved, extra):
-    """One small table node (a Graphviz HTML-like label) with a row per colour."""
+def _add_legend(graph, show_saved, named, constants, extra):
+    """A small table (a Graphviz HTML-like label) as the graph's own label, below the drawing.
+
+    A graph label gets a place of its own under everything, so it can never cover a node or an
+    edge label (a legend drawn as one more node could sit next to an edge label and crowd it).
+    """
     rows = [("leaf / parameter", COLORS["leaf"]), ("backward node", COLORS["function"]),
             ("output tensor", COLORS["output"])]
+    if named:
+        rows.append(("named tensor", COLORS["intermediate"]))
+    if constants:
+        rows.append(("constant (needs no grad)", COLORS["constant"]))
     if show_saved:
         rows.append(("saved tensor", COLORS["saved"]))
     rows.extend(extra)
-    cells = "".join(f'<TR><TD BGCOLOR="{color}">{label}</TD></TR>' for label, color in rows)
-    table = f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="2"><TR><TD BORDER="0">legend</TD></TR>{cells}</TABLE>>'
-    graph.node("legend", table, shape="plaintext", style="", fontsize="8")
+    cells = "".join(f'<TD BGCOLOR="{color}">{html.escape(label)}</TD>' for label, color in rows)
+    table = (f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="2"><TR><TD BORDER="0">legend</TD>'
+             f'{cells}</TR></TABLE>>')
+    graph.attr(label=table, labelloc="b", labeljust="l", fontsize="8", fontname="monospace")
 
 
 # ---- the graphviz.Digraph subclass ------------------------------------------------------------
 _graph_class = None
+
+
+def svg_with_alt(svg, alt):
+    """An SVG document for inside HTML: no XML prologue, ``role="img"`` and ``aria-label`` set."""
+    svg = svg[svg.find("<svg"):]
+    return '<svg role="img" aria-label="' + html.escape(alt, quote=True) + '"' + svg[len("<svg"):]
 
 
 def graph_class():
@@ -413,15 +369,18 @@ def graph_class():
 
         Jupyter asks for ``_repr_mimebundle_``: graphviz's own returns only ``image/svg+xml``, so
         the text part would fall back to ``<graphviz.graphs.Digraph object at 0x...>``.  This one
-        returns the SVG *and* the summary as ``text/plain`` (what nbval compares).
+        returns the SVG, the summary as ``text/plain`` (what nbval compares), and the SVG inside
+        ``text/html`` with the summary as its alt text (``aria-label``): JupyterLab and nbconvert
+        prefer that one, and an exported notebook then has no picture without a description.
         """
 
-        def __init__(self, *args, summary="<minigrad graph>", **kwargs):
+        def __init__(self, *args, summary="<minigrad graph>", alt=None, **kwargs):
             super().__init__(*args, **kwargs)
             self.summary = summary
+            self.alt = alt
 
         def _copy_kwargs(self, **kwargs):  # for .copy(); graphviz's Dot drops extra kwargs, so add after
-            return dict(super()._copy_kwargs(**kwargs), summary=self.summary)
+            return dict(super()._copy_kwargs(**kwargs), summary=self.summary, alt=self.alt)
 
         def __repr__(self):
             return self.summary
@@ -438,15 +397,22 @@ def graph_class():
             except graphviz.ExecutableNotFound as e:
                 raise DotNotFoundError(DOT_MISSING) from e
 
+        def _repr_html_(self):
+            return svg_with_alt(self._repr_image_svg_xml(), self.alt or self.summary)
+
         def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
             bundle = {}
-            wanted = set(include) if include is not None else {"image/svg+xml", "text/plain"}
+            wanted = set(include) if include is not None else {"image/svg+xml", "text/html", "text/plain"}
             wanted -= set(exclude or ())
             try:
-                bundle.update(super()._repr_mimebundle_(include=wanted - {"text/plain"}, **kwargs))
+                svg = self._repr_image_svg_xml() if wanted & {"image/svg+xml", "text/html"} else None
             except DotNotFoundError:
                 bundle["text/plain"] = self.summary + "\n\n" + DOT_MISSING
                 return bundle
+            if "image/svg+xml" in wanted:
+                bundle["image/svg+xml"] = svg
+            if "text/html" in wanted:
+                bundle["text/html"] = svg_with_alt(svg, self.alt or self.summary)
             if "text/plain" in wanted:
                 bundle["text/plain"] = self.summary
             return bundle

@@ -19,16 +19,40 @@ engine.cpp``).  Hooks registered on tensors (``register_hook``) do run while the
 collected, as they would during backward; gradients of ``retain_grad()`` tensors are only stored
 by ``apply_grads()``.
 
+The drawing: every arrow points the way the gradient flows (from the node that runs to the node
+that receives its gradient, the reverse of ``draw``'s arrows); the arrows of the current step are
+red and labelled with the gradient's numbers; every node shows its id (``n4``), the name the trace
+and the side panel use.
+
 Without a browser use the plain-text side: ``stepper.trace()``, ``stepper.steps``,
 ``stepper.next()`` / ``prev()`` / ``goto(i)`` / ``reset()`` and ``stepper.current``.
+
+In a notebook it shows two outputs: a static picture of the current step, and the widget.  While
+the widget is alive the picture is hidden; in a notebook opened without running it (where the
+widget cannot work: there is no kernel behind its buttons) the picture shows instead.  A few CSS
+rules in the picture's output do that, see ``STATIC_CSS``.
 """
 import html
 
-from .draw import DOT_MISSING, DotNotFoundError, INSTALL_PACKAGES, Layout, build, plural, shape_list, short_values
+from .draw import DOT_MISSING, DotNotFoundError, INSTALL_PACKAGES, build, svg_with_alt
+from .format import plural, shape_list, short_values, values_text
+from .layout import Layout, is_accumulator
 
-CURRENT = "gold"      # the node running at this step
-DONE = "thistle"      # nodes that already ran
-FLOW = "red"          # the edges this step sends gradients along
+CURRENT = "gold"       # the node running at this step
+DONE = "thistle"       # nodes that already ran
+FLOW = "red"           # the edges this step sends gradients along
+FLOWED = "mediumpurple"  # edges that carried a gradient at an earlier step
+
+# The widget's text/plain (what nbval compares; it must not hold the widget's changing repr).
+WIDGET_TEXT = "(BackwardStepper's buttons: run the cell to use them)"
+
+# Lab and nbconvert put each output of a cell in a `.jp-OutputArea-child`, the static picture
+# first, the widget next.  A live widget hides the picture; no live widget ("Loading widget...",
+# "Error displaying widget: model not found", or the text nbconvert writes in its place) is hidden.
+STATIC_CSS = """<style>
+.jp-OutputArea-child:has(.minigrad-stepper-static):has(+ .jp-OutputArea-child .minigrad-stepper-live) {display: none;}
+.jp-OutputArea-child:has(.minigrad-stepper-static) + .jp-OutputArea-child:not(:has(.minigrad-stepper-live)) {display: none;}
+</style>"""
 
 
 class BackwardStepper:
@@ -37,18 +61,21 @@ class BackwardStepper:
     ``root``      the tensor you would call ``.backward()`` on
     ``gradient``  its gradient, required when ``root`` is not a scalar (as for ``backward``)
     ``params``    ``{name: tensor}`` to label the leaves, e.g. ``dict(model.named_parameters())``
+    ``names``     ``{tensor: name}`` for any tensor, as in ``draw``
+    ``show_values`` the tensor boxes show their numbers, as in ``draw``
     """
 
-    def __init__(self, root, gradient=None, params=None):
+    def __init__(self, root, gradient=None, params=None, *, names=None, show_values=False):
         from ..autograd import GraphTask, _make_grads
         from ..autograd.function import grad_accumulator
         seed = _make_grads([root], [gradient])[0]  # same checks and messages as backward()
         self.root = root
         self.params = params
+        self.show_values = show_values
         drawn = root
         if root.grad_fn is None and root.requires_grad:  # backward() on a leaf: just its AccumulateGrad
             drawn = [root, grad_accumulator(root)]
-        self.layout = Layout(drawn, params)
+        self.layout = Layout(drawn, params, names=names, show_values=show_values)
         # the engine would also fill .grad of retain_grad() tensors: hide those while we collect
         shielded = {node: node._retained for node in self.layout.order if node._retained}
         for node in shielded:
@@ -145,27 +172,32 @@ class BackwardStepper:
 
     # ---- the drawing ---------------------------------------------------------------------
     def graph(self, position=None):
-        """The drawing at ``position`` (default: the current one): current node gold, done ones thistle."""
+        """The drawing at ``position`` (default: the current one).
+
+        The current node is gold, the ones that ran thistle; every arrow points the way gradients
+        flow; the arrows of this step are red, labelled with the gradient each one carries.
+        """
         i = self.position if position is None else position
-        node_attrs = {}
+        node_attrs, edge_attrs = {}, {}
         for step in self.steps[:i]:
             node_attrs[step.node] = {"fillcolor": DONE}
+            for key, g in _sent(step):
+                edge_attrs[key] = {"color": FLOWED}
         step = self.steps[i]
         node_attrs[step.node] = {"fillcolor": CURRENT, "penwidth": "3", "class": "current"}
-        edge_attrs = {}
-        for k, g in enumerate(step.grads_out):
-            if g is not None:
-                edge_attrs[(step.node, k)] = {"color": FLOW, "penwidth": "2", "fontcolor": FLOW,
-                                              "fontsize": "9", "label": " grad " + shape_list(g.shape)}
-        return build(None, params=self.params, legend=True, node_attrs=node_attrs,
-                     edge_attrs=edge_attrs, leaf_grads=self.leaf_grads(upto=i - 1) if i else {},
-                     legend_extra=[("done", DONE), ("current", CURRENT)], layout=self.layout)
+        for key, g in _sent(step):
+            edge_attrs[key] = {"color": FLOW, "penwidth": "2", "fontcolor": FLOW, "fontsize": "9",
+                               "label": " " + values_text(g, limit=6), "class": "flow"}
+        return build(self.layout, show_values=self.show_values, legend=True, show_ids=True,
+                     node_attrs=node_attrs, edge_attrs=edge_attrs, gradient_arrows=True,
+                     leaf_grads=self.leaf_grads(upto=i - 1) if i else {},
+                     legend_extra=[("done", DONE), ("current", CURRENT)], alt=self.describe(step))
 
     def _svg(self, i):
         if i not in self._svg_cache:
             try:
-                svg = self.graph(i).pipe(format="svg", encoding="utf-8")
-                svg = svg[svg.find("<svg"):]  # drop the XML prologue: the SVG goes inside HTML
+                graph = self.graph(i)
+                svg = svg_with_alt(graph.pipe(format="svg", encoding="utf-8"), graph.alt)
             except DotNotFoundError:
                 svg = "<pre>" + html.escape(DOT_MISSING) + "</pre>"
             self._svg_cache[i] = svg
@@ -233,6 +265,7 @@ class BackwardStepper:
         controls = widgets.HBox([self._prev_button, self._next_button, self._reset_button, self._slider])
         body = widgets.HBox([self._graph_html, self._panel_html])
         self._widget = widgets.VBox([controls, body])
+        self._widget.add_class("minigrad-stepper-live")  # see STATIC_CSS
         self._refresh()
 
     def _refresh(self):
@@ -242,14 +275,68 @@ class BackwardStepper:
         self._graph_html.value = self._svg(i)
         self._panel_html.value = self.panel_html(i)
 
-    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        """Show the widget; its text/plain part is the trace (stable for nbval), not the widget's repr."""
+    def static_html(self, position=None):
+        """The picture of one step (default: the current one) as HTML: what a notebook shows when
+        the widget cannot run, e.g. one that was opened without running it, or exported to HTML."""
+        i = self.position if position is None else position
+        step = self.steps[i]
+        return (STATIC_CSS + '<div class="minigrad-stepper-static">'
+                + f"<p>Step {i} of {len(self.steps) - 1}: <code>{html.escape(self.layout.text(step.node))}"
+                + "</code> (run this cell to step through backward with Prev / Next)</p>"
+                + self._svg(i) + "</div>")
+
+    def _ipython_display_(self):
+        """Two outputs: the static picture of this step (its text/plain is the trace, stable for
+        nbval), then the widget (its text/plain a fixed line, not the widget's changing repr)."""
+        from IPython.display import display
         try:
-            bundle = self.widget._repr_mimebundle_(**kwargs) or {}
+            widget = self.widget
         except ImportError as e:  # no ipywidgets: the text is all we can show
-            return {"text/plain": f"{self!r}\n\n({e})"}
-        bundle["text/plain"] = repr(self)
-        return bundle
+            display({"text/plain": f"{self!r}\n\n({e})"}, raw=True)
+            return
+        display({"text/html": self.static_html(), "text/plain": repr(self)}, raw=True)
+        bundle = widget._repr_mimebundle_() or {}
+        bundle["text/plain"] = WIDGET_TEXT
+        display(bundle, raw=True)
+
+
+def _sent(step):
+    """[(edge key for ``build``, gradient)]: the gradients ``step`` sent, one per drawn edge."""
+    if is_accumulator(step.node):  # AccumulateGrad: into the leaf's .grad
+        g = step.grads_in[0] if step.grads_in else None
+        return [] if g is None else [((step.node, "leaf"), g)]
+    return [((step.node, k), g) for k, g in enumerate(step.grads_out) if g is not None]
+
+
+def forget_widget_state(nb):
+    """Drop the saved state of the steppers' widgets from a notebook (an ``nbformat`` node).
+
+    A notebook executed by nbclient stores the state of every widget; JupyterLab then rebuilds a
+    stepper from it, buttons and all, although no kernel is behind them.  Without the state the
+    widget cannot be rebuilt and the stepper's static picture shows instead.  Other widgets keep
+    their state.  Returns how many widget models were dropped.
+    """
+    key = "application/vnd.jupyter.widget-state+json"
+    state = nb.get("metadata", {}).get("widgets", {}).get(key, {}).get("state")
+    if not state:
+        return 0
+    todo = []
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if data.get("text/plain") == WIDGET_TEXT and "application/vnd.jupyter.widget-view+json" in data:
+                todo.append(data["application/vnd.jupyter.widget-view+json"]["model_id"])
+    dropped = 0
+    while todo:  # the stepper's box, and every model it refers to ("IPY_MODEL_<id>")
+        model = state.pop(todo.pop(), None)
+        if model is None:
+            continue
+        dropped += 1
+        text = str(model.get("state", {}))
+        todo.extend(part.split("'")[0] for part in text.split("IPY_MODEL_")[1:])
+    if not state:
+        del nb["metadata"]["widgets"]
+    return dropped
 
 
 def _grad_text(g, limit=6):
