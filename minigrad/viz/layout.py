@@ -15,8 +15,6 @@ whatever has ``next_functions``.
 """
 import warnings
 
-import numpy as np
-
 from .format import shape_list, tensor_shape
 
 
