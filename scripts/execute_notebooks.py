@@ -20,6 +20,9 @@ def execute(path):
     client.execute()
     for cell in nb.cells:  # keep the files small and stable
         cell.get("metadata", {}).pop("execution", None)
+    # a BackwardStepper opened without running shows its static picture, not dead buttons
+    from minigrad.viz.stepper import forget_widget_state
+    forget_widget_state(nb)
     nbformat.write(nb, path)
     return time.perf_counter() - start
 
