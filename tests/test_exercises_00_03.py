@@ -32,7 +32,8 @@ def later_hints(report):
 
 ALL_CHECKS = [nb00.check_make_x_and_y, nb00.check_node_name, nb01.check_numerical_grad, nb01.check_sigmoid_grad,
               nb01.check_tanh_grad, nb01.check_chain_names, nb01b.check_grow_grad, nb01b.check_sum_until,
-              nb02.check_diff_vjp, nb02.check_seed_for, nb03.check_second_derivative, nb03.check_train]
+              nb02.check_diff_vjp, nb02.check_seed_for, nb03.check_second_derivative, nb03.check_train,
+              nb03.check_td_loss]
 
 
 @pytest.mark.parametrize("check", ALL_CHECKS, ids=lambda c: f"{c.__module__.rsplit('.', 1)[-1]}.{c.__name__}")
@@ -521,7 +522,9 @@ def test_nb03_second_derivative_input_not_requiring_grad():
     def no_leaf(f, x):
         d1, = autograd.grad(f(x).sum(), x, create_graph=True)
         return autograd.grad(d1.sum(), x)[0]
-    assert_failed(nb03.check_second_derivative(no_leaf), "does not require grad", "requires_grad_()")
+    report = nb03.check_second_derivative(no_leaf)
+    assert_failed(report, "does not require grad")
+    assert "requires_grad_()" not in report.text and "requires_grad_()" in later_hints(report)
 
 
 def test_nb03_second_derivative_first_derivative_only():
@@ -537,7 +540,9 @@ def test_nb03_second_derivative_no_sum():
         x = x.detach().requires_grad_()
         d1, = autograd.grad(f(x), x, create_graph=True)
         return autograd.grad(d1, x)[0]
-    assert_failed(nb03.check_second_derivative(no_sum), "scalar outputs", ".sum()")
+    report = nb03.check_second_derivative(no_sum)
+    assert_failed(report, "scalar outputs", "notebook 02")
+    assert ".sum()" in later_hints(report)
 
 
 def train(w, xs, ys, lr, steps):
@@ -580,8 +585,9 @@ def test_nb03_train_the_buggy_loop():
                 w -= lr * w.grad
             losses.append(loss.item())
         return losses
-    assert_failed(nb03.check_train(buggy), "wrong loss at step 2", "expected:", "got:", "buggy loop",
-                  "w.grad = None")
+    report = nb03.check_train(buggy)
+    assert_failed(report, "wrong loss at step 2", "expected:", "got:", "buggy loop")
+    assert "w.grad = None" not in report.text and "w.grad = None" in later_hints(report)
 
 
 def test_nb03_train_reset_in_the_wrong_place():
@@ -608,7 +614,9 @@ def test_nb03_train_update_outside_no_grad():
             w -= lr * w.grad
             losses.append(loss.item())
         return losses
-    assert_failed(nb03.check_train(no_no_grad), "in-place operation", "no_grad()")
+    report = nb03.check_train(no_no_grad)
+    assert_failed(report, "in-place operation", "being recorded")
+    assert "no_grad()" in later_hints(report)
 
 
 def test_nb03_train_returns_tensors_is_fine_but_not_nothing():
@@ -630,3 +638,60 @@ def test_nb03_train_new_w_each_step():
             losses.append(loss.item())
         return losses
     assert_failed(nb03.check_train(not_in_place), "did not end where it should", "expected:", "got:", "in place")
+
+
+def td_loss(model, x, r, x_next, gamma):
+    target = (r + gamma * model(x_next)).detach()
+    return ((model(x) - target) ** 2).mean()
+
+
+def test_nb03_td_loss_reference():
+    assert_passed(nb03.check_td_loss(td_loss))
+
+
+def test_nb03_td_loss_target_under_no_grad_passes():
+    def with_no_grad(model, x, r, x_next, gamma):
+        with minigrad.no_grad():
+            target = r + gamma * model(x_next)
+        return ((model(x) - target) ** 2).mean()
+    assert_passed(nb03.check_td_loss(with_no_grad))
+
+
+def test_nb03_td_loss_gradient_through_the_target():
+    def through_both(model, x, r, x_next, gamma):
+        return ((model(x) - (r + gamma * model(x_next))) ** 2).mean()
+    text = nb03.check_td_loss(through_both).text
+    assert_failed(nb03.check_td_loss(through_both), "wrong gradient for the parameter weight", "expected:",
+                  "flows through the target")
+    assert "detach" not in text  # the first hint names the problem, not the answer
+
+
+def test_nb03_td_loss_the_wrong_term_cut():
+    def wrong_term(model, x, r, x_next, gamma):
+        return ((model(x).detach() - (r + gamma * model(x_next))) ** 2).mean()
+    assert_failed(nb03.check_td_loss(wrong_term), "wrong gradient", "Swap which term")
+
+
+def test_nb03_td_loss_whole_loss_detached():
+    def whole(model, x, r, x_next, gamma):
+        return ((model(x) - (r + gamma * model(x_next))) ** 2).mean().detach()
+    assert_failed(nb03.check_td_loss(whole), "does not require grad", "Only one of the two terms")
+
+
+def test_nb03_td_loss_wrong_value_and_none():
+    def no_gamma(model, x, r, x_next, gamma):
+        return ((model(x) - (r + model(x_next)).detach()) ** 2).mean()
+    assert_failed(nb03.check_td_loss(no_gamma), "wrong loss value", "expected:")
+    assert_failed(nb03.check_td_loss(lambda *args: None), "returned None", "return loss")
+    assert_failed(nb03.check_td_loss(lambda *args: ((args[0](args[1]) - args[2]) ** 2)), "scalar")
+
+
+@pytest.mark.parametrize("check, right, wrong", [(nb03.check_q_retain, "c", "d"), (nb03.check_q_detach, "b", "a"),
+                                                 (nb03.check_q_eval, "a", "b")])
+def test_nb03_predictions(check, right, wrong):
+    assert_passed(check(right))
+    assert_passed(check(right.upper()))
+    report = check(wrong)
+    assert_failed(report, "is not it")
+    assert later_hints(report)
+    assert not check("z") and "should be one of" in check("z").text

@@ -7,7 +7,7 @@ import pytest
 import minigrad
 from minigrad import nn, optim
 from minigrad.autograd import AccumulateGrad, Function
-from minigrad.exercises import nb04, nb05, nb06
+from minigrad.exercises import nb04, nb04b, nb05, nb06
 from seed_programs import MMFunction
 
 
@@ -19,6 +19,11 @@ def failed(report, *needles):
     for needle in needles:
         assert needle in text, f"{needle!r} not in:\n{text}"
     return text
+
+
+def later_hints(report):
+    """The hint tiers that hint() shows after the first one (the first never gives the answer)."""
+    return "\n".join(report.more)
 
 
 def has_expected_got(text):
@@ -76,7 +81,9 @@ def test_mm_weight_gradient_transposed():
     def backward(ctx, g):
         x, w = ctx.saved_tensors
         return g.mm(w), x.t().mm(g)  # D x M instead of M x D
-    failed(nb04.check_mm_backward(make_mm(backward)), "invalid gradient at index 1", "grad_output.t().mm(input)")
+    report = nb04.check_mm_backward(make_mm(backward))
+    text = failed(report, "invalid gradient at index 1", "must have weight's shape")
+    assert "grad_output.t().mm(input)" not in text and "grad_output.t().mm(input)" in later_hints(report)
 
 
 def test_mm_transposed_weight_in_square_case():
@@ -115,7 +122,9 @@ def test_mm_none_when_gradient_needed():
     def backward(ctx, g):
         x, w = ctx.saved_tensors
         return None, g.t().mm(x)
-    failed(nb04.check_mm_backward(make_mm(backward)), "returned None for input", "grad_output.mm(weight)")
+    report = nb04.check_mm_backward(make_mm(backward))
+    text = failed(report, "returned None for input", "which product")
+    assert "grad_output.mm(weight)" not in text and "grad_output.mm(weight)" in later_hints(report)
 
 
 def test_mm_not_a_class():
@@ -181,8 +190,9 @@ def test_tanh_uses_x_instead_of_tanh_x():
     def backward(ctx, g):
         x, = ctx.saved_tensors
         return g * (1 - x * x)
-    text = failed(nb04.check_tanh_function(make_tanh(backward, save="input")), "wrong gradient",
-                  "1 - tanh(x)**2, not 1 - x**2")
+    report = nb04.check_tanh_function(make_tanh(backward, save="input"))
+    text = failed(report, "wrong gradient", "you used x where the derivative needs tanh(x)")
+    assert "1 - tanh(x)**2, not 1 - x**2" in later_hints(report)
     has_expected_got(text)
 
 
@@ -190,7 +200,7 @@ def test_tanh_forgets_grad_output():
     def backward(ctx, g):
         y, = ctx.saved_tensors
         return 1 - y * y
-    text = failed(nb04.check_tanh_function(make_tanh(backward)), "wrong gradient", "multiply it by grad_output")
+    text = failed(nb04.check_tanh_function(make_tanh(backward)), "wrong gradient", "multiplies it by grad_output")
     has_expected_got(text)
 
 
@@ -198,7 +208,9 @@ def test_tanh_forgets_the_square():
     def backward(ctx, g):
         y, = ctx.saved_tensors
         return g * (1 - y)
-    failed(nb04.check_tanh_function(make_tanh(backward)), "square tanh(x)")
+    report = nb04.check_tanh_function(make_tanh(backward))
+    failed(report, "one power is missing")
+    assert "1 - tanh(x)**2" in later_hints(report)
 
 
 def test_tanh_two_gradients():
@@ -217,6 +229,158 @@ def test_tanh_wrong_forward():
             return y
     text = failed(nb04.check_tanh_function(Tanh), "wrong forward output", "x.tanh()")
     has_expected_got(text)
+
+
+def test_nb04_predictions():
+    assert nb04.check_q_needs("b") and nb04.check_q_needs(" B ")
+    report = nb04.check_q_needs("a")
+    failed(report, "is not it", "Hint:", "one entry per argument")
+    failed(nb04.check_q_needs("e"), "should be one of")
+    assert nb04.check_q_backward_calls(4) and nb04.check_q_backward_calls(4.0)
+    failed(nb04.check_q_backward_calls(10), "is not it", "Hint:")
+    assert "one-hot" in later_hints(nb04.check_q_backward_calls(10))
+
+
+# ============================================================================ notebook 04b
+class ScaleReference(Function):
+    @staticmethod
+    def forward(ctx, x, factor):
+        ctx.factor = factor
+        return x * factor
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * ctx.factor, None
+
+
+def make_scale(backward=None, forward=None):
+    body = {}
+    if backward is not None:
+        body["backward"] = staticmethod(backward)
+    if forward is not None:
+        body["forward"] = staticmethod(forward)
+    return type("Scale", (ScaleReference,), body)
+
+
+def test_scale_reference():
+    report = nb04b.check_scale(ScaleReference)
+    assert report, report.text
+    assert report.text.startswith("PASSED") and "gradcheck passes" in report.text
+
+
+def test_scale_one_gradient_only():
+    report = nb04b.check_scale(make_scale(lambda ctx, g: g * ctx.factor))
+    text = failed(report, "incorrect number of gradients (expected 2, got 1)", "two values")
+    assert "None" not in text.split("Hint:")[1] and "then None for factor" in later_hints(report)
+
+
+def test_scale_gradient_for_the_number():
+    report = nb04b.check_scale(make_scale(lambda ctx, g: (g * ctx.factor, g.sum())))
+    failed(report, "different than None at position 2", "plain Python number")
+    assert "None for factor" in later_hints(report)
+
+
+def test_scale_number_in_save_for_backward():
+    def forward(ctx, x, factor):
+        ctx.save_for_backward(x, factor)
+        return x * factor
+    report = nb04b.check_scale(make_scale(forward=forward))
+    failed(report, "save_for_backward keeps tensors only")
+    assert "ctx.factor = factor" in later_hints(report)
+
+
+def test_scale_forgets_the_factor():
+    report = nb04b.check_scale(make_scale(lambda ctx, g: (g, None)))
+    text = failed(report, "wrong gradient for x", "local derivative of x * factor is missing")
+    has_expected_got(text)
+    assert "grad_output * factor" in later_hints(report)
+
+
+def test_scale_divides():
+    failed(nb04b.check_scale(make_scale(lambda ctx, g: (g / ctx.factor, None))), "you divided by factor")
+
+
+def test_scale_not_written_and_not_a_class():
+    def backward(ctx, g):
+        raise NotImplementedError()
+    failed(nb04b.check_scale(make_scale(backward)), "not written yet")
+    failed(nb04b.check_scale(ScaleReference.apply), "subclass of minigrad.autograd.Function")
+
+
+class MulReference(Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        return a * b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        grad_a = grad_output * b if ctx.needs_input_grad[0] else None
+        grad_b = grad_output * a if ctx.needs_input_grad[1] else None
+        return grad_a, grad_b
+
+
+def make_mul(backward=None, forward=None):
+    body = {}
+    if backward is not None:
+        body["backward"] = staticmethod(backward)
+    if forward is not None:
+        body["forward"] = staticmethod(forward)
+    return type("Mul", (MulReference,), body)
+
+
+def test_mul_reference():
+    report = nb04b.check_mul(MulReference)
+    assert report, report.text
+    assert "kept only the tensors" in report.text
+
+
+def test_mul_saves_everything():
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a * b
+    report = nb04b.check_mul(make_mul(forward=forward))
+    text = failed(report, "forward saved a, which no wanted gradient needs", "only a requires grad")
+    assert "needs_input_grad[1]" not in text and "needs_input_grad[1]" in later_hints(report)
+
+
+def test_mul_saves_the_wrong_one():
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_a else None, b if need_b else None)
+        return a * b
+    failed(nb04b.check_mul(make_mul(forward=forward)), "did not save b", "the gradient of a needs it")
+
+
+def test_mul_computes_an_unwanted_gradient():
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        return (g * b if b is not None else None), (g * a if a is not None else g * 2)   # always one for b
+    text = failed(nb04b.check_mul(make_mul(backward)), "computed a gradient for b, which does not require grad",
+                  "only a requires grad")
+    assert "needs_input_grad" in text
+
+
+def test_mul_swapped_formula():
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a * b
+
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        return (g * a if ctx.needs_input_grad[0] else None), (g * b if ctx.needs_input_grad[1] else None)
+    report = nb04b.check_mul(make_mul(backward, forward))
+    text = failed(report, "wrong gradient for a", "both require grad", "made of the other input")
+    has_expected_got(text)
+
+
+def test_nb04b_prediction():
+    assert nb04b.check_q_mm_saves("b")
+    report = nb04b.check_q_mm_saves("a")
+    failed(report, "is not it", "Which tensor is that gradient made of?")
+    assert "a^T G" in later_hints(report)
 
 
 # ============================================================================ notebook 05
@@ -337,8 +501,11 @@ def test_train_without_zero_grad():
             optimizer.step()
             losses.append(loss.item())
         return losses
-    text = failed(nb05.check_training_loop(train), "the gradients pile up", "optimizer.zero_grad()")
+    report = nb05.check_training_loop(train)
+    text = failed(report, "the gradients pile up", "backward() adds into .grad")
     has_expected_got(text)
+    assert "optimizer.zero_grad()" not in text  # the fix is the next tier, not the first
+    assert "optimizer.zero_grad() once per step" in report.more[-1]
 
 
 def test_train_zero_grad_between_backward_and_step():
@@ -351,7 +518,10 @@ def test_train_zero_grad_between_backward_and_step():
             optimizer.step()
             losses.append(loss.item())
         return losses
-    failed(nb05.check_training_loop(train), "the parameters did not change", "between backward() and step()")
+    report = nb05.check_training_loop(train)
+    text = failed(report, "the parameters did not change", "at the moment optimizer.step() runs")
+    assert "zero_grad(), loss.backward(), then" not in text  # the answer is only in the last tier
+    assert "optimizer.zero_grad(), loss.backward(), then optimizer.step()" in report.more[-1]
 
 
 def test_train_hard_coded_lr():

@@ -13,9 +13,20 @@ import numpy as np
 
 from .. import no_grad
 from ..tensor import Tensor
-from ._check import call, check_tensor, exercise, failed, passed, reference, rng
-from .nb00 import _with_hint
+from ._check import add_hint, call, check_tensor, exercise, failed, passed, prediction, reference, rng
 from .nb01 import _as_tensor
+
+
+def _tiered(report, hints):
+    """Add the hint tiers of the first ``(text in the message, [tiers])`` pair that matches a failed Report."""
+    if report is None or report.ok:
+        return report
+    for pattern, tiers in hints:
+        if pattern in report.text:
+            for tier in tiers:
+                add_hint(report, tier)
+            break
+    return report
 
 # ---- exercise 1 ---------------------------------------------------------------------------------
 SECOND_TITLE = "second derivative with create_graph=True"
@@ -48,28 +59,32 @@ def check_second_derivative(second_derivative):
         where = f" for {text} at x = {x!r}"
         got, err = call(t, second_derivative, f, x)
         if err is not None:
-            return _with_hint(err, [
-                ("One of the differentiated Tensors does not require grad",
-                 "x arrives without requires_grad. Make a leaf that requires grad first: "
-                 "x = x.detach().requires_grad_()."),
-                ("element 0 of tensors does not require grad",
-                 "there is no graph to differentiate. Either x arrives without requires_grad (make a leaf that "
-                 "requires grad first: x = x.detach().requires_grad_()), or the first derivative was computed "
-                 "without create_graph=True, so minigrad did not record how it was computed."),
-                ("implicitly created only for scalar outputs",
-                 "autograd.grad needs a scalar (or grad_outputs). Every f(x)[i] depends only on x[i], so "
-                 "differentiating f(x).sum() gives f'(x) elementwise; do the same with the derivative."),
+            return _tiered(err, [
+                ("One of the differentiated Tensors does not require grad", [
+                    "x arrives without requires_grad, so there is nothing to differentiate with respect to.",
+                    "make a leaf that requires grad first: x = x.detach().requires_grad_()."]),
+                ("element 0 of tensors does not require grad", [
+                    "there is no graph to differentiate: either x does not require grad, or the first derivative "
+                    "was computed without recording how it was computed.",
+                    "x arrives without requires_grad: x = x.detach().requires_grad_(). The first autograd.grad "
+                    "needs create_graph=True so that its result has a graph of its own."]),
+                ("implicitly created only for scalar outputs", [
+                    "autograd.grad needs a scalar output here. How did notebook 02 get an elementwise derivative "
+                    "from a scalar?",
+                    "every f(x)[i] depends only on x[i], so differentiating f(x).sum() gives f'(x) elementwise; "
+                    "do the same with the derivative."]),
             ])
         got = _as_tensor(got)
         expected = Tensor(d2(data))
-        hint = ("differentiate twice: d1, = autograd.grad(f(x).sum(), x, create_graph=True), then "
-                "d2, = autograd.grad(d1.sum(), x).")
+        hint = ["differentiate twice, and keep the graph of the first derivative so that it can be "
+                "differentiated again.",
+                "d1, = autograd.grad(f(x).sum(), x, create_graph=True), then d2, = autograd.grad(d1.sum(), x)."]
         if isinstance(got, Tensor) and tuple(got.shape) == tuple(expected.shape):
             values = got._data.astype(np.float64)
             if np.allclose(values, d1(data), atol=1e-6):
-                hint = "that is f'(x), the first derivative: differentiate it once more."
+                hint = ["that is f'(x), the first derivative: differentiate it once more."] + hint
             elif np.allclose(values, f(Tensor(data))._data, atol=1e-6):
-                hint = "that is f(x) itself. " + hint
+                hint = ["that is f(x) itself: nothing was differentiated."] + hint
         bad = check_tensor(t, got, expected, "second derivative", where, hint=hint, atol=1e-6, rtol=1e-5)
         if bad is not None:
             return bad
@@ -123,12 +138,15 @@ def check_train(train):
         warnings.simplefilter("ignore", UserWarning)  # a non-leaf .grad warning is reported below instead
         got, err = call(t, train, w, xs, ys, lr, steps)
     if err is not None:
-        return _with_hint(err, [
-            ("NoneType", "w.grad is None where you use it: either it was reset after backward() instead of before, "
-             "or w stopped being a leaf (w = w - ... makes a new tensor). Reset the gradient at the start of "
-             "each step and update w in place inside `with minigrad.no_grad():`."),
-            ("a leaf Variable that requires grad is being used in an in-place operation",
-             "update w inside `with minigrad.no_grad():` so that the step itself is not recorded."),
+        return _tiered(err, [
+            ("NoneType", [
+                "w.grad is None where you use it: either it was reset after backward() instead of before, "
+                "or w stopped being a leaf (w = w - ... makes a new tensor).",
+                "reset the gradient at the start of each step and update w in place inside "
+                "`with minigrad.no_grad():`."]),
+            ("a leaf Variable that requires grad is being used in an in-place operation", [
+                "the update itself is being recorded, and autograd refuses to change a leaf in place while it does.",
+                "update w inside `with minigrad.no_grad():` so that the step itself is not recorded."]),
         ])
     if isinstance(got, tuple):
         got = list(got)
@@ -146,15 +164,19 @@ def check_train(train):
     for i, (v, e) in enumerate(zip(values, good)):
         if not np.isclose(v, e, rtol=1e-4, atol=1e-6):
             if i > 0 and np.allclose(values, buggy, rtol=1e-4, atol=1e-6):
-                hint = ("these are exactly the losses of the buggy loop: each backward() adds its gradient to what "
-                        "is already in w.grad, so from step 1 on w moves by the sum of all the gradients so far. "
-                        "Reset it every step, before backward(): w.grad = None (or w.grad.zero_()).")
+                hint = ["these are exactly the losses of the buggy loop. What is in w.grad at step 2, before "
+                        "backward() runs?",
+                        "each backward() adds its gradient to what is already in w.grad, so from step 1 on w moves "
+                        "by the sum of all the gradients so far (section 3).",
+                        "reset it every step, before backward(): w.grad = None (or w.grad.zero_())."]
             elif i == 0:
                 hint = ("the very first loss already differs, before any update: compute "
                         "loss = ((w * xs - ys) ** 2).mean() with the w, xs and ys you were given.")
             else:
-                hint = ("reset the gradient once per step before backward(), then update w -= lr * w.grad under "
-                        "no_grad(), with the lr you were given.")
+                hint = ["the losses drift apart from a correct loop's after a few steps: look at what happens "
+                        "to w.grad from one step to the next.",
+                        "reset the gradient once per step before backward(), then update w -= lr * w.grad under "
+                        "no_grad(), with the lr you were given."]
             return failed(t, f"wrong loss at step {i} (lr = {lr}, {steps} steps, w starting at 0)",
                           expected=_fmt(e), got=_fmt(v), hint=hint)
     if not w.is_leaf or not np.isclose(w.item(), good_w.item(), rtol=1e-4, atol=1e-6):
@@ -164,3 +186,126 @@ def check_train(train):
                            "instead of making a new tensor.")
     return passed(t, f"all {steps} losses match a correct loop (the buggy loop's losses part from these at "
                      f"step 2 and end at {_fmt(buggy[-1])} instead of {_fmt(good[-1])}).")
+
+
+# ---- exercise 3 ---------------------------------------------------------------------------------
+TD_TITLE = "a target that stays fixed"
+
+
+def _td_cases():
+    """Hidden models and data: (model, x, r, x_next, gamma), with weights set from a fixed seed."""
+    from ..nn import Linear, Sequential, Tanh
+    g = rng(1302)
+    cases = []
+    for model, n_in in ((Linear(3, 1), 3), (Sequential(Linear(2, 4), Tanh(), Linear(4, 1)), 2)):
+        with no_grad():
+            for p in model.parameters():
+                p.copy_(Tensor(g.uniform(-1, 1, size=p.shape).astype(np.float32)))
+        x = Tensor(g.uniform(-2, 2, size=(5, n_in)).astype(np.float32))
+        x_next = Tensor(g.uniform(-2, 2, size=(5, n_in)).astype(np.float32))
+        r = Tensor(g.uniform(0, 1, size=(5, 1)).astype(np.float32))
+        cases.append((model, x, r, x_next, 0.9))
+    return cases
+
+
+def _td_grads(model, x, r, x_next, gamma, cut_target=True, cut_prediction=False):
+    """Parameter gradients of the TD loss, with the target (or, for diagnosis, the prediction) cut."""
+    from .. import autograd
+    target = r + gamma * model(x_next)
+    prediction = model(x)
+    if cut_target:
+        target = target.detach()
+    if cut_prediction:
+        prediction = prediction.detach()
+    params = list(model.parameters())
+    return autograd.grad(((prediction - target) ** 2).mean(), params)
+
+
+@exercise("td_loss")
+def check_td_loss(td_loss):
+    """``td_loss(model, x, r, x_next, gamma)``: the TD loss whose backward treats the target as a constant."""
+    from .. import autograd
+    t = TD_TITLE
+    for number, (model, x, r, x_next, gamma) in enumerate(_td_cases(), 1):
+        params = list(model.parameters())
+        where = f" (hidden case {number}: {type(model).__name__}, gamma = {gamma})"
+        got, err = call(t, td_loss, model, x, r, x_next, gamma)
+        if err is not None:
+            return err
+        if got is None:
+            return failed(t, f"td_loss returned None{where}",
+                          hint="end the function with `return loss`, the scalar mean of the squared errors.")
+        if not isinstance(got, Tensor):
+            return failed(t, f"td_loss should return a minigrad Tensor, got {type(got).__name__}{where}")
+        if got.dim() != 0:
+            return failed(t, f"the loss should be a scalar (a 0-dim tensor), got shape {tuple(got.shape)}{where}",
+                          hint="take the mean of the squared errors: ((prediction - target) ** 2).mean().")
+        with no_grad():
+            right_value = ((model(x) - (r + gamma * model(x_next))) ** 2).mean()
+        bad = check_tensor(t, got, right_value, "loss value", where,
+                           hint="loss = mean((model(x) - (r + gamma * model(x_next))) ** 2); cutting the graph "
+                                "changes no number, only where the gradient flows.")
+        if bad is not None:
+            return bad
+        if not got.requires_grad:
+            return failed(t, f"the loss does not require grad, so backward cannot train anything{where}",
+                          hint="the graph was cut in front of the whole loss (or everything ran under no_grad). "
+                               "Only one of the two terms should be a constant; the other must keep its graph.")
+        grads = autograd.grad(got, params, allow_unused=True)
+        right = _td_grads(model, x, r, x_next, gamma)
+        if all(g is not None and np.allclose(g._data, e._data, atol=1e-5, rtol=1e-4) for g, e in zip(grads, right)):
+            continue
+        through_both = _td_grads(model, x, r, x_next, gamma, cut_target=False)
+        wrong_term = _td_grads(model, x, r, x_next, gamma, cut_target=False, cut_prediction=True)
+
+        def same(other):
+            return all(g is not None and np.allclose(g._data, e._data, atol=1e-5, rtol=1e-4)
+                       for g, e in zip(grads, other))
+        if same(through_both):
+            hint = ("the gradient also flows through the target: backward differentiates model(x_next) as well, "
+                    "so an update would move the target too. Make the target a constant for the graph.")
+        elif same(wrong_term):
+            hint = ("you made the prediction model(x) the constant, and the target keeps its graph: the update "
+                    "would move the target towards the prediction. Swap which term you cut.")
+        else:
+            hint = "only the target r + gamma * model(x_next) should be a constant; model(x) keeps its graph."
+        name, (g, e) = next((n, ge) for n, ge in zip([n for n, _ in model.named_parameters()], zip(grads, right))
+                            if ge[0] is None or not np.allclose(ge[0]._data, ge[1]._data, atol=1e-5, rtol=1e-4))
+        return failed(t, f"wrong gradient for the parameter {name}{where}", expected=e,
+                      got=g if g is not None else "None (no gradient reached it)", hint=hint)
+    return passed(t, "the loss has the right value and its gradients treat the target as a constant, "
+                     "on 2 hidden models.")
+
+
+# ---- prediction questions -----------------------------------------------------------------------
+# (the fingerprints: python -m minigrad.exercises digest QUESTION ANSWER)
+check_q_retain = prediction(
+    "nb03-q-retain", "q_retain",
+    "After loss.backward(retain_graph=True), which of the two weights have a .grad?",
+    "8d4deeb04b878b3b",
+    options={"a": "only w1", "b": "only w2", "c": "both w1 and w2",
+             "d": "neither: with retain_graph=True, backward only keeps the graph"},
+    hints=["what does retain_graph keep, and when does it matter: during this backward, or after it?",
+           "retain_graph decides whether the saved tensors survive the backward pass (section 4). Which leaves "
+           "a backward reaches does not depend on it."],
+    why="The flag only keeps the saved tensors for a later pass; backward still computes every gradient.")
+
+check_q_detach = prediction(
+    "nb03-q-detach", "q_detach",
+    "After cut.backward(), what is x.grad?",
+    "9d253f71a75c3dd7",
+    options={"a": "tensor([0., 0., 0.])", "b": "None", "c": "tensor([ 4.,  8., 12.]), as through full"},
+    hints=["look at the drawing of cut: is there a path back to x?",
+           "a leaf's .grad is written by its AccumulateGrad node, and only when a gradient reaches it."],
+    why="No path from cut leads to x, so its AccumulateGrad never runs and x.grad stays None (not zeros).")
+
+check_q_eval = prediction(
+    "nb03-q-eval", "q_eval",
+    "After model.eval(), does model(data) record a graph?",
+    "d80f69556b9c65e1",
+    options={"a": "yes: the output has a grad_fn, as in training",
+             "b": "no: eval() switches recording off, like no_grad()"},
+    hints=["eval() changes one flag on every module. Which flag, and who reads it?",
+           "model.training = False changes how layers such as dropout behave; recording is governed by grad "
+           "mode, a different switch."],
+    why="It only sets module.training = False; grad mode, which decides recording, is untouched.")

@@ -11,9 +11,12 @@ from . import _check
 
 
 def _hinted(report, hint):
-    """Add a hint to a failed Report that has none yet (e.g. one made by ``_check.call``)."""
-    if report is not None and hint and "Hint:" not in report.text and "not written yet" not in report.text:
-        report.text += f"\n   Hint: {hint}"
+    """Add hint tiers (one string, or a list from a nudge to the answer) to a failed Report that has
+    none yet (e.g. one made by ``_check.call``)."""
+    if report is None or report.ok or not hint or "Hint:" in report.text or "not written yet" in report.text:
+        return report
+    for tier in [hint] if isinstance(hint, str) else hint:
+        _check.add_hint(report, tier)
     return report
 
 
@@ -45,10 +48,15 @@ _MM_CASES = [
     ("input (2x4) with grad, weight (3x4) without grad", (2, 4), (3, 4), True, False),
 ]
 
-_HINT_INPUT = ("dL/d input = grad_output @ weight: (N x M) @ (M x D) gives N x D, the shape of input. "
-               "In code: grad_output.mm(weight).")
-_HINT_WEIGHT = ("dL/d weight = grad_output.t() @ input: (M x N) @ (N x D) gives M x D, the shape of weight. "
-                "In code: grad_output.t().mm(input).")
+# hint tiers: a nudge first, the answer last
+_HINT_INPUT = ["the gradient for input has input's shape, N x D. grad_output is N x M and weight M x D: which "
+               "product of the two has that shape?",
+               "dL/d input = grad_output @ weight: (N x M) @ (M x D) gives N x D, the shape of input.",
+               "in code: grad_output.mm(weight)."]
+_HINT_WEIGHT = ["the gradient for weight has weight's shape, M x D. grad_output is N x M and input N x D: "
+                "which product of the two (transposing one) has that shape?",
+                "dL/d weight = grad_output.t() @ input: (M x N) @ (N x D) gives M x D, the shape of weight.",
+                "in code: grad_output.t().mm(input)."]
 
 
 def _same(d, make):
@@ -66,20 +74,20 @@ def _mm_wrong_value_hint(which, got, x, w, g):
     ones = np.ones_like(gd)
     if which == "input":
         if _same(d, lambda: gd):
-            return "you returned grad_output itself; multiply it by the weight: grad_output.mm(weight)."
+            return ["you returned grad_output itself: the weight is missing from the chain rule."] + _HINT_INPUT[1:]
         if _same(d, lambda: gd @ wd.T):
-            return ("you transposed the weight: forward already used weight.t(), so backward multiplies by "
-                    "weight as it is: grad_output.mm(weight).")
+            return ["you transposed the weight: forward already used weight.t(), so backward multiplies by the "
+                    "weight as it is."] + _HINT_INPUT[1:]
         if _same(d, lambda: ones @ wd):
-            return ("that is the gradient for grad_output = all ones (a .sum() loss): use the grad_output you "
-                    "are given, not ones.")
+            return ["that is the gradient for grad_output = all ones (a .sum() loss): use the grad_output you are "
+                    "given."] + _HINT_INPUT[1:]
         return _HINT_INPUT
     if _same(d, lambda: xd.T @ gd):
-        return ("that is the gradient of weight.t() (input.t() @ grad_output): transpose it back, i.e. "
-                "grad_output.t().mm(input).")
+        return ["that is the gradient of weight.t() (input.t() @ grad_output): transpose it back."] \
+            + _HINT_WEIGHT[1:]
     if _same(d, lambda: ones.T @ xd):
-        return ("that is the gradient for grad_output = all ones (a .sum() loss): use the grad_output you "
-                "are given, not ones.")
+        return ["that is the gradient for grad_output = all ones (a .sum() loss): use the grad_output you are "
+                "given."] + _HINT_WEIGHT[1:]
     return _HINT_WEIGHT
 
 
@@ -111,15 +119,16 @@ def check_mm_backward(MMFunction):
                 return _hinted(err, "return one gradient per argument of forward, in the same order: "
                                     "`return grad_input, grad_weight` (None for one that is not needed).")
             if "invalid gradient at index 0" in text:
-                return _hinted(err, "the first gradient is for input and must have input's shape. " + _HINT_INPUT)
+                return _hinted(err, ["the first gradient is for input and must have input's shape."] + _HINT_INPUT)
             if "invalid gradient at index 1" in text:
-                return _hinted(err, "the second gradient is for weight and must have weight's shape. " + _HINT_WEIGHT)
+                return _hinted(err, ["the second gradient is for weight and must have weight's shape."]
+                               + _HINT_WEIGHT)
             if "UnboundLocalError" in text or "referenced before assignment" in text:
                 return _hinted(err, "start with `grad_input = grad_weight = None` so that both names exist even "
                                     "when ctx.needs_input_grad skips one of them.")
             if "cannot be multiplied" in text:
-                return _hinted(err, "check the shapes: grad_output is N x M, input N x D, weight M x D. "
-                                    + _HINT_INPUT + " " + _HINT_WEIGHT)
+                return _hinted(err, ["check the shapes: grad_output is N x M, input N x D, weight M x D.",
+                                     _HINT_INPUT[1] + " " + _HINT_WEIGHT[1]])
             return err
 
         for which, t, req, expected in (("input", x, x_req, g._data @ w._data),
@@ -147,7 +156,9 @@ def check_mm_backward(MMFunction):
         gradcheck(MMFunction.apply, (x, w))
     except GradcheckError as e:
         return _check.failed(title, "gradcheck failed:\n   " + str(e).strip().replace("\n", "\n   "),
-                             hint=_HINT_INPUT + " " + _HINT_WEIGHT)
+                             hint=["compare the two Jacobians: is every column wrong in the same way (how you "
+                                   "use grad_output), or by a factor (the formula)?",
+                                   _HINT_INPUT[1] + " " + _HINT_WEIGHT[1]])
     except Exception as e:  # noqa: BLE001  (any other error in the student's code)
         return _check.failed(title, f"gradcheck raised {type(e).__name__}: {e}")
     return _check.passed(title, f"correct gradients for input and weight on {len(_MM_CASES)} hidden random cases "
@@ -156,6 +167,8 @@ def check_mm_backward(MMFunction):
 
 # ---------------------------------------------------------------------------- exercise 2
 _TANH_SHAPES = [(5,), (2, 3), ()]
+_TANH_FORMULA = ["differentiate tanh, write the result with y = tanh(x), and apply the chain rule.",
+                 "d tanh(x)/dx = 1 - tanh(x)**2 = 1 - y**2, so dL/dx = grad_output * (1 - y**2)."]
 
 
 @_check.exercise("Tanh")
@@ -195,21 +208,23 @@ def check_tanh_function(Tanh):
         got = x._grad
         if got is None:
             return _check.failed(title, f"backward returned None{where}",
-                                 hint="return grad_output * (1 - y * y), where y = tanh(x)")
+                                 hint=_TANH_FORMULA)
         expected = g._data * (1 - expected_y ** 2)
-        hint = "d tanh(x)/dx = 1 - tanh(x)**2; multiply it by grad_output (the chain rule)."
+        hint = _TANH_FORMULA
         gd = got._data
         if gd.shape == expected.shape:
             if np.allclose(gd, 1 - expected_y ** 2):
-                hint = ("you returned the local derivative only: multiply it by grad_output "
-                        "(dL/dx = dL/dy * dy/dx).")
+                hint = ["you returned the local derivative only: the chain rule multiplies it by grad_output "
+                        "(dL/dx = dL/dy * dy/dx)."] + _TANH_FORMULA[1:]
             elif np.allclose(gd, g._data * (1 - x._data ** 2)):
-                hint = ("you used x where the formula needs tanh(x): 1 - tanh(x)**2, not 1 - x**2. Save the "
-                        "output in forward (ctx.save_for_backward(y)) and use it.")
+                hint = ["you used x where the derivative needs tanh(x). Which tensor did forward save?",
+                        "1 - tanh(x)**2, not 1 - x**2: save the output in forward (ctx.save_for_backward(y)) and "
+                        "use it."]
             elif np.allclose(gd, g._data * (1 - expected_y)):
-                hint = "square tanh(x): the derivative is 1 - tanh(x)**2, not 1 - tanh(x)."
+                hint = ["close: one power is missing in the derivative."] + _TANH_FORMULA[1:]
             elif np.allclose(gd, g._data * expected_y ** 2) or np.allclose(gd, -g._data * (1 - expected_y ** 2)):
-                hint = "check the sign: the derivative is 1 - tanh(x)**2 (it is 1 at x = 0)."
+                hint = ["check the sign: tanh rises everywhere, so its slope is positive (1 at x = 0)."] \
+                    + _TANH_FORMULA[1:]
         bad = _check.check_tensor(title, got, Tensor(expected), "gradient",
                                   f"{where}\n{_named('grad_output', g)}", hint=hint)
         if bad is not None:
@@ -220,8 +235,30 @@ def check_tanh_function(Tanh):
         gradcheck(Tanh.apply, (x,))
     except GradcheckError as e:
         return _check.failed(title, "gradcheck failed:\n   " + str(e).strip().replace("\n", "\n   "),
-                             hint="compare your backward with 1 - tanh(x)**2 at these inputs.")
+                             hint=_TANH_FORMULA)
     except Exception as e:  # noqa: BLE001  (any other error in the student's code)
         return _check.failed(title, f"gradcheck raised {type(e).__name__}: {e}")
     return _check.passed(title, f"forward and backward correct on {len(_TANH_SHAPES)} hidden random inputs, "
                                 "and gradcheck passes.")
+
+
+# ---------------------------------------------------------------------------- prediction questions
+# (the fingerprints: python -m minigrad.exercises digest QUESTION ANSWER)
+check_q_needs = _check.prediction(
+    "nb04-q-needs", "q_needs",
+    "data does not require grad and weight does: what is out.grad_fn.needs_input_grad?",
+    "1ef814ed453c4792",
+    options={"a": "(True, True)", "b": "(False, True)", "c": "(True,)", "d": "(False, False)"},
+    hints=["needs_input_grad has one entry per argument of forward, in order: (input, weight).",
+           "an entry is True when that argument is a tensor that requires grad."],
+    why="One entry per argument of forward: data needs no gradient, weight does.")
+
+check_q_backward_calls = _check.prediction(
+    "nb04-q-backward-calls", "q_backward_calls",
+    "xd has 4 elements, and so does Cube's output. How many times will gradcheck call Cube's backward?",
+    "20f38133f72d5605",
+    hints=["gradcheck compares two Jacobians. The numerical one needs only forward; how does it get the "
+           "analytical one out of backward, which returns one vector-Jacobian product per call?",
+           "with grad_output one-hot at output element j, backward returns column j of the Jacobian: one call "
+           "per output element."],
+    why="One backward per output element, each with a one-hot grad_output: that gives one column of the Jacobian.")

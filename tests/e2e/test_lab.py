@@ -40,6 +40,7 @@ EXPECTATIONS = {
     "02": Expect(labels=("AccumulateGrad",)),
     "03": Expect(labels=("AccumulateGrad",)),
     "04": Expect(labels=("MMFunctionBackward",)),
+    "04b": Expect(labels=("MmBackward0", "MulBackward")),
     "05": Expect(labels=("MMFunctionBackward", "ReverseGradBackward", "BackwardHookFunctionBackward")),
     "05b": Expect(labels=("MMFunctionBackward", "AddmmBackward0", "TanhBackward0"), plot=True),
     "06": Expect(stepper=True),
