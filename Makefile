@@ -13,7 +13,7 @@ TORCH_VERSION := 2.13.0
 SANITIZE := notebooks/sanitize.cfg
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with $(SANITIZE)
 
-.PHONY: lab test test-torch test-unit test-notebooks notebooks fixtures fuzz bench bench-instructions bench-bare student \
+.PHONY: lab lab-student test test-torch test-unit test-notebooks notebooks fixtures fuzz bench bench-instructions bench-bare student \
         test-e2e screenshots dot trust setup clean
 
 # ---- set-up -------------------------------------------------------------------------
@@ -46,8 +46,14 @@ trust: $(VENV)/.lab
 # (as root, e.g. in a container, Jupyter refuses to start without --allow-root)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
+# JupyterLab at the repository root, so the file browser shows minigrad/ beside notebooks/, with
+# notebooks/00_start_here.ipynb open: the workspace scripts/lab_workspace.json says so (imported
+# afresh each time, so the layout starts clean).  `make lab-student` does the same for student/.
+LAB_AT_ROOT := --ServerApp.root_dir=. --port=$(PORT) $(ROOT_FLAG)
+
 lab: $(VENV)/.lab dot trust
-	$(JUPYTER) lab --notebook-dir=notebooks --port=$(PORT) $(ROOT_FLAG)
+	$(JUPYTER) lab workspaces import --name=minigrad scripts/lab_workspace.json >/dev/null
+	$(JUPYTER) lab $(LAB_AT_ROOT) --LabApp.default_url=/lab/workspaces/minigrad
 
 test: $(VENV)/.test dot $(if $(WITH_TORCH),$(VENV)/.torch)
 	$(PY) -m pytest tests --ignore=tests/e2e $(NBVAL) notebooks
@@ -91,6 +97,12 @@ bench-bare: $(VENV)/.test $(VENV)/.torch
 
 student: $(VENV)/.lab
 	$(PY) -m minigrad.classroom release notebooks/ --out student/
+
+lab-student: student dot
+	@$(JUPYTER) trust student/*.ipynb >/dev/null
+	sed 's#notebooks/#student/#g' scripts/lab_workspace.json > $(VENV)/student_workspace.json
+	$(JUPYTER) lab workspaces import --name=minigrad-student $(VENV)/student_workspace.json >/dev/null
+	$(JUPYTER) lab $(LAB_AT_ROOT) --LabApp.default_url=/lab/workspaces/minigrad-student
 
 # JupyterLab in headless Chromium (Debian's `chromium` package; Playwright drives it, no browser download)
 $(VENV)/.e2e: $(VENV)/.test
