@@ -4,11 +4,13 @@ A view (``view``, ``t``, ``transpose``, ``unsqueeze``, ``x[0]``, ...) shares the
 the version counter of its input, as in PyTorch; its backward just reshapes or places the
 gradient back.
 """
+import re
+
 import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
-from ._util import _wrap_dim, sum_to
+from ._util import _wrap_dim, result_type, sum_to
 
 
 def view_of(a, array):
@@ -71,6 +73,25 @@ class UnsafeView(View):
     node_name = "UnsafeViewBackward0"
 
 
+class ReshapeAlias(View):
+    """``reshape`` of a tensor that is not contiguous but can still be seen with the new shape
+    (``x.t().reshape(3, 2)``): PyTorch's ``_reshape_alias``, a view like ``view``."""
+    node_name = "ReshapeAliasBackward0"
+
+
+class Alias(Function):
+    """``x[...]``, or a key that selects all of ``x``: a new view of the whole tensor (PyTorch's ``alias``)."""
+    node_name = "AliasBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return view_of(a, a._data.view())
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
 class T(Function):
     node_name = "TBackward0"
 
@@ -90,6 +111,8 @@ class Transpose(Function):
     def forward(ctx, a, dim0, dim1):
         n = a._data.ndim
         ctx.dims = (_wrap_dim(dim0, n), _wrap_dim(dim1, n))
+        if n == 0:  # transpose(0, -1) of a 0-dim tensor: itself, as a view
+            return view_of(a, a._data.view())
         return view_of(a, np.swapaxes(a._data, *ctx.dims))
 
     @staticmethod
@@ -172,7 +195,7 @@ class Expand(Function):
     def forward(ctx, a, sizes):
         shape = a._data.shape
         if len(sizes) < len(shape):
-            raise RuntimeError(f"expand(minigrad.FloatTensor{{{list(shape)}}}, size={list(sizes)}): the number of "
+            raise RuntimeError(f"expand({a.type()}{{{list(shape)}}}, size={list(sizes)}): the number of "
                                f"sizes provided ({len(sizes)}) must be greater or equal to the number of dimensions "
                                f"in the tensor ({len(shape)})")
         lead = len(sizes) - len(shape)
@@ -221,10 +244,15 @@ class Select(Function):
 
     @staticmethod
     def forward(ctx, a, dim, i, dim_for_errors=None):
+        """``dim_for_errors``: when called for ``x[..., i]``, the dim of the original tensor (for the message)."""
+        if a._data.ndim == 0:
+            raise IndexError("select() cannot be applied to a 0-dim tensor.")
         size = a._data.shape[dim]
         if not -size <= i < size:
-            shown = dim if dim_for_errors is None else dim_for_errors
-            raise IndexError(f"index {i} is out of bounds for dimension {shown} with size {size}")
+            if dim_for_errors is None:  # x.select(dim, i)
+                raise IndexError(f"select(): index {i} out of range for tensor of size {list(a._data.shape)} at "
+                                 f"dimension {dim}")
+            raise IndexError(f"index {i} is out of bounds for dimension {dim_for_errors} with size {size}")
         ctx.shape = a._data.shape
         ctx.key = (slice(None),) * dim + (i, Ellipsis)
         return view_of(a, a._data[ctx.key])
@@ -262,20 +290,54 @@ class Index(Function):
         try:
             return Tensor(np.asarray(a._data[key]))
         except IndexError as e:
-            raise IndexError(str(e)) from None
+            raise IndexError(_index_message(str(e), key)) from None
 
     @staticmethod
     def backward(ctx, grad):
         return IndexGrad.apply(grad, ctx.shape, ctx.key), None
 
 
+def _index_message(msg, key):
+    """numpy's "index 5 is out of bounds for axis 1" in PyTorch's words: PyTorch counts the dim among
+    the indexed dims only (``x[:, [5]]`` is out of bounds "for dimension 0")."""
+    m = re.match(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", msg)
+    if not m:
+        return msg
+    axis, dim, seen = int(m.group(2)), 0, 0
+    for k in key if isinstance(key, tuple) else (key,):
+        if k is Ellipsis:
+            dim = axis
+            break
+        width = k.ndim if isinstance(k, np.ndarray) and k.dtype == bool else 1
+        if seen + width > axis:
+            break
+        dim += isinstance(k, np.ndarray)
+        seen += width
+    return f"index {m.group(1)} is out of bounds for dimension {dim} with size {m.group(3)}"
+
+
 def _is_advanced(k):
     return isinstance(k, (Tensor, list, np.ndarray)) or (isinstance(k, bool))
 
 
+def _is_bool_scalar(k):
+    return isinstance(k, bool) or (isinstance(k, Tensor) and k.dtype.name == "bool" and k._data.ndim == 0)
+
+
+def _whole(s, size):
+    """Does slice ``s`` keep all of a dim of ``size``? (inside a tuple key, PyTorch then adds no node)"""
+    return s.indices(size) == (0, size, 1)
+
+
 def index(t, key):
-    """``t[key]`` as a chain of Select / Slice / Unsqueeze nodes (and Index for lists or tensors),
-    the way PyTorch records it: ``x[1:, 0]`` is a SliceBackward0 then a SelectBackward0."""
+    """``t[key]`` as PyTorch records it (``THPVariable_getitem``): a chain of Select / Slice /
+    Unsqueeze views (``x[1:, 0]`` is a SliceBackward0 then a SelectBackward0) and one IndexBackward0
+    for lists, tensors and masks. A lone slice is always a SliceBackward0 (even ``x[:]``); inside a
+    tuple a slice over a whole dim adds no node, and a key that selects everything (``x[...]``,
+    ``x[:, 0:]``) is an AliasBackward0. ``x[True]`` adds a dim of size 1 and masks it."""
+    if _is_bool_scalar(key):
+        return Index.apply(Unsqueeze.apply(t, 0), np.asarray([_as_index_array(key)]).reshape(1))
+    lone_slice = isinstance(key, slice)
     key = key if isinstance(key, tuple) else (key,)
     if t._data.ndim == 0 and any(k is not None and k is not Ellipsis for k in key):
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
@@ -284,14 +346,16 @@ def index(t, key):
                (isinstance(k, (Tensor, np.ndarray)) and k.dtype == bool))
     if used > t._data.ndim:
         raise IndexError(f"too many indices for tensor of dimension {t._data.ndim}")
+    if lone_slice:
+        return Slice.apply(t, 0, key[0])
     if any(_is_advanced(k) for k in key):
         # the basic parts first (as views), then one advanced-indexing node on the result
         basic = tuple(slice(None) if _is_advanced(k) else k for k in key)
-        rest = tuple(_as_index_array(k) if _is_advanced(k) else slice(None) if k is not Ellipsis else k
+        rest = tuple(_as_index_array(k) if _is_advanced(k) else k if k is Ellipsis else slice(None)
                      for k in key if not isinstance(k, int) or isinstance(k, bool))
-        out = _basic_index(t, basic) if any(not _is_advanced(k) and k != slice(None) for k in key) else t
-        return Index.apply(out, rest if len(rest) > 1 else rest[0])
-    return _basic_index(t, key)
+        return Index.apply(_basic_index(t, basic), rest if len(rest) > 1 else rest[0])
+    out = _basic_index(t, key)
+    return Alias.apply(t) if out is t else out
 
 
 def _as_index_array(k):
@@ -309,26 +373,20 @@ def _basic_index(t, key):
             out = Unsqueeze.apply(out, dim)
             dim += 1
         elif isinstance(k, slice):
-            if k != slice(None):
+            if not _whole(k, out._data.shape[dim]):
                 out = Slice.apply(out, dim, k)
             dim, orig = dim + 1, orig + 1
         else:
             out = Select.apply(out, dim, int(k), orig)
             orig += 1
-    if out is t:  # x[:] or x[...]: still a new view, as in PyTorch
-        out = Slice.apply(t, 0, slice(None)) if t._data.ndim else view_of_alias(t)
-    return out
-
-
-def view_of_alias(t):
-    return Unsqueeze.apply(t, 0).squeeze(0)
+    return out  # (``t`` itself when the key selects everything)
 
 
 class IndexPut(Function):
-    """``x[key] = value``: the out-of-place version; ``setitem`` writes the result back into ``x``.
-
-    PyTorch records it as ``CopySlices`` (a copy into a slice of ``x``)."""
-    node_name = "CopySlices"
+    """``x[key] = value`` for a key with lists, tensors or masks (PyTorch's ``index_put_``), computed
+    out of place; ``setitem`` writes the result back into ``x``. The overwritten places get no
+    gradient, ``value`` gets the gradient of the places it went to (summed where it was broadcast)."""
+    node_name = "IndexPutBackward0"
 
     @staticmethod
     def forward(ctx, a, key, value):
@@ -343,6 +401,26 @@ class IndexPut(Function):
         ga = IndexPutZero.apply(g, ctx.key) if ctx.needs_input_grad[0] else None
         gv = sum_to(grad[ctx.key], ctx.value_shape) if ctx.needs_input_grad[2] else None
         return ga, None, gv
+
+
+class CopySlices(IndexPut):
+    """``x[0] = value`` (a key of ints and slices): PyTorch writes into the view ``x[0]`` and records
+    that on ``x`` as a ``CopySlices`` node; the formula is the same as ``IndexPut``'s."""
+    node_name = "CopySlices"
+
+
+class FillTensor(Function):
+    """``x[:] = 0.5`` (a key that selects all of ``x``, with a number or a 0-dim tensor): PyTorch's
+    ``x.fill_(value)`` on ``x`` itself. The old values get no gradient, the value the sum of it."""
+    node_name = "FillBackward3"
+
+    @staticmethod
+    def forward(ctx, a, value):
+        return Tensor(np.full_like(a._data, value._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Tensor(np.zeros_like(grad._data)), grad.sum()
 
 
 class IndexPutZero(Function):
@@ -361,17 +439,65 @@ class IndexPutZero(Function):
         return IndexPutZero.apply(grad, ctx.key), None
 
 
+def _drop_leading_ones(value):
+    """``value`` seen without its leading size-1 dims (PyTorch's ``slicePrefix1sSize`` in setitem)."""
+    shape = value._data.shape
+    while shape and shape[0] == 1:
+        shape = shape[1:]
+    return value.view(shape)
+
+
 def setitem(t, key, value):
+    """``t[key] = value`` as PyTorch's ``THPVariable_setitem`` records it:
+
+    - lists, tensors or masks in the key: ``index_put_`` on ``t`` (``IndexPutBackward0``);
+    - a key that selects all of ``t`` (``t[:]``, ``t[...]``, ``t[0:]``): ``t`` itself is written,
+      by ``fill_`` when the value is a number or a 0-dim tensor (``FillBackward3``), else by
+      ``copy_`` (``CopyBackwards``);
+    - any other key writes into the view ``t[key]``, recorded on ``t`` as ``CopySlices``.
+
+    A value of another shape is first seen without its leading size-1 dims (``ViewBackward0``),
+    then expanded to the written shape (``ExpandBackward0``), as PyTorch's ``copy_to`` does."""
     from ..autograd import grad_mode
     from ._util import as_operand
     from .inplace import inplace
-    if grad_mode._enabled and t._requires_grad and t.grad_fn is None:  # PyTorch writes into the view t[key]
+    from .elementwise import CopyFrom
+    keys = key if isinstance(key, tuple) else (key,)
+    np_key = tuple(k._data if isinstance(k, Tensor) else k for k in keys)
+    np_key = np_key if isinstance(key, tuple) else np_key[0]
+    value = as_operand(value, t)
+    if any(_is_advanced(k) for k in keys):
+        if value._data.ndim and value._data.shape[0] == 1:
+            value = _drop_leading_ones(value)
+        basic = tuple(slice(None) if _is_advanced(k) else k for k in keys)
+        whole = _basic_index(t.detach(), basic)._data.shape == t._data.shape
+        fn = IndexPut if whole and not any(isinstance(k, int) and not isinstance(k, bool) for k in keys) else CopySlices
+        return _leaf_check(t, fn is CopySlices) or inplace(t, fn, np_key, value)
+    dst_shape = t._data[np_key].shape
+    whole = (all(k is Ellipsis or (isinstance(k, slice) and k.step in (None, 1)) for k in keys)
+             and dst_shape == t._data.shape)
+    if value._data.shape != dst_shape and value._data.ndim:
+        value = _drop_leading_ones(value)
+        if value._data.shape != dst_shape:
+            value = value.expand(dst_shape)
+    if whole:
+        return inplace(t, CopyFrom if value._data.shape == dst_shape else FillTensor, value)
+    return _leaf_check(t, True) or inplace(t, CopySlices, np_key, value)
+
+
+def _leaf_check(t, into_view):
+    from ..autograd import grad_mode
+    if into_view and grad_mode.is_grad_enabled() and t._requires_grad and t.grad_fn is None:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    if isinstance(key, Tensor):
-        key = key._data
-    elif isinstance(key, tuple):
-        key = tuple(k._data if isinstance(k, Tensor) else k for k in key)
-    inplace(t, IndexPut, key, as_operand(value, t).to(t.dtype))
+
+
+def promote(tensors):
+    """The dtype of ``cat``/``stack``: PyTorch's type promotion over all the tensors (bool <
+    integers < floats, then the wider: ``cat([int64, float32])`` is float32, not numpy's float64)."""
+    dtype = tensors[0].dtype
+    for t in tensors[1:]:
+        dtype = result_type(Tensor(np.zeros(1, dtype.numpy)), Tensor(np.zeros(1, t._data.dtype)))
+    return dtype
 
 
 class Cat(Function):
@@ -382,7 +508,7 @@ class Cat(Function):
         d = _wrap_dim(dim, tensors[0]._data.ndim)
         ctx.dim = d
         ctx.sizes = [t._data.shape[d] for t in tensors]
-        return Tensor(np.concatenate([t._data for t in tensors], axis=d))
+        return Tensor(np.concatenate([t._data for t in tensors], axis=d, dtype=promote(tensors).numpy))
 
     @staticmethod
     def backward(ctx, grad):
@@ -400,7 +526,7 @@ class Stack(Function):
     def forward(ctx, dim, *tensors):
         d = _wrap_dim(dim, tensors[0]._data.ndim + 1)
         ctx.dim, ctx.n = d, len(tensors)
-        return Tensor(np.stack([t._data for t in tensors], axis=d))
+        return Tensor(np.stack([t._data for t in tensors], axis=d, dtype=promote(tensors).numpy))
 
     @staticmethod
     def backward(ctx, grad):
