@@ -228,6 +228,16 @@ def test_nb01_chain_names_nodes_instead_of_names():
     assert_failed(nb01.check_chain_names(nodes), "not nodes", "node.name()")
 
 
+def test_nb01_chain_names_later_hint_describes_the_walk():
+    report = nb01.check_chain_names(lambda t: [t.grad_fn.name()])
+    assert_failed(report, "wrong list of names", "your walk stopped before the leaf")
+    assert "while node is not None" not in report.text and "while node is not None" in later_hints(report)
+
+
+def test_nb01_chain_names_returns_none():
+    assert_failed(nb01.check_chain_names(lambda t: None), "returned None", "list of node names")
+
+
 def numerical_grad(f, x, h=1e-4):
     grad = np.zeros_like(x)
     for i in range(x.size):

@@ -38,7 +38,7 @@ def check_make_x_and_y(make_x_and_y):
     t = MAKE_TITLE
     values = _hidden_values()
     for value in values:
-        out, err = call(t, make_x_and_y, value)
+        out, err = call(t, make_x_and_y, value, returns="x and y: `return x, y`")
         if err is not None:
             return err
         where = f" for value = {value}"

@@ -90,6 +90,8 @@ def check_sigmoid_grad(my_sigmoid_grad):
 
 # ---- exercise 2 ---------------------------------------------------------------------------------
 CHAIN_TITLE = "chain_names"
+CHAIN_WALK = ("the walk as a loop: node = t.grad_fn; while node is not None: append node.name(), then "
+              "node = the first n in node.next_functions (pairs (n, number)) with n not None, or None if there is none.")
 ACC = "minigrad::autograd::AccumulateGrad"
 
 # (code, function): unary steps the hidden chains are made of
@@ -138,15 +140,20 @@ def check_chain_names(chain_names):
     for code, out in cases:
         expected = reference_chain_names(out)
         where = f" for t = {code}"
-        got, err = call(t, chain_names, out)
+        got, err = call(t, chain_names, out, returns="the list of node names")
         if err is not None:
-            return _with_hint(err, [
+            if "not written yet" in err.text or "returned None" in err.text:
+                return err
+            err = _with_hint(err, [
                 ("'NoneType' object has no attribute", f"for t = {code}, some entry of next_functions is "
                  "(None, 0): an input that needs no gradient (a constant). Skip those and follow the first "
                  "entry whose node is not None; stop when there is none (AccumulateGrad has no next_functions)."),
                 ("index out of range", f"for t = {code}: AccumulateGrad's next_functions is the empty tuple (), so "
                  "next_functions[0] does not exist there. Stop when there is no next node."),
             ])
+            if "   Hint: " not in err.text:
+                add_hint(err, f"print the nodes your walk visits for t = {code} to see where it goes wrong.")
+            return add_hint(err, CHAIN_WALK)
         if isinstance(got, tuple):
             got = list(got)
         if not isinstance(got, list):
@@ -171,7 +178,7 @@ def check_chain_names(chain_names):
                     "None (in `constant + x` that is the second entry), until a node has none.")
         else:
             hint = "follow the first entry of next_functions whose node is not None, one node at a time."
-        return failed(t, f"wrong list of names{where}", expected=expected, got=got, hint=hint)
+        return failed(t, f"wrong list of names{where}", expected=expected, got=got, hint=[hint, CHAIN_WALK])
     return passed(t, f"correct for {len(cases)} hidden graphs, including one that starts with a (None, 0) edge.")
 
 
