@@ -150,6 +150,11 @@ def cat(tensors, dim=0):
     """Join tensors along an existing dim."""
     from .ops import Cat
     from .tensor import _wrap_dim
+    if not tensors:
+        raise ValueError("minigrad.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if t._data.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     tensors = [t for t in tensors if not (t._data.ndim == 1 and t._data.size == 0)] or list(tensors)
     first = tensors[0]._data
     d = _wrap_dim(dim, first.ndim)
@@ -169,6 +174,8 @@ concat = cat
 
 def stack(tensors, dim=0):
     from .ops import Stack
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
     first = tensors[0]._data.shape
     for i, t in enumerate(tensors):
         if t._data.shape != first:

@@ -104,6 +104,10 @@ class Tensor:
 
     @property
     def mT(self):
+        if self._data.ndim == 0:  # PyTorch: a 0-dim tensor is its own transpose (no node)
+            return self
+        if self._data.ndim == 1:
+            raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
         return self.transpose(-2, -1)
 
     # ------------------------------------------------------------------ requires_grad
@@ -507,6 +511,8 @@ class Tensor:
         return _ops.Transpose.apply(self, dim0, dim1)
 
     def permute(self, *dims):
+        if dims == ():  # x.permute() (x.permute(()) is fine for a 0-dim tensor)
+            raise TypeError('permute() missing 1 required positional arguments: "dims"')
         dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
         return _ops.Permute.apply(self, tuple(dims))
 
@@ -516,8 +522,8 @@ class Tensor:
 
     def reshape(self, *shape):
         shape = _shape_arg(shape)
-        if _ops.can_view(self._data, shape):
-            return _ops.View.apply(self, shape)
+        if _ops.can_view(self._data, shape):  # PyTorch: view, or _reshape_alias when not contiguous
+            return (_ops.View if self.is_contiguous() else _ops.shape.ReshapeAlias).apply(self, shape)
         return _ops.UnsafeView.apply(self.clone(), shape)  # PyTorch: a copy, then a view of the copy
 
     def view_as(self, other):
@@ -528,9 +534,11 @@ class Tensor:
 
     def flatten(self, start_dim=0, end_dim=-1):
         n = self._data.ndim
+        s, e = _wrap_dim(start_dim, n), _wrap_dim(end_dim, n)
         if n == 0:
             return self.reshape(1)
-        s, e = _wrap_dim(start_dim, n), _wrap_dim(end_dim, n)
+        if s > e:
+            raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
         if s == e:
             return self
         shape = self._data.shape
@@ -548,6 +556,11 @@ class Tensor:
         return _ops.Select.apply(self, _wrap_dim(dim, self._data.ndim), index)
 
     def expand(self, *sizes):
+        if not sizes:
+            raise TypeError('expand() missing 1 required positional arguments: "size"')
+        for s in (sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes):
+            if not isinstance(s, int) and not (isinstance(s, Tensor) and s._data.ndim == 0):
+                raise TypeError(f"expand(): argument 'size' (position 1) must be tuple of ints, not {type(s).__name__}")
         return _ops.Expand.apply(self, _shape_arg(sizes))
 
     def expand_as(self, other):
