@@ -87,8 +87,27 @@ def golden_cases():
         y, params = mmul_module()
         return draw(y, params=params, legend=True).source
 
+    def values_and_names():  # micrograd's draw_dot view: numbers and grads, named intermediates
+        a = minigrad.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        h = minigrad.relu(a)
+        c = (h * h).sum()
+        c.backward()
+        return draw(c, names={a: "a", h: "h", c: "c"}, show_values=True, legend=True).source
+
+    def constants():
+        A = minigrad.tensor([[1.0, 2.0], [3.0, 4.0]])
+        x = minigrad.tensor([1.0, 1.0], requires_grad=True)
+        return draw((A @ x * 2.0).sum(), names={A: "A", x: "x"}, show_values=True).source
+
+    def stepper_step():
+        x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        x.name = "x"
+        s = BackwardStepper((x * x).sum())
+        return s.graph(1).source
+
     return {"relu_sum.dot": relu_plain, "relu_sum_after_backward.dot": relu_after_backward,
-            "mm_function.dot": mm, "mmul_module.dot": mmul}
+            "mm_function.dot": mm, "mmul_module.dot": mmul, "values_and_names.dot": values_and_names,
+            "constants.dot": constants, "stepper_step1.dot": stepper_step}
 
 
 # ---- golden DOT -----------------------------------------------------------------------------------
@@ -466,7 +485,7 @@ def test_stepper_panel_and_graph_highlight():
     for g in (g_input, g_weight):
         assert g.shape == (3, 2)
         assert f'label=" {values_text(g, limit=6)}" class=flow color=red' in src
-    assert "edge [dir=back]" in src  # every arrow points the way the gradient flows
+    assert "edge [dir=back fontname=monospace]" in src  # every arrow points the way the gradient flows
     s.goto(3)
     assert "would add this gradient" in s.panel_html()
     assert "weight [3, 2]" in s.panel_html()
@@ -679,7 +698,7 @@ def test_stepper_arrows_point_the_way_the_gradient_flows():
     s.goto(1)  # MulBackward0 sends 1 * x to x's AccumulateGrad along each of its two edges
     src = s.graph().source
     mul, acc = s.layout.node_id(s.current.node), s.layout.node_id(s.steps[2].node)
-    assert "edge [dir=back]" in src  # the tail->head order is draw()'s; the arrowheads are at the tail
+    assert "edge [dir=back fontname=monospace]" in src  # the tail->head order is draw()'s; the arrowheads are at the tail
     flow = re.findall(rf'{acc} -> {mul} \[label=" \[1, 2, 3\]" class=flow color=red', src)
     assert len(flow) == 2
     s.goto(2)  # AccumulateGrad puts the sum, 2 * x, into the leaf's .grad

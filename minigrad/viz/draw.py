@@ -276,9 +276,8 @@ def build(lay, show_saved=False, show_grads=False, show_values=False, legend=Fal
         graph_attr={"size": _size(len(nodes) + len(edges))},
         node_attr={"style": "filled", "shape": "box", "fontsize": "10", "height": "0.2",
                    "fontname": "monospace"},
+        edge_attr={"fontname": "monospace", **({"dir": "back"} if gradient_arrows else {})},
         summary=summary, alt=alt)
-    if gradient_arrows:
-        graph.attr("edge", dir="back")
     for nid, label, attrs in nodes:
         graph.node(nid, label, **attrs)
     if note is not None:
@@ -339,7 +338,7 @@ def _add_legend(graph, show_saved, named, constants, extra):
         rows.append(("saved tensor", COLORS["saved"]))
     rows.extend(extra)
     cells = "".join(f'<TD BGCOLOR="{color}">{html.escape(label)}</TD>' for label, color in rows)
-    table = (f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="2"><TR><TD BORDER="0">legend</TD>'
+    table = (f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="2" CELLPADDING="4"><TR><TD BORDER="0">legend</TD>'
              f'{cells}</TR></TABLE>>')
     graph.attr(label=table, labelloc="b", labeljust="l", fontsize="8", fontname="monospace")
 

@@ -20,6 +20,7 @@ sys.path.insert(0, str(HERE))
 
 import lab_server  # noqa: E402
 import sample_notebook  # noqa: E402
+import viz_notebook  # noqa: E402
 from e2e_report import record_timing, saved as _saved, timings as _timings  # noqa: E402
 
 CHROMIUM = os.environ.get("MINIGRAD_CHROMIUM", "/usr/bin/chromium")
@@ -56,7 +57,7 @@ def e2e_tools() -> str:
 
 @pytest.fixture(scope="session")
 def served_dir(tmp_path_factory) -> Path:
-    """A copy of notebooks/ (runs must not touch the committed notebooks) plus the sample."""
+    """A copy of notebooks/ (runs must not touch the committed notebooks) plus the samples."""
     root = tmp_path_factory.mktemp("served") / "notebooks"
     src = REPO / "notebooks"
     if src.is_dir():
@@ -64,6 +65,7 @@ def served_dir(tmp_path_factory) -> Path:
     else:
         root.mkdir()
     sample_notebook.write(root)
+    viz_notebook.write(root)
     return root
 
 

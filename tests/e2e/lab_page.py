@@ -51,6 +51,7 @@ _OUTPUTS_JS = r"""async ([panel, only]) => {
                                            : decodeURIComponent(body); } catch (e) { return ''; }
   };
   const cells = [...root.querySelectorAll('.jp-Notebook .jp-Cell')];
+  const shown = e => e.getClientRects().length > 0;  // not display:none (a stepper's hidden picture)
   const out = [];
   for (const [i, cell] of cells.entries()) {
     if (only !== null && i !== only) { out.push(null); continue; }
@@ -62,12 +63,14 @@ _OUTPUTS_JS = r"""async ([panel, only]) => {
       for (const e of area.querySelectorAll('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'))
         r.stderr.push(e.innerText);
       for (const svg of area.querySelectorAll('svg')) {
+        if (!shown(svg)) continue;
         if (svg.closest('.jp-OutputArea-promptOverlay, .jp-OutputPrompt, button, .jp-icon3, .widget-slider')) continue;
         if (svg.parentElement && svg.parentElement.closest('svg')) continue;
         if (!svg.querySelector('text')) continue;
         r.svgs.push(svg.outerHTML);
       }
       for (const img of area.querySelectorAll('img')) {
+        if (!shown(img)) continue;
         const src = img.getAttribute('src') || '';
         if (src.startsWith('data:image/svg+xml') || (src.startsWith('blob:') && /svg/.test(img.getAttribute('type') || 'svg'))) {
           const text = await decode(src);
@@ -77,7 +80,7 @@ _OUTPUTS_JS = r"""async ([panel, only]) => {
         }
       }
       for (const b of area.querySelectorAll('button'))
-        r.buttons.push((b.innerText || b.getAttribute('title') || b.getAttribute('aria-label') || '').trim());
+        if (shown(b)) r.buttons.push((b.innerText || b.getAttribute('title') || b.getAttribute('aria-label') || '').trim());
       const t = area.innerText;
       for (const bad of ['Error displaying widget', 'Failed to load model class', 'Error creating widget', 'Loading widget...'])
         if (t.includes(bad)) r.widget_problems.push(bad);
@@ -370,6 +373,49 @@ def svg_nodes(svg: str) -> list:
         sig = tuple(tuple(re.findall(_STYLE_RE, attrs)) for attrs in shapes + texts)
         nodes.append((label, classes, sig))
     return nodes
+
+
+_EDGE_RE = re.compile(r'<g\b[^>]*class="([^"]*\bedge\b[^"]*)"[^>]*>(.*?)</g>', re.S)
+
+
+def _points(body: str) -> list:
+    """Every (x, y) of the polygons and paths in an SVG fragment (Graphviz's coordinates)."""
+    pts = []
+    for attr in re.findall(r'\b(?:points|d)="([^"]*)"', body):
+        nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", attr)]
+        pts.extend(zip(nums[0::2], nums[1::2]))
+    return pts
+
+
+def _center(pts: list) -> tuple:
+    return (sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts))
+
+
+def node_centers(svg: str) -> dict:
+    """{graphviz node id: (x, y)}: the middle of each node's box."""
+    centers = {}
+    for _, body in _NODE_RE.findall(svg):
+        title = re.search(r"<title>(.*?)</title>", body, re.S)
+        pts = _points(body)
+        if title and pts:
+            centers[_plain(title.group(1))] = _center(pts)
+    return centers
+
+
+def svg_edges(svg: str) -> list:
+    """[(tail id, head id, classes, label, arrowhead centre or None)] of the edges of one SVG.
+
+    Graphviz draws an edge ``tail -> head``'s arrowhead (its polygon) at the head, or at the
+    tail with ``dir=back``: where the arrowhead is, is where the arrow points."""
+    edges = []
+    for classes, body in _EDGE_RE.findall(svg):
+        title = _plain(re.search(r"<title>(.*?)</title>", body, re.S).group(1))
+        tail, _, head = title.partition("->")
+        polygons = re.findall(r"<polygon\b[^>]*>", body)
+        arrow = _center(_points(polygons[0])) if polygons else None
+        label = " ".join(t for t in (_plain(x) for x in _TEXT_RE.findall(body)) if t)
+        edges.append((tail.strip(), head.strip(), classes, label, arrow))
+    return edges
 
 
 def highlighted(svg: str) -> list:

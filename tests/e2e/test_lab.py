@@ -21,7 +21,7 @@ from urllib.parse import quote
 import pytest
 
 from e2e_report import REPO, record_screenshot, record_timing
-from lab_page import NotebookPage, has_label, highlighted, svg_nodes, svg_texts
+from lab_page import NotebookPage, has_label, highlighted, node_centers, svg_edges, svg_nodes, svg_texts
 import sample_notebook
 
 
@@ -260,3 +260,149 @@ def test_screenshots(tab, lab):
     for p in made:
         record_screenshot(p)
     assert not failed, "could not make: " + "; ".join(failed)
+
+
+# ---- minigrad's own drawings, the stepper's direction, show_source, figures, make lab ---------------
+_LEGEND_OVERLAP_JS = r"""(area) => {
+  // the stepper's visible picture: does the legend (the graph's own label) cover any other text or box?
+  const svg = [...area.querySelectorAll('svg')].find(s => s.getClientRects().length && s.querySelector('g.node'));
+  if (!svg) return 'no visible graph';
+  const box = e => e.getBoundingClientRect();
+  const legend = [...svg.querySelectorAll('text')].filter(t => !t.closest('g.node, g.edge'));
+  const others = [...svg.querySelectorAll('g.node polygon, g.node text, g.edge text')];
+  if (!legend.length) return 'no legend';
+  const hits = [];
+  for (const a of legend) for (const b of others) {
+    const r = box(a), q = box(b);
+    if (r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom)
+      hits.push(a.textContent + ' / ' + (b.textContent || b.tagName));
+  }
+  return hits.join('; ');
+}"""
+
+_SOURCE_LINES_JS = r"""(area) => {
+  // how the excerpt is laid out: its white-space, whether it scrolls, and how many lines it shows
+  const pre = area.querySelector('.minigrad-source pre');
+  if (!pre) return null;
+  const range = document.createRange();
+  range.selectNodeContents(pre);
+  const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+  return {whiteSpace: getComputedStyle(pre).whiteSpace, scrolls: pre.scrollWidth > pre.clientWidth,
+          lines: tops.size, text: pre.innerText};
+}"""
+
+
+def _errors(outputs) -> list:
+    return [f"cell {o.index}: {tb.strip().splitlines()[-1][:200]}" for o in outputs for tb in o.tracebacks]
+
+
+def test_minigrad_drawings_in_the_browser(tab, lab, screenshot_dir):
+    """draw(show_values=True, names=...), the stepper's arrows and labels, show_source, show_figure."""
+    import viz_notebook as vn
+    nbp = NotebookPage(tab, lab, vn.VIZ, timeout=TIMEOUT)
+    try:
+        nbp.open()
+        nbp.run_all()
+        outs = nbp.outputs()
+        assert not _errors(outs), _errors(outs)
+
+        # the graph with its numbers, names and alt text
+        drawing = outs[2]
+        assert len(drawing.svgs) == 1, drawing
+        texts = svg_texts(drawing.svgs[0])
+        missing = [want for want in vn.DRAW_TEXTS if not any(want in t for t in texts)]
+        assert not missing, f"the drawing lacks {missing}; its texts: {texts}"
+        assert 'role="img"' in drawing.svgs[0] and "minigrad graph: " in drawing.svgs[0].split(">")[0]
+
+        # the stepper: one picture (the static one is hidden), Next moves the gradient along
+        cell = 3
+        stepper = nbp.cell_outputs(cell)
+        assert len(stepper.svgs) == 1 and any("Next" in b for b in stepper.buttons), stepper
+        before, after = step_next(nbp, cell)
+        assert before != after, "clicking Next did not change the picture"
+        centers, flows = node_centers(after), [e for e in svg_edges(after) if "flow" in e[2].split()]
+        assert len(flows) == 2, f"MulBackward0 sends a gradient along its two edges: {svg_edges(after)}"
+        (current,) = [n.id for n in highlighted(after)]
+        for tail, head, _, label, arrow in flows:
+            assert label == vn.FIRST_FLOW, f"edge {tail}->{head} says {label!r}, not the values {vn.FIRST_FLOW}"
+            receiver = tail if head == current else head
+            dist = {n: (centers[n][0] - arrow[0]) ** 2 + (centers[n][1] - arrow[1]) ** 2 for n in (tail, head)}
+            assert head == current and dist[receiver] < dist[current], (
+                f"the arrow of {tail}->{head} points at {min(dist, key=dist.get)}, not at the node "
+                f"receiving the gradient ({receiver})")
+        ids = {t for t in svg_texts(after) if re.fullmatch(r"n\d+", t)}
+        assert {"n1", "n2", "n3"} <= ids, f"node ids in the drawing: {sorted(ids)}"
+        area = nbp.cell(cell).locator(".jp-Cell-outputArea")
+        overlap = area.evaluate(_LEGEND_OVERLAP_JS)
+        assert overlap == "", f"the legend covers: {overlap}"
+
+        # show_source: a long line scrolls sideways, no line wraps (mid-word or at all)
+        layout = nbp.cell(4).locator(".jp-Cell-outputArea").evaluate(_SOURCE_LINES_JS)
+        assert layout and layout["whiteSpace"] == "pre" and layout["scrolls"], layout
+        assert layout["lines"] == len(vn.LONG_SOURCE.strip().splitlines()), layout
+
+        # show_figure: the picture has its alt text
+        img = nbp.cell(5).locator('.jp-Cell-outputArea img[alt="a straight line falling from 3 to 0"]')
+        assert img.count() == 1 and img.first.is_visible()
+    finally:
+        try:
+            for p in nbp.screenshot_full(screenshot_dir / "e2e_viz.png"):
+                record_screenshot(p)
+        except Exception as exc:  # noqa: BLE001
+            print(f"screenshot failed: {exc}")
+        lab.shutdown_kernels_for(vn.VIZ)
+
+
+def test_a_stored_stepper_shows_its_first_step_before_the_notebook_runs(tab, lab, screenshot_dir):
+    """Opened without running: the stepper's static picture (step 0 highlighted), no dead buttons,
+    no "Error displaying widget"; after Run All, the live widget instead."""
+    import viz_notebook as vn
+    nbp = NotebookPage(tab, lab, vn.STORED, timeout=TIMEOUT)
+    try:
+        nbp.open()
+        tab.wait_for_timeout(2500)  # the widget manager gives up on the (missing) widget state
+        out = nbp.cell_outputs(1)
+        for p in nbp.screenshot_full(screenshot_dir / "e2e_stored_stepper.png"):
+            record_screenshot(p)
+        assert len(out.svgs) == 1, f"{len(out.svgs)} pictures shown"
+        assert not out.buttons, f"buttons that cannot work: {out.buttons}"
+        assert "Error displaying widget" not in out.text and "Loading widget" not in out.text, out.text
+        assert "Step 0 of 2" in out.text
+        assert [str(n).split()[0] for n in highlighted(out.svgs[0])] == ["SumBackward0"]
+        nbp.run_all()
+        live = nbp.cell_outputs(1)
+        assert len(live.svgs) == 1 and any("Next" in b for b in live.buttons), live
+        before, after = step_next(nbp, 1)
+        assert [n.id for n in highlighted(before)] != [n.id for n in highlighted(after)]
+    finally:
+        lab.shutdown_kernels_for(vn.STORED)
+
+
+def test_make_lab_opens_the_repository_root_with_notebook_00(e2e_tools, chromium):
+    """What `make lab` runs: the workspace import, then Lab at the repository root."""
+    import subprocess
+    import sys
+    import lab_server
+    recipe = re.search(r"^lab:.*\n((?:\t.*\n)+)", (REPO / "Makefile").read_text(), re.M).group(1)
+    assert "workspaces import --name=minigrad scripts/lab_workspace.json" in recipe
+    assert "--LabApp.default_url=/lab/workspaces/minigrad" in recipe and "LAB_AT_ROOT" in recipe
+    assert "--ServerApp.root_dir=." in (REPO / "Makefile").read_text()
+    server = lab_server.LabServer(REPO)
+    subprocess.run([sys.executable, "-m", "jupyterlab", "workspaces", "import", "--name=minigrad",
+                    str(REPO / "scripts" / "lab_workspace.json")], env=server._env(), check=True,
+                   capture_output=True)
+    page = None
+    try:
+        server.start()
+        page = chromium.new_page()
+        page.goto(f"{server.url}/lab/workspaces/minigrad?token={server.token}")
+        page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=90_000)
+        page.locator(".jp-DirListing-itemName").first.wait_for(timeout=30_000)
+        tabs = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tabLabel").all_inner_texts()
+        items = page.locator(".jp-DirListing-itemName").all_inner_texts()
+        assert "00_start_here.ipynb" in tabs, tabs
+        assert {"minigrad", "notebooks"} <= set(items), items
+    finally:
+        if page is not None:
+            page.close()
+        server.stop()
