@@ -121,7 +121,7 @@ def check_linear(MyLinear):
                                 f"match x @ W.T + b for {len(_LINEAR_CASES)} hidden layers.")
 
 
-# ---------------------------------------------------------------------------- exercise 2
+# ---------------------------------------------------------------------------- notebook 05b: the loop
 _STEPS, _LR = 12, 0.05
 
 
@@ -166,7 +166,7 @@ def _fmt(losses):
 
 @_check.exercise("train")
 def check_training_loop(train):
-    """Exercise 2: ``train(model, X, Y, steps, lr)`` zeroes the gradients every step and returns the losses."""
+    """Notebook 05b: ``train(model, X, Y, steps, lr)`` zeroes the gradients every step and returns the losses."""
     title = "train"
     X, Y, W0, b0 = _problem()
     model = _model(W0, b0)
@@ -187,9 +187,11 @@ def check_training_loop(train):
     moved = not (np.array_equal(model.weight._data, W0) and np.array_equal(model.bias._data, b0))
     if not moved:
         return _check.failed(
-            title, "the parameters did not change during training",
-            hint="in every step: optimizer.zero_grad(), loss.backward(), then optimizer.step(). If zero_grad() "
-                 "runs between backward() and step(), step() finds no gradient.")
+            title, "the parameters did not change during training: optimizer.step() had nothing to work with",
+            hint=["what is in each parameter's .grad at the moment optimizer.step() runs?",
+                  "zero_grad() sets .grad to None; backward() fills it; step() reads it. Which order lets step() "
+                  "see this step's gradient?",
+                  "in every step: optimizer.zero_grad(), loss.backward(), then optimizer.step()."])
 
     reference = _model(W0, b0)
     expected = _reference(reference, X, Y)
@@ -199,8 +201,8 @@ def check_training_loop(train):
             return _check.failed(
                 title, "the gradients pile up from step to step: each .grad is the sum of all the steps so far",
                 expected=_fmt(expected), got=_fmt(losses),
-                hint="backward() adds into .grad. Call optimizer.zero_grad() once per step, before "
-                     "loss.backward().")
+                hint=["backward() adds into .grad: what does .grad hold at the second step?",
+                      "call optimizer.zero_grad() once per step, before loss.backward()."])
         first = next(i for i, (a, e) in enumerate(zip(losses, expected)) if not np.isclose(a, e, rtol=1e-4, atol=1e-5))
         return _check.failed(title, f"the losses differ from a correct loop's from step {first} on "
                                     f"(hidden problem, {_STEPS} steps, lr={_LR})",
