@@ -197,3 +197,10 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from . import utils  # noqa: E402
+from .functions import (einsum, sin, cos, tan, sinh, cosh, asin, acos, atan, arcsin, arccos, arctan, square,
+                        log1p, expm1, log2, log10, exp2, rsqrt, erf, floor, ceil, trunc, frac, round,
+                        clamp_min, clamp_max, clip, floor_divide, remainder, minimum, var, std, norm, prod,
+                        cumsum, logsumexp, amax, amin, argmin, all, any, masked_fill, index_select, gather,
+                        scatter, scatter_add, flip, narrow, split, chunk, unbind, permute, outer, mv, bmm,
+                        FloatTensor, DoubleTensor, LongTensor, IntTensor, BoolTensor, ByteTensor)  # noqa: E402, A004
+

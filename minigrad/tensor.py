@@ -41,10 +41,8 @@ class Tensor:
         # the values
         if isinstance(data, Tensor):
             data = data._data
-        elif isinstance(data, np.generic):
-            data = np.asarray(data)
-        elif not isinstance(data, np.ndarray):  # torch.Tensor([1, 2]) is float, like torch.FloatTensor
-            data = np.asarray(data, dtype=_dtype.get_default_dtype().numpy)
+        elif not isinstance(data, np.ndarray):  # a numpy scalar keeps its dtype; torch.Tensor([1, 2]) is float
+            data = np.asarray(data) if isinstance(data, np.generic) else np.asarray(data, _dtype.get_default_dtype().numpy)
         self._data = data
         self.name = None
         if requires_grad:
@@ -449,13 +447,18 @@ class Tensor:
         return _ops.binary(_ops.Maximum, self, other)
 
     # ------------------------------------------------------------------ reductions
-    def sum(self, dim=None, keepdim=False, dtype=None):
-        src = self if dtype is None else self.to(dtype)
+    def sum(self, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
+        dtype = None if dtype is None else _dtype.to_dtype(dtype)
+        _ops.reduce.check_sum_dtype(self, dtype)
         if dim is None:
-            return _ops.Sum.apply(src)
-        return _ops.SumDim.apply(src, dim, keepdim)
+            return _ops.Sum.apply(self, dtype)
+        return _ops.SumDim.apply(self, dim, keepdim, dtype)
 
-    def mean(self, dim=None, keepdim=False):
+    def mean(self, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
+        if dtype is not None:
+            return self.to(dtype).mean(dim, keepdim)
         if not self.dtype.is_floating_point:
             raise RuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
@@ -464,7 +467,8 @@ class Tensor:
             return _ops.Mean.apply(self)
         return _ops.MeanDim.apply(self, dim, keepdim)
 
-    def max(self, dim=None, keepdim=False):
+    def max(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         if isinstance(dim, Tensor):
             return self.maximum(dim)
         if dim is None:
@@ -472,7 +476,8 @@ class Tensor:
         values, indices = _ops.MaxDim.apply(self, dim, keepdim)
         return _ops.ReturnTypes(values, indices)
 
-    def min(self, dim=None, keepdim=False):
+    def min(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         if isinstance(dim, Tensor):
             return -(-self).maximum(-dim)
         if dim is None:
@@ -481,6 +486,11 @@ class Tensor:
         return _ops.MinReturnTypes(values, indices)
 
     def argmax(self, dim=None, keepdim=False):
+        if self.dtype.name == "bool":
+            raise RuntimeError("argmax(): does not support bool input")
+        if dim is not None and self._data.ndim == 0:
+            _wrap_dim(dim, 0)  # (dim 0 or -1: the only element)
+            return Tensor(np.asarray(0))
         if dim is None:
             return Tensor(np.asarray(np.argmax(self._data)))
         out = np.argmax(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim)
@@ -510,7 +520,8 @@ class Tensor:
     def transpose(self, dim0, dim1):
         return _ops.Transpose.apply(self, dim0, dim1)
 
-    def permute(self, *dims):
+    def permute(self, *dims, **kwargs):
+        dims = kwargs.pop("dims", dims)  # x.permute(1, 0), x.permute((1, 0)) and x.permute(dims=(1, 0))
         if dims == ():  # x.permute() (x.permute(()) is fine for a 0-dim tensor)
             raise TypeError('permute() missing 1 required positional arguments: "dims"')
         dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
@@ -550,6 +561,8 @@ class Tensor:
     def squeeze(self, dim=None):
         if dim is None:
             return _ops.Squeeze.apply(self)
+        if isinstance(dim, (tuple, list)):
+            return _ops.select.SqueezeDimList.apply(self, tuple(_wrap_dim(d, self._data.ndim) for d in dim))
         return _ops.SqueezeDim.apply(self, _wrap_dim(dim, self._data.ndim))
 
     def select(self, dim, index):
@@ -570,7 +583,7 @@ class Tensor:
         return _ops.sum_to(self, _shape_arg(shape))
 
     def __getitem__(self, key):
-        return _ops.index(self, key)
+        return _ops.index(self, _ops.select.remove_ranges(key))
 
     def __setitem__(self, key, value):
         _ops.setitem(self, key, value)
@@ -613,6 +626,330 @@ class Tensor:
     __imul__ = mul_
     __itruediv__ = div_
 
+    # ------------------------------------------------------------------ more math (ops/unary.py)
+    def sin(self):
+        return _ops.unary.Sin.apply(self)
+
+    def cos(self):
+        return _ops.unary.Cos.apply(self)
+
+    def tan(self):
+        return _ops.unary.Tan.apply(self)
+
+    def sinh(self):
+        return _ops.unary.Sinh.apply(self)
+
+    def cosh(self):
+        return _ops.unary.Cosh.apply(self)
+
+    def asin(self):
+        return _ops.unary.Asin.apply(self)
+
+    def acos(self):
+        return _ops.unary.Acos.apply(self)
+
+    def atan(self):
+        return _ops.unary.Atan.apply(self)
+
+    arcsin, arccos, arctan = asin, acos, atan
+
+    def square(self):  # PyTorch: pow(x, 2), so the node is PowBackward0
+        return self.pow(2)
+
+    def log1p(self):
+        return _ops.unary.Log1p.apply(self)
+
+    def expm1(self):
+        return _ops.unary.Expm1.apply(self)
+
+    def log2(self):
+        return _ops.unary.Log2.apply(self)
+
+    def log10(self):
+        return _ops.unary.Log10.apply(self)
+
+    def exp2(self):
+        return _ops.unary.Exp2.apply(self)
+
+    def rsqrt(self):
+        return _ops.unary.Rsqrt.apply(self)
+
+    def erf(self):
+        return _ops.unary.Erf.apply(self)
+
+    def floor(self):
+        return _ops.unary.Floor.apply(self)
+
+    def ceil(self):
+        return _ops.unary.Ceil.apply(self)
+
+    def round(self, decimals=0):
+        if decimals:
+            return _ops.unary.RoundDecimals.apply(self, decimals)
+        return _ops.unary.Round.apply(self)
+
+    def trunc(self):
+        return _ops.unary.Trunc.apply(self)
+
+    def frac(self):
+        return _ops.unary.Frac.apply(self)
+
+    def clamp_min(self, min):  # noqa: A002
+        return _ops.unary.ClampMin.apply(self, min)
+
+    def clamp_max(self, max):  # noqa: A002
+        return _ops.unary.ClampMax.apply(self, max)
+
+    def floor_divide(self, other):
+        if isinstance(other, Tensor):
+            return _ops.binary(_ops.unary.FloorDivide, self, other)
+        return _ops.unary.FloorDivide.apply(self, other)
+
+    def __rfloordiv__(self, other):
+        return _ops.unary.FloorDivide.apply(_ops.as_operand(other, self), self)
+
+    def remainder(self, other):
+        if isinstance(other, Tensor):
+            return _ops.binary(_ops.unary.Remainder, self, other)
+        return _ops.unary.RemainderScalar.apply(self, other)
+
+    def __rmod__(self, other):
+        return _ops.unary.RemainderOfNumber.apply(other, self)
+
+    __floordiv__ = floor_divide
+    __mod__ = remainder
+
+    # in place: x.sin_() is x.copy_(x.sin()) recorded as the op's own node, as in PyTorch
+    def sin_(self):
+        return _ops.inplace(self, _ops.unary.Sin)
+
+    def cos_(self):
+        return _ops.inplace(self, _ops.unary.Cos)
+
+    def tan_(self):
+        return _ops.inplace(self, _ops.unary.Tan)
+
+    def sinh_(self):
+        return _ops.inplace(self, _ops.unary.Sinh)
+
+    def cosh_(self):
+        return _ops.inplace(self, _ops.unary.Cosh)
+
+    def asin_(self):
+        return _ops.inplace(self, _ops.unary.Asin)
+
+    def acos_(self):
+        return _ops.inplace(self, _ops.unary.Acos)
+
+    def atan_(self):
+        return _ops.inplace(self, _ops.unary.Atan)
+
+    def square_(self):
+        return _ops.inplace(self, _ops.Pow, 2)
+
+    def log1p_(self):
+        return _ops.inplace(self, _ops.unary.Log1p)
+
+    def expm1_(self):
+        return _ops.inplace(self, _ops.unary.Expm1)
+
+    def log2_(self):
+        return _ops.inplace(self, _ops.unary.Log2)
+
+    def log10_(self):
+        return _ops.inplace(self, _ops.unary.Log10)
+
+    def exp2_(self):
+        return _ops.inplace(self, _ops.unary.Exp2)
+
+    def rsqrt_(self):
+        return _ops.inplace(self, _ops.unary.Rsqrt)
+
+    def erf_(self):
+        return _ops.inplace(self, _ops.unary.Erf)
+
+    def floor_(self):
+        return _ops.inplace(self, _ops.unary.Floor)
+
+    def ceil_(self):
+        return _ops.inplace(self, _ops.unary.Ceil)
+
+    def round_(self, decimals=0):
+        if decimals:
+            return _ops.inplace(self, _ops.unary.RoundDecimals, decimals)
+        return _ops.inplace(self, _ops.unary.Round)
+
+    def trunc_(self):
+        return _ops.inplace(self, _ops.unary.Trunc)
+
+    def frac_(self):
+        return _ops.inplace(self, _ops.unary.Frac)
+
+    def clamp_min_(self, min):  # noqa: A002
+        return _ops.inplace(self, _ops.unary.ClampMin, min)
+
+    def clamp_max_(self, max):  # noqa: A002
+        return _ops.inplace(self, _ops.unary.ClampMax, max)
+
+    clip_ = clamp_
+
+    def floor_divide_(self, other):
+        return _ops.inplace(self, _ops.unary.FloorDivide, other)
+
+    def remainder_(self, other):
+        if isinstance(other, Tensor):
+            return _ops.inplace(self, _ops.unary.Remainder, other)
+        return _ops.inplace(self, _ops.unary.RemainderScalar, other)
+
+    __ifloordiv__ = floor_divide_
+    __imod__ = remainder_
+
+    def minimum(self, other):
+        return self.min(other)
+
+    # ------------------------------------------------------------------ more reductions (ops/statistics.py)
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
+        return _ops.statistics.var_or_std(_ops.statistics.Var, self, dim, unbiased, keepdim, correction)
+
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
+        return _ops.statistics.var_or_std(_ops.statistics.Std, self, dim, unbiased, keepdim, correction)
+
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        return _ops.statistics.norm(self, p, dim, keepdim, dtype)
+
+    def prod(self, dim=None, keepdim=False, dtype=None):
+        src = self if dtype is None else self.to(dtype)
+        if dim is None:
+            return _ops.statistics.Prod.apply(src)
+        return _ops.statistics.ProdDim.apply(src, _wrap_dim(dim, self._data.ndim), keepdim)
+
+    def cumsum(self, dim, dtype=None):
+        src = self if dtype is None else self.to(dtype)
+        return _ops.statistics.Cumsum.apply(src, _wrap_dim(dim, self._data.ndim))
+
+    def logsumexp(self, dim, keepdim=False):
+        return _ops.statistics.Logsumexp.apply(self, _ops.statistics.reduced_dims(dim, self._data.ndim), keepdim)
+
+    def amax(self, dim=(), keepdim=False):
+        return _ops.statistics.Amax.apply(self, _ops.statistics.reduced_dims(dim, self._data.ndim), keepdim)
+
+    def amin(self, dim=(), keepdim=False):
+        return _ops.statistics.Amin.apply(self, _ops.statistics.reduced_dims(dim, self._data.ndim), keepdim)
+
+    def argmin(self, dim=None, keepdim=False):
+        return _ops.statistics.argmin(self, dim, keepdim)
+
+    def all(self, dim=None, keepdim=False):
+        return _ops.statistics.all_or_any(np.all, self, dim, keepdim)
+
+    def any(self, dim=None, keepdim=False):
+        return _ops.statistics.all_or_any(np.any, self, dim, keepdim)
+
+    # ------------------------------------------------------------------ selecting and rearranging (ops/select.py)
+    def masked_fill(self, mask, value):
+        return _ops.select.masked_fill(self, mask, value)
+
+    def masked_fill_(self, mask, value):
+        return _ops.inplace(self, _ops.select.MaskedFill, _ops.select.mask_array(mask), value)
+
+    def index_select(self, dim, index):
+        idx = _ops.select.index_array(index, "index_select")
+        return _ops.select.IndexSelect.apply(self, _wrap_dim(dim, self._data.ndim), idx)
+
+    def gather(self, dim, index):
+        idx = _ops.select.index_array(index, "gather")
+        return _ops.select.Gather.apply(self, _wrap_dim(dim, self._data.ndim), idx)
+
+    def scatter(self, dim, index, src=None, *, value=None):
+        return _ops.select.scatter(self, dim, index, src, value)
+
+    def scatter_add(self, dim, index, src):
+        idx = _ops.select.index_array(index, "scatter_add")
+        return _ops.select.ScatterAdd.apply(self, _wrap_dim(dim, self._data.ndim), idx, src)
+
+    def flip(self, *dims):
+        dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
+        return _ops.select.Flip.apply(self, tuple(_wrap_dim(d, self._data.ndim) for d in dims))
+
+    def narrow(self, dim, start, length):  # a view: x[:, start:start + length] for dim=1
+        dim = _wrap_dim(dim, self._data.ndim)
+        return _ops.Slice.apply(self, dim, slice(start, start + length))
+
+    def split(self, split_size, dim=0):
+        return _ops.select.split(self, split_size, dim)
+
+    def chunk(self, chunks, dim=0):
+        return _ops.select.chunk(self, chunks, dim)
+
+    def unbind(self, dim=0):
+        return _ops.select.Unbind.apply(self, _wrap_dim(dim, self._data.ndim))
+
+    def repeat(self, *sizes):
+        return _ops.select.Repeat.apply(self, _shape_arg(sizes))
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        from .creation import tensor
+        return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        from .creation import zeros
+        return zeros(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        from .creation import ones
+        return ones(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        from .creation import full
+        return full(size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+    new_empty = new_zeros
+
+    def nelement(self):
+        return self.numel()
+
+    def element_size(self):
+        return self._data.itemsize
+
+    def stride(self, dim=None):
+        """Steps between neighbours, in elements (numpy counts bytes)."""
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        return strides if dim is None else strides[_wrap_dim(dim, self._data.ndim)]
+
+    def equal(self, other):
+        return self.shape == other.shape and bool((self._data == other._data).all())
+
+    def mv(self, vec):
+        return _ops.Mv.apply(self, vec)
+
+    def bmm(self, other):
+        return _ops.Bmm.apply(self, other)
+
+    def outer(self, other):  # PyTorch: self.reshape(-1, 1) * other
+        return self.reshape(-1, 1) * other
+
+    def is_inference(self):
+        return False  # (minigrad makes no inference tensors: see autograd/inference.py)
+
+    def is_complex(self):
+        return False
+
+    @property
+    def is_sparse(self):
+        return False
+
+    def to_sparse(self, *args, **kwargs):
+        raise NotImplementedError("minigrad has dense tensors only: no sparse layouts")
+
+    def __complex__(self):
+        raise NotImplementedError("minigrad has no complex numbers")
+
+
 
 class RemovableHandle:
     """What ``register_hook`` returns: ``handle.remove()`` unregisters the hook."""
@@ -648,6 +985,11 @@ def _wrap_dim(dim, ndim):
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
     return dim + n if dim < 0 else dim
+
+
+def _numpy_names(dim, keepdim, axis, keepdims):
+    """PyTorch also accepts numpy's names for the reduction arguments: ``x.sum(axis=1, keepdims=True)``."""
+    return (dim if axis is None else axis), (keepdim if keepdims is None else keepdims)
 
 
 def _shape_arg(shape):

@@ -1877,3 +1877,237 @@ def optim_api(T, F, o):
         adam.step()
     o["adam_weight"] = lin.weight
     o.err("bad_lr", lambda: T.optim.SGD(lin.parameters(), lr=-1))
+
+
+# ---------------------------------------------------------------------------------- issue 19: more ops
+# Elementwise math: value, grad_fn, next_functions and the gradient, on float32 and on integers.
+_UNARY19 = {
+    "sin": (lambda x: x.sin(), None), "cos": (lambda x: x.cos(), None), "tan": (lambda x: x.tan(), "small"),
+    "sinh": (lambda x: x.sinh(), None), "cosh": (lambda x: x.cosh(), None),
+    "asin": (lambda x: x.asin(), "unit"), "acos": (lambda x: x.acos(), "unit"), "atan": (lambda x: x.atan(), None),
+    "square": (lambda x: x.square(), None), "log1p": (lambda x: x.log1p(), "pos"),
+    "expm1": (lambda x: x.expm1(), None), "log2": (lambda x: x.log2(), "pos"), "log10": (lambda x: x.log10(), "pos"),
+    "exp2": (lambda x: x.exp2(), None), "rsqrt": (lambda x: x.rsqrt(), "pos"), "erf": (lambda x: x.erf(), None),
+    "floor": (lambda x: x.floor(), None), "ceil": (lambda x: x.ceil(), None), "round": (lambda x: x.round(), None),
+    "round_decimals": (lambda x: x.round(decimals=2), None), "trunc": (lambda x: x.trunc(), None),
+    "frac": (lambda x: x.frac(), None), "clamp_min": (lambda x: x.clamp_min(0.25), None),
+    "clamp_max": (lambda x: x.clamp_max(-0.5), None), "floordiv_number": (lambda x: x // 0.75, "nograd"),
+    "mod_number": (lambda x: x % 0.75, None), "number_mod": (lambda x: 2.5 % x, "posnograd"),
+    "fn_sin": (lambda x, T=None: x.sin().cos(), None),
+}
+_RANGES19 = {None: (-2.0, 2.0), "small": (-1.2, 1.2), "unit": (-0.9, 0.9), "pos": (0.2, 3.0),
+             "nograd": (-2.0, 2.0), "posnograd": (0.5, 3.0)}
+
+
+def _unary19_case(fn, kind):
+    def c(T, F, o):
+        lo, hi = _RANGES19[kind]
+        x = leaf(T, 19, 2, 3, lo=lo, hi=hi)
+        y = fn(x)
+        if kind in ("nograd", "posnograd"):  # PyTorch records a node that raises when backward reaches it
+            o.all(y)
+            o.err("backward", lambda: y.sum().backward())
+        else:
+            fwd_bwd(T, o, y, x=x)
+        o.val("int", lambda: fn(T.tensor([[1, 2, 3], [4, 5, 6]])) if kind not in ("unit",) else None)
+    return c
+
+
+for _name, (_fn, _kind) in _UNARY19.items():
+    case(_unary19_case(_fn, _kind), name=f"b19_unary_{_name}")
+
+
+@case
+def b19_remainder_and_floordiv_tensors(T, F, o):
+    a = leaf(T, 20, 2, 3)
+    b = leaf(T, 21, 3, lo=0.5)
+    fwd_bwd(T, o, a % b, "mod", a=a, b=b)
+    o["ints_mod"] = T.tensor([5, -5, 7]) % T.tensor([3, 3, -2])
+    o["ints_floordiv"] = T.tensor([5, -5, 7]) // T.tensor([3, 3, -2])
+    o["ints_floordiv_number"] = T.tensor([5, -5, 7]) // 2
+    o["floordiv_fn"] = T.floor_divide(T.tensor([5.5, -5.5]), 2)
+    o["remainder_fn"] = T.remainder(T.tensor([5.5, -5.5]), 2)
+    o.err("int_div_zero", lambda: T.tensor([1, 2]) // T.tensor([0, 1]))
+    o.err("frac_int", lambda: T.tensor([1, 2]).frac())
+
+
+@case
+def b19_inplace_unary(T, F, o):
+    x = leaf(T, 22, 2, 3)
+    y = x * 1
+    o["sin_"] = y.sin_() is y
+    o.all(y, "y")
+    o["version"] = y._version
+    z = x * 2
+    z.clamp_min_(0.0)
+    o.all(z, "z")
+    (y.sum() + z.sum()).backward()
+    o.grads("", x=x)
+    o.err("leaf", lambda: x.cos_())
+    w = T.tensor([1.7, -2.3])
+    w.floor_()
+    o["floor_"] = w
+
+
+_REDUCE19 = {
+    "var": lambda x: x.var(), "var_dim": lambda x: x.var(1), "var_unbiased_false": lambda x: x.var(0, unbiased=False),
+    "var_correction": lambda x: x.var(dim=1, correction=0, keepdim=True), "std": lambda x: x.std(),
+    "std_dim": lambda x: x.std(0, keepdim=True), "norm": lambda x: x.norm(), "norm_dim": lambda x: x.norm(dim=1),
+    "norm_p1": lambda x: x.norm(p=1), "norm_p3": lambda x: x.norm(p=3, dim=0), "norm_inf": lambda x: x.norm(p=float("inf")),
+    "prod": lambda x: x.prod(), "prod_dim": lambda x: x.prod(1, keepdim=True), "cumsum": lambda x: x.cumsum(1),
+    "cumsum0": lambda x: x.cumsum(-2), "logsumexp": lambda x: x.logsumexp(1),
+    "logsumexp_all": lambda x: x.logsumexp((0, 1)), "amax": lambda x: x.amax(1), "amin": lambda x: x.amin(),
+    "amax_keep": lambda x: x.amax(0, keepdim=True), "sum_axis_keepdims": lambda x: x.sum(axis=1, keepdims=True),
+    "mean_axis": lambda x: x.mean(axis=0), "fn_var": lambda x: x.var(1, True, True),
+}
+
+
+def _reduce19_case(fn):
+    def c(T, F, o):
+        x = leaf(T, 23, 2, 3)
+        fwd_bwd(T, o, fn(x), x=x)
+    return c
+
+
+for _name, _fn in _REDUCE19.items():
+    case(_reduce19_case(_fn), name=f"b19_reduce_{_name}")
+
+
+@case
+def b19_reduce_ties_zeros_and_dtypes(T, F, o):
+    x = T.tensor([[1.0, 3.0, 3.0], [2.0, 0.0, 2.0]], requires_grad=True)
+    fwd_bwd(T, o, x.amax(1), "amax", x=x)
+    x2 = T.tensor([[1.0, 3.0, 3.0], [2.0, 0.0, 2.0]], requires_grad=True)
+    fwd_bwd(T, o, x2.prod(1), "prod_zero", x2=x2)
+    x3 = T.tensor([[1.0, 3.0, 3.0], [2.0, 0.0, 2.0]], requires_grad=True)
+    fwd_bwd(T, o, x3.prod(), "prod_all_zero", x3=x3)
+    x4 = T.tensor([[0.0, 0.0], [1.0, 2.0]], requires_grad=True)
+    fwd_bwd(T, o, x4.norm(dim=1), "norm_zero_row", x4=x4)
+    x5 = T.tensor([[1.0, 1.0], [1.0, 2.0]], requires_grad=True)
+    fwd_bwd(T, o, x5.std(1), "std_zero_row", x5=x5)
+    i = T.tensor([[1, 2, 3], [4, 5, 6]])
+    for name, fn in {"prod": lambda: i.prod(), "cumsum": lambda: i.cumsum(0), "amax": lambda: i.amax(1),
+                     "argmin": lambda: i.argmin(), "argmin_dim": lambda: i.argmin(1, keepdim=True),
+                     "all": lambda: i.all(), "any_dim": lambda: (i > 4).any(1), "all_dim": lambda: i.all(0),
+                     "logsumexp": lambda: i.logsumexp(1), "sum_dtype": lambda: i.sum(dtype=T.float32),
+                     "mean_dtype": lambda: i.mean(dtype=T.float64), "int32_cumsum": lambda: i.int().cumsum(1)}.items():
+        o.val(f"int_{name}", fn)
+    o.err("var_int", lambda: i.var())
+    o.err("norm_int", lambda: i.norm())
+    o.warns("var_one", lambda: T.tensor([1.0]).var())
+    o["lse_inf"] = T.tensor([[-float("inf"), -float("inf")], [float("inf"), 1.0]]).logsumexp(1)
+
+
+def _fb19(T, o, y, name, **leaves):
+    """``fwd_bwd`` with the leaves' gradients recorded under ``name`` (and reset for the next use)."""
+    o.all(y, name, 3)
+    g = T.tensor(arr(99, *tuple(y.shape)).tolist(), dtype=y.dtype) if y.dim() else None
+    y.backward(g)
+    o.grads(name + ".", **leaves)
+    for t in leaves.values():
+        t.grad = None
+
+
+@case
+def b19_select_ops(T, F, o):
+    x = leaf(T, 24, 3, 4)
+    _fb19(T, o, x.masked_fill(x > 0.5, -1.0), "masked_fill", x=x)
+    _fb19(T, o, x.index_select(1, T.tensor([3, 0, 3])), "index_select", x=x)
+    _fb19(T, o, x.gather(1, T.tensor([[0, 0], [3, 1], [2, 2]])), "gather", x=x)
+    src = leaf(T, 25, 3, 2)
+    _fb19(T, o, x.scatter(1, T.tensor([[0, 1], [3, 2], [1, 0]]), src), "scatter", x=x, src=src)
+    _fb19(T, o, x.scatter(0, T.tensor([[2, 0, 1, 0]]), 7.5), "scatter_value", x=x)
+    _fb19(T, o, x.scatter_add(1, T.tensor([[0, 0], [3, 1], [2, 2]]), src), "scatter_add", x=x, src=src)
+    _fb19(T, o, x.flip(0), "flip", x=x)
+    _fb19(T, o, x.flip((0, 1)), "flip01", x=x)
+    _fb19(T, o, x.narrow(1, 1, 2), "narrow", x=x)
+    _fb19(T, o, x.repeat(2, 1, 3), "repeat", x=x)
+    _fb19(T, o, x[range(2)], "range_index", x=x)
+    _fb19(T, o, x[None].squeeze((0,)), "squeeze_tuple", x=x)
+    _fb19(T, o, x.permute(dims=(1, 0)), "permute_dims", x=x)
+    v = leaf(T, 26)
+    _fb19(T, o, x.masked_fill(x > 0, v), "masked_fill_tensor", v=v)
+    o.err("masked_fill_float_mask", lambda: x.masked_fill(x, 0.0))
+    o.err("gather_float_index", lambda: x.gather(1, T.tensor([[0.0]])))
+    o.err("repeat_too_few", lambda: x.repeat(2))
+
+
+@case
+def b19_split_chunk_unbind(T, F, o):
+    x = leaf(T, 27, 5, 2)
+    parts = x.split(2)
+    o["split_shapes"] = [p.shape for p in parts]
+    o["split_fn"] = [p.grad_fn for p in parts]
+    (parts[0].sum() * 2 + parts[2].sum()).backward()  # the middle piece gets no gradient: zeros
+    o.grads("split_", x=x)
+    x.grad = None
+    parts = x.split([1, 4], 0)
+    o["split_sizes"] = [p.grad_fn for p in parts]
+    _fb19(T, o, parts[1], "split_sizes_1", x=x)
+    x.grad = None
+    ch = x.chunk(3, 0)
+    o["chunk_shapes"] = [c.shape for c in ch]
+    o["chunk_fn"] = [c.grad_fn for c in ch]
+    (ch[1] * ch[2][:2]).sum().backward()
+    o.grads("chunk_", x=x)
+    x.grad = None
+    rows = x.unbind(1)
+    o["unbind"] = list(rows)
+    (rows[0] * 3 - rows[1]).sum().backward()
+    o.grads("unbind_", x=x)
+    o.err("split_bad_sizes", lambda: x.split([1, 2]))
+    o["chunk_odd"] = [c.shape for c in T.arange(7).chunk(3)]
+    o["fn_split"] = [p.shape for p in T.split(T.arange(7), 3)]
+
+
+@case
+def b19_linalg_and_misc(T, F, o):
+    a = leaf(T, 28, 2, 3)
+    b = leaf(T, 29, 4, 3)
+    y = T.einsum("ij,kj->ik", a, b)
+    o["einsum"] = y
+    y.backward(T.ones(2, 4))
+    o.grads("einsum_", a=a, b=b)
+    a.grad = None
+    v = leaf(T, 30, 3)
+    y = T.einsum("ij,j->i", a, v)
+    o["einsum_mv"] = y
+    y.sum().backward()
+    o.grads("einsum_mv_", a=a, v=v)
+    a.grad = v.grad = None
+    y = T.einsum("ij->", a) + T.einsum("ij->j", a).sum()
+    y.backward()
+    o.grads("einsum_sum_", a=a)
+    a.grad = None
+    w = leaf(T, 31, 3)
+    _fb19(T, o, T.outer(v, w), "outer", v=v, w=w)
+    _fb19(T, o, T.mv(a, v), "mv", a=a, v=v)
+    m = leaf(T, 32, 2, 3, 4)
+    n = leaf(T, 33, 2, 4, 2)
+    _fb19(T, o, T.bmm(m, n), "bmm", m=m, n=n)
+    _fb19(T, o, T.dot(v, w), "dot")
+    o["minimum"] = T.minimum(T.tensor([1.0, 5.0]), T.tensor([3.0, 2.0]))
+    o["maximum"] = T.maximum(T.tensor([1.0, 5.0]), T.tensor([3.0, 2.0]))
+    o["square"] = T.square(T.tensor([1.5, -2.0]))
+    o["permute"] = T.permute(T.ones(2, 3), (1, 0)).shape
+    o["equal"] = [T.equal(T.ones(2), T.ones(2)), T.equal(T.ones(2), T.zeros(2)), T.equal(T.ones(2), T.ones(3))]
+    o["stride"] = [T.ones(2, 3, 4).stride(), T.ones(2, 3).t().stride(), T.ones(2, 3).stride(1)]
+    o["nelement"] = T.ones(2, 3, 4).nelement()
+    f = T.ones(2, dtype=T.float64)
+    o["new"] = [f.new_ones(3), f.new_zeros((2, 2)), f.new_tensor([1, 2]), f.new_full((2,), 7)]
+    o["type_as"] = T.tensor([1, 2]).type_as(f)
+    o["typed"] = [T.LongTensor([1, 2]), T.FloatTensor([1, 2]), T.FloatTensor(2, 3).shape, T.DoubleTensor([1.5]),
+                  T.BoolTensor([1, 0]), T.IntTensor([3])]
+
+
+@case
+def b19_arange_float_step(T, F, o):
+    o["a"] = T.arange(-8, 8, 0.1)
+    o["b"] = T.arange(0, 1, 0.1)
+    o["c"] = T.arange(-3, 3, 0.01)
+    o["d"] = T.arange(5, 0, -0.3)
+    o["e"] = T.arange(0.1, 7.3, 0.37, dtype=T.float64)
+    o["f"] = T.arange(1, 2.5, 0.5)
+    o["relu_grad_at_zero"] = [(T.arange(-8, 8, 0.1) > 0).sum()]
+    o.err("zero_step", lambda: T.arange(0, 1, 0))
+    o.err("bad_sign", lambda: T.arange(0, 1, -0.1))

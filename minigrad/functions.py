@@ -1,0 +1,236 @@
+"""``minigrad.sin(x)``, ``minigrad.var(x, 0)`` ...: the functions that mirror Tensor methods (``torch.sin`` is
+``Tensor.sin``).  Each calls the method; the op itself lives in ``minigrad/ops``.
+"""
+from . import _dtype
+from .ops.select import einsum  # noqa: F401  (a function only: no Tensor method)
+from .tensor import Tensor
+
+def sin(input):  # noqa: A002
+    return input.sin()
+
+def cos(input):  # noqa: A002
+    return input.cos()
+
+def tan(input):  # noqa: A002
+    return input.tan()
+
+def sinh(input):  # noqa: A002
+    return input.sinh()
+
+def cosh(input):  # noqa: A002
+    return input.cosh()
+
+def asin(input):  # noqa: A002
+    return input.asin()
+
+def acos(input):  # noqa: A002
+    return input.acos()
+
+def atan(input):  # noqa: A002
+    return input.atan()
+
+def arcsin(input):  # noqa: A002
+    return input.arcsin()
+
+def arccos(input):  # noqa: A002
+    return input.arccos()
+
+def arctan(input):  # noqa: A002
+    return input.arctan()
+
+def square(input):  # noqa: A002
+    return input.square()
+
+def log1p(input):  # noqa: A002
+    return input.log1p()
+
+def expm1(input):  # noqa: A002
+    return input.expm1()
+
+def log2(input):  # noqa: A002
+    return input.log2()
+
+def log10(input):  # noqa: A002
+    return input.log10()
+
+def exp2(input):  # noqa: A002
+    return input.exp2()
+
+def rsqrt(input):  # noqa: A002
+    return input.rsqrt()
+
+def erf(input):  # noqa: A002
+    return input.erf()
+
+def floor(input):  # noqa: A002
+    return input.floor()
+
+def ceil(input):  # noqa: A002
+    return input.ceil()
+
+def trunc(input):  # noqa: A002
+    return input.trunc()
+
+def frac(input):  # noqa: A002
+    return input.frac()
+
+def round(input, decimals=0):  # noqa: A001, A002
+    return input.round(decimals)
+
+
+def clamp_min(input, min):  # noqa: A002
+    return input.clamp_min(min)
+
+
+def clamp_max(input, max):  # noqa: A002
+    return input.clamp_max(max)
+
+
+def clip(input, min=None, max=None):  # noqa: A002
+    return input.clamp(min, max)
+
+
+def floor_divide(input, other):  # noqa: A002
+    return input // other if isinstance(input, Tensor) else other.__rfloordiv__(input)
+
+
+def remainder(input, other):  # noqa: A002
+    return input % other if isinstance(input, Tensor) else other.__rmod__(input)
+
+
+def minimum(input, other):  # noqa: A002
+    return input.minimum(other)
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):  # noqa: A002
+    return input.var(dim, unbiased, keepdim, correction=correction)
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):  # noqa: A002
+    return input.std(dim, unbiased, keepdim, correction=correction)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):  # noqa: A002
+    return input.norm(p, dim, keepdim, dtype)
+
+
+def prod(input, dim=None, keepdim=False, dtype=None):  # noqa: A002
+    return input.prod(dim, keepdim, dtype)
+
+
+def cumsum(input, dim, dtype=None):  # noqa: A002
+    return input.cumsum(dim, dtype)
+
+
+def logsumexp(input, dim, keepdim=False):  # noqa: A002
+    return input.logsumexp(dim, keepdim)
+
+
+def amax(input, dim=(), keepdim=False):  # noqa: A002
+    return input.amax(dim, keepdim)
+
+
+def amin(input, dim=(), keepdim=False):  # noqa: A002
+    return input.amin(dim, keepdim)
+
+
+def argmin(input, dim=None, keepdim=False):  # noqa: A002
+    return input.argmin(dim, keepdim)
+
+
+def all(input, dim=None, keepdim=False):  # noqa: A001, A002
+    return input.all(dim, keepdim)
+
+
+def any(input, dim=None, keepdim=False):  # noqa: A001, A002
+    return input.any(dim, keepdim)
+
+
+def masked_fill(input, mask, value):  # noqa: A002
+    return input.masked_fill(mask, value)
+
+
+def index_select(input, dim, index):  # noqa: A002
+    return input.index_select(dim, index)
+
+
+def gather(input, dim, index):  # noqa: A002
+    return input.gather(dim, index)
+
+
+def scatter(input, dim, index, src=None, *, value=None):  # noqa: A002
+    return input.scatter(dim, index, src, value=value)
+
+
+def scatter_add(input, dim, index, src):  # noqa: A002
+    return input.scatter_add(dim, index, src)
+
+
+def flip(input, dims):  # noqa: A002
+    return input.flip(dims)
+
+
+def narrow(input, dim, start, length):  # noqa: A002
+    return input.narrow(dim, start, length)
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    return tensor.split(split_size_or_sections, dim)
+
+
+def chunk(input, chunks, dim=0):  # noqa: A002
+    return input.chunk(chunks, dim)
+
+
+def unbind(input, dim=0):  # noqa: A002
+    return input.unbind(dim)
+
+
+def permute(input, dims):  # noqa: A002
+    return input.permute(dims)
+
+
+def outer(input, vec2):  # noqa: A002
+    return input.outer(vec2)
+
+
+def mv(input, vec):  # noqa: A002
+    return input.mv(vec)
+
+
+def bmm(input, mat2):  # noqa: A002
+    return input.bmm(mat2)
+
+
+# ---- the old typed constructors: torch.FloatTensor([1, 2]), torch.LongTensor(2, 3) --------------
+def _typed(dtype, args):
+    """``FloatTensor(data)`` copies ``data`` into a tensor of that dtype; ``FloatTensor(2, 3)`` makes one of
+    that shape (PyTorch leaves its values uninitialised; minigrad fills zeros)."""
+    from . import creation
+    if len(args) == 1 and not isinstance(args[0], int):
+        return creation.tensor(args[0], dtype=dtype)
+    return creation.zeros(*args, dtype=dtype)
+
+
+def FloatTensor(*args):  # noqa: N802  (PyTorch's names)
+    return _typed(_dtype.float32, args)
+
+
+def DoubleTensor(*args):  # noqa: N802
+    return _typed(_dtype.float64, args)
+
+
+def LongTensor(*args):  # noqa: N802
+    return _typed(_dtype.int64, args)
+
+
+def IntTensor(*args):  # noqa: N802
+    return _typed(_dtype.int32, args)
+
+
+def BoolTensor(*args):  # noqa: N802
+    return _typed(_dtype.bool_, args)
+
+
+def ByteTensor(*args):  # noqa: N802
+    return _typed(_dtype.uint8, args)

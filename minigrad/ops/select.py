@@ -1,0 +1,361 @@
+"""Selecting and rearranging: masked_fill, index_select, gather, scatter, flip, repeat, split, unbind, einsum.
+
+Each backward puts the gradient back where forward took the values from: ``gather`` takes, so
+its backward adds into zeros (``scatter_add``); ``flip`` reverses, so its backward reverses;
+``split`` cuts, so its backward joins (``cat``).  Formulas and node names from PyTorch's
+``tools/autograd/derivatives.yaml``.
+"""
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor, _wrap_dim
+from ._util import sum_to
+from .shape import IndexGrad, view_of
+
+
+def index_array(index, what):
+    """The numbers of an index tensor, checked as PyTorch checks them.
+
+    The ops below get the index (and masks) as numpy arrays, not as tensors: they are no inputs
+    of the node (PyTorch gives them no edge in ``next_functions``), only numbers it keeps.
+    """
+    if not isinstance(index, Tensor) or index.dtype.name not in ("int32", "int64"):
+        kinds = "int32 or int64" if what == "index_select" else "int32/int64"
+        raise RuntimeError(f"{what}(): Expected dtype {kinds} for index")
+    return index._data
+
+
+# ------------------------------------------------------------------ masked_fill
+class MaskedFill(Function):
+    """``x.masked_fill(mask, value)``: ``value`` where ``mask`` is true; the gradient passes elsewhere."""
+    node_name = "MaskedFillBackward0"
+
+    @staticmethod
+    def forward(ctx, a, m, value):
+        ctx.mask = m
+        v = value._data if isinstance(value, Tensor) else value
+        return Tensor(np.where(m, np.asarray(v, a._data.dtype), a._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .elementwise import grad_where
+        mask = np.broadcast_to(ctx.mask, grad._data.shape)
+        g_self = sum_to(grad_where(~mask, grad), ctx.input_shapes[0]) if ctx.needs_input_grad[0] else None
+        g_value = grad_where(mask, grad).sum() if ctx.needs_input_grad[2] else None  # a 0-dim value tensor
+        return g_self, None, g_value
+
+
+class MaskedFillTensor(MaskedFill):
+    """``x.masked_fill(mask, value_tensor)``: the value, a 0-dim tensor, gets the gradient of the filled places."""
+    node_name = "MaskedFillBackward1"
+
+
+# ------------------------------------------------------------------ index_select, gather, scatter
+class IndexSelect(Function):
+    """``x.index_select(dim, index)``: the slices ``index`` of ``dim``; backward adds the gradient back
+    at those slices (repeated indices add up)."""
+    node_name = "IndexSelectBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, idx):
+        if idx.ndim > 1:
+            raise IndexError("index_select(): Index is supposed to be a vector")
+        ctx.shape = a._data.shape
+        ctx.key = (slice(None),) * dim + (idx.reshape(-1),)
+        return Tensor(a._data[ctx.key])
+
+    @staticmethod
+    def backward(ctx, grad):
+        return IndexGrad.apply(grad, ctx.shape, ctx.key), None, None
+
+
+def _gather_key(idx, dim):
+    """numpy's fancy index that picks ``x[i][j][index[i][j]]`` (for dim=2): PyTorch's gather rule."""
+    grids = list(np.indices(idx.shape, sparse=True))
+    grids[dim] = idx
+    return tuple(grids)
+
+
+class Gather(Function):
+    """``x.gather(dim, index)``: ``out[i][j] = x[i][index[i][j]]`` for dim=1; backward adds the
+    gradient into zeros at the same places (PyTorch: ``gather_backward``, a ``scatter_add``)."""
+    node_name = "GatherBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, idx):
+        if idx.ndim != a._data.ndim and a._data.ndim:
+            raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+        ctx.dim, ctx.index, ctx.shape = dim, idx, a._data.shape
+        return Tensor(a._data[_gather_key(idx, dim)])
+
+    @staticmethod
+    def backward(ctx, grad):
+        zeros = Tensor(np.zeros(ctx.shape, grad._data.dtype))
+        return ScatterAdd.apply(zeros, ctx.dim, ctx.index, grad), None, None
+
+
+class ScatterAdd(Function):
+    """``x.scatter_add(dim, index, src)``: ``out[i][index[i][j]] += src[i][j]`` (dim=1)."""
+    node_name = "ScatterAddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, idx, src):
+        ctx.dim, ctx.index = dim, idx
+        out = a._data.copy()
+        np.add.at(out, _gather_key(idx, dim), src._data[tuple(slice(0, s) for s in idx.shape)])
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        g_src = Gather.apply(grad, ctx.dim, ctx.index) if ctx.needs_input_grad[3] else None
+        return grad, None, None, g_src
+
+
+class Scatter(Function):
+    """``x.scatter(dim, index, src)``: ``out[i][index[i][j]] = src[i][j]`` (dim=1).  The overwritten
+    places of ``x`` get no gradient; ``src`` gets the gradient of the places it was written to."""
+    node_name = "ScatterBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, idx, src):
+        ctx.dim, ctx.index = dim, idx
+        out = a._data.copy()
+        key = _gather_key(idx, dim)
+        if isinstance(src, Tensor):
+            out[key] = src._data[tuple(slice(0, s) for s in idx.shape)]
+        else:
+            out[key] = src
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        g_self = ScatterValue.apply(grad, ctx.dim, ctx.index, 0.0) if ctx.needs_input_grad[0] else None
+        g_src = Gather.apply(grad, ctx.dim, ctx.index) if ctx.needs_input_grad[3] else None
+        return g_self, None, None, g_src
+
+
+class ScatterValue(Scatter):
+    """``x.scatter(dim, index, 1.5)``: a number written at the places (PyTorch: ``ScatterBackward1``)."""
+    node_name = "ScatterBackward1"
+
+
+# ------------------------------------------------------------------ flip, repeat
+class Flip(Function):
+    """``x.flip(dims)``: reversed along ``dims`` (a copy); the gradient is flipped back."""
+    node_name = "FlipBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dims):
+        ctx.dims = dims
+        return Tensor(np.flip(a._data, dims).copy())
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.flip(ctx.dims), None
+
+
+class Repeat(Function):
+    """``x.repeat(2, 3)``: tiled copies; each element gets the sum of the gradients of its copies."""
+    node_name = "RepeatBackward0"
+
+    @staticmethod
+    def forward(ctx, a, repeats):
+        if len(repeats) < a._data.ndim:
+            raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions "
+                               "of tensor")
+        ctx.shape = a._data.shape
+        ctx.repeats = repeats
+        return Tensor(np.tile(a._data, repeats))
+
+    @staticmethod
+    def backward(ctx, grad):
+        # see the gradient as (r0, s0, r1, s1, ...) and sum over every r: one block per copy
+        shape = (1,) * (len(ctx.repeats) - len(ctx.shape)) + tuple(ctx.shape)
+        split = []
+        for r, s in zip(ctx.repeats, shape):
+            split += [r, s]
+        g = grad.reshape(split).sum(tuple(range(0, len(split), 2)))
+        return g.reshape(ctx.shape), None
+
+
+# ------------------------------------------------------------------ split, unbind
+class Split(Function):
+    """``x.split(size, dim)`` / ``x.chunk(n, dim)``: views of consecutive pieces; backward joins
+    their gradients (zeros for a piece that got none)."""
+    node_name = "SplitBackward0"
+
+    @staticmethod
+    def forward(ctx, a, sizes, dim):
+        ctx.dim = dim
+        out, start = [], 0
+        for s in sizes:
+            out.append(view_of(a, a._data[(slice(None),) * dim + (slice(start, start + s),)]))
+            start += s
+        return tuple(out)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        from ..creation import cat
+        return cat(list(grads), ctx.dim), None, None
+
+
+class SplitWithSizes(Split):
+    node_name = "SplitWithSizesBackward0"
+
+
+class Unbind(Function):
+    """``x.unbind(dim)``: the slices along ``dim`` as a tuple of views; backward stacks the gradients."""
+    node_name = "UnbindBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        return tuple(view_of(a, a._data[(slice(None),) * dim + (i,)]) for i in range(a._data.shape[dim]))
+
+    @staticmethod
+    def backward(ctx, *grads):
+        from ..creation import stack
+        return stack(list(grads), ctx.dim), None
+
+
+def split(t, split_size_or_sections, dim=0):
+    """``torch.split``: pieces of ``split_size`` (the last may be smaller), or of the listed sizes."""
+    dim = _wrap_dim(dim, t._data.ndim)
+    n = t._data.shape[dim]
+    if isinstance(split_size_or_sections, int):
+        size = split_size_or_sections
+        sizes = [min(size, n - i) for i in range(0, n, size)] if size > 0 else [n]
+        return Split.apply(t, sizes, dim)
+    sizes = list(split_size_or_sections)
+    if sum(sizes) != n:
+        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
+                           f"dimension {dim}), but got split_sizes={sizes}")
+    return SplitWithSizes.apply(t, sizes, dim)
+
+
+def chunk(t, chunks, dim=0):
+    """``torch.chunk``: ``chunks`` pieces of equal size ``ceil(n / chunks)`` (the last may be smaller)."""
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    n = t._data.shape[_wrap_dim(dim, t._data.ndim)]
+    return split(t, max(-(-n // chunks), 1), dim)
+
+
+# ------------------------------------------------------------------ einsum
+class Einsum(Function):
+    """``einsum("ij,jk->ik", a, b)``: sums of products named by letters.
+
+    The gradient for one operand is again an einsum: the incoming gradient times the other
+    operands, with the operand's own letters as the output (letters only that operand had were
+    summed away, so the gradient is the same along them: it is broadcast back).  PyTorch turns an
+    einsum into permutes, reshapes and a ``bmm``, so its graph shows those nodes (the last is often
+    ``ViewBackward0``); minigrad records one node.  No ``...`` and no letter repeated within one
+    operand (diagonals).
+    """
+    node_name = "EinsumBackward"
+
+    @staticmethod
+    def forward(ctx, equation, *operands):
+        ins, out = _parse_einsum(equation, operands)
+        ctx.ins, ctx.out = ins, out
+        ctx.save_for_backward(*operands)
+        return Tensor(np.asarray(np.einsum(f"{','.join(ins)}->{out}", *[o._data for o in operands])))
+
+    @staticmethod
+    def backward(ctx, grad):
+        operands = ctx.saved_tensors
+        grads = [None]
+        for i, (sub, op) in enumerate(zip(ctx.ins, operands)):
+            if not ctx.needs_input_grad[i + 1]:
+                grads.append(None)
+                continue
+            others = [(s, o) for j, (s, o) in enumerate(zip(ctx.ins, operands)) if j != i]
+            known = set(ctx.out).union(*[set(s) for s, _ in others])
+            kept = "".join(c for c in sub if c in known)
+            g = einsum(f"{','.join([ctx.out] + [s for s, _ in others])}->{kept}", grad, *[o for _, o in others])
+            shape = [op._data.shape[k] if c in known else 1 for k, c in enumerate(sub)]
+            grads.append(g.reshape(shape).expand(op._data.shape))
+        return tuple(grads)
+
+
+def _parse_einsum(equation, operands):
+    eq = equation.replace(" ", "")
+    if "..." in eq:
+        raise NotImplementedError("minigrad's einsum does not support '...'")
+    lhs, arrow, out = eq.partition("->")
+    ins = lhs.split(",")
+    if len(ins) != len(operands):
+        raise RuntimeError(f"einsum(): {len(ins)} operands were specified in the equation but {len(operands)} "
+                           "were given")  # (PyTorch's wording differs in detail)
+    for s, o in zip(ins, operands):
+        if len(set(s)) != len(s):
+            raise NotImplementedError("minigrad's einsum does not support a letter repeated within one operand")
+        if len(s) != o._data.ndim:
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(s)}) does not match the "
+                               f"number of dimensions ({o._data.ndim}) for operand {operands.index(o)} and no "
+                               "ellipsis was given")
+    if not arrow:  # implicit output: the letters that appear once, in alphabetical order
+        letters = "".join(ins)
+        out = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    return ins, out
+
+
+def einsum(equation, *operands):
+    """``torch.einsum(equation, *operands)`` (operands may also be passed as one list)."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    return Einsum.apply(equation, *operands)
+
+
+# ------------------------------------------------------------------ squeeze((0, 2))
+class SqueezeDimList(Function):
+    """``x.squeeze((0, 2))``: drop those dims where their size is 1 (a view); backward reshapes back."""
+    node_name = "SqueezeBackward2"
+
+    @staticmethod
+    def forward(ctx, a, dims):
+        ctx.shape = a._data.shape
+        drop = tuple(d for d in dims if a._data.shape[d] == 1)
+        return view_of(a, a._data.squeeze(drop) if drop else a._data.view())
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.shape), None
+
+
+# ------------------------------------------------------------------ helpers for Tensor methods
+def masked_fill(t, mask, value):
+    if isinstance(value, Tensor) and value._data.ndim:
+        raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                           f"{value._data.ndim} dimension(s).")
+    return (MaskedFillTensor if isinstance(value, Tensor) else MaskedFill).apply(t, mask_array(mask), value)
+
+
+def mask_array(mask):
+    m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
+    if m.dtype != np.bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {_C_NAMES[m.dtype.name]}")
+    return m
+
+
+# how PyTorch's C++ messages name the dtypes
+_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+            "int16": "short int", "int8": "signed char", "uint8": "unsigned char"}
+
+
+def scatter(t, dim, index, src=None, value=None):
+    src = value if src is None else src
+    dim, idx = _wrap_dim(dim, t._data.ndim), index_array(index, "scatter")
+    if isinstance(src, Tensor):
+        return Scatter.apply(t, dim, idx, src)
+    return ScatterValue.apply(t, dim, idx, src)
+
+
+def remove_ranges(key):
+    """``x[range(2)]`` indexes like ``x[[0, 1]]`` (in a tuple key too)."""
+    if isinstance(key, range):
+        return list(key)
+    if isinstance(key, tuple) and any(isinstance(k, range) for k in key):
+        return tuple(list(k) if isinstance(k, range) else k for k in key)
+    return key
+

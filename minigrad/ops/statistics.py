@@ -1,0 +1,294 @@
+"""More reductions: var, std, norm, prod, cumsum, logsumexp, amax/amin (and argmin, all, any).
+
+Like ``reduce.py``: forward reduces a numpy array over ``dims``; backward gives the gradient its
+reduced dims back (``_unreduce``) and spreads it with the derivative of the reduction, as written
+in PyTorch's ``tools/autograd/derivatives.yaml`` (``var_backward``, ``norm_backward``, ...).
+"""
+import math
+import warnings
+
+import numpy as np
+
+from .. import _dtype
+from ..autograd.function import Function
+from ..tensor import _TYPE_NAMES, Tensor
+from ._util import dims_arg
+from .reduce import _unreduce
+
+
+def reduced_dims(dim, ndim):
+    """``dim=None`` (or ``()``) means every dim; otherwise PyTorch's dim checks (``dims_arg``)."""
+    if dim is None or dim == () or dim == []:
+        return tuple(range(ndim))
+    return dims_arg(dim, ndim) if ndim else ()
+
+
+def _count(shape, dims):
+    return int(np.prod([shape[d] for d in dims])) if dims else 1
+
+
+def _float_only(a, what):
+    if not a.dtype.is_floating_point:
+        raise RuntimeError(what)
+
+
+# ------------------------------------------------------------------ variance and standard deviation
+class Var(Function):
+    """``x.var(dim, correction=1)``: mean squared distance from the mean, divided by ``N - correction``.
+
+    d var / dx = 2 (x - mean) / (N - correction)  (PyTorch: ``var_backward``).
+    """
+    node_name = "VarBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dims, correction, keepdim):
+        ctx.save_for_backward(a)
+        ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
+        return Tensor(_variance(a._data, dims, correction, keepdim, "var"))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, = ctx.saved_tensors
+        return _var_backward(grad, a, ctx.dims, ctx.correction, ctx.keepdim), None, None, None
+
+
+class Std(Function):
+    """``x.std(...)``: the square root of ``var``; d std = d var / (2 std), 0 where std is 0."""
+    node_name = "StdBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dims, correction, keepdim):
+        out = Tensor(np.sqrt(_variance(a._data, dims, correction, keepdim, "std")))
+        ctx.save_for_backward(a, out)
+        ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        grad_var = (grad / (out * 2)).masked_fill(out == 0, 0)
+        return _var_backward(grad_var, a, ctx.dims, ctx.correction, ctx.keepdim), None, None, None
+
+
+def _variance(x, dims, correction, keepdim, name):
+    n = _count(x.shape, dims)
+    if n - correction <= 0:
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+                      "factor (input numel divided by output numel).", UserWarning, stacklevel=5)
+    x64 = x.astype(np.float64)  # (PyTorch accumulates float32 in double too)
+    with np.errstate(all="ignore"):
+        sq = ((x64 - x64.mean(axis=dims, keepdims=True)) ** 2).sum(axis=dims, keepdims=keepdim)
+        return np.asarray(sq / max(n - correction, 0), dtype=x.dtype)
+
+
+def _var_backward(grad, a, dims, correction, keepdim):
+    n = _count(a._data.shape, dims)
+    g = _unreduce(grad, a._data.shape, dims, keepdim)
+    return g * (2.0 / (n - correction)) * (a - a.mean(dims, True))
+
+
+def var_or_std(fn, a, dim=None, unbiased=None, keepdim=False, correction=None, name="var"):
+    """The arguments of ``var``/``std``: ``dim``, ``unbiased`` (True: correction 1) or ``correction``."""
+    _float_only(a, "std and var only support floating point and complex dtypes")
+    if isinstance(dim, bool):  # x.var(False): the old positional `unbiased`
+        dim, unbiased = None, dim
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    return fn.apply(a, reduced_dims(dim, a._data.ndim), correction, keepdim)
+
+
+# ------------------------------------------------------------------ norm
+class Norm(Function):
+    """``x.norm(p)``: ``(sum |x|^p) ^ (1/p)`` (PyTorch: ``linalg.vector_norm``).
+
+    Its derivative (PyTorch: ``norm_backward``): for p = 2, ``x * grad / norm``; for p = 1,
+    ``sign(x) * grad``; for p = inf, the gradient goes to the largest ``|x|`` (shared by ties);
+    otherwise ``x |x|^(p-2) grad / norm^(p-1)``; 0 where the norm is 0.
+    """
+    node_name = "LinalgVectorNormBackward0"
+
+    @staticmethod
+    def forward(ctx, a, p, dims, keepdim):
+        x = np.abs(a._data)
+        with np.errstate(all="ignore"):
+            if p == 2:
+                out = np.sqrt((x.astype(np.float64) ** 2).sum(axis=dims, keepdims=keepdim))
+            elif p == math.inf:
+                out = x.max(axis=dims, keepdims=keepdim, initial=0)
+            elif p == -math.inf:
+                out = x.min(axis=dims, keepdims=keepdim)
+            elif p == 0:
+                out = (x != 0).sum(axis=dims, keepdims=keepdim)
+            else:
+                out = (x.astype(np.float64) ** p).sum(axis=dims, keepdims=keepdim) ** (1.0 / p)
+        out = Tensor(np.asarray(out, dtype=a._data.dtype))
+        ctx.save_for_backward(a, out)
+        ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        p, dims, keepdim = ctx.p, ctx.dims, ctx.keepdim
+        g = _unreduce(grad, a._data.shape, dims, keepdim)
+        norm = _unreduce(out, a._data.shape, dims, keepdim)
+        if p == 0:
+            return a * 0, None, None, None
+        if p == 1:
+            return a.sign() * g, None, None, None
+        if p == 2:
+            return (a * (g / norm)).masked_fill(norm == 0, 0), None, None, None
+        if math.isinf(p):
+            mask = (a.abs() == norm).to(a.dtype)
+            return a.sign() * (g / mask.sum(dims, True)) * mask, None, None, None
+        return (a * a.abs().pow(p - 2) * g / norm.pow(p - 1)).masked_fill(norm == 0, 0), None, None, None
+
+
+def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
+    """``x.norm()``, ``x.norm(p=1, dim=0)``, ``torch.norm(x)``: vector norms ("fro" is p = 2)."""
+    if not a.dtype.is_floating_point:
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                           f"{_TYPE_NAMES.get(a.dtype.name, a.dtype.name)}")
+    if p == "fro" or p is None:
+        p = 2
+    if isinstance(p, str):
+        raise NotImplementedError(f"minigrad has vector norms only, not the matrix norm p={p!r}")
+    if dtype is not None:
+        a = a.to(dtype)
+    return Norm.apply(a, float(p), reduced_dims(dim, a._data.ndim), keepdim)
+
+
+# ------------------------------------------------------------------ product
+class Prod(Function):
+    """``x.prod()`` / ``x.prod(dim)``: d prod / dx_i is the product of all the other elements.
+
+    Without zeros that is ``prod / x_i`` (PyTorch's formula too); with zeros minigrad multiplies
+    the others directly (a constant: no second derivative there).
+    """
+    node_name = "ProdBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=None, keepdim=False):
+        x = a._data
+        ctx.dim, ctx.keepdim = dim, keepdim
+        out = Tensor(np.asarray(x.prod(axis=dim, keepdims=keepdim, dtype=_sum_dtype(x.dtype))))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        dims = (ctx.dim,) if ctx.dim is not None else tuple(range(a._data.ndim))
+        g = _unreduce(grad, a._data.shape, dims, ctx.keepdim)
+        if not (a._data == 0).any():
+            return g * _unreduce(out, a._data.shape, dims, ctx.keepdim) / a, None, None
+        return g * Tensor(_prod_of_others(a._data, ctx.dim)), None, None
+
+
+class ProdDim(Prod):
+    node_name = "ProdBackward1"
+
+
+def _prod_of_others(x, axis):
+    """For each element, the product of all the others along ``axis`` (all elements if None), without dividing."""
+    if axis is None:
+        return _prod_of_others(x.reshape(-1), 0).reshape(x.shape)
+    x = np.moveaxis(x, axis, -1)
+    ones = np.ones(x.shape[:-1] + (1,), x.dtype)
+    left = np.cumprod(np.concatenate([ones, x[..., :-1]], -1), -1)                  # x_0 ... x_(i-1)
+    right = np.cumprod(np.concatenate([ones, x[..., :0:-1]], -1), -1)[..., ::-1]    # x_(i+1) ... x_(n-1)
+    return np.moveaxis(left * right, -1, axis)
+
+
+def _sum_dtype(d):
+    """Sums and products of integers and bools are int64 in PyTorch."""
+    return np.int64 if d.kind in "biu" else d
+
+
+# ------------------------------------------------------------------ cumulative sum
+class Cumsum(Function):
+    """``x.cumsum(dim)``: out_i = x_0 + ... + x_i, so d/dx_i gets the sum of the gradients from i on:
+    the reversed cumulative sum of the gradient (PyTorch: ``cumsum_backward``)."""
+    node_name = "CumsumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        return Tensor(np.cumsum(a._data, axis=dim, dtype=_sum_dtype(a._data.dtype)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        if grad._data.ndim == 0:
+            return grad, None
+        return grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim), None
+
+
+# ------------------------------------------------------------------ logsumexp
+class Logsumexp(Function):
+    """``log(sum(exp(x)))`` over ``dims``, computed as ``m + log(sum(exp(x - m)))`` with ``m = max x``
+    so that it does not overflow.  Its derivative is softmax: ``grad * exp(x - out)``."""
+    node_name = "LogsumexpBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim):
+        x = a._data if a._data.dtype.kind == "f" else a._data.astype(_dtype.get_default_dtype().numpy)
+        with np.errstate(all="ignore"):
+            m = x.max(axis=dims, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
+            m = np.where(np.isinf(m), 0, m)  # all -inf (or an inf): shift by 0 instead
+            out = np.log(np.exp(x - m).sum(axis=dims, keepdims=True)) + m
+        if not keepdim:
+            out = out.squeeze(dims)
+        out = Tensor(np.asarray(out, dtype=x.dtype))
+        ctx.save_for_backward(a, out)
+        ctx.dims, ctx.keepdim = dims, keepdim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        shape = a._data.shape
+        g = _unreduce(grad, shape, ctx.dims, ctx.keepdim)
+        return g * (a - _unreduce(out, shape, ctx.dims, ctx.keepdim)).exp(), None, None
+
+
+# ------------------------------------------------------------------ amax / amin
+class Amax(Function):
+    """``x.amax(dim)``: the largest values; the gradient is shared evenly by the elements that tie
+    for it (PyTorch: ``scale_grad_by_count``)."""
+    node_name = "AmaxBackward0"
+    numpy_fn = np.max
+
+    @classmethod
+    def forward(cls, ctx, a, dims, keepdim):
+        if a._data.size == 0:
+            raise IndexError(f"{cls.numpy_fn.__name__}(): Expected reduction dim to be specified for "
+                             "input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+        out = Tensor(np.asarray(cls.numpy_fn(a._data, axis=dims, keepdims=keepdim)))
+        ctx.save_for_backward(a, out)
+        ctx.dims, ctx.keepdim = dims, keepdim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        shape = a._data.shape
+        mask = (a == _unreduce(out, shape, ctx.dims, ctx.keepdim)).to(grad.dtype)
+        return _unreduce(grad, shape, ctx.dims, ctx.keepdim) / mask.sum(ctx.dims, True) * mask, None, None
+
+
+class Amin(Amax):
+    node_name = "AminBackward0"
+    numpy_fn = np.min
+
+
+# ------------------------------------------------------------------ not differentiable: argmin, all, any
+def argmin(a, dim=None, keepdim=False):
+    if dim is None:
+        return Tensor(np.asarray(np.argmin(a._data)))
+    return Tensor(np.asarray(np.argmin(a._data, axis=dims_arg(dim, a._data.ndim)[0], keepdims=keepdim)))
+
+
+def all_or_any(fn, a, dim=None, keepdim=False):
+    """``x.all()`` / ``x.any(dim)``: a bool tensor (``fn`` is ``np.all`` or ``np.any``)."""
+    axis = None if dim is None else reduced_dims(dim, a._data.ndim)
+    return Tensor(np.asarray(fn(a._data != 0, axis=axis, keepdims=keepdim)))
