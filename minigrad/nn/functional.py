@@ -68,5 +68,10 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     """``nll_loss(log_softmax(input, 1), target)``: the graph shows both nodes, as in PyTorch."""
     if label_smoothing:
         raise NotImplementedError("minigrad's cross_entropy does not support label_smoothing")
+    if target.shape == input.shape:  # PyTorch reads a target of the input's shape as class probabilities
+        if not target.is_floating_point():
+            raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
+                               f"{_TYPE_NAMES.get(target.dtype.name, 'Long')}")
+        raise NotImplementedError("minigrad's cross_entropy takes class indices as targets, not class probabilities")
     dim = 0 if input.dim() == 1 else 1
     return nll_loss(input.log_softmax(dim), target, weight, ignore_index=ignore_index, reduction=reduction)

@@ -60,7 +60,8 @@ class Sum(Function):
     @staticmethod
     def forward(ctx, a, dtype=None):
         ctx.shape = a._data.shape
-        return Tensor(np.asarray(a._data.sum(dtype=_sum_dtype(a, dtype))))
+        with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, silently (PyTorch too)
+            return Tensor(np.asarray(a._data.sum(dtype=_sum_dtype(a, dtype))))
 
     @staticmethod
     def backward(ctx, grad):
@@ -76,7 +77,8 @@ class SumDim(Function):
         ctx.shape = a._data.shape
         ctx.dims = reduce_dims(dim, a._data.ndim)
         ctx.keepdim = keepdim
-        return Tensor(np.asarray(a._data.sum(axis=ctx.dims, keepdims=keepdim, dtype=_sum_dtype(a, dtype))))
+        with np.errstate(invalid="ignore", over="ignore"):
+            return Tensor(np.asarray(a._data.sum(axis=ctx.dims, keepdims=keepdim, dtype=_sum_dtype(a, dtype))))
 
     @staticmethod
     def backward(ctx, grad):
@@ -91,7 +93,8 @@ class Mean(Function):
         ctx.shape = a._data.shape
         if a._data.size == 0:  # PyTorch: nan, without numpy's warning
             return Tensor(np.asarray(np.nan, dtype=a._data.dtype))
-        return Tensor(np.asarray(a._data.mean(), dtype=a._data.dtype))
+        with np.errstate(invalid="ignore", over="ignore"):
+            return Tensor(np.asarray(a._data.mean(), dtype=a._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -107,7 +110,7 @@ class MeanDim(Function):
         ctx.shape = a._data.shape
         ctx.dims = reduce_dims(dim, a._data.ndim)
         ctx.keepdim = keepdim
-        with np.errstate(invalid="ignore", divide="ignore"):  # the mean of nothing is nan, silently
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # the mean of nothing is nan, silently
             return Tensor(np.asarray(a._data.mean(axis=ctx.dims, keepdims=keepdim), dtype=a._data.dtype))
 
     @staticmethod

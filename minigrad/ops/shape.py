@@ -316,6 +316,21 @@ def _index_message(msg, key):
     return f"index {m.group(1)} is out of bounds for dimension {dim} with size {m.group(3)}"
 
 
+def sequence_as_tuple(key):
+    """``x[[0, slice(None)]]`` or ``x[[[0], [1]]]``: a list holding lists, slices, tensors, None or
+    ``...`` still means a tuple in PyTorch 2.13, with a deprecation warning (PyTorch's
+    ``treatSequenceAsTuple``); any other list is one index tensor."""
+    if isinstance(key, list) and len(key) < 32 and any(
+            isinstance(k, (list, tuple, slice, Tensor, np.ndarray)) or k is None or k is Ellipsis for k in key):
+        import warnings
+        warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
+                      "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted "
+                      "as tensor index, x[minigrad.tensor(seq)], which will result either in an error or a "
+                      "different result", UserWarning, stacklevel=4)
+        return tuple(key)
+    return key
+
+
 def _is_advanced(k):
     return isinstance(k, (Tensor, list, np.ndarray)) or (isinstance(k, bool))
 
@@ -337,11 +352,16 @@ def index(t, key):
     ``x[:, 0:]``) is an AliasBackward0. ``x[True]`` adds a dim of size 1 and masks it."""
     if _is_bool_scalar(key):
         return Index.apply(Unsqueeze.apply(t, 0), np.asarray([_as_index_array(key)]).reshape(1))
+    key = sequence_as_tuple(key)
     lone_slice = isinstance(key, slice)
     key = key if isinstance(key, tuple) else (key,)
-    if t._data.ndim == 0 and any(k is not None and k is not Ellipsis for k in key):
-        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
-                         "C++ to convert a 0-dim tensor to a number")
+    if t._data.ndim == 0:
+        first = next((k for k in key if k is not None and k is not Ellipsis), None)
+        if isinstance(first, slice):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        if first is not None:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+                             "in C++ to convert a 0-dim tensor to a number")
     used = sum(1 for k in key if k is not None and k is not Ellipsis and not
                (isinstance(k, (Tensor, np.ndarray)) and k.dtype == bool))
     if used > t._data.ndim:
@@ -462,6 +482,7 @@ def setitem(t, key, value):
     from ._util import as_operand
     from .inplace import inplace
     from .elementwise import CopyFrom
+    key = sequence_as_tuple(key)
     keys = key if isinstance(key, tuple) else (key,)
     np_key = tuple(k._data if isinstance(k, Tensor) else k for k in keys)
     np_key = np_key if isinstance(key, tuple) else np_key[0]
@@ -469,10 +490,12 @@ def setitem(t, key, value):
     if any(_is_advanced(k) for k in keys):
         if value._data.ndim and value._data.shape[0] == 1:
             value = _drop_leading_ones(value)
-        basic = tuple(slice(None) if _is_advanced(k) else k for k in keys)
-        whole = _basic_index(t.detach(), basic)._data.shape == t._data.shape
-        fn = IndexPut if whole and not any(isinstance(k, int) and not isinstance(k, bool) for k in keys) else CopySlices
-        return _leaf_check(t, fn is CopySlices) or inplace(t, fn, np_key, value)
+        # index_put_ on t itself, or (after an int, None or a part of a dim) on a view of t: CopySlices
+        on_view = _is_bool_scalar(key) or any(
+            k is None or (isinstance(k, int) and not isinstance(k, bool))
+            or (isinstance(k, slice) and not (k.start in (None, 0) and k.stop is None and k.step in (None, 1)))
+            for k in keys)
+        return _leaf_check(t, on_view) or inplace(t, CopySlices if on_view else IndexPut, np_key, value)
     dst_shape = t._data[np_key].shape
     whole = (all(k is Ellipsis or (isinstance(k, slice) and k.step in (None, 1)) for k in keys)
              and dst_shape == t._data.shape)
