@@ -778,3 +778,13 @@ def test_an_exported_notebook_has_no_picture_without_alt_text(template, caplog):
         body, _ = exporter.from_notebook_node(nb)
     assert "Alternative text is missing" not in caplog.text
     assert body.count('role="img"') == 2 and "minigrad-stepper-static" in body
+
+
+def test_a_stepper_still_draws_after_backward_freed_its_constants():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    loss = (x * 3.0).sum()
+    s = BackwardStepper(loss, show_values=True)
+    assert "constant [] = 3" in repr(s.graph(1))
+    loss.backward()  # frees what the nodes saved, the 3 too
+    for i in range(len(s.steps)):
+        assert "constant" not in repr(s.graph(i))

@@ -254,7 +254,7 @@ def build(lay, show_saved=False, show_grads=False, show_values=False, legend=Fal
                 nodes.append((sid, label, {"fillcolor": COLORS["saved"], "fontsize": "8"}))
                 edges.append((nid, sid, {"dir": "none"}))  # torchviz: edge(fn, saved, dir="none")
                 lines.append(f"    {text}")
-            elif lay.has_id(("const", id(node), i)):
+            elif lay.has_id(("const", id(node), i)) and not freed:  # (freed since the layout was made)
                 cid = lay.id(("const", id(node), i))
                 label, text = _constant_label(lay, tensor, data)
                 nodes.append((cid, label, {"fillcolor": COLORS["constant"], "style": "filled,dashed"}))

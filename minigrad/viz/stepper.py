@@ -272,8 +272,12 @@ class BackwardStepper:
         i = self.position
         self._prev_button.disabled = i == 0
         self._next_button.disabled = i == len(self.steps) - 1
-        self._graph_html.value = self._svg(i)
-        self._panel_html.value = self.panel_html(i)
+        try:
+            self._graph_html.value = self._svg(i)
+            self._panel_html.value = self.panel_html(i)
+        except Exception as e:  # a button's callback has no cell to show its error in: show it here
+            self._graph_html.value = f"<pre>{html.escape(f'{type(e).__name__}: {e}')}</pre>"
+            raise
 
     def static_html(self, position=None):
         """The picture of one step (default: the current one) as HTML: what a notebook shows when
