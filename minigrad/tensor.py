@@ -256,6 +256,9 @@ class Tensor:
         dtype = self.dtype if dtype is None else _dtype.to_dtype(dtype)
         if dtype is self.dtype:
             return self.clone() if copy else self
+        if not dtype.is_floating_point:  # PyTorch: an integer or bool copy is not differentiable, no grad_fn
+            with np.errstate(invalid="ignore"):  # (nan and inf cast to integers silently, as in PyTorch)
+                return Tensor(self._data.astype(dtype.numpy))
         return _ops.ToCopy.apply(self, dtype)
 
     def type(self, dtype=None):
