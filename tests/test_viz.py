@@ -138,8 +138,11 @@ def test_deterministic_across_builds_and_hash_seeds():
     assert draw(mm_function()[0], show_saved=True).source == draw(mm_function()[0], show_saved=True).source
     script = ("import minigrad; from minigrad.viz import draw\n"
               "x = minigrad.ones(3, requires_grad=True); y = minigrad.ones(3, requires_grad=True)\n"
-              "z = (x * y + x.exp() * 2).sum()\n"
-              "g = draw(z, show_saved=True, legend=True); print(g.source); print(repr(g))\n")
+              "h = x * y\n"
+              "z = (h + x.exp() * 2).sum()\n"
+              "g = draw(z, show_saved=True, legend=True); print(g.source); print(repr(g))\n"
+              "z.backward(retain_graph=True)\n"
+              "g = draw(z, names={x: 'x', h: 'h'}, show_values=True); print(g.source); print(repr(g))\n")
     outs = set()
     for seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
