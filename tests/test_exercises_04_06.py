@@ -875,3 +875,12 @@ def test_checks_are_deterministic(check):
     else:
         assert check(broken).text == check(broken).text
         assert "ValueError: boom" in check(broken).text
+
+
+@pytest.mark.parametrize("check, right, wrong", [
+    (nb05.check_q_reverse, "b", "a"), (nb05.check_q_bias_grad, "b", "a"), (nb05.check_q_no_zero_grad, "b", "c"),
+    (nb05.check_q_first_loss, 0.6931, 0.7), (nb06.check_q_next_node, "b", "c")])
+def test_prediction_questions_of_05_06(check, right, wrong):
+    assert check(right), check(right).text
+    report = check(wrong)
+    failed(report, "is not it", "Hint:")

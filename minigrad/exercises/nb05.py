@@ -313,3 +313,12 @@ check_q_no_zero_grad = _check.prediction(
            "each graph is new, so a second backward() is allowed; but .grad keeps every earlier gradient."],
     why="every step uses the sum of all gradients so far, so old directions keep pushing the weight "
         "past the minimum.")
+
+check_q_bias_grad = _check.prediction(
+    "nb05-q-bias-grad", "q_bias_grad",
+    "For a Linear(3, 2) layer and a batch x of 5 rows, what is bias.grad after layer(x).sum().backward()?",
+    "7172b9e0d1a25699", options={"a": "[1, 1]", "b": "[5, 5]", "c": "it depends on the values in x"},
+    hints=["The bias is added to every one of the 5 rows: how many times does each bias entry reach the sum?",
+           "When a value is used several times, its gradient is the sum of the gradients of every use."],
+    why="each bias entry is added to all 5 rows, and each use sends back a gradient of 1: the engine sums "
+        "the broadcast gradient over the rows.")
