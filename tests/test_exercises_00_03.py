@@ -5,7 +5,7 @@ import pytest
 
 import minigrad
 from minigrad import autograd
-from minigrad.exercises import nb00, nb01, nb01b, nb02, nb03
+from minigrad.exercises import nb00, nb01, nb01b, nb02, nb03, nb03b
 
 
 def not_written(*args):
@@ -33,7 +33,7 @@ def later_hints(report):
 ALL_CHECKS = [nb00.check_make_x_and_y, nb00.check_node_name, nb01.check_numerical_grad, nb01.check_sigmoid_grad,
               nb01.check_tanh_grad, nb01.check_chain_names, nb01b.check_grow_grad, nb01b.check_sum_until,
               nb02.check_diff_vjp, nb02.check_seed_for, nb03.check_second_derivative, nb03.check_train,
-              nb03.check_td_loss]
+              nb03b.check_td_loss, nb03b.check_evaluate]
 
 
 @pytest.mark.parametrize("check", ALL_CHECKS, ids=lambda c: f"{c.__module__.rsplit('.', 1)[-1]}.{c.__name__}")
@@ -655,49 +655,49 @@ def td_loss(model, x, r, x_next, gamma):
     return ((model(x) - target) ** 2).mean()
 
 
-def test_nb03_td_loss_reference():
-    assert_passed(nb03.check_td_loss(td_loss))
+def test_nb03b_td_loss_reference():
+    assert_passed(nb03b.check_td_loss(td_loss))
 
 
-def test_nb03_td_loss_target_under_no_grad_passes():
+def test_nb03b_td_loss_target_under_no_grad_passes():
     def with_no_grad(model, x, r, x_next, gamma):
         with minigrad.no_grad():
             target = r + gamma * model(x_next)
         return ((model(x) - target) ** 2).mean()
-    assert_passed(nb03.check_td_loss(with_no_grad))
+    assert_passed(nb03b.check_td_loss(with_no_grad))
 
 
-def test_nb03_td_loss_gradient_through_the_target():
+def test_nb03b_td_loss_gradient_through_the_target():
     def through_both(model, x, r, x_next, gamma):
         return ((model(x) - (r + gamma * model(x_next))) ** 2).mean()
-    text = nb03.check_td_loss(through_both).text
-    assert_failed(nb03.check_td_loss(through_both), "wrong gradient for the parameter weight", "expected:",
+    text = nb03b.check_td_loss(through_both).text
+    assert_failed(nb03b.check_td_loss(through_both), "wrong gradient for the parameter weight", "expected:",
                   "flows through the target")
     assert "detach" not in text  # the first hint names the problem, not the answer
 
 
-def test_nb03_td_loss_the_wrong_term_cut():
+def test_nb03b_td_loss_the_wrong_term_cut():
     def wrong_term(model, x, r, x_next, gamma):
         return ((model(x).detach() - (r + gamma * model(x_next))) ** 2).mean()
-    assert_failed(nb03.check_td_loss(wrong_term), "wrong gradient", "Swap which term")
+    assert_failed(nb03b.check_td_loss(wrong_term), "wrong gradient", "Swap which term")
 
 
-def test_nb03_td_loss_whole_loss_detached():
+def test_nb03b_td_loss_whole_loss_detached():
     def whole(model, x, r, x_next, gamma):
         return ((model(x) - (r + gamma * model(x_next))) ** 2).mean().detach()
-    assert_failed(nb03.check_td_loss(whole), "does not require grad", "Only one of the two terms")
+    assert_failed(nb03b.check_td_loss(whole), "does not require grad", "Only one of the two terms")
 
 
-def test_nb03_td_loss_wrong_value_and_none():
+def test_nb03b_td_loss_wrong_value_and_none():
     def no_gamma(model, x, r, x_next, gamma):
         return ((model(x) - (r + model(x_next)).detach()) ** 2).mean()
-    assert_failed(nb03.check_td_loss(no_gamma), "wrong loss value", "expected:")
-    assert_failed(nb03.check_td_loss(lambda *args: None), "returned None", "return loss")
-    assert_failed(nb03.check_td_loss(lambda *args: ((args[0](args[1]) - args[2]) ** 2)), "scalar")
+    assert_failed(nb03b.check_td_loss(no_gamma), "wrong loss value", "expected:")
+    assert_failed(nb03b.check_td_loss(lambda *args: None), "returned None", "return loss")
+    assert_failed(nb03b.check_td_loss(lambda *args: ((args[0](args[1]) - args[2]) ** 2)), "scalar")
 
 
-@pytest.mark.parametrize("check, right, wrong", [(nb03.check_q_retain, "c", "d"), (nb03.check_q_detach, "b", "a"),
-                                                 (nb03.check_q_eval, "a", "b")])
+@pytest.mark.parametrize("check, right, wrong", [(nb03.check_q_retain, "c", "d"), (nb03b.check_q_detach, "b", "a"),
+                                                 (nb03b.check_q_eval, "a", "b")])
 def test_nb03_predictions(check, right, wrong):
     assert_passed(check(right))
     assert_passed(check(right.upper()))
@@ -705,3 +705,83 @@ def test_nb03_predictions(check, right, wrong):
     assert_failed(report, "is not it")
     assert later_hints(report)
     assert not check("z") and "should be one of" in check("z").text
+
+
+def evaluate(model, data, targets):
+    was_training = model.training
+    model.eval()
+    with minigrad.no_grad():
+        loss = ((model(data) - targets) ** 2).mean()
+    model.train(was_training)
+    return loss.item()
+
+
+def test_nb03b_evaluate_reference_and_inference_mode():
+    assert_passed(nb03b.check_evaluate(evaluate))
+
+    def with_inference_mode(model, data, targets):
+        was_training = model.training
+        model.eval()
+        with minigrad.inference_mode():
+            loss = ((model(data) - targets) ** 2).mean()
+        model.train(was_training)
+        return loss.item()
+    assert_passed(nb03b.check_evaluate(with_inference_mode))
+
+
+def test_nb03b_evaluate_without_eval():
+    def no_eval(model, data, targets):
+        with minigrad.no_grad():
+            return ((model(data) - targets) ** 2).mean().item()
+    report = nb03b.check_evaluate(no_eval)
+    assert_failed(report, "ran in training mode", "section 5")
+    assert "model.eval()" not in report.text and "model.eval()" in later_hints(report)
+
+
+def test_nb03b_evaluate_eval_is_not_no_grad():
+    def no_no_grad(model, data, targets):
+        was_training = model.training
+        model.eval()
+        loss = ((model(data) - targets) ** 2).mean()
+        model.train(was_training)
+        return loss.item()
+    report = nb03b.check_evaluate(no_no_grad)
+    assert_failed(report, "recording was on", "not whether autograd records")
+    assert "no_grad()" in later_hints(report)
+
+
+def test_nb03b_evaluate_mode_not_restored():
+    def always_train_after(model, data, targets):
+        model.eval()
+        with minigrad.no_grad():
+            loss = ((model(data) - targets) ** 2).mean().item()
+        model.train()
+        return loss
+    assert_failed(nb03b.check_evaluate(always_train_after), "afterwards the model is in training mode",
+                  "evaluation mode before the call")
+
+    def left_in_eval(model, data, targets):
+        model.eval()
+        with minigrad.no_grad():
+            return ((model(data) - targets) ** 2).mean().item()
+    assert_failed(nb03b.check_evaluate(left_in_eval), "afterwards the model is in evaluation mode")
+
+
+def test_nb03b_evaluate_returns_a_float_with_the_right_value():
+    def tensor_back(model, data, targets):
+        model.eval()
+        with minigrad.no_grad():
+            loss = ((model(data) - targets) ** 2).mean()
+        model.train()
+        return loss
+    assert_failed(nb03b.check_evaluate(tensor_back), "Python float, got a tensor", ".item()")
+
+    def sum_not_mean(model, data, targets):
+        was_training = model.training
+        model.eval()
+        with minigrad.no_grad():
+            loss = ((model(data) - targets) ** 2).sum()
+        model.train(was_training)
+        return loss.item()
+    assert_failed(nb03b.check_evaluate(sum_not_mean), "wrong value", "expected:", "got:")
+    assert_failed(nb03b.check_evaluate(lambda *args: None), "returned None")

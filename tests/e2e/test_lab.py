@@ -39,6 +39,7 @@ EXPECTATIONS = {
     "01": Expect(labels=("SumBackward0", "ReluBackward0", "AccumulateGrad"), plot=True),
     "02": Expect(labels=("AccumulateGrad",)),
     "03": Expect(labels=("AccumulateGrad",)),
+    "03b": Expect(labels=("AccumulateGrad", "AddmmBackward0")),
     "04": Expect(labels=("MMFunctionBackward",)),
     "04b": Expect(labels=("MmBackward0", "MulBackward")),
     "05": Expect(labels=("MMFunctionBackward", "ReverseGradBackward", "BackwardHookFunctionBackward")),
