@@ -785,3 +785,12 @@ def test_nb03b_evaluate_returns_a_float_with_the_right_value():
         return loss.item()
     assert_failed(nb03b.check_evaluate(sum_not_mean), "wrong value", "expected:", "got:")
     assert_failed(nb03b.check_evaluate(lambda *args: None), "returned None")
+
+
+def test_nb03_number_prediction():
+    assert_passed(nb03.check_q_accumulate(12))
+    assert_passed(nb03.check_q_accumulate(12.0))
+    report = nb03.check_q_accumulate(4)
+    assert_failed(report, "is not it", "Where does that 4 go")
+    assert "AccumulateGrad adds" in later_hints(report)
+    assert not nb03.check_q_accumulate("twelve") and "should be a number" in nb03.check_q_accumulate("x").text

@@ -200,3 +200,12 @@ check_q_retain = prediction(
            "retain_graph decides whether the saved tensors survive the backward pass (section 4). Which leaves "
            "a backward reaches does not depend on it."],
     why="The flag only keeps the saved tensors for a later pass; backward still computes every gradient.")
+
+check_q_accumulate = prediction(
+    "nb03-q-accumulate", "q_accumulate",
+    "After three backward() calls on three new graphs of y = x * x at x = 2, what is x.grad?",
+    "802da22c98a8c84e",
+    hints=["each backward() computes dy/dx = 4 for its own graph. Where does that 4 go: into a fresh .grad, "
+           "or into the one that is already there?",
+           "AccumulateGrad adds into .grad; nothing resets it between the calls."],
+    why="Each backward adds its 4 to what .grad already holds: 4, 8, 12.")
