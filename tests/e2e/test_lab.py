@@ -41,7 +41,7 @@ EXPECTATIONS = {
     "03": Expect(labels=("AccumulateGrad",)),
     "03b": Expect(labels=("AccumulateGrad", "AddmmBackward0")),
     "04": Expect(labels=("MMFunctionBackward",)),
-    "04b": Expect(labels=("MmBackward0", "MulBackward")),
+    "04b": Expect(labels=("MmBackward0", "CubeBackward")),
     "05": Expect(labels=("MMFunctionBackward", "ReverseGradBackward", "BackwardHookFunctionBackward")),
     "05b": Expect(labels=("MMFunctionBackward", "AddmmBackward0", "TanhBackward0"), plot=True),
     "06": Expect(stepper=True),
