@@ -810,6 +810,38 @@ class Tensor:
     def minimum(self, other):
         return self.min(other)
 
+    # bitwise and logical ops give integer or bool tensors and are not differentiable
+    def __and__(self, other):
+        return _bitwise(np.bitwise_and, "bitwise_and", self, other)
+
+    def __or__(self, other):
+        return _bitwise(np.bitwise_or, "bitwise_or", self, other)
+
+    def __xor__(self, other):
+        return _bitwise(np.bitwise_xor, "bitwise_xor", self, other)
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
+    bitwise_and, bitwise_or, bitwise_xor = __and__, __or__, __xor__
+
+    def __invert__(self):
+        if self._data.dtype.kind == "f":
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        return Tensor(np.invert(self._data))
+
+    bitwise_not = __invert__
+
+    def logical_and(self, other):
+        return _compare(np.logical_and, self, other)
+
+    def logical_or(self, other):
+        return _compare(np.logical_or, self, other)
+
+    def logical_xor(self, other):
+        return _compare(np.logical_xor, self, other)
+
+    def logical_not(self):
+        return Tensor(np.logical_not(self._data))
+
     # ------------------------------------------------------------------ more reductions (ops/statistics.py)
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
@@ -1000,6 +1032,16 @@ def _shape_arg(shape):
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = shape[0]
     return tuple(int(s) for s in shape)
+
+
+def _bitwise(fn, name, a, b):
+    """``a & b``, ``a | b``, ``a ^ b`` on bool or integer tensors (PyTorch has no float kernel for them)."""
+    from .ops._util import as_operand, result
+    b = as_operand(b, a)
+    for t in (a, b):
+        if t._data.dtype.kind == "f":
+            raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_TYPE_NAMES[t.dtype.name]}\'')
+    return result(a, b, fn(a._data, b._data))
 
 
 def _compare(fn, a, b):

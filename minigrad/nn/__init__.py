@@ -3,8 +3,8 @@
 - ``parameter.py``  ``Parameter``, the tensor a module trains
 - ``module.py``     ``Module``: registration, ``parameters()``, ``state_dict()``, printing
 - ``linear.py``     ``Linear``, ``Identity``;  ``flatten.py``  ``Flatten``
-- ``activation.py`` ``ReLU``, ``Sigmoid``, ``Tanh``, ``Softmax``, ``LogSoftmax``
-- ``loss.py``       ``MSELoss``, ``CrossEntropyLoss``, ``NLLLoss``
+- ``activation.py`` ``ReLU``, ``Sigmoid``, ``Tanh``, ``Softmax``, ``LogSoftmax``, ``GELU``, ``Dropout`` ...
+- ``loss.py``       ``MSELoss``, ``CrossEntropyLoss``, ``NLLLoss``, ``BCELoss``, ``L1Loss`` ...
 - ``container.py``  ``Sequential``, ``ModuleList``
 - ``init.py``       weight initialisation (``nn.init.kaiming_uniform_`` ...)
 - ``functional.py`` the functions behind the layers (``import minigrad.nn.functional as F``)
@@ -13,11 +13,15 @@ from . import functional
 from . import init
 from .parameter import Parameter
 from .module import Module
-from .linear import Identity, Linear
+from .linear import Identity, LazyLinear, Linear
 from .flatten import Flatten
 from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .activation import ELU, GELU, Dropout, Hardtanh, LeakyReLU, LogSigmoid, ReLU6, SiLU, Softplus
 from .loss import CrossEntropyLoss, MSELoss, NLLLoss
+from .loss import BCELoss, BCEWithLogitsLoss, HuberLoss, L1Loss, SmoothL1Loss
 from .container import ModuleList, Sequential
 
 __all__ = ["Module", "Parameter", "Linear", "Sequential", "ModuleList", "ReLU", "Sigmoid", "Tanh", "Softmax",
-           "LogSoftmax", "Flatten", "Identity", "MSELoss", "CrossEntropyLoss", "NLLLoss", "functional", "init"]
+           "LogSoftmax", "Flatten", "Identity", "MSELoss", "CrossEntropyLoss", "NLLLoss", "functional", "init",
+           "LazyLinear", "ELU", "GELU", "Dropout", "Hardtanh", "LeakyReLU", "LogSigmoid", "ReLU6", "SiLU", "Softplus",
+           "BCELoss", "BCEWithLogitsLoss", "HuberLoss", "L1Loss", "SmoothL1Loss"]

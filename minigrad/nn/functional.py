@@ -75,3 +75,9 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         raise NotImplementedError("minigrad's cross_entropy takes class indices as targets, not class probabilities")
     dim = 0 if input.dim() == 1 else 1
     return nll_loss(input.log_softmax(dim), target, weight, ignore_index=ignore_index, reduction=reduction)
+
+
+# more activations, dropout, one_hot and losses (issue 19): see functional_more.py
+from .functional_more import (binary_cross_entropy, binary_cross_entropy_with_logits, dropout, elu, gelu,  # noqa: E402
+                              hardtanh, huber_loss, l1_loss, leaky_relu, logsigmoid, one_hot, relu6, silu,
+                              smooth_l1_loss, softplus)

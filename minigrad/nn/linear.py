@@ -52,3 +52,34 @@ class Linear(Module):
 
     def extra_repr(self):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class LazyLinear(Linear):
+    """A ``Linear`` whose ``in_features`` is read from the first input (PyTorch: ``nn.LazyLinear``).
+
+    Until then its parameters hold no numbers (PyTorch: ``UninitializedParameter``; minigrad: empty
+    Parameters, filled in place on the first call, so an optimizer made before keeps them).  After
+    the first call the module *is* a ``Linear``, as in PyTorch (``cls_to_become``).
+    """
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        Module.__init__(self)
+        self.in_features, self.out_features = 0, out_features
+        self.weight = Parameter(creation.empty(0, dtype=dtype, device=device))
+        if bias:
+            self.bias = Parameter(creation.empty(0, dtype=dtype, device=device))
+        else:
+            self.register_parameter("bias", None)
+
+    def reset_parameters(self):
+        if self.in_features:
+            super().reset_parameters()
+
+    def forward(self, input):
+        self.in_features = input.shape[-1]
+        self.weight.data = creation.empty(self.out_features, self.in_features, dtype=self.weight.dtype)
+        if self.bias is not None:
+            self.bias.data = creation.empty(self.out_features, dtype=self.bias.dtype)
+        self.reset_parameters()
+        self.__class__ = Linear
+        return self.forward(input)

@@ -1998,11 +1998,11 @@ def b19_reduce_ties_zeros_and_dtypes(T, F, o):
     o["lse_inf"] = T.tensor([[-float("inf"), -float("inf")], [float("inf"), 1.0]]).logsumexp(1)
 
 
-def _fb19(T, o, y, name, **leaves):
+def _fb19(T, o, out, name, **leaves):
     """``fwd_bwd`` with the leaves' gradients recorded under ``name`` (and reset for the next use)."""
-    o.all(y, name, 3)
-    g = T.tensor(arr(99, *tuple(y.shape)).tolist(), dtype=y.dtype) if y.dim() else None
-    y.backward(g)
+    o.all(out, name, 3)
+    g = T.tensor(arr(99, *tuple(out.shape)).tolist(), dtype=out.dtype) if out.dim() else None
+    out.backward(g)
     o.grads(name + ".", **leaves)
     for t in leaves.values():
         t.grad = None
@@ -2111,3 +2111,286 @@ def b19_arange_float_step(T, F, o):
     o["relu_grad_at_zero"] = [(T.arange(-8, 8, 0.1) > 0).sum()]
     o.err("zero_step", lambda: T.arange(0, 1, 0))
     o.err("bad_sign", lambda: T.arange(0, 1, -0.1))
+
+
+_ACT19 = {
+    "leaky_relu": lambda F, x: F.leaky_relu(x), "leaky_relu_02": lambda F, x: F.leaky_relu(x, 0.2),
+    "gelu": lambda F, x: F.gelu(x), "gelu_tanh": lambda F, x: F.gelu(x, approximate="tanh"),
+    "silu": lambda F, x: F.silu(x), "softplus": lambda F, x: F.softplus(x),
+    "softplus_beta": lambda F, x: F.softplus(x * 10, beta=2, threshold=5), "elu": lambda F, x: F.elu(x),
+    "elu_alpha": lambda F, x: F.elu(x, 0.5), "relu6": lambda F, x: F.relu6(x * 4),
+    "hardtanh": lambda F, x: F.hardtanh(x), "logsigmoid": lambda F, x: F.logsigmoid(x * 10),
+}
+
+
+def _act19_case(fn):
+    def c(T, F, o):
+        x = leaf(T, 40, 2, 4)
+        fwd_bwd(T, o, fn(F, x), x=x)
+    return c
+
+
+for _name, _fn in _ACT19.items():
+    case(_act19_case(_fn), name=f"b19_act_{_name}")
+
+
+@case
+def b19_losses(T, F, o):
+    p = leaf(T, 41, 2, 3, lo=0.05, hi=0.95)
+    t = T.tensor([[1.0, 0.0, 1.0], [0.0, 0.0, 1.0]])
+    _fb19(T, o, F.binary_cross_entropy(p, t), "bce", p=p)
+    _fb19(T, o, F.binary_cross_entropy(p, t, reduction="sum"), "bce_sum", p=p)
+    _fb19(T, o, F.binary_cross_entropy(p, t, weight=T.tensor([1.0, 2.0, 0.5]), reduction="none"), "bce_w", p=p)
+    x = leaf(T, 42, 2, 3, lo=-4, hi=4)
+    _fb19(T, o, F.binary_cross_entropy_with_logits(x, t), "bcel", x=x)
+    _fb19(T, o, F.binary_cross_entropy_with_logits(x, t, pos_weight=T.tensor([2.0, 1.0, 0.5])), "bcel_pw", x=x)
+    _fb19(T, o, F.binary_cross_entropy_with_logits(x, t, weight=T.tensor([[2.0], [0.5]]), reduction="sum"),
+          "bcel_w", x=x)
+    y = leaf(T, 43, 2, 3)
+    _fb19(T, o, F.l1_loss(x, y), "l1", x=x, y=y)
+    _fb19(T, o, F.l1_loss(x, y, reduction="sum"), "l1_sum", x=x)
+    _fb19(T, o, F.smooth_l1_loss(x, y), "smooth_l1", x=x, y=y)
+    _fb19(T, o, F.smooth_l1_loss(x, y, beta=0.5, reduction="none"), "smooth_l1_beta", x=x)
+    _fb19(T, o, F.huber_loss(x, y, delta=0.7), "huber", x=x, y=y)
+    o["modules"] = [T.nn.BCELoss()(p, t), T.nn.BCEWithLogitsLoss()(x, t), T.nn.L1Loss()(x, y),
+                    T.nn.SmoothL1Loss()(x, y), T.nn.HuberLoss()(x, y)]
+    o["bce_edges"] = [T.nn.BCELoss()(p, t)]
+    o.tree("bce_tree", F.binary_cross_entropy(p, t))
+    o["bce_saturated"] = F.binary_cross_entropy(T.tensor([0.0, 1.0]), T.tensor([1.0, 0.0]), reduction="none")
+    o.err("bce_range", lambda: F.binary_cross_entropy(T.tensor([1.5]), T.tensor([1.0])))
+    o.err("bce_size", lambda: F.binary_cross_entropy(T.tensor([0.5]), T.tensor([1.0, 0.0])))
+
+
+@case
+def b19_one_hot_dropout_modules(T, F, o):
+    o["one_hot"] = F.one_hot(T.tensor([0, 2, 1]))
+    o["one_hot_n"] = F.one_hot(T.tensor([[0], [3]]), 5)
+    o.err("one_hot_big", lambda: F.one_hot(T.tensor([0, 5]), 3))
+    o.err("one_hot_neg", lambda: F.one_hot(T.tensor([-1]), 3))
+    o.err("one_hot_float", lambda: F.one_hot(T.tensor([1.0])))
+    x = leaf(T, 44, 3, 4)
+    o["eval_is_input"] = F.dropout(x, 0.5, training=False) is x
+    o["p0_is_input"] = F.dropout(x, 0.0) is x
+    y = F.dropout(x, 0.5)
+    o.fn("dropout_fn", y)
+    o["dropout_kept_scaled"] = bool(((y == 0) | ((y - 2 * x).abs() < 1e-6)).all())
+    o["dropout_p1"] = F.dropout(x, 1.0)
+    o.err("dropout_bad_p", lambda: F.dropout(x, 1.5))
+    o.err("dropout_module_bad_p", lambda: T.nn.Dropout(-0.1))
+    m = T.nn.Dropout(0.3)
+    m.eval()
+    o["module_eval"] = m(x) is x
+    o.repr("reprs", [T.nn.LeakyReLU(), T.nn.LeakyReLU(0.2, True), T.nn.GELU(), T.nn.GELU("tanh"), T.nn.SiLU(),
+                     T.nn.Softplus(), T.nn.Softplus(2, 10), T.nn.ELU(), T.nn.ELU(0.5), T.nn.ReLU6(), T.nn.Dropout(),
+                     T.nn.Dropout(0.2), T.nn.BCELoss(), T.nn.BCEWithLogitsLoss(), T.nn.L1Loss(), T.nn.SmoothL1Loss(),
+                     T.nn.HuberLoss(), T.nn.Hardtanh(), T.nn.LogSigmoid(), T.nn.LazyLinear(3)])
+    lazy = T.nn.LazyLinear(2)
+    out = lazy(T.ones(4, 3))
+    o["lazy"] = [out.shape, lazy.weight.shape, lazy.in_features, type(lazy).__name__]
+    o.repr("lazy_repr", lazy)
+    seq = T.nn.Sequential(T.nn.Linear(2, 3), T.nn.GELU(), T.nn.Dropout(0.5), T.nn.Linear(3, 1), T.nn.Sigmoid())
+    seq.eval()
+    with T.no_grad():
+        for prm, v in zip(seq.parameters(), ([[0.5, -0.5], [1.0, 0.25], [-1.0, 2.0]], [0.1, 0.2, 0.3],
+                                             [[1.0, -1.0, 0.5]], [0.05])):
+            prm.copy_(T.tensor(v))
+    o["seq_eval"] = seq(T.tensor([[1.0, 2.0], [-1.0, 0.5]]))
+
+
+# ---------------------------------------------------------------------------------- issue 18: op-level classes
+def _grads_of(T, o, key, y, *leaves, gradient=None):
+    """Backward from ``y`` (summed unless a gradient is given) and record the leaves' gradients."""
+    for t in leaves:
+        t.grad = None
+    (y if gradient is not None else y.sum()).backward(gradient)
+    o[key] = [t.grad for t in leaves]
+
+
+@case
+def f18_reductions(T, F, o):
+    x = leaf(T, 181, 2, 3)
+    y = x.sum(dtype=T.float64)
+    o.all(y, "sum_dtype")
+    _grads_of(T, o, "sum_dtype.grad", y, x)
+    o.all(x.sum(1, dtype=T.float64), "sum_dim_dtype")
+    o.err("sum_dtype_int", lambda: x.sum(dtype=T.int64))
+    with T.no_grad():
+        o["sum_dtype_int_no_grad"] = x.sum(dtype=T.int64)
+    o.err("sum_repeated_dims", lambda: x.sum((0, -2)))
+    o.err("mean_repeated_dims", lambda: x.mean((1, 1)))
+    z = T.tensor(1.5, requires_grad=True)
+    for name in ("max", "min"):
+        values, indices = getattr(z, name)(0)
+        o.all(values, f"0d.{name}0")
+        o[f"0d.{name}0.indices"] = indices
+        _grads_of(T, o, f"0d.{name}0.grad", values, z)
+    o.err("0d.max1", lambda: z.max(1))
+    o.err("0d.mean_m2", lambda: z.mean(-2))
+    o.err("0d.sum1", lambda: z.sum(1))
+    o.err("max_empty_dim", lambda: T.zeros(0, 3).max(0))
+    o.err("min_empty_dim", lambda: T.zeros(2, 0).min(1))
+    n = T.tensor([1.0, float("nan"), 3.0, float("nan")], requires_grad=True)
+    o.warns("max_nan.warnings", lambda: n.max())
+    _grads_of(T, o, "max_nan.grad", n.max(), n)
+    i = T.tensor([[1, 2], [3, 4]])
+    for name in ("softmax", "log_softmax"):
+        o.err(f"{name}_int_dim0", lambda: getattr(i, name)(0))
+        o.err(f"{name}_int_dim1", lambda: getattr(i, name)(1))
+        o.err(f"{name}_bool", lambda: getattr(T.tensor(True), name)(0))
+    s = T.tensor([[float("-inf"), float("-inf")], [0.5, float("inf")]], requires_grad=True)
+    o["softmax_inf"] = o.warns("softmax_inf.warnings", lambda: s.softmax(1))
+    o["log_softmax_inf"] = o.warns("log_softmax_inf.warnings", lambda: s.log_softmax(1))
+    o["0d.softmax"] = z.softmax(0)
+    o["0d.log_softmax"] = z.log_softmax(-1)
+    o["sum_inf"] = o.warns("sum_inf.warnings", lambda: [s.sum(), s.sum(1), s.mean(), s.mean(0)])
+    o.err("argmax_bool", lambda: T.tensor([True, False]).argmax())
+    o["0d.argmax0"] = z.argmax(0)
+
+
+@case
+def f18_losses(T, F, o):
+    a, b = T.tensor([1, 2]), T.tensor([1.0, 2.5])
+    o.err("mse_int", lambda: F.mse_loss(a, a))
+    o.err("mse_bool_int", lambda: F.mse_loss(T.tensor([True]), T.tensor([1])))
+    o["mse_int_float"] = F.mse_loss(a, b)
+    x = leaf(T, 182, 1, 2)
+    t = leaf(T, 183, 2, 1, 2)
+    y = o.warns("mse_broadcast.warnings", lambda: F.mse_loss(x, t))
+    o.all(y, "mse_broadcast")
+    _grads_of(T, o, "mse_broadcast.grad", y, x, t)
+    logits = leaf(T, 184, 2, 3)
+    o.err("nll_n1_target", lambda: F.nll_loss(logits, T.tensor([[0], [1]])))
+    o.err("ce_n1_target", lambda: F.cross_entropy(logits, T.tensor([[0], [1]])))
+    o.err("ce_same_shape_int", lambda: F.cross_entropy(logits, T.tensor([[0, 1, 2], [1, 1, 1]])))
+    o.err("nll_0d", lambda: F.nll_loss(T.tensor(0.5), T.tensor(0)))
+    o.err("nll_batch_0d_target", lambda: F.nll_loss(logits, T.tensor(1)))
+    o.err("nll_1d_target_size", lambda: F.nll_loss(logits[0], T.tensor([0, 1])))
+    o.err("nll_int_input", lambda: F.nll_loss(T.tensor([[1, 2]]), T.tensor([0])))
+    o.err("nll_spatial_target", lambda: F.nll_loss(leaf(T, 185, 2, 3, 1), T.tensor([0, 1])))
+    o.err("nll_4d_target", lambda: F.nll_loss(T.zeros(2, 3, 1, 1), T.tensor([0, 1])))
+    for red in ("mean", "sum", "none"):
+        ignored = o.warns(f"ce_all_ignored_{red}.warnings",
+                          lambda: F.cross_entropy(logits, T.tensor([-100, -100]), reduction=red))
+        o[f"ce_all_ignored_{red}"] = ignored
+        _grads_of(T, o, f"ce_all_ignored_{red}.grad", ignored, logits)
+    sp = leaf(T, 186, 2, 3, 2)
+    target = T.tensor([[0, 2], [1, -100]])
+    for red in ("mean", "sum", "none"):
+        y = F.nll_loss(sp, target, reduction=red)
+        o.all(y, f"nll_spatial_{red}")
+        _grads_of(T, o, f"nll_spatial_{red}.grad", y, sp)
+    y = F.cross_entropy(sp, T.tensor([[0, 2], [1, 1]]), weight=T.tensor([1.0, 2.0, 0.5]))
+    o.all(y, "ce_spatial_weight")
+    _grads_of(T, o, "ce_spatial_weight.grad", y, sp)
+    o["nll_inf_ignored"] = F.nll_loss(T.tensor([[float("inf"), 0.0], [1.0, 2.0]]), T.tensor([-100, 1]))
+
+
+@case
+def f18_indexing(T, F, o):
+    x = leaf(T, 187, 2, 3)
+    z = T.tensor(1.5, requires_grad=True)
+    for name, key in (("ellipsis", ...), ("whole_tuple", (slice(None), slice(0, None))),
+                      ("whole_slice_then_int", (slice(0, None), 0)), ("lone_slice", slice(None)),
+                      ("whole_stop", (slice(0, 2), [0, 1])), ("none_ellipsis_int", (None, ..., 0)),
+                      ("bool_true", True), ("bool_tensor", T.tensor(True))):
+        y = x[key]
+        o.all(y, f"x[{name}]")
+        _grads_of(T, o, f"x[{name}].grad", y, x)
+    for name, key in (("ellipsis", ...), ("mask", z > 0), ("true", True), ("false", False), ("none", None)):
+        o.all(z[key], f"z[{name}]")
+    o.err("z[slice]", lambda: z[:])
+    o.err("z[0]", lambda: z[0])
+    o.err("x[[5]]", lambda: x[[5]])
+    o.err("x[:, [5]]", lambda: x[:, [5]])
+    o.err("x[[0], [5]]", lambda: x[[0], [5]])
+    o.err("x[5]", lambda: x[5])
+    o.err("x[:, 5]", lambda: x[:, 5])
+    o.err("select_range", lambda: x.select(0, 5))
+    o.err("select_neg_range", lambda: x.select(1, -4))
+    o.err("select_0d", lambda: z.select(0, 0))
+    o["sequence_as_tuple"] = o.warns("sequence_as_tuple.warnings", lambda: x[[[0], [1]]])
+    o["list_index"] = x[[1, 0]]
+
+
+@case
+def f18_setitem(T, F, o):
+    x = leaf(T, 188, 2, 3)
+    v = leaf(T, 189, 3)
+    z = T.tensor(0.7, requires_grad=True)
+    writes = {
+        "mask_number": lambda g: g.__setitem__(g > 0, 0.5),
+        "list_number": lambda g: g.__setitem__([0, 1], 0.5),
+        "list_cols": lambda g: g.__setitem__((slice(None), [0, 2]), 0.5),
+        "list_tensor": lambda g: g.__setitem__([0, 1], v),
+        "mask_0d_tensor": lambda g: g.__setitem__(g > 0, z),
+        "row_int_list": lambda g: g.__setitem__((0, [0, 2]), 1.0),
+        "all_number": lambda g: g.__setitem__(slice(None), 0.5),
+        "all_from_0": lambda g: g.__setitem__(slice(0, None), 0.5),
+        "all_ellipsis_0d": lambda g: g.__setitem__(Ellipsis, z),
+        "all_tuple": lambda g: g.__setitem__((slice(None), slice(None)), 0.5),
+        "all_tensor": lambda g: g.__setitem__(slice(None), v),
+        "all_same_shape": lambda g: g.__setitem__(Ellipsis, x * 2),
+        "row": lambda g: g.__setitem__(0, v),
+        "row_slice_expand": lambda g: g.__setitem__(slice(0, 1), v),
+        "row_leading_one": lambda g: g.__setitem__(0, v.reshape(1, 3)),
+        "col": lambda g: g.__setitem__((slice(None), 0), 0.25),
+    }
+    for name, write in writes.items():
+        g = x.clone()
+        write(g)
+        o.all(g, f"{name}", depth=5)
+        o[f"{name}.version"] = g._version
+        _grads_of(T, o, f"{name}.grad", g * T.tensor([1.0, 2.0, 3.0]), x, v, z)
+    y = z.clone()
+    y[y > 0] = -1.0
+    o.all(y, "0d_mask")
+    y = z.clone()
+    y[...] = 2.0
+    o.all(y, "0d_ellipsis")
+    o.err("leaf_view", lambda: x.__setitem__(0, 1.0))
+    o.err("leaf_whole", lambda: x.__setitem__(slice(None), 1.0))
+
+
+@case
+def f18_shapes(T, F, o):
+    i, f, d = T.tensor([1, 2, 3]), leaf(T, 190, 3), leaf(T, 191, 3, dtype="float64")
+    b = T.tensor([True, False, True])
+    for name, ts in (("int_float", [i, f]), ("float_double", [f, d]), ("int_bool", [i, b]), ("bool_float", [b, f])):
+        o.all(T.cat(ts), f"cat_{name}")
+        o.all(T.stack(ts), f"stack_{name}")
+    y = T.cat([d, f])
+    _grads_of(T, o, "cat_float_double.grad", y, f, d)
+    z = T.tensor(1.5, requires_grad=True)
+    o.err("cat_0d", lambda: T.cat([z, z]))
+    o.err("cat_0d_second", lambda: T.cat([f, z]))
+    o.err("cat_empty", lambda: T.cat([]))
+    o.err("stack_empty", lambda: T.stack([]))
+    o.all(T.stack([z, z * 2]), "stack_0d")
+    o.all(z.transpose(0, -1), "0d.transpose")
+    o.all(z.mT, "0d.mT")
+    o.err("1d.mT", lambda: f.mT)
+    o.err("permute_none", lambda: f.permute())
+    o.all(z.permute(()), "0d.permute")
+    o.err("expand_float", lambda: f.expand(1.5))
+    o.err("expand_none", lambda: f.expand())
+    m = leaf(T, 192, 2, 3, dtype="float64")
+    o.err("expand_fewer_double", lambda: m.expand(3))
+    o.err("expand_fewer_long", lambda: T.tensor([[1, 2]]).expand(3))
+    o.err("0d.flatten1", lambda: z.flatten(1))
+    o.all(z.flatten(-1, 0), "0d.flatten")
+    o.err("flatten_backwards", lambda: m.flatten(1, 0))
+    o.all(m.t().reshape(3, 2), "reshape_alias")
+    o.all(m.t().reshape(6), "reshape_copy")
+    o.all(m.reshape(3, 2), "reshape_view")
+
+
+@case
+def f18_casts(T, F, o):
+    x = T.tensor([1.5, float("nan"), -2.7, float("inf")], requires_grad=True)
+    h = x * 2
+    for name, fn in (("long", lambda t: t.long()), ("bool", lambda t: t.bool()), ("int", lambda t: t.int()),
+                     ("to_int64", lambda t: t.to(T.int64)), ("double", lambda t: t.double())):
+        for src_name, src in (("leaf", x), ("nonleaf", h)):
+            y = o.warns(f"{name}.{src_name}.warnings", lambda: fn(src))
+            o[f"{name}.{src_name}"] = y
+            o.flags(f"{name}.{src_name}", y)

@@ -1,0 +1,155 @@
+"""More of ``torch.nn.functional``: activations, dropout, one_hot and the losses beyond MSE and NLL.
+
+``minigrad.nn.functional`` imports all of these, so write ``F.gelu(x)`` as in PyTorch.  The ops
+themselves (forward and backward) are in ``minigrad/ops/activation.py`` and
+``minigrad/ops/elementwise_loss.py``.
+"""
+import warnings
+
+import numpy as np
+
+from .. import random as _random
+from ..ops import activation as _act
+from ..ops import elementwise_loss as _loss
+from ..tensor import Tensor
+
+
+# ------------------------------------------------------------------ activations
+def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
+    return _act.LeakyRelu.apply(input, negative_slope)
+
+
+def gelu(input, approximate="none"):  # noqa: A002
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError(f"approximate argument must be either none or tanh.")
+    return _act.Gelu.apply(input, approximate)
+
+
+def silu(input, inplace=False):  # noqa: A002
+    return _act.Silu.apply(input)
+
+
+def softplus(input, beta=1.0, threshold=20.0):  # noqa: A002
+    return _act.Softplus.apply(input, beta, threshold)
+
+
+def elu(input, alpha=1.0, inplace=False):  # noqa: A002
+    return _act.Elu.apply(input, alpha)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
+    return _act.Hardtanh.apply(input, min_val, max_val)
+
+
+def relu6(input, inplace=False):  # noqa: A002
+    """``min(max(0, x), 6)``: PyTorch computes it as ``hardtanh(x, 0, 6)`` (node ``HardtanhBackward0``)."""
+    return hardtanh(input, 0.0, 6.0)
+
+
+def logsigmoid(input):  # noqa: A002
+    return _act.LogSigmoid.apply(input)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    """In training, zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)``, so
+    that the expected value stays the same; in evaluation (``training=False``), return ``input`` itself.
+
+    The mask is drawn from minigrad's generator (``minigrad.manual_seed``), so it is not PyTorch's mask.
+    The graph is PyTorch's: one ``MulBackward0`` by the scaled mask.
+    """
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    keep = _random.rand(*input.shape)._data >= p
+    scale = 0.0 if p == 1.0 else 1.0 / (1.0 - p)
+    return input * Tensor(np.asarray(keep * scale, dtype=input._data.dtype))
+
+
+# ------------------------------------------------------------------ one_hot
+def one_hot(tensor, num_classes=-1):
+    """``one_hot(tensor([0, 2]), 3)`` is ``[[1, 0, 0], [0, 0, 1]]`` (int64); ``num_classes=-1``: max + 1."""
+    if tensor.dtype.name != "int64":
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    idx = tensor._data
+    if idx.size and idx.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    n = int(idx.max()) + 1 if num_classes == -1 else num_classes
+    if idx.size and idx.max() >= n:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return Tensor((idx[..., None] == np.arange(n)).astype(np.int64))
+
+
+# ------------------------------------------------------------------ losses
+def _same_size(input, target):  # noqa: A002
+    if input.shape != target.shape:
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
+                         f"({input.shape}) is deprecated. Please ensure they have the same size.")
+
+
+def _as_tensor(t, like):
+    """The target, a tensor: an input of the node (an edge in ``next_functions``, as in PyTorch)."""
+    return t if isinstance(t, Tensor) else Tensor(np.asarray(t, dtype=like._data.dtype))
+
+
+def _numbers(t, like):
+    """A weight as a plain array of ``like``'s dtype (no input of the node: no gradient and no edge)."""
+    if t is None:
+        return None
+    return np.asarray(t._data if isinstance(t, Tensor) else t, dtype=like._data.dtype)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
+    from .module import _legacy_reduction
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _same_size(input, target)
+    w = None if weight is None else np.broadcast_to(_numbers(weight, input), input.shape)
+    return _loss.BinaryCrossEntropy.apply(input, _as_tensor(target, input), w, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,  # noqa: A002
+                                     reduction="mean", pos_weight=None):
+    from .module import _legacy_reduction
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _same_size(input, target)
+    return _loss.BinaryCrossEntropyWithLogits.apply(input, _as_tensor(target, input), _numbers(weight, input),
+                                                    _numbers(pos_weight, input), reduction)
+
+
+def _warn_size(input, target):  # noqa: A002
+    if input.shape != target.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
+                      "same size.", UserWarning, stacklevel=3)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
+    """``|input - target|``, reduced: PyTorch records it as a Sub, an Abs and the reduction."""
+    from .module import _legacy_reduction
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _warn_size(input, target)
+    loss = (input - target).abs()
+    if reduction == "none":
+        return loss
+    if reduction not in ("mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return loss.mean() if reduction == "mean" else loss.sum()
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):  # noqa: A002
+    from .module import _legacy_reduction
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _warn_size(input, target)
+    return _loss.SmoothL1Loss.apply(*_broadcast(input, target), reduction, beta)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):  # noqa: A002
+    _warn_size(input, target)
+    return _loss.HuberLoss.apply(*_broadcast(input, target), reduction, delta)
+
+
+def _broadcast(input, target):  # noqa: A002
+    from ..ops import broadcast_shape
+    shape = broadcast_shape(input, target)
+    return (input if input.shape == shape else input.expand(shape)), \
+        (target if target.shape == shape else target.expand(shape))

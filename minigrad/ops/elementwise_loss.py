@@ -1,0 +1,144 @@
+"""Losses computed element by element, then reduced: binary cross-entropy (on probabilities and on
+logits), smooth L1 and Huber.
+
+Each is one node, as in PyTorch (``BinaryCrossEntropyBackward0`` ...): forward computes the loss of
+every element and reduces it (``"mean"``, ``"sum"`` or ``"none"``); backward is the derivative of
+one element's loss, times the incoming gradient spread back over the elements (divided by their
+number for ``"mean"``).
+"""
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from .elementwise import grad_where
+from .loss import _check_reduction
+
+
+def reduce(loss, reduction):
+    """A numpy array of per-element losses, reduced as asked."""
+    if reduction == "mean":
+        return Tensor(np.asarray(loss.mean(), dtype=loss.dtype))
+    if reduction == "sum":
+        return Tensor(np.asarray(loss.sum(), dtype=loss.dtype))
+    return Tensor(loss)
+
+
+def spread(grad, shape, reduction):
+    """The incoming gradient of a reduced loss as one gradient per element."""
+    if reduction == "none":
+        return grad
+    n = int(np.prod(shape))
+    return grad.expand(shape) / n if reduction == "mean" else grad.expand(shape)
+
+
+class BinaryCrossEntropy(Function):
+    """``-w (t log p + (1 - t) log(1 - p))`` for probabilities ``p``; each log is clamped at -100, as in
+    PyTorch, so that ``p = 0`` or ``1`` gives a finite loss.  d/dp = w (p - t) / max(p (1 - p), 1e-12)."""
+    node_name = "BinaryCrossEntropyBackward0"
+
+    @staticmethod
+    def forward(ctx, p, target, weight, reduction):
+        _check_reduction(reduction)
+        x, t = p._data, target._data
+        if ((x < 0) | (x > 1)).any():
+            raise RuntimeError("all elements of input should be between 0 and 1")
+        with np.errstate(divide="ignore"):
+            loss = -(t * np.maximum(np.log(x), -100) + (1 - t) * np.maximum(np.log1p(-x), -100))
+        if weight is not None:
+            loss = loss * weight
+        ctx.save_for_backward(p)
+        ctx.target, ctx.weight, ctx.reduction = t, weight, reduction
+        return reduce(np.asarray(loss, dtype=x.dtype), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):  # (no gradient for the target: minigrad leaves that formula out)
+        p, = ctx.saved_tensors
+        g = spread(grad, p._data.shape, ctx.reduction)
+        t = Tensor(np.asarray(ctx.target, p._data.dtype))
+        d = (p - t) / (p * (1 - p)).clamp(min=1e-12)
+        if ctx.weight is not None:
+            d = d * Tensor(np.asarray(ctx.weight, p._data.dtype))
+        return g * d, None, None, None
+
+
+class BinaryCrossEntropyWithLogits(Function):
+    """BCE of ``sigmoid(x)``, written so that it cannot overflow:
+    ``(1 - t) x + (1 + (pw - 1) t) (log(1 + exp(-|x|)) + max(-x, 0))`` (``pw``: ``pos_weight``, 1 by default).
+
+    d/dx = (pw t + 1 - t) sigmoid(x) - pw t, which is ``sigmoid(x) - t`` without ``pos_weight``.
+    """
+    node_name = "BinaryCrossEntropyWithLogitsBackward0"
+
+    @staticmethod
+    def forward(ctx, a, target, weight, pos_weight, reduction):
+        _check_reduction(reduction)
+        x, t = a._data, target._data
+        pw = 1.0 if pos_weight is None else pos_weight
+        log_sig = np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)  # -log(sigmoid(x))
+        loss = (1 - t) * x + (1 + (pw - 1) * t) * log_sig
+        if weight is not None:
+            loss = loss * weight
+        ctx.save_for_backward(a)
+        ctx.target, ctx.weight, ctx.pw, ctx.reduction = t, weight, pw, reduction
+        return reduce(np.asarray(loss, dtype=x.dtype), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        dtype = x._data.dtype
+        g = spread(grad, x._data.shape, ctx.reduction)
+        t = Tensor(np.asarray(ctx.target, dtype))
+        pw = Tensor(np.asarray(ctx.pw, dtype))
+        d = (pw * t + 1 - t) * x.sigmoid() - pw * t
+        if ctx.weight is not None:
+            d = d * Tensor(np.asarray(ctx.weight, dtype))
+        return g * d, None, None, None, None
+
+
+class SmoothL1Loss(Function):
+    """``0.5 d^2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 beta`` (``d = input - target``);
+    d/d input = ``d / beta`` or ``sign(d)``."""
+    node_name = "SmoothL1LossBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, reduction, beta):
+        _check_reduction(reduction)
+        d = a._data - b._data
+        ad = np.abs(d)
+        loss = np.where(ad < beta, 0.5 * d * d / beta if beta else 0.0, ad - 0.5 * beta)
+        ctx.save_for_backward(a, b)
+        ctx.reduction, ctx.beta = reduction, beta
+        return reduce(np.asarray(loss, dtype=d.dtype), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        d = a - b
+        small = np.abs(d._data) < ctx.beta
+        dd = grad_where(small, d / ctx.beta if ctx.beta else d) + grad_where(~small, d.sign())
+        g = spread(grad, d._data.shape, ctx.reduction) * dd
+        return (g if ctx.needs_input_grad[0] else None), (-g if ctx.needs_input_grad[1] else None), None, None
+
+
+class HuberLoss(Function):
+    """``0.5 d^2`` where ``|d| <= delta``, else ``delta (|d| - 0.5 delta)``; d/d input = ``d`` or ``delta sign(d)``."""
+    node_name = "HuberLossBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, reduction, delta):
+        _check_reduction(reduction)
+        d = a._data - b._data
+        ad = np.abs(d)
+        loss = np.where(ad <= delta, 0.5 * d * d, delta * (ad - 0.5 * delta))
+        ctx.save_for_backward(a, b)
+        ctx.reduction, ctx.delta = reduction, delta
+        return reduce(np.asarray(loss, dtype=d.dtype), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        d = a - b
+        small = np.abs(d._data) <= ctx.delta
+        dd = grad_where(small, d) + grad_where(~small, d.sign() * ctx.delta)
+        g = spread(grad, d._data.shape, ctx.reduction) * dd
+        return (g if ctx.needs_input_grad[0] else None), (-g if ctx.needs_input_grad[1] else None), None, None
