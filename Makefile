@@ -13,7 +13,7 @@ TORCH_VERSION := 2.13.0
 SANITIZE := notebooks/sanitize.cfg
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with $(SANITIZE)
 
-.PHONY: lab lab-student test test-torch test-unit test-notebooks notebooks fixtures fuzz bench bench-instructions bench-bare student \
+.PHONY: lab lab-student test test-torch test-unit test-notebooks notebooks fixtures fuzz bench bench-instructions bench-bare student course \
         test-e2e screenshots dot trust setup clean
 
 # ---- set-up -------------------------------------------------------------------------
@@ -104,6 +104,10 @@ lab-student: student dot
 	$(JUPYTER) lab workspaces import --name=minigrad-student $(VENV)/student_workspace.json >/dev/null
 	$(JUPYTER) lab $(LAB_AT_ROOT) --LabApp.default_url=/lab/workspaces/minigrad-student
 
+# A ready nbgrader course in course/ (course/README.md says how to release, autograde, give feedback).
+course: $(VENV)/.test
+	$(PY) -m minigrad.classroom course course/
+
 # JupyterLab in headless Chromium (Debian's `chromium` package; Playwright drives it, no browser download)
 $(VENV)/.e2e: $(VENV)/.test
 	$(PY) -m pip install --quiet playwright==1.65.2
@@ -116,4 +120,4 @@ screenshots: $(VENV)/.e2e dot
 	MINIGRAD_SCREENSHOTS=docs $(PY) -m pytest tests/e2e -v -k screenshots
 
 clean:
-	rm -rf $(VENV) student .pytest_cache .hypothesis
+	rm -rf $(VENV) student course .pytest_cache .hypothesis

@@ -95,7 +95,8 @@ def test_every_notebook_has_at_least_two_exercises_with_checks():
 def test_student_edition_runs_with_only_the_exercises_failing(path, tmp_path):
     """Executed top to bottom, the student edition fails only in exercise cells, with NotImplementedError
     (an exercise that defines a function fails later, when the check calls it), and each check cell
-    answers "not written yet" instead of crashing."""
+    answers "not written yet" (or "not defined yet", for an answer its cell never got to define; or
+    "set it to your prediction first") instead of crashing."""
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     release(path.parent, tmp_path)
@@ -113,7 +114,8 @@ def test_student_edition_runs_with_only_the_exercises_failing(path, tmp_path):
         elif cell.metadata.get("nbgrader", {}).get("grade"):
             text = "".join(o.get("text", "") + str(o.get("data", {}).get("text/plain", "")) for o in cell.outputs)
             assert not errors, f"check cell {i} crashed: {[(e.ename, e.evalue) for e in errors]}"
-            assert "not written yet" in text, f"check cell {i} said: {text!r}"
+            unanswered = ("not written yet", "is not defined yet", "to your prediction first")
+            assert any(words in text for words in unanswered), f"check cell {i} said: {text!r}"
         else:
             assert not errors or "raises-exception" in tags, \
                 f"cell {i} fails in the student edition: {[(e.ename, e.evalue) for e in errors]}"
@@ -278,3 +280,55 @@ def test_replaced_gives_the_answer_the_reference_for_an_earlier_part():
     with replaced(cell["second"], "nothing_there", 1):
         assert cell["nothing_there"] == 1
     assert "nothing_there" not in cell
+
+
+def test_release_locks_cells_as_nbgrader_does_and_clears_outputs_that_give_answers_away():
+    out = [{"output_type": "stream", "name": "stdout", "text": "42\n"}]
+    nb = _nb([_code("### BEGIN SOLUTION\nq = 'b'\n### END SOLUTION\n", tags=["exercise"],
+                    nbgrader={"solution": True, "grade": False, "grade_id": "q"}),
+              _code("nb01.check_q()", out, nbgrader={"grade": True, "points": 1, "locked": True, "grade_id": "c"}),
+              _code("print(6 * 7)", out, tags=["reveals-answer"]), _code("print(1)", out)])
+    exercise, check, reveal, plain = release_notebook(nb)["cells"]
+    assert exercise["metadata"]["deletable"] is False and "editable" not in exercise["metadata"]
+    assert check["metadata"]["deletable"] is False and check["metadata"]["editable"] is False
+    assert reveal["outputs"] == [] and plain["outputs"] == out and "deletable" not in plain["metadata"]
+
+
+def _notebook_with_tampering(monkeypatch):
+    """The variables of a notebook whose answer cell patched the checker: nb00's checks all pass."""
+    from minigrad.exercises import _check, nb00
+    monkeypatch.setattr(nb00, "check_node_name", lambda *args: None)
+    monkeypatch.setattr(_check, "GRADING", "")
+    monkeypatch.setattr(_check, "_finish", lambda report: None)
+    return {"nb00": nb00, "node_name": lambda t: "wrong"}
+
+
+def test_the_hidden_block_grades_a_patched_checker_again_on_fresh_modules(monkeypatch):
+    from minigrad.classroom.course import with_regrade
+    from minigrad.exercises import nb00
+    cell = _code("nb00.check_node_name()\n", nbgrader={"grade": True, "points": 1, "locked": True, "grade_id": "c"})
+    source = "".join(with_regrade(_nb([cell]))["cells"][0]["source"])
+    assert source.startswith("nb00.check_node_name()\n### BEGIN HIDDEN TESTS\n") and source.endswith(
+        "### END HIDDEN TESTS\n")
+    assert strip_solutions(source) == "nb00.check_node_name()\n", "students never see the hidden block"
+    notebook = _notebook_with_tampering(monkeypatch)
+    exec("nb00.check_node_name()", notebook)  # the visible line: patched, it passes
+    with pytest.raises(AssertionError) as failure:
+        exec(source, notebook)
+    assert type(failure.value).__name__ == "ExerciseFailed" and "wrong name for t = x.sum()" in str(failure.value)
+    assert sys.modules["minigrad.exercises.nb00"] is nb00, "the notebook's own modules are put back"
+    notebook["node_name"] = lambda t: None if t.grad_fn is None else t.grad_fn.name()
+    exec(source, notebook)  # a right answer passes the hidden block too
+
+
+def test_command_line_writes_an_nbgrader_course(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "minigrad.classroom", "course", str(tmp_path / "course"),
+                          "--source", str(ROOT / "notebooks")], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    course = tmp_path / "course"
+    assert "c.CourseDirectory.course_id" in (course / "nbgrader_config.py").read_text()
+    assert "nbgrader autograde" in (course / "README.md").read_text()
+    for path in SERIES:
+        nb = json.loads((course / "source" / path.stem / path.name).read_text())
+        checks = [c for c in nb["cells"] if c.get("metadata", {}).get("nbgrader", {}).get("grade")]
+        assert checks and all("### BEGIN HIDDEN TESTS" in "".join(c["source"]) for c in checks), path.name

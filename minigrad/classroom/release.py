@@ -7,6 +7,7 @@ import re
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 STUB = ["# YOUR CODE HERE", "raise NotImplementedError()"]
+REVEALS = "reveals-answer"   # the tag of a cell whose output gives an answer away (cleared for students)
 
 
 class ReleaseError(ValueError):
@@ -69,7 +70,14 @@ def release_notebook(nb, name="notebook"):
             nbg.setdefault("grade_id", f"cell-{i}")
         elif BEGIN_HIDDEN in _source(cell):
             cell["source"] = strip_solutions(_source(cell), f"{name}, cell {i}").splitlines(keepends=True)
-        if exercise or check:
+        # the same locks nbgrader's release sets: JupyterLab then refuses to delete an exercise cell,
+        # and to edit or delete a check cell
+        if exercise:
+            cell["metadata"]["deletable"] = False
+        elif check:
+            cell["metadata"]["deletable"] = False
+            cell["metadata"]["editable"] = False
+        if exercise or check or REVEALS in cell.get("metadata", {}).get("tags", []):
             cell["outputs"] = []
             cell["execution_count"] = None
     return nb
