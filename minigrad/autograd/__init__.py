@@ -127,3 +127,4 @@ class set_detect_anomaly:
 detect_anomaly = set_detect_anomaly
 
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402
+from . import functional  # noqa: E402  (jacobian, hessian, vjp, jvp: built from grad above)

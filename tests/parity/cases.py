@@ -2394,3 +2394,107 @@ def f18_casts(T, F, o):
             y = o.warns(f"{name}.{src_name}.warnings", lambda: fn(src))
             o[f"{name}.{src_name}"] = y
             o.flags(f"{name}.{src_name}", y)
+
+
+def _optim19(T, make, steps=4):
+    w = T.tensor([[0.5, -1.0], [1.5, 0.25]], requires_grad=True)
+    b = T.tensor([0.1, -0.2], requires_grad=True)
+    opt = make([w, b])
+    x = T.tensor([[1.0, 2.0], [-0.5, 0.3], [2.0, -1.0]])
+    losses = []
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = ((x @ w + b) ** 2).mean()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return w, b, losses, opt
+
+
+_OPTIM19 = {
+    "rmsprop": lambda T, p: T.optim.RMSprop(p), "rmsprop_momentum": lambda T, p: T.optim.RMSprop(p, lr=0.05, momentum=0.9),
+    "rmsprop_centered": lambda T, p: T.optim.RMSprop(p, lr=0.02, centered=True, weight_decay=0.1),
+    "rmsprop_alpha": lambda T, p: T.optim.RMSprop(p, lr=0.01, alpha=0.9, eps=1e-6, maximize=True),
+    "adagrad": lambda T, p: T.optim.Adagrad(p, lr=0.1),
+    "adagrad_decay": lambda T, p: T.optim.Adagrad(p, lr=0.1, lr_decay=0.5, weight_decay=0.2,
+                                                  initial_accumulator_value=0.1),
+}
+
+
+def _optim19_case(make):
+    def c(T, F, o):
+        w, b, losses, opt = _optim19(T, lambda p: make(T, p))
+        o["w"], o["b"], o["losses"] = w, b, losses
+        o["state_keys"] = sorted(opt.state_dict()["state"][0])
+        o["state"] = {k: v for k, v in opt.state_dict()["state"][0].items()}
+        o["defaults"] = sorted(opt.defaults)
+    return c
+
+
+for _name, _make in _OPTIM19.items():
+    case(_optim19_case(_make), name=f"b19_optim_{_name}", requires=("optim.RMSprop", "optim.Adagrad"))
+
+
+@case(requires=("optim.RMSprop", "optim.Adagrad"))
+def b19_optim_errors(T, F, o):
+    p = [T.ones(2, requires_grad=True)]
+    o.err("rms_lr", lambda: T.optim.RMSprop(p, lr=-1))
+    o.err("rms_alpha", lambda: T.optim.RMSprop(p, alpha=-0.5))
+    o.err("rms_momentum", lambda: T.optim.RMSprop(p, momentum=-1))
+    o.err("ada_decay", lambda: T.optim.Adagrad(p, lr_decay=-1))
+    o.err("ada_init", lambda: T.optim.Adagrad(p, initial_accumulator_value=-1))
+    o.err("ada_eps", lambda: T.optim.Adagrad(p, eps=-1))
+    o.str("ada_repr", T.optim.Adagrad(p).__class__.__name__)
+
+
+@case(requires=("autograd.functional",))
+def b19_autograd_functional(T, F, o):
+    from importlib import import_module
+    AF = import_module(T.__name__ + ".autograd.functional")
+    x = leaf(T, 50, 3, lo=0.5)
+    y = leaf(T, 51, 3)
+    f = lambda a: a ** 3 + a.sin()  # noqa: E731
+    o["jacobian"] = AF.jacobian(f, x)
+    o["jacobian_2in"] = AF.jacobian(lambda a, b: a * b.exp(), (x, y))
+    o["jacobian_2out"] = AF.jacobian(lambda a: (a * 2, a.sum()), x)
+    o["jacobian_matrix"] = AF.jacobian(lambda a: a.reshape(3, 1) @ a.reshape(1, 3), x)
+    o["jacobian_const"] = AF.jacobian(lambda a: T.ones(2), x)
+    o.err("jacobian_strict", lambda: AF.jacobian(lambda a: T.ones(2), x, strict=True))
+    o["hessian"] = AF.hessian(lambda a: (a ** 3).sum() + (a[0] * a[1]), x)
+    o["hessian_2in"] = AF.hessian(lambda a, b: (a * b * b).sum(), (x, y))
+    o["vjp"] = AF.vjp(f, x, T.tensor([1.0, -2.0, 0.5]))
+    o["vjp_scalar"] = AF.vjp(lambda a: (a * a).sum(), x)
+    o.err("vjp_no_v", lambda: AF.vjp(f, x))
+    o["jvp"] = AF.jvp(f, x, T.tensor([1.0, -2.0, 0.5]))
+    o["jvp_2in"] = AF.jvp(lambda a, b: a * b, (x, y), (T.ones(3), T.tensor([0.0, 1.0, 2.0])))
+    o.err("jvp_no_v", lambda: AF.jvp(f, x))
+    o["hvp"] = AF.hvp(lambda a: (a ** 3).sum(), x, T.tensor([1.0, 0.0, 2.0]))
+    o["vhp"] = AF.vhp(lambda a: (a ** 3).sum(), x, T.tensor([1.0, 0.0, 2.0]))
+    o["inputs_untouched"] = [x.grad, x.requires_grad]
+    j = AF.jacobian(f, x, create_graph=True)
+    o.flags("jacobian_create_graph", j)
+
+
+@case(requires=("utils.data.DataLoader",))
+def b19_utils_data(T, F, o):
+    from importlib import import_module
+    D = import_module(T.__name__ + ".utils.data")
+    x = T.tensor(arr(52, 7, 2).tolist())
+    y = T.tensor([0, 1, 1, 0, 1, 0, 0])
+    ds = D.TensorDataset(x, y)
+    o["len"] = len(ds)
+    o["item"] = list(ds[3])
+    loader = D.DataLoader(ds, batch_size=3)
+    o["n_batches"] = len(loader)
+    o["batches"] = [list(b) for b in loader]
+    o["drop_last"] = [len(D.DataLoader(ds, batch_size=3, drop_last=True)), [xb.shape for xb, _ in
+                                                                             D.DataLoader(ds, 3, drop_last=True)]]
+    o["shuffled_sizes"] = sorted(int(yb.shape[0]) for _, yb in D.DataLoader(ds, batch_size=2, shuffle=True))
+    o["shuffled_all"] = sorted(i for _, yb in D.DataLoader(ds, batch_size=2, shuffle=True) for i in yb.tolist())
+    parts = D.random_split(ds, [5, 2])
+    o["split"] = [len(p) for p in parts]
+    o["split_frac"] = [len(p) for p in D.random_split(range(10), [0.33, 0.33, 0.34])]
+    o["split_disjoint"] = sorted(parts[0].indices + parts[1].indices) == list(range(7))
+    o.err("split_bad", lambda: D.random_split(ds, [3, 3]))
+    o.err("size_mismatch", lambda: D.TensorDataset(x, y[:3]))
+    o["numbers"] = list(D.DataLoader([1.5, 2.5, 3.5], batch_size=2))
