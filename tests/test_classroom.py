@@ -152,7 +152,7 @@ def test_the_grading_mode_is_read_once_when_the_checks_are_imported(tmp_path):
     assert out.stdout.strip() == "raised", out.stderr
 
 
-def _tiered(answer):
+def _tiered():
     """A check written as the notebooks' checks are: one answer, hints in three tiers."""
     from minigrad.exercises import _check
 
@@ -169,8 +169,8 @@ def _tiered(answer):
 
 
 def test_a_failure_shows_the_first_hint_tier_and_hint_shows_the_next(capsys):
-    from minigrad.exercises import _check, hint
-    report = _tiered(None)(lambda x: 3 * x)
+    from minigrad.exercises import hint
+    report = _tiered()(lambda x: 3 * x)
     assert not report and "Hint: look at the factor." in report.text
     assert "twice means" not in repr(report) and "return 2 * x" not in repr(report)
     assert "More help: run hint()" in repr(report)
@@ -182,9 +182,9 @@ def test_a_failure_shows_the_first_hint_tier_and_hint_shows_the_next(capsys):
     assert "No more hints" in capsys.readouterr().out
     page = report._repr_html_()
     assert ">FAILED</span>" in page and "#cf222e" in page and "<details" not in page  # the tiers were used up
-    fresh = _tiered(None)(lambda x: 3 * x)
+    fresh = _tiered()(lambda x: 3 * x)
     assert fresh._repr_html_().count("<details") == 2 and "More help (hint 3)" in fresh._repr_html_()
-    good = _tiered(None)(lambda x: 2 * x)
+    good = _tiered()(lambda x: 2 * x)
     assert good and ">PASSED</span>" in good._repr_html_() and "#1a7f37" in good._repr_html_()
     assert not any(ord(c) > 0x2000 for c in good._repr_html_() + repr(good) + repr(fresh))  # no emoji
 
@@ -193,16 +193,16 @@ def test_all_tiers_are_in_the_autograde_feedback(monkeypatch):
     from minigrad.exercises import _check
     monkeypatch.setattr(_check, "GRADING", "autograde")
     with pytest.raises(_check.ExerciseFailed) as failure:
-        _tiered(None)(lambda x: 3 * x)
+        _tiered()(lambda x: 3 * x)
     assert "Hint 2: twice means times 2." in str(failure.value) and "Hint 3: return 2 * x" in str(failure.value)
     monkeypatch.setattr(_check, "GRADING", "validate")
     with pytest.raises(_check.ExerciseFailed) as failure:
-        _tiered(None)(lambda x: 3 * x)
+        _tiered()(lambda x: 3 * x)
     assert "run hint() in the notebook" in str(failure.value) and "return 2 * x" not in str(failure.value)
 
 
 def test_a_check_run_before_its_exercise_says_so_and_a_missing_return_too():
-    check = _tiered(None)
+    check = _tiered()
     cell = {"check": check}
     exec("report = check()", cell)  # a check cell in a notebook where `double` is not defined yet
     assert not cell["report"] and "`double` is not defined yet: write it in the exercise cell above" in \
@@ -222,10 +222,10 @@ def test_a_warning_from_the_answer_is_a_note_and_costs_nothing(monkeypatch, caps
     def warns(x):
         w.warn("saved_variables is deprecated", DeprecationWarning)
         return 2 * x
-    report = _tiered(None)(warns)
+    report = _tiered()(warns)
     assert report and "Note: your code warned: DeprecationWarning: saved_variables is deprecated" in repr(report)
     monkeypatch.setattr(_check, "GRADING", "autograde")
-    assert _tiered(None)(warns) is None
+    assert _tiered()(warns) is None
     out = capsys.readouterr()
     assert "PASSED" in out.out and "DeprecationWarning" in out.out and out.err == ""
 
@@ -269,17 +269,24 @@ def test_the_students_code_may_not_call_the_checker():
     assert "your code called sys.setprofile" in err.text
 
 
-def test_replaced_gives_the_answer_the_reference_for_an_earlier_part():
-    from minigrad.exercises._check import replaced
-    cell = {}
-    exec("def first(x):\n    raise NotImplementedError()\n\ndef second(x):\n    return first(x) + 1\n", cell)
-    with replaced(cell["second"], "first", lambda x: 2 * x):
-        assert cell["second"](3) == 7
-    with pytest.raises(NotImplementedError):
-        cell["second"](3)
-    with replaced(cell["second"], "nothing_there", 1):
-        assert cell["nothing_there"] == 1
-    assert "nothing_there" not in cell
+def test_every_check_is_an_exercise_and_every_reference_is_marked():
+    """An undecorated check never fails under nbgrader; an unmarked reference_... gives the answer away."""
+    import importlib
+    import pkgutil
+
+    import minigrad.exercises
+    from minigrad.exercises import _check
+    modules = [importlib.import_module(f"minigrad.exercises.{m.name}")
+               for m in pkgutil.iter_modules(minigrad.exercises.__path__) if m.name.startswith("nb")]
+    assert len(modules) >= 7
+    for module in modules:
+        own = {name: obj for name, obj in vars(module).items()
+               if callable(obj) and getattr(obj, "__module__", None) == module.__name__}
+        for name, obj in own.items():
+            if name.startswith("check_"):
+                assert isinstance(getattr(obj, "answer_name", None), str), f"{module.__name__}.{name}"
+            if name.startswith("reference"):
+                assert _check._key(obj.__code__) in _check._ANSWER_KEYS, f"{module.__name__}.{name}"
 
 
 def test_release_locks_cells_as_nbgrader_does_and_clears_outputs_that_give_answers_away():

@@ -24,7 +24,6 @@ notebook cell changes nothing. Under nbgrader a failing check raises ``ExerciseF
 traceback is its message and hints and nothing else; a passing check prints its report and
 returns None (a returned value would be read as partial credit).
 """
-import contextlib
 import functools
 import hashlib
 import html
@@ -331,29 +330,6 @@ def call(title, fn, *args, returns=None, **kwargs):
         return None, failed(title, f"{name} returned None; it should return {returns}.",
                             hint="is the `return` line missing, or inside an `if` that was not taken?")
     return result, None
-
-
-@contextlib.contextmanager
-def replaced(fn, name, value):
-    """While the block runs, the student's ``fn`` finds ``value`` under the global ``name``.
-
-    For an exercise that builds on an earlier one: give it the reference for the earlier part, so
-    that a mistake there is not counted twice. ``value`` must not be a ``@reference`` (the student's
-    code calls it): hand it answers computed before the block.
-    """
-    namespace = getattr(fn, "__globals__", None)
-    if namespace is None:
-        yield
-        return
-    before = namespace.get(name, replaced)   # (the function itself marks "there was none")
-    namespace[name] = value
-    try:
-        yield
-    finally:
-        if before is replaced:
-            namespace.pop(name, None)
-        else:
-            namespace[name] = before
 
 
 def check_tensor(title, got, expected, what, inputs="", hint=None, atol=1e-5, rtol=1e-4):
