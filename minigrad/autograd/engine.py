@@ -110,15 +110,17 @@ class GraphTask:
                 heapq.heappush(ready, (-node._sequence_nr, next(tie), node))
                 self.dependencies[node] = -1  # queued
 
+        deps, to_run, capture = self.dependencies, self.to_run, self.capture
         index = 0
         while ready:
             node = heapq.heappop(ready)[2]
             grads = buffers.pop(node)
             if node._tensor_pre_hooks or node._retained:
                 grads = self._run_tensor_hooks(node, grads)
-            for nr, i in self.capture.get(node, ()):
-                self.captured[i] = grads[nr]
-            if node not in self.to_run:  # only captured (a leaf for autograd.grad or the stepper)
+            if node in capture:
+                for nr, i in capture[node]:
+                    self.captured[i] = grads[nr]
+            if node not in to_run:  # only captured (a leaf for autograd.grad or the stepper)
                 if trace:
                     yield Step(index, node, tuple(grads), (), False)
                 index += 1
@@ -129,11 +131,11 @@ class GraphTask:
                 yield Step(index, node, tuple(grads), outs, True)
             index += 1
             for (nxt, nr), g in zip(node.next_functions, outs):
-                if nxt not in self.dependencies:  # no node there, or one this task does not run
+                if nxt not in deps:  # no node there, or one this task does not run
                     continue
                 self._add(buffers, nxt, nr, g)  # (g may be None: the edge still counts, as in PyTorch)
-                self.dependencies[nxt] -= 1  # one gradient fewer to wait for
-                if self.dependencies[nxt] == 0:
+                deps[nxt] -= 1  # one gradient fewer to wait for
+                if deps[nxt] == 0:
                     heapq.heappush(ready, (-nxt._sequence_nr, next(tie), nxt))
 
     def run(self):
@@ -186,7 +188,7 @@ class GraphTask:
                     new = hook(outs, tuple(grads))
                     if new is not None:
                         outs = tuple(new)
-        if not self.keep_graph:
+        if not self.keep_graph and node._saved:
             node._release_saved()  # 4. free what this node saved
         return outs
 

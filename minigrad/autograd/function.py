@@ -30,7 +30,7 @@ import weakref
 import numpy as np
 
 from . import grad_mode
-from .._dtype import is_expandable_to
+from .._dtype import from_numpy_dtype, is_expandable_to
 from ..tensor import Tensor  # (tensor.py imports this module at its end, once the class exists)
 
 _sequence = itertools.count()  # creation order; the engine runs later-created nodes first
@@ -51,13 +51,15 @@ class Node:
     of the graph; the engine follows nothing else.
     """
 
-    def __init__(self):
-        self.next_functions = ()  # one (node, input_nr) pair per input of the forward op
-        self._sequence_nr = -1    # creation order, set when the node is recorded into a graph
-        self._num_inputs = 1      # how many gradients flow into this node (= outputs of the forward op)
-        self._retained = None     # {output_nr: weakref(tensor)}: outputs that called retain_grad()
-        self._pre_hooks = None    # {id: hook(grad_outputs)}
-        self._post_hooks = None   # {id: hook(grad_inputs, grad_outputs)}
+    next_functions = ()  # one (node, input_nr) pair per input of the forward op (set when recorded)
+    # what most nodes never change is kept on the class; a node that sets one keeps its own value
+    _sequence_nr = -1    # creation order, set when the node is recorded into a graph
+    _num_inputs = 1      # how many gradients flow into this node (= outputs of the forward op)
+    _retained = None     # {output_nr: weakref(tensor)}: outputs that called retain_grad()
+    _pre_hooks = None    # {id: hook(grad_outputs)}
+    _post_hooks = None   # {id: hook(grad_inputs, grad_outputs)}
+    _tensor_pre_hooks = None  # {output_nr: {id: hook(grad)}}: hooks registered on output tensors
+    _saved = ()          # what the node saved for backward (see BackwardNode)
 
     def name(self):
         return type(self).__name__
@@ -155,20 +157,17 @@ class BackwardNode(Node):
     """
     _forward_cls = None  # the Function subclass this node belongs to (set per node class)
 
-    def __init__(self):
-        super().__init__()
-        self.needs_input_grad = ()     # per forward argument: is it a tensor that requires grad?
-        self.to_save = ()              # what forward passed to save_for_backward ...
-        self._saved = ()               # ... kept as SavedTensors (or None) once the node is recorded
-        self._freed = False            # True once backward dropped them (PyTorch: has_freed_buffers)
-        self._non_differentiable = ()
-        self._dirty = ()
-        self._materialize_grads = True
-        self._is_tensor_input = ()     # per forward argument: was it a Tensor?
-        self.input_shapes = ()         # per tensor input: its shape and dtype (PyTorch keeps them to check
-        self._input_dtypes = ()        # the gradients; broadcasting ops read the shapes to sum gradients back)
-        self._output_meta = ()         # per output: (shape, numpy dtype), for zeros when no gradient arrives
-        self._tensor_pre_hooks = None  # {output_nr: {id: hook(grad)}}: hooks registered on output tensors
+    needs_input_grad = ()      # per forward argument: is it a tensor that requires grad?
+    to_save = ()               # what forward passed to save_for_backward ...
+    _saved = ()                # ... kept as SavedTensors (or None) once the node is recorded
+    _freed = False             # True once backward dropped them (PyTorch: has_freed_buffers)
+    _non_differentiable = ()
+    _dirty = ()
+    _materialize_grads = True
+    _is_tensor_input = ()      # per forward argument: was it a Tensor?
+    input_shapes = ()          # per tensor input: its shape and numpy dtype (PyTorch keeps them to check
+    _input_dtypes = ()         # the gradients; broadcasting ops read the shapes to sum gradients back)
+    _output_meta = ()          # per output: (shape, numpy dtype), for zeros when no gradient arrives
 
     # ---- used inside forward ------------------------------------------------------------
     def save_for_backward(self, *tensors):
@@ -210,11 +209,13 @@ class BackwardNode(Node):
     # ---- called by the engine -----------------------------------------------------------
     def apply(self, *grad_outputs):
         """Run the Function's backward and check what it returns, like PyTorch's ``PyNode::apply``."""
-        if self._forward_cls.node_name is not None and all(g is None for g in grad_outputs):
-            return [None] * len(self.next_functions)  # a built-in op: no gradient in, none out (as in PyTorch)
-        if self._materialize_grads:  # an output that got no gradient gets zeros
-            grad_outputs = [Tensor(np.zeros(shape, dtype)) if g is None and dtype is not None else g
-                            for g, (shape, dtype) in zip(grad_outputs, self._output_meta)]
+        missing = [g is None for g in grad_outputs]
+        if any(missing):  # some output got no gradient
+            if self._forward_cls.node_name is not None and all(missing):
+                return [None] * len(self.next_functions)  # a built-in op: no gradient in, none out (as in PyTorch)
+            if self._materialize_grads:  # zeros instead
+                grad_outputs = [Tensor(np.zeros(shape, dtype)) if g is None and dtype is not None else g
+                                for g, (shape, dtype) in zip(grad_outputs, self._output_meta)]
         grads = self._forward_cls.backward(self, *grad_outputs)
         if not isinstance(grads, tuple):
             grads = (grads,)
@@ -240,13 +241,13 @@ class BackwardNode(Node):
             if g is not None:
                 if not isinstance(g, Tensor):
                     raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
-                if g.shape != shape:  # a broadcast gradient is summed back to the input's shape
-                    if not is_expandable_to(shape, g.shape):
+                if g._data.shape != shape:  # a broadcast gradient is summed back to the input's shape
+                    if not is_expandable_to(shape, g._data.shape):
                         raise RuntimeError(f"Function {self.name()} returned an invalid gradient at index {i} - got "
-                                           f"{list(g.shape)} but expected shape compatible with {list(shape)}")
+                                           f"{list(g._data.shape)} but expected shape compatible with {list(shape)}")
                     g = g.sum_to_size(shape)
-                if g.dtype != dtype:  # and cast to the input's dtype
-                    g = g.to(dtype)
+                if g._data.dtype != dtype:  # and cast to the input's dtype
+                    g = g.to(from_numpy_dtype(dtype))
             checked.append(g)
         return checked
 
@@ -289,7 +290,7 @@ class Function:
         the graph when grad mode is on and some input requires grad.
         """
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
         recording = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
         with grad_mode.no_grad():  # the operations inside forward are not recorded
             result = cls.forward(ctx, *args)
@@ -301,32 +302,39 @@ class Function:
 def _record(ctx, args, result):
     """Connect ``ctx`` into the graph: edges to the inputs, ``grad_fn`` on the outputs, saved tensors."""
     ctx._sequence_nr = next(_sequence)  # PyTorch numbers nodes as they are created
-    ctx._is_tensor_input = tuple(isinstance(a, Tensor) for a in args)
-    inputs = [a for a in args if isinstance(a, Tensor)]
-    ctx.next_functions = tuple(edge_of(t) for t in inputs)  # one edge per tensor input
-    ctx.input_shapes = tuple(t._data.shape for t in inputs)
-    ctx._input_dtypes = tuple(t.dtype for t in inputs)
+    edges, shapes, dtypes = [], [], []
+    for a in args:  # per tensor input: the edge to its node, and what its gradient must look like
+        if isinstance(a, Tensor):
+            edges.append(edge_of(a))
+            shapes.append(a._data.shape)
+            dtypes.append(a._data.dtype)
+    ctx.next_functions, ctx.input_shapes, ctx._input_dtypes = tuple(edges), shapes, dtypes
+    ctx._is_tensor_input = [isinstance(a, Tensor) for a in args]
 
-    outputs = result if isinstance(result, tuple) else (result,)
-    outputs = tuple(_connect_output(ctx, args, out, i) for i, out in enumerate(outputs))
-    ctx._num_inputs = len(outputs)  # (the node receives one gradient per output of forward)
-    ctx._output_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None) for o in outputs)
+    if isinstance(result, tuple):  # several outputs: the node gets one gradient per output
+        result = tuple([_connect_output(ctx, args, out, i) for i, out in enumerate(result)])
+        ctx._num_inputs = len(result)
+        ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None) for o in result]
+    elif isinstance(result, Tensor):
+        result = _connect_output(ctx, args, result, 0)
+        ctx._output_meta = ((result._data.shape, result._data.dtype),)
 
-    # saved after connecting the outputs: a SavedTensor recognises an output of the node by its grad_fn
-    ctx._saved = tuple(SavedTensor(t, ctx) if t is not None else None for t in ctx.to_save)
-    ctx.to_save = ()
-    return outputs if isinstance(result, tuple) else outputs[0]
+    if ctx.to_save:  # (after connecting the outputs: a SavedTensor recognises the node's own outputs by grad_fn)
+        ctx._saved = [SavedTensor(t, ctx) if t is not None else None for t in ctx.to_save]
+        ctx.to_save = ()
+    return result
 
 
 def _connect_output(ctx, args, out, i):
     """Make ``out`` output number ``i`` of ``ctx`` (its ``grad_fn``)."""
     if not isinstance(out, Tensor):
         return out
-    if any(out is a for a in args):  # forward returned an input as-is: output a new alias of it
-        alias = Tensor(out._data)
-        alias._vc = out._vc
-        out = alias
-    if any(out is t for t in ctx._non_differentiable):
+    for a in args:
+        if out is a:  # forward returned an input as-is: output a new alias of it
+            out = Tensor(a._data)
+            out._vc = a._vc
+            break
+    if ctx._non_differentiable and any(out is t for t in ctx._non_differentiable):
         out._requires_grad = False
     else:
         out.grad_fn = ctx
@@ -361,7 +369,6 @@ class AccumulateGrad(Node):
     """
 
     def __init__(self, variable):
-        super().__init__()
         self._sequence_nr = float("inf")  # PyTorch gives it UINT64_MAX: run it as soon as it is ready
         self.variable = variable
 

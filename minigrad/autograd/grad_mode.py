@@ -21,12 +21,13 @@ class _GradModeContext:
     mode = None
 
     def __enter__(self):
-        self._prev = _enabled
-        _set(self.mode)
+        global _enabled
+        self._prev, _enabled = _enabled, self.mode
         return None
 
     def __exit__(self, *exc):
-        _set(self._prev)
+        global _enabled
+        _enabled = self._prev
         return False
 
     def __call__(self, fn):  # used as a decorator: the mode holds while fn runs
@@ -57,13 +58,9 @@ class set_grad_enabled(_GradModeContext):
     """``set_grad_enabled(False)`` switches recording off at once; as a context manager, for the block."""
 
     def __init__(self, mode):
+        global _enabled
         self._prev = _enabled
-        self.mode = bool(mode)
-        _set(mode)
+        self.mode = _enabled = bool(mode)
 
     def __enter__(self):
         return None
-
-    def __exit__(self, *exc):
-        _set(self._prev)
-        return False

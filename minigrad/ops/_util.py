@@ -18,6 +18,8 @@ def as_operand(x, like):
         return x
     if isinstance(x, np.ndarray):
         return Tensor(x)
+    if isinstance(x, float) and like._data.dtype.kind == "f":  # a float next to a float tensor: its dtype
+        return Tensor(np.asarray(x, like._data.dtype))
     return Tensor(np.asarray(x, dtype=result_type(like, x).numpy))
 
 
@@ -61,8 +63,10 @@ def result(a, b, out):
 def broadcast_shape(a, b):
     """The broadcast shape of two tensors, with PyTorch's error message when there is none."""
     sa, sb = a._data.shape, b._data.shape
-    if sa == sb:
+    if sa == sb or not sb:  # (a 0-dim tensor, like a number, broadcasts to any shape)
         return sa
+    if not sa:
+        return sb
     n = max(len(sa), len(sb))
     pa, pb = (1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb
     for i, (x, y) in enumerate(zip(pa, pb)):
