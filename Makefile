@@ -13,7 +13,7 @@ TORCH_VERSION := 2.13.0
 SANITIZE := notebooks/sanitize.cfg
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with $(SANITIZE)
 
-.PHONY: lab lab-student test test-torch test-unit test-notebooks notebooks fixtures fuzz bench bench-instructions bench-bare student course \
+.PHONY: lab lab-student test test-torch test-unit test-notebooks notebooks fixtures fuzz bench bench-instructions student course \
         test-e2e screenshots dot trust setup clean
 
 # ---- set-up -------------------------------------------------------------------------
@@ -83,17 +83,19 @@ N ?= 20000
 fuzz: $(VENV)/.test $(VENV)/.torch
 	PYTHONPATH=tests $(PY) -m difftest -n $(N)
 
-bench: $(VENV)/.test $(VENV)/.torch
-	$(PY) -m pip install --quiet micrograd
+# The peers a user could pick instead: micrograd, HIPS autograd, JAX (eager, CPU); scikit-learn
+# for its digits data set.  Only `make bench` needs them.
+BENCH_PEERS := micrograd==0.1.0 autograd==1.9.1 jax[cpu]==0.10.2 scikit-learn==1.9.1
+$(VENV)/.bench: $(VENV)/.test $(VENV)/.torch
+	$(PY) -m pip install --quiet $(BENCH_PEERS)
+	@touch $@
+
+bench: $(VENV)/.bench
 	$(PY) bench/run.py --readme README.md
 
 # Machine instructions per op of the small-op chain (valgrind): steady where timings are not.
 bench-instructions: $(VENV)/.test
 	$(PY) bench/instructions.py
-
-# The small-op chain through a bare autograd with minigrad's structure and none of its checks.
-bench-bare: $(VENV)/.test $(VENV)/.torch
-	$(PY) bench/bare_structure.py
 
 student: $(VENV)/.lab
 	$(PY) -m minigrad.classroom release notebooks/ --out student/

@@ -1,15 +1,21 @@
-"""minigrad's speed, measured against PyTorch (and micrograd) in the same process (`make bench`).
+"""minigrad's speed, measured against PyTorch and the Python peers in the same process (`make bench`).
 
-Each benchmark runs minigrad and the comparison interleaved, several times, and keeps the best
-time of each; the ratio is minigrad / other (lower is better).  `--readme README.md` writes the
-table between the `<!-- bench:start -->` and `<!-- bench:end -->` markers.
+Each benchmark runs minigrad and the others interleaved, several times, and keeps the best time
+of each; a ratio is minigrad / other (lower is better).  Every library is first checked to compute
+the same numbers.  `--readme README.md` writes the table between the `<!-- bench:start -->` and
+`<!-- bench:end -->` markers.
 
 1. small ops: a chain of 2,000 elementwise ops (mul by a number, tanh, add, sub) on a 16-element
-   float32 tensor, forward + backward;
-2. MLP: batch 256, 256-512-512-10 with ReLU and cross-entropy, 10 SGD steps, float32;
-3. a 100,000-op chain, forward + backward;
-4. memory: a graph that saves 20 intermediates of 1 MB; what is still held after backward();
-5. micrograd: MLP(2, [16, 16, 1]) on 100 two-moons points, 10 steps, micrograd (scalar Values)
+   float32 tensor, forward + backward; against torch, HIPS autograd and JAX (eager);
+2. MLP: batch 256, 256-512-512-10 with nn.Linear, ReLU and cross-entropy, 10 SGD steps, float32;
+3. the same MLP "from scratch" as d2l and makemore write it (X @ W1 + b1, relu, log_softmax,
+   targets picked with [arange(B), y], mean, backward, update under no_grad), against the same
+   step written by hand in numpy (the floor for any numpy library), torch, HIPS autograd, JAX;
+4. digits: scikit-learn's 8x8 digits, nn.Sequential 64-128-10, SGD with momentum, 20 epochs of
+   batches of 64, the same initial weights and batches in minigrad and torch: time and accuracy;
+5. a 100,000-op chain, forward + backward;
+6. memory: a graph that saves 20 intermediates of 1 MB; what is still held after backward();
+7. micrograd: MLP(2, [16, 16, 1]) on 100 two-moons points, 10 steps, micrograd (scalar Values)
    vs minigrad (vectorised); and the deepest chain each can backward through.
 """
 import argparse
@@ -24,6 +30,7 @@ import numpy as np
 sys.setrecursionlimit(10_000)
 
 import minigrad  # noqa: E402
+import peers  # noqa: E402  (bench/peers.py: the same workloads in numpy, HIPS autograd and JAX)
 
 
 def best_of(repeats, *fns):
@@ -38,7 +45,7 @@ def best_of(repeats, *fns):
     return best
 
 
-# ---- 1. and 3. chains of small ops ----------------------------------------------------
+# ---- 1. and 5. chains of small ops ----------------------------------------------------
 def chain(T, n, size=16):
     x = T.ones(size, requires_grad=True)
     y = x
@@ -49,7 +56,15 @@ def chain(T, n, size=16):
 
 
 def bench_small_ops(torch, repeats):
-    return best_of(repeats, lambda: chain(minigrad, 2000), lambda: chain(torch, 2000))
+    """minigrad, torch, HIPS autograd, JAX: the same 2,000-op chain and the same gradient."""
+    x = np.ones(16, np.float32)
+    hips, jax = peers.hips_chain(2000), peers.jax_chain(2000)
+    expected = chain(torch, 2000).numpy()
+    for name, g in [("minigrad", chain(minigrad, 2000).numpy()), ("HIPS autograd", hips(x.astype(np.float64))),
+                    ("JAX", jax(x))]:
+        assert np.allclose(g, expected, rtol=1e-4), (name, g, expected)
+    return best_of(repeats, lambda: chain(minigrad, 2000), lambda: chain(torch, 2000),
+                   lambda: hips(x), lambda: jax(x))
 
 
 def bench_long_chain(torch, repeats):
@@ -83,20 +98,120 @@ def mlp_steps(T, model, opt, x, y, steps=10):
     return loss.item()
 
 
-def bench_mlp(torch, repeats):
+def mlp_data():
     rng = np.random.default_rng(0)
     shapes = [(512, 256), (512,), (512, 512), (512,), (10, 512), (10,)]
     weights = [(rng.standard_normal(s) * 0.05).astype(np.float32) for s in shapes]
     x = rng.standard_normal((256, 256)).astype(np.float32)
     y = rng.integers(0, 10, 256)
+    return weights, x, y
+
+
+def functional_params(weights):
+    """nn.Linear's (out, in) weights as the (in, out) matrices of ``X @ W + b``."""
+    return [w.T.copy() if w.ndim == 2 else w.copy() for w in weights]
+
+
+def bench_mlp(torch, repeats):
+    """nn.Linear MLP in minigrad and torch; the same network as functions in HIPS autograd and JAX."""
+    weights, x, y = mlp_data()
     mg = mlp_setup(minigrad, weights, x, y)
     tc = mlp_setup(torch, weights, x, y)
     loss_mg, loss_tc = mlp_steps(minigrad, *mg), mlp_steps(torch, *tc)
     assert abs(loss_mg - loss_tc) < 1e-3 * max(1.0, abs(loss_tc)), (loss_mg, loss_tc)
-    return best_of(repeats, lambda: mlp_steps(minigrad, *mg), lambda: mlp_steps(torch, *tc))
+    params = functional_params(weights)
+    return best_of(repeats, lambda: mlp_steps(minigrad, *mg), lambda: mlp_steps(torch, *tc),
+                   lambda: peers.hips_mlp_steps(params, x, y, 10, 0.01),
+                   lambda: peers.jax_mlp_steps(params, x, y, 10, 0.01))
 
 
-# ---- 4. memory held after backward ------------------------------------------------------
+# ---- 3. the MLP from scratch -------------------------------------------------------------------
+def scratch_mlp_steps(T, params, X, y, steps=10, lr=0.01):
+    """d2l's / makemore's training step: no nn.Module, no optimizer."""
+    rows = T.arange(X.shape[0])
+    for _ in range(steps):
+        h = X
+        for i in range(0, len(params) - 2, 2):
+            h = (h @ params[i] + params[i + 1]).relu()
+        logits = h @ params[-2] + params[-1]
+        loss = -logits.log_softmax(1)[rows, y].mean()
+        for p in params:
+            p.grad = None
+        loss.backward()
+        with T.no_grad():
+            for p in params:
+                p -= lr * p.grad
+    return loss.item()
+
+
+def bench_scratch_mlp(torch, repeats):
+    weights, x, y = mlp_data()
+    start = functional_params(weights)
+
+    def run(T):
+        params = [T.tensor(p, requires_grad=True) for p in start]
+        scratch_mlp_steps(T, params, T.tensor(x), T.tensor(y))
+        return [p.detach().numpy() for p in params]
+
+    def numpy_floor():
+        return peers.numpy_mlp_steps(start, x, y, 10, 0.01)
+
+    expected = run(torch)
+    for name, got in [("minigrad", run(minigrad)), ("numpy by hand", numpy_floor()),
+                      ("HIPS autograd", peers.hips_mlp_steps(start, x, y, 10, 0.01)),
+                      ("JAX", peers.jax_mlp_steps(start, x, y, 10, 0.01))]:
+        for g, e in zip(got, expected):
+            assert np.allclose(g, e, atol=1e-4), name
+    return best_of(repeats, lambda: run(minigrad), numpy_floor, lambda: run(torch),
+                   lambda: peers.hips_mlp_steps(start, x, y, 10, 0.01),
+                   lambda: peers.jax_mlp_steps(start, x, y, 10, 0.01))
+
+
+# ---- 4. digits ------------------------------------------------------------------------------
+def digits_data():
+    from sklearn.datasets import load_digits
+    X, y = load_digits(return_X_y=True)
+    order = np.random.default_rng(0).permutation(len(y))
+    X, y = (X[order] / 16.0).astype(np.float32), y[order]
+    return X[:1400], y[:1400], X[1400:], y[1400:]
+
+
+def digits_train(T, init, data, epochs=20, batch=64):
+    """Train nn.Sequential(64-128-10) with SGD + momentum; return the test accuracy."""
+    Xtr, ytr, Xte, yte = data
+    nn = T.nn
+    model = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10))
+    with T.no_grad():
+        for p, w in zip(model.parameters(), init):
+            p.copy_(T.tensor(w))
+    opt = T.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    loss_fn = nn.CrossEntropyLoss()
+    X, y = T.tensor(Xtr), T.tensor(ytr)
+    rng = np.random.default_rng(1)  # the same batches in both libraries
+    for _ in range(epochs):
+        order = rng.permutation(len(ytr))
+        for i in range(0, len(order), batch):
+            idx = T.tensor(order[i:i + batch])
+            opt.zero_grad()
+            loss_fn(model(X[idx]), y[idx]).backward()
+            opt.step()
+    with T.no_grad():
+        pred = model(T.tensor(Xte)).argmax(1).numpy()
+    return float((pred == yte).mean())
+
+
+def bench_digits(torch, repeats):
+    data = digits_data()
+    rng = np.random.default_rng(2)
+    init = [(rng.uniform(-1, 1, s) / np.sqrt(fan)).astype(np.float32)
+            for s, fan in [((128, 64), 64), ((128,), 64), ((10, 128), 128), ((10,), 128)]]
+    acc = {}
+    times = best_of(repeats, lambda: acc.__setitem__("minigrad", digits_train(minigrad, init, data)),
+                    lambda: acc.__setitem__("torch", digits_train(torch, init, data)))
+    return times, acc
+
+
+# ---- 6. memory held after backward ------------------------------------------------------
 def bench_memory():
     n = 262_144  # float32: 1 MB each
     x = minigrad.ones(n, requires_grad=True)
@@ -121,9 +236,7 @@ def bench_memory():
 def _saved_arrays(t):
     for node in _nodes(t):
         for s in getattr(node, "_saved", ()):
-            if isinstance(s, np.ndarray):  # a saved number, kept as its value
-                yield s
-            elif s is not None:
+            if s is not None:
                 yield s.data if s.data is not None else s.tensor._data
 
 
@@ -138,7 +251,7 @@ def _nodes(t):
         stack.extend(m for m, _ in n.next_functions)
 
 
-# ---- 5. micrograd ---------------------------------------------------------------------------
+# ---- 7. micrograd ---------------------------------------------------------------------------
 def moons(n=100, seed=0):
     rng = np.random.default_rng(seed)
     t = rng.uniform(0, np.pi, n // 2)
@@ -212,37 +325,59 @@ def main():
     import torch
     torch.manual_seed(0)
     r = 2 if args.quick else args.repeats
-    rows = []
+    rows = []  # (benchmark, minigrad seconds, other library, its seconds, target ratio, "<" or "<=")
 
-    # The short benchmarks get 4x the runs (under a second each): with 5, the small-op ratio moved
-    # between 0.85 and 1.44 from one `make bench` to the next on a shared machine.
-    mg, tc = bench_small_ops(torch, 4 * r)
-    rows.append(("small-op chain (2,000 ops, fwd+bwd)", mg, "torch", tc, "<= 1.0"))
-    mg, tc = bench_mlp(torch, 4 * r)
-    rows.append(("MLP 256-512-512-10, batch 256, 10 SGD steps", mg, "torch", tc, "<= 1.1"))
-    mg, tc = bench_long_chain(torch, r)  # (a few seconds per run, but fewer runs gave ratios 1.1 to 1.6)
-    rows.append(("100,000-op chain (fwd+bwd)", mg, "torch", tc, "<= 1.0"))
+    def add(name, mg, others, targets):
+        for (other, t), (op, limit) in zip(others, targets):
+            rows.append((name, mg, other, t, op, limit))
+
+    # The short benchmarks get 4x the runs: on a shared machine one run in five is slow.
+    mg, tc, hips, jax = bench_small_ops(torch, 4 * r)
+    add("small-op chain (2,000 ops, fwd+bwd)", mg, [("torch", tc), ("HIPS autograd", hips), ("JAX eager", jax)],
+        [("<=", 1.6), ("<", 1.0), ("<", 1.0)])
+    mg, tc, hips, jax = bench_mlp(torch, 4 * r)
+    add("MLP 256-512-512-10 (nn.Linear), batch 256, 10 SGD steps", mg,
+        [("torch", tc), ("HIPS autograd", hips), ("JAX eager", jax)], [("<=", 1.1), ("<", 1.0), ("<", 1.0)])
+    mg, floor, tc, hips, jax = bench_scratch_mlp(torch, 4 * r)
+    add("the same MLP from scratch (X @ W + b, log_softmax, [arange(B), y])", mg,
+        [("numpy by hand", floor), ("torch", tc), ("HIPS autograd", hips), ("JAX eager", jax)],
+        [("<=", 1.1), ("<=", 1.25), ("<", 1.0), ("<", 1.0)])
+    (mg, tc), acc = bench_digits(torch, r)
+    add(f"digits 64-128-10, 20 epochs (test accuracy {acc['minigrad']:.3f} vs torch {acc['torch']:.3f})", mg,
+        [("torch", tc)], [("<=", 1.3)])
+    assert abs(acc["minigrad"] - acc["torch"]) <= 0.01, acc
+    mg, tc = bench_long_chain(torch, r)
+    add("100,000-op chain (fwd+bwd)", mg, [("torch", tc)], [("<=", 2.0)])
     X, y = moons()
     mg, mc = best_of(max(1, r // 2), lambda: minigrad_train(X, y), lambda: micrograd_train(X, y))
-    rows.append(("MLP(2,[16,16,1]) on 100 moons, 10 steps", mg, "micrograd", mc, ">= 100x faster"))
+    add("MLP(2,[16,16,1]) on 100 moons, 10 steps", mg, [("micrograd", mc)], [("<=", 0.01)])
     held, saved = bench_memory()
 
-    lines = ["| benchmark | minigrad | compared with | ratio | target |", "|---|---|---|---|---|"]
-    for name, a, other, b, target in rows:
+    lines = ["| benchmark | minigrad | compared with | ratio | target | met |", "|---|---|---|---|---|---|"]
+    for name, a, other, b, op, limit in rows:
         ratio = a / b
-        shown = f"{1 / ratio:.0f}x faster" if other == "micrograd" else f"{ratio:.2f}"
-        lines.append(f"| {name} | {a * 1e3:.1f} ms | {other} {b * 1e3:.1f} ms | {shown} | {target} |")
+        met = ratio < limit if op == "<" else ratio <= limit
+        if other == "micrograd":
+            shown, target = f"{1 / ratio:.0f}x faster", f">= {1 / limit:.0f}x faster"
+        else:
+            shown, target = f"{ratio:.2f}", f"{op} {limit}"
+        lines.append(f"| {name} | {a * 1e3:.1f} ms | {other} {b * 1e3:.1f} ms | {shown} | {target} | "
+                     f"{'yes' if met else '**no**'} |")
     lines.append(f"| memory held after backward (20 saved MB) | {held / 2**20:.2f} MB | saved "
-                 f"{saved / 2**20:.1f} MB | {held / saved:.1%} | <= 5% |")
+                 f"{saved / 2**20:.1f} MB | {held / saved:.1%} | <= 5% | {'yes' if held <= 0.05 * saved else '**no**'} |")
     deep_mc = deepest_micrograd()
     deep_mg = deepest_minigrad(100_000 if args.quick else 1_000_000)
     lines.append(f"| deepest chain that backward handles | {deep_mg:,}+ ops | micrograd about {deep_mc:,} ops "
-                 f"(RecursionError, limit {sys.getrecursionlimit():,}) | | no RecursionError |")
+                 f"(RecursionError, limit {sys.getrecursionlimit():,}) | | no RecursionError | yes |")
     import platform
+    import autograd
+    import jax
     lines.append("")
-    lines.append(f"Measured by `make bench` on {platform.machine()}, {platform.python_version()}, numpy "
-                 f"{np.__version__}, torch {torch.__version__} (CPU, {torch.get_num_threads()} threads), best of "
-                 f"{4 * r} interleaved runs ({r} for the 100,000-op chain, {max(1, r // 2)} against micrograd).")
+    lines.append(f"Measured by `make bench` on {platform.machine()}, Python {platform.python_version()}, numpy "
+                 f"{np.__version__}, torch {torch.__version__} (CPU, {torch.get_num_threads()} threads), HIPS "
+                 f"autograd {autograd.__version__ if hasattr(autograd, '__version__') else ''}, JAX {jax.__version__} "
+                 f"(eager, CPU); best of {4 * r} interleaved runs ({r} for digits and the 100,000-op chain, "
+                 f"{max(1, r // 2)} against micrograd).")
     table = "\n".join(lines)
     print(table)
     if args.readme:
