@@ -225,3 +225,18 @@ def test_mm_saves_only_what_a_wanted_gradient_needs(a_grad, b_grad):
     tb = torch.ones(3, 4, requires_grad=b_grad)
     node = ta.mm(tb).grad_fn
     assert (node._saved_self is not None) == b_grad and (node._saved_mat2 is not None) == a_grad
+
+
+def test_save_for_backward_takes_tensors_only():
+    class Scale(Function):
+        @staticmethod
+        def forward(ctx, x, factor):
+            ctx.save_for_backward(x, factor)
+            return x * factor
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad, None
+    with pytest.raises(TypeError, match="save_for_backward can only save variables, but argument 1 is of type float"):
+        Scale.apply(rand(2), 2.0)
+    assert Scale.apply(rand(2, requires_grad=False), 2.0).grad_fn is None  # not recorded: nothing is saved

@@ -320,6 +320,10 @@ def _record(ctx, args, result):
         ctx._output_meta = ((result._data.shape, result._data.dtype),)
 
     if ctx.to_save:  # (after connecting the outputs: a SavedTensor recognises the node's own outputs by grad_fn)
+        for i, t in enumerate(ctx.to_save):
+            if t is not None and not isinstance(t, Tensor):  # a number is kept as an attribute of ctx instead
+                raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                                f"{type(t).__name__}")
         ctx._saved = [SavedTensor(t, ctx) if t is not None else None for t in ctx.to_save]
         ctx.to_save = ()
     return result
