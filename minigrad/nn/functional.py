@@ -60,6 +60,12 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     if not np.issubdtype(t.dtype, np.integer):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_TYPE_NAMES.get(t.dtype.name, t.dtype.name)}")
     w = weight._data if weight is not None else None
+    if input.dim() == 3 and t.shape == (input.shape[0], input.shape[2]):
+        # PyTorch sees (N, C, d) as the image (N, C, d, 1), and the loss per position back as (N, d)
+        out = ops.loss.NllLoss2d.apply(input.view(*input.shape, 1), t[..., None], w, reduction, ignore_index)
+        return out.view(t.shape) if reduction == "none" else out
+    if input.dim() == 4:
+        return ops.loss.NllLoss2d.apply(input, t, w, reduction, ignore_index)
     return ops.NllLoss.apply(input, t, w, reduction, ignore_index)
 
 

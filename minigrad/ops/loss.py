@@ -69,8 +69,8 @@ class NllLoss(Function):
         ctx.coef = coef.reshape(input._data.shape) if reduction != "none" else coef
         ctx.reduction, ctx.shape = reduction, input._data.shape
         # the loss of each (sample, position): coef * input[i, target[i], ...], 0 where ignored
-        chosen = np.take_along_axis(coef, safe[:, None], axis=1) * np.take_along_axis(x, safe[:, None], axis=1)
-        picked = np.where(valid, chosen[:, 0], 0)
+        chosen = np.where(valid, np.take_along_axis(x, safe[:, None], axis=1)[:, 0], 0)  # (an ignored inf is 0)
+        picked = np.take_along_axis(coef, safe[:, None], axis=1)[:, 0] * chosen
         if reduction == "none":
             return Tensor(np.asarray(picked if input._data.ndim > 1 else picked[0]))
         if reduction == "mean" and w.sum() == 0:
@@ -84,6 +84,12 @@ class NllLoss(Function):
             out = grad_where(ctx.coef != 0, g * constant(ctx.coef))
             return out.reshape(ctx.shape), None, None, None, None
         return grad_where(ctx.coef != 0, grad * constant(ctx.coef)), None, None, None, None
+
+
+class NllLoss2d(NllLoss):
+    """``nll_loss`` of images ``(N, C, H, W)`` with targets ``(N, H, W)``: the same formula, under
+    PyTorch's name for it (a 3-D input is viewed as ``(N, C, d, 1)`` first, in ``F.nll_loss``)."""
+    node_name = "NllLoss2DBackward0"
 
 
 def _check_nll_shapes(input, target):
