@@ -46,6 +46,14 @@ def relu(x):
     return x.relu()
 
 
+def sign(x):
+    return x.sign()
+
+
+def sgn(x):
+    return x.sgn()
+
+
 def tanh(x):
     return x.tanh()
 

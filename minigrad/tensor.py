@@ -439,7 +439,10 @@ class Tensor:
         return _ops.Relu.apply(self)
 
     def sign(self):
-        return Tensor(np.sign(self._data))
+        return _ops.Sign.apply(self)
+
+    def sgn(self):
+        return _ops.Sgn.apply(self)
 
     def clamp(self, min=None, max=None):
         return _ops.Clamp.apply(self, min, max)

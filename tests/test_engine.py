@@ -422,3 +422,152 @@ def test_a_number_taken_from_saved_tensors_is_an_ordinary_tensor_with_version_ch
         n.add_(1)  # an in-place change of a tensor z's node saved: backward must notice it
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         z.sum().backward()
+
+
+# ---- issue 18: engine-level classes -------------------------------------------------------------
+class HalfGrad(Function):
+    """backward gives the first input a gradient and the second None."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return a * 1.0 + b
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2, None
+
+
+def test_a_none_gradient_on_one_edge_does_not_stop_the_node_behind_it():
+    x = leaf([1.0, 2.0])
+    HalfGrad.apply(x * 3, x).sum().backward()  # x's AccumulateGrad waits for two edges; one brings None
+    assert x.grad.tolist() == [6.0, 6.0]
+    x, w = leaf([1.0, 2.0]), leaf([1.0, 1.0])
+    (HalfGrad.apply(w * 3, x) + x).sum().backward()
+    assert x.grad.tolist() == [1.0, 1.0] and w.grad.tolist() == [6.0, 6.0]
+    x = leaf([1.0, 2.0], minigrad.float64)  # and in second order
+    g, = minigrad.autograd.grad(HalfGrad.apply(x ** 3, x).sum(), x, create_graph=True)
+    assert g.tolist() == [6.0, 24.0]
+    assert minigrad.autograd.grad(g.sum(), x)[0].tolist() == [12.0, 24.0]
+
+
+def test_a_builtin_node_that_gets_no_gradient_passes_none_on():
+    class Second(Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a + b
+
+        @staticmethod
+        def backward(ctx, g):
+            return None, g
+
+    x, w = leaf([1.0, 2.0]), leaf([1.0, 1.0])
+    Second.apply(x * 3, w).sum().backward()
+    assert x.grad is None and w.grad.tolist() == [1.0, 1.0]  # MulBackward0 got None and gave None (no zeros)
+
+
+def test_set_materialize_grads_false_passes_none_to_backward():
+    seen = []
+
+    class Two(Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.set_materialize_grads(False)
+            return a * 1.0, a * 2.0
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            seen.append((g1 is None, g2 is None))
+            return g1
+
+    x = leaf([1.0, 2.0])
+    u, _ = Two.apply(x)
+    u.sum().backward()
+    assert seen == [(False, True)] and x.grad.tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("make", [
+    lambda x: x.max(1)[0], lambda x: x.min(0).values, lambda x: x[[0, 1, 1]], lambda x: x[x > 0],
+    lambda x: minigrad.where(x > 0, x, 2.0), lambda x: x * 2.0, lambda x: x.clamp(-0.5, 0.5),
+    lambda x: minigrad.nn.functional.nll_loss(x.log_softmax(1), minigrad.tensor([0, 2])),
+    lambda x: x.gather(1, minigrad.tensor([[0], [2]])), lambda x: x.masked_fill(x > 0, 0.0)])
+def test_a_second_backward_through_any_op_that_saved_something_raises(make):
+    x = leaf([[1.0, -2.0, 3.0], [-4.0, 5.0, 0.5]])
+    y = make(x).sum()
+    y.backward()
+    first = x.grad.clone()
+    with pytest.raises(RuntimeError, match="^Trying to backward through the graph a second time"):
+        y.backward()
+    assert x.grad.tolist() == first.tolist()  # nothing was added twice
+
+
+@pytest.mark.parametrize("make", [lambda x: x.sum(), lambda x: x[:, 1:], lambda x: x + 1,
+                                  lambda x: x[:1].expand(3, 3), lambda x: -x, lambda x: x.view(6)])
+def test_ops_that_saved_nothing_run_twice(make):
+    x = leaf([[1.0, -2.0, 3.0], [-4.0, 5.0, 0.5]])
+    y = make(x).sum()
+    y.backward()
+    first = x.grad.clone()
+    y.backward()
+    assert x.grad.tolist() == (first * 2).tolist()
+
+
+def test_custom_function_ctx_attributes_are_not_freed():
+    class Scale(Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.k = minigrad.tensor([3.0, 3.0])  # kept on ctx, not saved: PyTorch runs such a node twice
+            return a * 3
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.k
+
+    x = leaf([1.0, 2.0])
+    y = Scale.apply(x).sum()
+    y.backward()
+    y.backward()
+    assert x.grad.tolist() == [6.0, 6.0]
+
+
+@pytest.mark.parametrize("make", [lambda x: x.relu(), lambda x: minigrad.nn.functional.threshold(x, 0.5, -1.0),
+                                  lambda x: x.abs(), lambda x: x.sign() * x])
+def test_second_order_through_piecewise_ops_is_zero_with_a_graph(make):
+    x = leaf([1.5, -2.0, 0.3, -0.7])
+    g, = minigrad.autograd.grad(make(x).sum(), x, create_graph=True)
+    assert g.requires_grad and g.grad_fn is not None
+    g2, = minigrad.autograd.grad(g.sum(), x)
+    assert g2.tolist() == [0.0, 0.0, 0.0, 0.0]
+
+
+def test_sign_is_differentiable_with_a_zero_gradient_and_pytorchs_values():
+    x = leaf([float("nan"), -0.0, 0.0, 2.0, -3.0])
+    s = x.sign()
+    assert s.grad_fn.name() == "SignBackward0" and s.tolist()[1:] == [0.0, 0.0, 1.0, -1.0] and s.tolist()[0] == 0.0
+    assert not np.signbit(s._data[:3]).any()
+    s.sum().backward()
+    assert x.grad.tolist() == [0.0] * 5
+    x.grad = None
+    x.abs().sum().backward()  # abs' derivative is sgn(x): 0 at nan and at +-0
+    assert x.grad.tolist() == [0.0, 0.0, 0.0, 1.0, -1.0]
+    x.grad = None
+    x.relu().sum().backward()  # PyTorch's threshold_backward: 0 only where x <= 0, so nan lets it through
+    assert x.grad.tolist() == [1.0, 0.0, 0.0, 1.0, 0.0]
+
+
+def test_retain_grad_is_filled_by_autograd_grad_and_backward_inputs():
+    x = leaf([1.0, 2.0])
+    y = x * 2
+    y.retain_grad()
+    z = (y * y).sum()
+    minigrad.autograd.grad(z, x, retain_graph=True)
+    assert y.grad.tolist() == [4.0, 8.0] and x.grad is None
+    minigrad.autograd.grad(z, x, retain_graph=True)
+    assert y.grad.tolist() == [8.0, 16.0]  # accumulated, as in PyTorch
+    x = leaf([1.0, 2.0])
+    y = x * 2
+    y.retain_grad()
+    z = (y * y).sum()
+    z.backward(inputs=[y], retain_graph=True)
+    assert y.grad.tolist() == [4.0, 8.0] and x.grad is None  # an input that retains grad: filled once, not twice
+    z.backward(inputs=[x])
+    assert y.grad.tolist() == [8.0, 16.0] and x.grad.tolist() == [8.0, 16.0]

@@ -42,8 +42,8 @@ def test_relu_backward_is_the_plain_formula_on_special_values():
     x = minigrad.tensor(special_array(np.float32), requires_grad=True)
     out = Relu.apply(x)
     grad = minigrad.tensor(special_array(np.float32, seed=1))
-    got = ThresholdBackward.apply(grad, out)._data
-    assert same_bits(got, np.where(out._data > 0, grad._data, np.float32(0)))
+    got = ThresholdBackward.apply(grad, out, 0)._data
+    assert same_bits(got, np.where(out._data <= 0, np.float32(0), grad._data))
 
 
 def _integer_matrix(shape, seed, order="C", dtype=np.float32):

@@ -62,7 +62,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         inputs = _tensors(inputs)
         captured = GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph, inputs).run().captured
         for t, g in zip(inputs, captured):
-            if g is not None:
+            if g is not None and not t._retains_grad:  # (a tensor that retains its grad got it from its hook)
                 t._grad = g.detach().clone() if t._grad is None else t._grad + g
         return
     GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph).run()

@@ -167,7 +167,7 @@ class GraphTask:
                     new = hook(grads[nr])
                     if new is not None:
                         grads[nr] = new
-            retained = node._retained.get(nr) if node._retained and self.accumulate else None
+            retained = node._retained.get(nr) if node._retained else None  # (backward, grad() and inputs= alike)
             tensor = retained() if retained is not None else None
             if tensor is not None and grads[nr] is not None:  # retain_grad(): keep a copy in .grad
                 g = grads[nr] if self.create_graph else grads[nr].detach()
@@ -188,7 +188,7 @@ class GraphTask:
                     new = hook(outs, tuple(grads))
                     if new is not None:
                         outs = tuple(new)
-        if not self.keep_graph and node._saved:
+        if not self.keep_graph:
             node._release_saved()  # 4. free what this node saved
         return outs
 

@@ -200,15 +200,27 @@ class BackwardNode(Node):
         return self.saved_tensors
 
     def _release_saved(self):
-        """Drop what forward saved (PyTorch: ``release_variables``); ``saved_tensors`` raises from now on."""
+        """Drop what forward saved (PyTorch: ``release_variables``); ``saved_tensors`` raises from now on.
+
+        Built-in ops also keep index arrays and masks as attributes of ``ctx`` (``ctx.index`` of
+        ``max(dim)``, ``ctx.cond`` of ``where``); PyTorch keeps those as saved tensors too, so they
+        are dropped the same way and running the node again raises the same error.
+        """
         for s in self._saved:
             if s is not None:
                 s.free()
-        self._freed = bool(self._saved)
+        kept = [name for name, value in vars(self).items() if _is_saved_array(value)]
+        if self._forward_cls.node_name is None:  # a custom Function: its own ctx attributes stay, as in PyTorch
+            kept = []
+        for name in kept:
+            setattr(self, name, None)
+        self._freed = bool(self._saved or kept)
 
     # ---- called by the engine -----------------------------------------------------------
     def apply(self, *grad_outputs):
         """Run the Function's backward and check what it returns, like PyTorch's ``PyNode::apply``."""
+        if self._freed and self._forward_cls.node_name is not None:
+            raise RuntimeError(FREED_MSG)  # (a built-in op reads what it saved first thing, as PyTorch's nodes do)
         missing = [g is None for g in grad_outputs]
         if any(missing):  # some output got no gradient
             if self._forward_cls.node_name is not None and all(missing):
@@ -250,6 +262,13 @@ class BackwardNode(Node):
                     g = g.to(from_numpy_dtype(dtype))
             checked.append(g)
         return checked
+
+
+def _is_saved_array(value):
+    """An array or tensor (or a tuple holding one) that a built-in op kept on its ctx for backward."""
+    if isinstance(value, tuple):
+        return any(isinstance(v, (np.ndarray, Tensor)) for v in value)
+    return isinstance(value, (np.ndarray, Tensor))
 
 
 class Function:

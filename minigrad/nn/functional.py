@@ -12,6 +12,11 @@ def relu(input, inplace=False):
     return input.relu()
 
 
+def threshold(input, threshold, value, inplace=False):
+    """``input`` where ``input > threshold``, else ``value`` (PyTorch: ``F.threshold``, node ``ThresholdBackward0``)."""
+    return ops.Threshold.apply(input, threshold, value)
+
+
 def sigmoid(input):
     return input.sigmoid()
 

@@ -267,7 +267,7 @@ class Abs(Function):
     @staticmethod
     def backward(ctx, grad):
         a, = ctx.saved_tensors
-        return grad * constant(np.sign(a._data))
+        return grad * Sgn.apply(a)  # (a differentiable sign, as in PyTorch: second derivatives are 0 with a graph)
 
 
 class Tanh(Function):
@@ -353,23 +353,60 @@ class Relu(Function):
     @staticmethod
     def backward(ctx, grad):
         out, = ctx.saved_tensors
-        return ThresholdBackward.apply(grad, out)  # grad where out > 0, else 0
+        return ThresholdBackward.apply(grad, out, 0)  # grad where out > 0, else 0
+
+
+class Threshold(Function):
+    """``F.threshold(x, threshold, value)``: ``x`` where ``x > threshold``, else ``value``."""
+    node_name = "ThresholdBackward0"
+
+    @staticmethod
+    def forward(ctx, a, threshold, value):
+        ctx.save_for_backward(a)
+        ctx.threshold = threshold
+        return Tensor(np.where(a._data > threshold, a._data, np.asarray(value, a._data.dtype)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, = ctx.saved_tensors
+        return ThresholdBackward.apply(grad, a, ctx.threshold), None, None
 
 
 class ThresholdBackward(Function):
-    """relu's backward formula as one op: the gradient where the output is positive, else 0
-    (PyTorch: ``threshold_backward(grad, result, 0)``)."""
+    """The backward formula of relu and threshold as one op: the gradient, but 0 where ``x <= threshold``
+    (PyTorch: ``threshold_backward(grad, x, threshold)``; a nan ``x`` lets the gradient through)."""
     node_name = "ThresholdBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, grad, out):
-        ctx.save_for_backward(out)
-        return Tensor(keep_or_zero(out._data > 0, grad._data))  # np.where(out > 0, grad, 0)
+    def forward(ctx, grad, x, threshold):
+        ctx.save_for_backward(x)
+        ctx.threshold = threshold
+        return Tensor(keep_or_zero(~(x._data <= threshold), grad._data))  # np.where(x <= threshold, 0, grad)
 
     @staticmethod
     def backward(ctx, gg):
-        out, = ctx.saved_tensors
-        return ThresholdBackward.apply(gg, out), None  # the mask does not depend on out smoothly
+        x, = ctx.saved_tensors
+        # d/d(grad): the same mask; d/dx: 0 (the mask does not change smoothly with x), as in PyTorch
+        return ThresholdBackward.apply(gg, x, ctx.threshold), constant(np.zeros_like(x._data)), None
+
+
+class Sign(Function):
+    """``sign(x)``: -1, 0 or 1 (0 for nan, as in PyTorch); its derivative is 0 everywhere."""
+    node_name = "SignBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        x = a._data
+        return Tensor((x > 0).astype(x.dtype) - (x < 0).astype(x.dtype))  # PyTorch: (0 < x) - (x < 0)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return constant(np.zeros_like(grad._data))
+
+
+class Sgn(Sign):
+    """``sgn(x)``, the same as ``sign`` for real numbers (PyTorch's ``abs`` uses it in its derivative)."""
+    node_name = "SgnBackward0"
 
 
 class Clamp(Function):

@@ -2498,3 +2498,119 @@ def b19_utils_data(T, F, o):
     o.err("split_bad", lambda: D.random_split(ds, [3, 3]))
     o.err("size_mismatch", lambda: D.TensorDataset(x, y[:3]))
     o["numbers"] = list(D.DataLoader([1.5, 2.5, 3.5], batch_size=2))
+
+
+# ---------------------------------------------------------------------------------- issue 18: engine-level classes
+def _none_edge_function(T, which):
+    class Half(T.autograd.Function):  # backward gives a gradient to one input only
+        @staticmethod
+        def forward(ctx, a, b):
+            return a * 1.0 + b
+
+        @staticmethod
+        def backward(ctx, g):
+            return (g * 2, None) if which == 0 else (None, g * 2)
+    return Half
+
+
+@case
+def e18_none_gradient_edges(T, F, o):
+    """A None gradient on one edge still counts: the node behind it runs (also in second order)."""
+    x = leaf(T, 200, 3)
+    _none_edge_function(T, 0).apply(x * 3, x).sum().backward()
+    o.grads("a.", x=x)
+    x = leaf(T, 201, 3)
+    _none_edge_function(T, 1).apply(x.exp(), x * x).sum().backward()
+    o.grads("b.", x=x)
+    x, w = leaf(T, 202, 3), leaf(T, 203, 3)
+    (_none_edge_function(T, 0).apply(w * 3, x) + x).sum().backward()  # x's AccumulateGrad gets None and a gradient
+    o.grads("c.", x=x, w=w)
+    x = leaf(T, 204, 3)
+    g, = T.autograd.grad(_none_edge_function(T, 0).apply(x ** 3, x).sum(), x, create_graph=True)
+    o.all(g, "second.g")
+    g2, = T.autograd.grad(g.sum(), x)
+    o["second.g2"] = g2
+    x = leaf(T, 205, 3)
+    _none_edge_function(T, 1).apply(x * 3, x.sin()).sum().backward(create_graph=True)
+    g = x.grad
+    x.grad = None
+    g.sum().backward()
+    o.grads("third.", x=x)
+
+
+@case
+def e18_second_backward_raises(T, F, o):
+    """Every op that saves something refuses a second backward without retain_graph; the others run twice."""
+    progs = {
+        "max_dim": lambda x: x.max(1)[0], "min_dim": lambda x: x.min(0).values, "index_list": lambda x: x[[0, 1, 1]],
+        "index_mask": lambda x: x[x > 0], "where_number": lambda x: T.where(x > 0, x, 2.0),
+        "where_tensors": lambda x: T.where(x > 0, x, x * 2), "mul_number": lambda x: x * 2.0,
+        "nll_loss": lambda x: F.nll_loss(x.log_softmax(1), T.tensor([0, 2])),
+        "cross_entropy": lambda x: F.cross_entropy(x, T.tensor([1, 0])), "gather": lambda x: x.gather(1, T.tensor([[0], [2]])),
+        "clamp": lambda x: x.clamp(-0.5, 0.5), "masked_fill": lambda x: x.masked_fill(x > 0, 0.0),
+        "relu": lambda x: x.relu(), "abs": lambda x: x.abs(), "max": lambda x: x.max(),
+        "sum": lambda x: x.sum(), "slice": lambda x: x[:, 1:], "add_number": lambda x: x + 1,
+        "expand": lambda x: x[:1].expand(3, 3), "neg": lambda x: -x, "view": lambda x: x.view(6),
+    }
+    for name, f in progs.items():
+        x = leaf(T, 210, 2, 3)
+        y = f(x).sum()
+        y.backward()
+        o.err(f"{name}.again", lambda: y.backward())
+        o.grads(f"{name}.", x=x)
+
+
+@case
+def e18_second_order_piecewise(T, F, o):
+    """relu/threshold/abs keep a zero second derivative with a graph; sign is differentiable (zero)."""
+    progs = {
+        "relu": lambda x: x.relu(), "relu_f": lambda x: F.relu(x), "threshold": lambda x: F.threshold(x, 0.5, -1.0),
+        "abs": lambda x: x.abs(), "sign": lambda x: x.sign(), "sign_times_x": lambda x: x.sign() * x,
+        "max": lambda x: x.max(), "max_dim": lambda x: x.max(0)[0], "clamp": lambda x: x.clamp(-1, 1),
+        "maximum": lambda x: T.maximum(x, x * 0.5), "relu_sq": lambda x: x.relu() * x, "abs_sq": lambda x: x.abs() * x,
+    }
+    for name, f in progs.items():
+        x = T.tensor([1.5, -2.0, 0.3, -0.7, 0.0], requires_grad=True)
+        y = f(x)
+        o.fn(f"{name}.grad_fn", y)
+        g, = T.autograd.grad(y.sum(), x, create_graph=True)
+        o.all(g, f"{name}.g")
+        if g.requires_grad:
+            g2, = T.autograd.grad(g.sum(), x, allow_unused=True)
+            o[f"{name}.g2"] = None if g2 is None else g2.detach() + 0  # (+ 0: PyTorch's zeros may have no storage)
+    x = T.tensor([float("nan"), -0.0, 0.0, 2.0, -3.0], requires_grad=True)
+    o.all(x.sign(), "sign_values")
+    x.abs().sum().backward()
+    o.grads("abs_nan.", x=x)
+    x = T.tensor([float("nan"), -1.0, 0.0, 2.0], requires_grad=True)
+    x.relu().sum().backward()
+    o.grads("relu_nan.", x=x)
+
+
+@case
+def e18_retain_grad_with_grad_and_inputs(T, F, o):
+    """retain_grad() fills .grad whenever the tensor's gradient is computed: autograd.grad, backward(inputs=...)."""
+    x = leaf(T, 220, 2)
+    y = x * 2
+    y.retain_grad()
+    z = (y * y).sum()
+    T.autograd.grad(z, x, retain_graph=True)
+    o.grads("grad_x.", y=y, x=x)
+    T.autograd.grad(z, x, retain_graph=True)
+    o.grads("grad_x_again.", y=y, x=x)
+    T.autograd.grad(z, y)
+    o.grads("grad_y.", y=y)
+    x = leaf(T, 221, 2)
+    y = x * 2
+    y.retain_grad()
+    w = y * 3
+    w.retain_grad()
+    z = (w * y).sum()
+    z.backward(inputs=[x], retain_graph=True)
+    o.grads("inputs_x.", y=y, w=w, x=x)
+    z.backward(inputs=[y], retain_graph=True)
+    o.grads("inputs_y.", y=y, w=w, x=x)
+    u = y.exp()
+    u.retain_grad()
+    (u + y).sum().backward(inputs=[u])
+    o.grads("inputs_u.", u=u, y=y)
