@@ -619,6 +619,37 @@ class Tensor:
     def clamp_(self, min=None, max=None):
         return _ops.inplace(self, _ops.Clamp, min, max)
 
+    def relu_(self):
+        return _ops.inplace(self, _ops.Relu)
+
+    def sigmoid_(self):
+        return _ops.inplace(self, _ops.Sigmoid)
+
+    def tanh_(self):
+        return _ops.inplace(self, _ops.Tanh)
+
+    def exp_(self):
+        return _ops.inplace(self, _ops.Exp)
+
+    def log_(self):
+        return _ops.inplace(self, _ops.Log)
+
+    def sqrt_(self):
+        return _ops.inplace(self, _ops.Sqrt)
+
+    def abs_(self):
+        return _ops.inplace(self, _ops.Abs)
+
+    def neg_(self):
+        return _ops.inplace(self, _ops.Neg)
+
+    def sign_(self):
+        return _ops.inplace(self, _ops.Sign)
+
+    def reciprocal_(self):
+        return _ops.inplace(self, _ops.Reciprocal)
+
+
     def uniform_(self, a=0.0, b=1.0):
         with grad_mode.no_grad():
             return _ops.inplace(self, _ops.CopyFrom, _random.rand(*self._data.shape) * (b - a) + a)

@@ -571,3 +571,32 @@ def test_retain_grad_is_filled_by_autograd_grad_and_backward_inputs():
     assert y.grad.tolist() == [4.0, 8.0] and x.grad is None  # an input that retains grad: filled once, not twice
     z.backward(inputs=[x])
     assert y.grad.tolist() == [8.0, 16.0] and x.grad.tolist() == [8.0, 16.0]
+
+
+@pytest.mark.parametrize("make, node", [
+    (lambda a: minigrad.nn.functional.relu(a, inplace=True), "ReluBackward0"),
+    (lambda a: minigrad.nn.ReLU(inplace=True)(a), "ReluBackward0"),
+    (lambda a: a.relu_(), "ReluBackward0"), (lambda a: a.sigmoid_(), "SigmoidBackward0"),
+    (lambda a: a.tanh_(), "TanhBackward0"), (lambda a: a.exp_(), "ExpBackward0"),
+    (lambda a: minigrad.nn.functional.threshold(a, 0.5, -1.0, inplace=True), "ThresholdBackward1")])
+def test_inplace_activations_change_the_tensor_itself(make, node):
+    x = leaf([1.5, -2.0, 0.3])
+    a = x * 1.0
+    expected = make(x.detach() * 1.0).tolist()  # (no_grad-free: a tensor that needs no gradient)
+    r = make(a)
+    assert r is a and a._version == 1 and a.grad_fn.name() == node and a.tolist() == expected
+    (a * minigrad.tensor([1.0, 2.0, 3.0])).sum().backward()
+    plain = x.detach().requires_grad_()
+    out = {"ReluBackward0": plain.relu(), "SigmoidBackward0": plain.sigmoid(), "TanhBackward0": plain.tanh(),
+           "ExpBackward0": plain.exp(), "ThresholdBackward1": minigrad.nn.functional.threshold(plain, 0.5, -1.0)}[node]
+    (out * minigrad.tensor([1.0, 2.0, 3.0])).sum().backward()
+    assert x.grad.tolist() == plain.grad.tolist()
+
+
+def test_inplace_relu_refuses_a_leaf_that_requires_grad_and_is_plain_under_no_grad():
+    x = leaf([1.5, -2.0])
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
+        minigrad.nn.ReLU(inplace=True)(x)
+    with minigrad.no_grad():
+        assert minigrad.nn.functional.relu(x, inplace=True) is x
+    assert x.tolist() == [1.5, 0.0] and x._version == 1 and x.grad_fn is None

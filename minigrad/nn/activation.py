@@ -7,11 +7,7 @@ from .module import Module
 
 
 class ReLU(Module):
-    """``max(0, x)`` elementwise.
-
-    ``inplace=True`` only changes the printout here: minigrad always computes a new tensor
-    (PyTorch would overwrite the input; the numbers and the gradients are the same).
-    """
+    """``max(0, x)`` elementwise; ``inplace=True`` overwrites the input and returns it (as in PyTorch)."""
 
     def __init__(self, inplace=False):
         super().__init__()

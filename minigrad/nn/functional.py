@@ -9,11 +9,14 @@ _TYPE_NAMES = {"float32": "Float", "float64": "Double", "int32": "Int", "bool": 
 
 
 def relu(input, inplace=False):
-    return input.relu()
+    """``max(0, input)``; ``inplace=True`` overwrites ``input`` and returns it (``input.relu_()``)."""
+    return input.relu_() if inplace else input.relu()
 
 
 def threshold(input, threshold, value, inplace=False):
     """``input`` where ``input > threshold``, else ``value`` (PyTorch: ``F.threshold``, node ``ThresholdBackward0``)."""
+    if inplace:
+        return ops.inplace(input, ops.ThresholdInPlace, threshold, value)
     return ops.Threshold.apply(input, threshold, value)
 
 

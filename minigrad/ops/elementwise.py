@@ -372,6 +372,11 @@ class Threshold(Function):
         return ThresholdBackward.apply(grad, a, ctx.threshold), None, None
 
 
+class ThresholdInPlace(Threshold):
+    """``F.threshold(x, threshold, value, inplace=True)``: PyTorch names the in-place node ``ThresholdBackward1``."""
+    node_name = "ThresholdBackward1"
+
+
 class ThresholdBackward(Function):
     """The backward formula of relu and threshold as one op: the gradient, but 0 where ``x <= threshold``
     (PyTorch: ``threshold_backward(grad, x, threshold)``; a nan ``x`` lets the gradient through)."""

@@ -2614,3 +2614,47 @@ def e18_retain_grad_with_grad_and_inputs(T, F, o):
     u.retain_grad()
     (u + y).sum().backward(inputs=[u])
     o.grads("inputs_u.", u=u, y=y)
+
+
+@case
+def e18_inplace_activations(T, F, o):
+    """F.relu(x, inplace=True), nn.ReLU(inplace=True) and the x.op_() variants change x itself."""
+    makers = {
+        "F.relu": lambda a: F.relu(a, inplace=True), "nn.ReLU": lambda a: T.nn.ReLU(inplace=True)(a),
+        "relu_": lambda a: a.relu_(), "threshold": lambda a: F.threshold(a, 0.5, -1.0, inplace=True),
+        "sigmoid_": lambda a: a.sigmoid_(), "tanh_": lambda a: a.tanh_(), "exp_": lambda a: a.exp_(),
+        "abs_": lambda a: a.abs_(), "neg_": lambda a: a.neg_(), "sign_": lambda a: a.sign_(),
+        "reciprocal_": lambda a: a.reciprocal_(), "log_": lambda a: a.log_(), "sqrt_": lambda a: a.sqrt_(),
+    }
+    for name, make in makers.items():
+        x = leaf(T, 230, 4, lo=0.1 if name in ("log_", "sqrt_") else -2.0)
+        a = x * 1.0
+        before = a._version
+        r = make(a)
+        o[f"{name}.same"] = r is a
+        o[f"{name}.version"] = a._version - before
+        o.all(a, name)
+        (a * T.tensor([1.0, 2.0, 3.0, 4.0])).sum().backward()
+        o.grads(f"{name}.", x=x)
+    x = leaf(T, 231, 3)
+    o.err("leaf.F.relu", lambda: F.relu(x, inplace=True))
+    o.err("leaf.nn.ReLU", lambda: T.nn.ReLU(inplace=True)(x))
+    o.err("leaf.sigmoid_", lambda: x.sigmoid_())
+    with T.no_grad():
+        y = leaf(T, 232, 3)
+        o["no_grad.same"] = F.relu(y, inplace=True) is y
+        o["no_grad.version"] = y._version
+        o.all(y, "no_grad")
+    x = leaf(T, 233, 3)
+    a = x.exp()
+    F.relu(a, inplace=True)  # exp saved its output, which relu_ overwrote
+    o.err("saved_then_changed", lambda: a.sum().backward())
+    x = leaf(T, 234, 3)
+    a = T.nn.Sequential(T.nn.Linear(3, 4), T.nn.ReLU(inplace=True))
+    with T.no_grad():
+        for i, p in enumerate(a.parameters()):
+            p.copy_(T.tensor(arr(235 + i, *p.shape).tolist()))
+    y = a(x.unsqueeze(0))
+    o.all(y, "module_out", depth=4)
+    y.sum().backward()
+    o.grads("module.", x=x)
