@@ -411,7 +411,7 @@ class Tensor:
 
     def pow(self, exponent):
         if isinstance(exponent, Tensor):
-            return _ops.PowTensor.apply(self, exponent)
+            return _ops.binary(_ops.PowTensor, self, exponent)
         return _ops.Pow.apply(self, exponent)
 
     def reciprocal(self):
@@ -485,7 +485,7 @@ class Tensor:
     def min(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         if isinstance(dim, Tensor):
-            return -(-self).maximum(-dim)
+            return self.minimum(dim)
         if dim is None:
             return _ops.Min.apply(self)
         values, indices = _ops.MinDim.apply(self, dim, keepdim)
@@ -842,7 +842,7 @@ class Tensor:
     __imod__ = remainder_
 
     def minimum(self, other):
-        return self.min(other)
+        return _ops.binary(_ops.elementwise.Minimum, self, other)
 
     # bitwise and logical ops give integer or bool tensors and are not differentiable
     def __and__(self, other):

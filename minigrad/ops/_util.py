@@ -53,6 +53,25 @@ def result_type(a, b):
     return _dtype.from_numpy_dtype(np.promote_types(da.numpy, db.numpy))
 
 
+def float_data(a):
+    """The values of ``a`` for an op with float kernels only (exp, log, sqrt, sigmoid, tanh, reciprocal):
+    integers and bools are computed in the default float dtype, as PyTorch promotes them."""
+    if a._data.dtype.kind == "f":
+        return a._data
+    return a._data.astype(_dtype.get_default_dtype().numpy)
+
+
+def check_not_bool(a, b, what):
+    """PyTorch refuses ``-`` with bool tensors (a Python bool counts as one): ``what`` is "Subtraction"."""
+    a_bool, b_bool = (x.dtype is _dtype.bool_ if isinstance(x, Tensor) else isinstance(x, bool) for x in (a, b))
+    if a_bool and b_bool:
+        raise RuntimeError(f"{what}, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                           "`logical_xor()` operator instead.")
+    if a_bool or b_bool:
+        raise RuntimeError(f"{what}, the `-` operator, with a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
 def result(a, b, out):
     """Cast numpy's result to PyTorch's result dtype when the operands' dtypes differ."""
     if a._data.dtype == b._data.dtype:

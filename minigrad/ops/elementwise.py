@@ -10,7 +10,7 @@ from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import Tensor
 from ._fast import keep_or_zero
-from ._util import constant, result, sum_to
+from ._util import check_not_bool, constant, float_data, result, result_type, sum_to
 
 
 class Add(Function):
@@ -37,6 +37,7 @@ class Sub(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
+        check_not_bool(a, b, "Subtraction")
         ctx.alpha = alpha
         return result(a, b, a._data - b._data if alpha == 1 else a._data - alpha * b._data)
 
@@ -55,7 +56,8 @@ class Rsub(Function):
 
     @staticmethod
     def forward(ctx, a, number):
-        return Tensor(np.asarray(number - a._data, dtype=a._data.dtype))
+        check_not_bool(a, number, "Subtraction")
+        return Tensor(np.asarray(number - a._data, dtype=result_type(a, number).numpy))  # 0.5 - int: float32
 
     @staticmethod
     def backward(ctx, grad):
@@ -122,6 +124,9 @@ class Neg(Function):
 
     @staticmethod
     def forward(ctx, a):
+        if a.dtype is _dtype.bool_:
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                               "invert a mask, use the `~` or `logical_not()` operator instead.")
         return Tensor(np.negative(a._data))
 
     @staticmethod
@@ -135,7 +140,7 @@ class Reciprocal(Function):
     @staticmethod
     def forward(ctx, a):
         with np.errstate(divide="ignore"):
-            out = Tensor(np.asarray(np.reciprocal(a._data.astype(np.result_type(a._data, np.float32)))))
+            out = Tensor(np.asarray(np.reciprocal(float_data(a))))
         ctx.save_for_backward(out)
         return out
 
@@ -153,7 +158,9 @@ class Pow(Function):
     def forward(ctx, a, exponent):
         ctx.save_for_backward(a)
         ctx.exponent = exponent
-        with np.errstate(divide="ignore", invalid="ignore"):
+        if isinstance(exponent, int) and exponent < 0 and a._data.dtype.kind in "iub":
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             out = np.power(a._data, exponent)
         if isinstance(exponent, float) and not a.dtype.is_floating_point:
             out = out.astype(np.float32)
@@ -174,7 +181,8 @@ class PowTensor(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        out = result(a, b, np.power(a._data, b._data))
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # (-1.5) ** 0.5 is nan, silently
+            out = result(a, b, np.power(a._data, b._data))
         ctx.save_for_backward(a, b, out)
         return out
 
@@ -198,7 +206,15 @@ class PowScalarBase(Function):
 
     @staticmethod
     def forward(ctx, base, b):
-        out = Tensor(np.asarray(np.power(np.asarray(base, dtype=b._data.dtype), b._data)))
+        dtype = result_type(b, base).numpy  # 0.5 ** int_tensor is float32, 3 ** int_tensor int64
+        e = b._data.astype(dtype)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # 0.0 ** -1 is inf, silently
+            if e.dtype.kind in "iu":  # an integer to a negative power truncates: 3 ** -1 is 0 (1 and -1 stay)
+                p = np.power(np.asarray(base, dtype=dtype), np.maximum(e, 0))
+                p = np.where(e < 0, 1 if base == 1 else np.where(e % 2, -1, 1) if base == -1 else 0, p)
+                out = Tensor(np.asarray(p, dtype=dtype))
+            else:
+                out = Tensor(np.asarray(np.power(np.asarray(base, dtype=dtype), e)))
         ctx.base = base
         ctx.save_for_backward(out)
         return out
@@ -215,7 +231,7 @@ class Exp(Function):
     @staticmethod
     def forward(ctx, a):
         with np.errstate(over="ignore"):  # exp(100.) is inf in float32, silently, as in PyTorch
-            out = Tensor(np.exp(a._data))
+            out = Tensor(np.exp(float_data(a)))
         ctx.save_for_backward(out)
         return out
 
@@ -232,7 +248,7 @@ class Log(Function):
     def forward(ctx, a):
         ctx.save_for_backward(a)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return Tensor(np.log(a._data))
+            return Tensor(np.log(float_data(a)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -246,7 +262,7 @@ class Sqrt(Function):
     @staticmethod
     def forward(ctx, a):
         with np.errstate(invalid="ignore"):
-            out = Tensor(np.sqrt(a._data))
+            out = Tensor(np.sqrt(float_data(a)))
         ctx.save_for_backward(out)
         return out
 
@@ -261,6 +277,8 @@ class Abs(Function):
 
     @staticmethod
     def forward(ctx, a):
+        if a.dtype is _dtype.bool_:
+            raise NotImplementedError('"abs_cpu" not implemented for \'Bool\'')
         ctx.save_for_backward(a)
         return Tensor(np.abs(a._data))
 
@@ -275,7 +293,7 @@ class Tanh(Function):
 
     @staticmethod
     def forward(ctx, a):
-        out = Tensor(np.tanh(a._data))
+        out = Tensor(np.tanh(float_data(a)))
         ctx.save_for_backward(out)
         return out
 
@@ -311,7 +329,7 @@ class Sigmoid(Function):
 
     @staticmethod
     def forward(ctx, a):
-        x = a._data
+        x = float_data(a)
         with np.errstate(over="ignore"):  # exp(100) overflows float32 to inf, and 1/(1+inf) is 0: fine
             out = Tensor(np.asarray(1 / (1 + np.exp(-x)), dtype=x.dtype))
         ctx.save_for_backward(out)
@@ -346,6 +364,8 @@ class Relu(Function):
 
     @staticmethod
     def forward(ctx, a):
+        if a.dtype is _dtype.bool_:
+            raise RuntimeError("Boolean inputs not supported for relu")
         out = Tensor(np.maximum(0, a._data))  # (in this order relu(-0.0) is -0.0, as in PyTorch)
         ctx.save_for_backward(out)
         return out
@@ -402,6 +422,8 @@ class Sign(Function):
     @staticmethod
     def forward(ctx, a):
         x = a._data
+        if x.dtype == bool:  # the sign of True is True
+            return Tensor(x.copy())
         return Tensor((x > 0).astype(x.dtype) - (x < 0).astype(x.dtype))  # PyTorch: (0 < x) - (x < 0)
 
     @staticmethod
@@ -423,9 +445,14 @@ class Clamp(Function):
             raise RuntimeError("minigrad.clamp: At least one of 'min' or 'max' must not be None")
         ctx.save_for_backward(a)
         ctx.bounds = (lo, hi)
-        out = a._data if lo is None else np.maximum(lo, a._data)  # (this order keeps -0.0 as PyTorch does;
-        out = out if hi is None else np.minimum(hi, out)           # np.clip would turn it into 0.0)
-        return Tensor(np.asarray(out, dtype=a._data.dtype))
+        dtype = a.dtype  # PyTorch's type promotion with the bounds: an int tensor clamped to 0.5 is float32
+        for bound in (lo, hi):
+            if bound is not None:
+                dtype = result_type(Tensor(np.zeros(1, dtype.numpy)), bound)
+        x = a._data.astype(dtype.numpy)
+        out = x if lo is None else np.maximum(lo, x)      # (this order keeps -0.0 as PyTorch does;
+        out = out if hi is None else np.minimum(hi, out)  # np.clip would turn it into 0.0)
+        return Tensor(np.asarray(out, dtype=dtype.numpy))
 
     @staticmethod
     def backward(ctx, grad):
@@ -445,15 +472,32 @@ class Maximum(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
+        ctx.keep_larger = True
         return result(a, b, np.maximum(b._data, a._data))  # (for a tie of 0.0 and -0.0 PyTorch returns a)
 
     @staticmethod
     def backward(ctx, grad):
+        # PyTorch's formula (derivatives.yaml): a tie shares the gradient equally; a nan (where neither
+        # a < b nor a > b) gives all of it to both. maximum keeps it where a is not smaller, minimum
+        # where a is not larger.
         a, b = ctx.saved_tensors
-        # ties share the gradient equally, as in PyTorch
-        wa = np.where(a._data > b._data, 1.0, np.where(a._data == b._data, 0.5, 0.0)).astype(grad._data.dtype)
-        return (sum_to(grad_where(wa > 0, grad * constant(wa)), a._data.shape) if ctx.needs_input_grad[0] else None,
-                sum_to(grad_where(wa < 1, grad * constant(1 - wa)), b._data.shape) if ctx.needs_input_grad[1] else None)
+        a_loses = a._data < b._data if ctx.keep_larger else a._data > b._data
+        b_loses = a._data > b._data if ctx.keep_larger else a._data < b._data
+        tie = np.broadcast_to(a._data == b._data, grad._data.shape)
+        shared = where(constant(tie), grad / 2, grad)
+        return (sum_to(grad_where(~a_loses, shared), a._data.shape) if ctx.needs_input_grad[0] else None,
+                sum_to(grad_where(~b_loses, shared), b._data.shape) if ctx.needs_input_grad[1] else None)
+
+
+class Minimum(Maximum):
+    """``minimum(a, b)``, ``a.min(b)``: the smaller of the two (nan if either is); the backward of ``Maximum``."""
+    node_name = "MinimumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        ctx.keep_larger = False
+        return result(a, b, np.minimum(b._data, a._data))
 
 
 class Where(Function):
