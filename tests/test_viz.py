@@ -791,3 +791,15 @@ def test_a_stepper_still_draws_after_backward_freed_its_constants():
     loss.backward()  # frees what the nodes saved, the 3 too
     for i in range(len(s.steps)):
         assert "constant" not in repr(s.graph(i))
+
+
+def test_stepper_leaves_show_what_they_got_so_far_not_a_later_grad():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    x.name = "x"
+    loss = (x * 3.0).sum()
+    s = BackwardStepper(loss, show_values=True)
+    loss.backward(retain_graph=True)  # x.grad is [3, 3] now, but at step 0 nothing reached x yet
+    assert "x [2] = [1, 2]  grad None" in repr(s.graph(0))
+    assert 'label=" [3, 3]"' in s.graph(len(s.steps) - 1).source  # the last step: on its way into x.grad
+    legend = re.search(r"label=<<TABLE.*", s.graph(0).source).group(0)
+    assert legend.count("<TR>") == 2  # seven entries, four to a row

@@ -155,14 +155,14 @@ def build(lay, show_saved=False, show_grads=False, show_values=False, legend=Fal
             return leaf_grads.get(t)
         return grad_of(t)
 
-    def tensor_box(t, extra=(), grad_line=None, default="tensor"):
+    def tensor_box(t, extra=(), leaf=False, default="tensor"):
         """The label of a tensor's box; with show_values its numbers and .grad, and a summary row."""
         name = lay.tensor_name(t)
         rows = ([_dot_text(name)] if name else []) + [shape_tuple(tensor_shape(t))] + list(extra)
         if show_values:
             rows += [_dot_text(("data " if i == 0 else "     ") + line)
                      for i, line in enumerate(value_lines(t))]
-            g = grad_line if grad_line is not None else grad_of(t)
+            g = leaf_grad(t) if leaf else grad_of(t)  # (the stepper: what the leaf got so far)
             is_leaf = getattr(t, "grad_fn", None) is None and getattr(t, "requires_grad", False)
             if g is not None or is_leaf:
                 rows += ["grad None"] if g is None else [
@@ -231,7 +231,7 @@ def build(lay, show_saved=False, show_grads=False, show_values=False, legend=Fal
                                   + ("None" if g is None else short_values(g)))
             if vid not in emitted:  # the leaf may be one of the outputs as well
                 emitted.add(vid)
-                nodes.append((vid, tensor_box(var, extra, grad_line=g if leaf_grads is not None else None),
+                nodes.append((vid, tensor_box(var, extra, leaf=True),
                               {"fillcolor": COLORS["leaf"]}))
             edges.append((vid, nid, edge_attrs.get((node, "leaf"), {})))
             if node in lay.starts:  # draw(leaf_grad_fn): say something in the summary too
@@ -285,7 +285,7 @@ def build(lay, show_saved=False, show_grads=False, show_values=False, legend=Fal
     for tail, head, attrs in edges:
         graph.edge(tail, head, **{**({"style": "dashed"} if tail == "more" else {}), **attrs})
     if legend:
-        constants = any(key[0] == "const" for key in lay._ids)
+        constants = any(n.startswith("c") and n[1:].isdigit() for n, _, _ in nodes)  # drawn ones only
         _add_legend(graph, show_saved, bool(lay.intermediates), constants, legend_extra)
     return graph
 
@@ -337,9 +337,10 @@ def _add_legend(graph, show_saved, named, constants, extra):
     if show_saved:
         rows.append(("saved tensor", COLORS["saved"]))
     rows.extend(extra)
-    cells = "".join(f'<TD BGCOLOR="{color}">{html.escape(label)}</TD>' for label, color in rows)
-    table = (f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="2" CELLPADDING="4"><TR><TD BORDER="0">legend</TD>'
-             f'{cells}</TR></TABLE>>')
+    cells = [f'<TD BGCOLOR="{color}">{html.escape(label)}</TD>' for label, color in rows]
+    lines = ["".join(cells[i:i + 4]) for i in range(0, len(cells), 4)]  # four to a row: not wider than the graph
+    table = ('<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="2" CELLPADDING="4"><TR><TD BORDER="0">legend</TD>'
+             + '</TR><TR><TD BORDER="0"></TD>'.join(lines) + '</TR></TABLE>>')
     graph.attr(label=table, labelloc="b", labeljust="l", fontsize="8", fontname="monospace")
 
 
