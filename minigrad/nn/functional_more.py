@@ -111,7 +111,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                                      reduction="mean", pos_weight=None):
     from .module import _legacy_reduction
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    _same_size(input, target)
+    if input.shape != target.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
     return _loss.BinaryCrossEntropyWithLogits.apply(input, _as_tensor(target, input), _numbers(weight, input),
                                                     _numbers(pos_weight, input), reduction)
 
@@ -128,6 +129,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):  #
     from .module import _legacy_reduction
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _warn_size(input, target)
+    input, target = _broadcast(input, target)  # (PyTorch: broadcast_tensors, then the formula)
     loss = (input - target).abs()
     if reduction == "none":
         return loss

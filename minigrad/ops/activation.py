@@ -45,10 +45,11 @@ class Gelu(Function):
         ctx.save_for_backward(a)
         ctx.approximate = approximate
         x = a._data
-        if approximate == "tanh":
-            inner = math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)
-            return Tensor(np.asarray(0.5 * x * (1 + np.tanh(inner)), dtype=x.dtype))
-        return Tensor(np.asarray(x * 0.5 * (1 + Erf.numpy_fn(x / math.sqrt(2))), dtype=x.dtype))
+        with np.errstate(all="ignore"):  # (inf * 0 is nan, silently, as in PyTorch)
+            if approximate == "tanh":
+                inner = math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)
+                return Tensor(np.asarray(0.5 * x * (1 + np.tanh(inner)), dtype=x.dtype))
+            return Tensor(np.asarray(x * 0.5 * (1 + Erf.numpy_fn(x / math.sqrt(2))), dtype=x.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -71,7 +72,7 @@ class Silu(Function):
     def forward(ctx, a):
         ctx.save_for_backward(a)
         x = a._data
-        with np.errstate(over="ignore"):
+        with np.errstate(all="ignore"):
             return Tensor(np.asarray(x / (1 + np.exp(-x)), dtype=x.dtype))
 
     @staticmethod

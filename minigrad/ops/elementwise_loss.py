@@ -40,7 +40,7 @@ class BinaryCrossEntropy(Function):
     def forward(ctx, p, target, weight, reduction):
         _check_reduction(reduction)
         x, t = p._data, target._data
-        if ((x < 0) | (x > 1)).any():
+        if not ((x >= 0) & (x <= 1)).all():  # (nan fails this too)
             raise RuntimeError("all elements of input should be between 0 and 1")
         with np.errstate(divide="ignore"):
             loss = -(t * np.maximum(np.log(x), -100) + (1 - t) * np.maximum(np.log1p(-x), -100))
@@ -74,8 +74,9 @@ class BinaryCrossEntropyWithLogits(Function):
         _check_reduction(reduction)
         x, t = a._data, target._data
         pw = 1.0 if pos_weight is None else pos_weight
-        log_sig = np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)  # -log(sigmoid(x))
-        loss = (1 - t) * x + (1 + (pw - 1) * t) * log_sig
+        with np.errstate(all="ignore"):  # (inf * 0 is nan, silently, as in PyTorch)
+            log_sig = np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)  # -log(sigmoid(x))
+            loss = (1 - t) * x + (1 + (pw - 1) * t) * log_sig
         if weight is not None:
             loss = loss * weight
         ctx.save_for_backward(a)

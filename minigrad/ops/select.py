@@ -61,6 +61,11 @@ class IndexSelect(Function):
         if idx.ndim > 1:
             raise IndexError("index_select(): Index is supposed to be a vector")
         ctx.shape = a._data.shape
+        if a._data.ndim == 0:  # a 0-dim tensor: the index must be one 0
+            if idx.size != 1:
+                raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
+            ctx.key = ()
+            return Tensor(a._data.copy())
         ctx.key = (slice(None),) * dim + (idx.reshape(-1),)
         return Tensor(a._data[ctx.key])
 
@@ -147,7 +152,7 @@ class Flip(Function):
     @staticmethod
     def forward(ctx, a, dims):
         ctx.dims = dims
-        return Tensor(np.flip(a._data, dims).copy())
+        return Tensor(np.flip(a._data, dims if a._data.ndim else ()).copy())
 
     @staticmethod
     def backward(ctx, grad):
@@ -210,6 +215,8 @@ class Unbind(Function):
     @staticmethod
     def forward(ctx, a, dim):
         ctx.dim = dim
+        if a._data.ndim == 0:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         return tuple(view_of(a, a._data[(slice(None),) * dim + (i,)]) for i in range(a._data.shape[dim]))
 
     @staticmethod
@@ -220,6 +227,8 @@ class Unbind(Function):
 
 def split(t, split_size_or_sections, dim=0):
     """``torch.split``: pieces of ``split_size`` (the last may be smaller), or of the listed sizes."""
+    if t._data.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     dim = _wrap_dim(dim, t._data.ndim)
     n = t._data.shape[dim]
     if isinstance(split_size_or_sections, int):
@@ -235,6 +244,8 @@ def split(t, split_size_or_sections, dim=0):
 
 def chunk(t, chunks, dim=0):
     """``torch.chunk``: ``chunks`` pieces of equal size ``ceil(n / chunks)`` (the last may be smaller)."""
+    if t._data.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     n = t._data.shape[_wrap_dim(dim, t._data.ndim)]

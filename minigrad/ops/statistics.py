@@ -20,7 +20,8 @@ def reduced_dims(dim, ndim):
     """``dim=None`` (or ``()``) means every dim; otherwise PyTorch's dim checks (``dims_arg``)."""
     if dim is None or dim == () or dim == []:
         return tuple(range(ndim))
-    return dims_arg(dim, ndim) if ndim else ()
+    dims = dims_arg(dim, ndim)  # (raises PyTorch's IndexError for a dim out of range)
+    return dims if ndim else ()  # a 0-dim tensor accepts dim 0 and -1 and reduces nothing
 
 
 def _count(shape, dims):
@@ -77,7 +78,7 @@ def _variance(x, dims, correction, keepdim, name):
                       "factor (input numel divided by output numel).", UserWarning, stacklevel=5)
     x64 = x.astype(np.float64)  # (PyTorch accumulates float32 in double too)
     with np.errstate(all="ignore"):
-        sq = ((x64 - x64.mean(axis=dims, keepdims=True)) ** 2).sum(axis=dims, keepdims=keepdim)
+        sq = ((x64 - x64.sum(axis=dims, keepdims=True) / n) ** 2).sum(axis=dims, keepdims=keepdim)
         return np.asarray(sq / max(n - correction, 0), dtype=x.dtype)
 
 
@@ -214,6 +215,8 @@ class Cumsum(Function):
     @staticmethod
     def forward(ctx, a, dim):
         ctx.dim = dim
+        if a._data.ndim == 0:
+            return Tensor(a._data.astype(_sum_dtype(a._data.dtype)))
         return Tensor(np.cumsum(a._data, axis=dim, dtype=_sum_dtype(a._data.dtype)))
 
     @staticmethod
@@ -283,6 +286,8 @@ class Amin(Amax):
 
 # ------------------------------------------------------------------ not differentiable: argmin, all, any
 def argmin(a, dim=None, keepdim=False):
+    if a.dtype.name == "bool":
+        raise RuntimeError("argmin(): does not support bool input")
     if dim is None:
         return Tensor(np.asarray(np.argmin(a._data)))
     return Tensor(np.asarray(np.argmin(a._data, axis=dims_arg(dim, a._data.ndim)[0], keepdims=keepdim)))

@@ -4,6 +4,10 @@ Each op is a Function whose backward is the formula of PyTorch's ``tools/autogra
 written with minigrad's own ops (so ``create_graph=True`` gives second derivatives), and whose
 node has PyTorch's name (``SinBackward0``).  Float-only ops give an integer input the default
 float dtype, as PyTorch does (``torch.tensor([1, 2]).sin()`` is float32).
+
+Second derivatives (``create_graph=True``) have PyTorch's values; their graphs may name a node
+differently: where PyTorch's C++ formula adds a plain number (``AddBackward1``), minigrad's Python
+formula adds a wrapped number (``AddBackward0`` with a ``(None, 0)`` edge).
 """
 import math
 
@@ -226,6 +230,9 @@ class _Rounding(Function):
     @classmethod
     def forward(cls, ctx, a, decimals=0):
         x = a._data
+        if x.dtype == np.bool_:
+            name = cls.node_name[:-len("Backward0")].lower()
+            raise NotImplementedError(f'"{name}_vml_cpu" not implemented for \'Bool\'')
         if x.dtype.kind != "f":
             return Tensor(x.copy())
         return Tensor(np.asarray(cls.round(x, decimals), dtype=x.dtype))
@@ -290,7 +297,8 @@ class Frac(Function):
         x = a._data
         if x.dtype.kind != "f":
             raise NotImplementedError(f'"frac_cpu" not implemented for \'{_TYPE_NAMES[x.dtype.name]}\'')
-        return Tensor(x - np.trunc(x))
+        with np.errstate(invalid="ignore"):  # frac(inf) is nan, silently
+            return Tensor(x - np.trunc(x))
 
     @staticmethod
     def backward(ctx, grad):

@@ -274,3 +274,85 @@ OPS = [
     Op("relu_inplace", "F.relu({a}, inplace=True)", kind="inplace"),
     Op("setitem", "{a}[{key}] = {c}", kind="inplace", args=setitem_key),
 ]
+
+
+# ---------------------------------------------------------------------------------- issue 19's ops
+# sample=False: in `make fuzz` now; they join the fixed sample when its fixtures are next regenerated
+# (adding them there changes every sampled program, so that is done together with the fixture).
+def positive_number(r, a):
+    return {"c": repr(r.choice([0.5, 2, 1.5, 3, 0.75]))}
+
+
+def norm_p(r, a):
+    return {"p": repr(r.choice([2, 1, 3, float("inf")])), "dim": any_dim(r, a)}
+
+
+def index_for(r, a):
+    """An int64 index tensor for gather/index_select along a dim of ``a``."""
+    d = r.randrange(a.dim()) if a.dim() else 0
+    n = a.shape[d] if a.dim() else 1
+    return {"dim": d, "idx": f"T.tensor({[r.randrange(n) for _ in range(2)]})"}
+
+
+def chunks(r, a):
+    return {"n": r.choice([1, 2, 3]), "dim": any_dim(r, a)}
+
+
+OPS += [
+    Op(name, f"{{a}}.{name}()", dtypes="any", sample=False)
+    for name in ("sin", "cos", "tan", "sinh", "cosh", "atan", "square", "expm1", "exp2", "erf", "floor", "ceil",
+                 "round", "trunc")
+] + [
+    Op("asin", "({a} * 0.5).tanh().asin()", sample=False),
+    Op("acos", "({a} * 0.5).tanh().acos()", sample=False),
+    Op("log1p", "{a}.abs().log1p()", sample=False),
+    Op("log2", "({a}.abs() + 0.1).log2()", sample=False),
+    Op("log10", "({a}.abs() + 0.1).log10()", sample=False),
+    Op("rsqrt", "({a}.abs() + 0.1).rsqrt()", sample=False),
+    Op("frac", "{a}.frac()", sample=False),
+    Op("T.sin", "T.sin({a})", sample=False),
+    Op("T.square", "T.square({a})", sample=False),
+    Op("clamp_min", "{a}.clamp_min({c})", args=number, dtypes="any", sample=False),
+    Op("clamp_max", "{a}.clamp_max({c})", args=number, dtypes="any", sample=False),
+    Op("floordiv_num", "{a} // {c}", args=positive_number, dtypes="any", sample=False),
+    Op("mod_num", "{a} % {c}", args=positive_number, dtypes="any", sample=False),
+    Op("mod", "{a} % ({b}.abs() + 0.5)", pair="broadcast", sample=False),
+    Op("var", "{a}.var()", sample=False),
+    Op("var_dim", "{a}.var({dim}, keepdim={keepdim})", args=dim_keepdim, sample=False),
+    Op("std", "{a}.std()", sample=False),
+    Op("std_dim", "{a}.std({dim}, correction=0)", args=dim, sample=False),
+    Op("norm", "{a}.norm()", sample=False),
+    Op("norm_p", "{a}.norm(p={p}, dim={dim})", args=norm_p, sample=False),
+    Op("prod", "{a}.prod()", dtypes="any", sample=False),
+    Op("prod_dim", "{a}.prod({dim}, keepdim={keepdim})", args=dim_keepdim, sample=False),
+    Op("cumsum", "{a}.cumsum({dim})", args=dim, dtypes="any", sample=False),
+    Op("logsumexp", "{a}.logsumexp({dim})", args=dim, sample=False),
+    Op("amax", "{a}.amax({dim}, keepdim={keepdim})", args=dim_keepdim, dtypes="any", sample=False),
+    Op("amin", "{a}.amin()", dtypes="any", sample=False),
+    Op("argmin", "{a}.argmin()", dtypes="any", sample=False),
+    Op("all", "{a}.all()", dtypes="any", sample=False),
+    Op("any_dim", "{a}.any({dim})", args=dim, dtypes="any", sample=False),
+    Op("sum_axis", "{a}.sum(axis={dim}, keepdims={keepdim})", args=dim_keepdim, sample=False),
+    Op("masked_fill", "{a}.masked_fill({a} > 0, {c})", args=number, dtypes="any", sample=False),
+    Op("index_select", "{a}.index_select({dim}, {idx})", args=index_for, sample=False),
+    Op("flip", "{a}.flip({dim})", args=dim, dtypes="any", sample=False),
+    Op("repeat", "{a}.repeat(2, *([1] * {a}.dim()))", dtypes="any", sample=False),
+    Op("chunk0", "{a}.chunk({n}, {dim})[0]", args=chunks, sample=False),
+    Op("split_last", "{a}.split(1, {dim})[-1]", args=dim, sample=False),
+    Op("unbind0", "{a}.unbind({dim})[0]", args=dim, sample=False),
+    Op("outer", "T.outer({a}.reshape(-1), {b}.reshape(-1))", pair="same", sample=False),
+    Op("einsum_t", "T.einsum('ij->ji', {a}.reshape(-1, 1))", sample=False),
+    Op("leaky_relu", "F.leaky_relu({a}, 0.2)", sample=False),
+    Op("gelu", "F.gelu({a})", sample=False),
+    Op("silu", "F.silu({a})", sample=False),
+    Op("softplus", "F.softplus({a})", sample=False),
+    Op("elu", "F.elu({a})", sample=False),
+    Op("relu6", "F.relu6({a} * 4)", sample=False),
+    Op("l1_loss", "F.l1_loss({a}, {b}, reduction={red})", pair="same", args=reduction, sample=False),
+    Op("smooth_l1_loss", "F.smooth_l1_loss({a}, {b}, reduction={red})", pair="same", args=reduction, sample=False),
+    Op("bce_logits", "F.binary_cross_entropy_with_logits({a}, ({b} > 0).to({a}.dtype))", pair="same", sample=False),
+    Op("bce", "F.binary_cross_entropy({a}.sigmoid(), ({b} > 0).to({a}.dtype))", pair="same", sample=False),
+    Op("sin_", "{a}.sin_()", kind="inplace", sample=False),
+    Op("floor_", "{a}.floor_()", kind="inplace", sample=False),
+    Op("clamp_min_", "{a}.clamp_min_({c})", kind="inplace", args=number, sample=False),
+]
