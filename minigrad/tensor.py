@@ -330,26 +330,40 @@ class Tensor:
         return (self[i] for i in range(self._data.shape[0]))
 
     # ------------------------------------------------------------------ arithmetic
+    # An operand that is neither a tensor nor a number: NotImplemented, so Python raises PyTorch's
+    # TypeError ("unsupported operand type(s) for *: 'Tensor' and 'NoneType'").
     def __add__(self, other):
+        if not _is_operand(other):
+            return NotImplemented
         return _ops.binary(_ops.Add, self, other)
 
     __radd__ = __add__
 
     def __sub__(self, other):
+        if not _is_operand(other):
+            return NotImplemented
         return _ops.binary(_ops.Sub, self, other)
 
     def __rsub__(self, other):
+        if not _is_operand(other):
+            return NotImplemented
         return _ops.Rsub.apply(self, other)
 
     def __mul__(self, other):
+        if not _is_operand(other):
+            return NotImplemented
         return _ops.binary(_ops.Mul, self, other)
 
     __rmul__ = __mul__
 
     def __truediv__(self, other):
+        if not _is_operand(other):
+            return NotImplemented
         return _ops.binary(_ops.Div, self, other)
 
     def __rtruediv__(self, other):  # 2 / x is 2 * x.reciprocal() in PyTorch
+        if not _is_operand(other):
+            return NotImplemented
         return _ops.binary(_ops.Mul, _ops.Reciprocal.apply(self), other)
 
     def __neg__(self):
@@ -359,15 +373,23 @@ class Tensor:
         return self
 
     def __pow__(self, exponent):
+        if not _is_operand(exponent):
+            return NotImplemented
         return self.pow(exponent)
 
     def __rpow__(self, base):
+        if not _is_operand(base):
+            return NotImplemented
         return _ops.PowScalarBase.apply(base, self)
 
     def __matmul__(self, other):
+        if not _is_operand(other):
+            return NotImplemented
         return _ops.matmul(self, other)
 
     def __rmatmul__(self, other):
+        if not _is_operand(other):
+            return NotImplemented
         return _ops.matmul(other, self)
 
     def __abs__(self):
@@ -395,15 +417,19 @@ class Tensor:
     eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
 
     def add(self, other, alpha=1):
+        _check_other("add", other)
         return _ops.binary(_ops.Add, self, other, alpha)
 
     def sub(self, other, alpha=1):
+        _check_other("sub", other)
         return _ops.binary(_ops.Sub, self, other, alpha)
 
     def mul(self, other):
+        _check_other("mul", other)
         return self * other
 
     def div(self, other):
+        _check_other("div", other)
         return self / other
 
     def neg(self):
@@ -1085,6 +1111,17 @@ def _compare(fn, a, b):
 
 # The modules below use Tensor, and Tensor's methods use them: they are imported here, once the
 # class exists, and import it back from this module.
+def _is_operand(x):
+    """What an operator takes next to a tensor: a tensor or a Python/numpy number (or a numpy array)."""
+    return isinstance(x, (Tensor, bool, int, float, np.ndarray, np.generic))
+
+
+def _check_other(name, other):
+    """The method forms (``x.mul(other)``) raise PyTorch's TypeError for anything else."""
+    if not _is_operand(other):
+        raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+
+
 from .autograd import grad_mode  # noqa: E402
 from . import ops as _ops  # noqa: E402  (ops need Tensor, Tensor's methods need ops)
 from . import random as _random  # noqa: E402
