@@ -166,6 +166,7 @@ class GraphTask:
                 for hook in list(hooks.values()):
                     new = hook(grads[nr])
                     if new is not None:
+                        _check_hook_result(hook, grads[nr], new)
                         grads[nr] = new
             retained = node._retained.get(nr) if node._retained else None  # (backward, grad() and inputs= alike)
             tensor = retained() if retained is not None else None
@@ -191,6 +192,21 @@ class GraphTask:
         if not self.keep_graph:
             node._release_saved()  # 4. free what this node saved
         return outs
+
+
+def _check_hook_result(hook, grad, new):
+    """A tensor hook may change the gradient's values, not its type or size (PyTorch's check_variable_result)."""
+    from .._dtype import from_numpy_dtype
+    from ..tensor import _TYPE_NAMES, Tensor
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if not isinstance(new, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+    if new._data.dtype != grad._data.dtype:
+        was, got = (_TYPE_NAMES[from_numpy_dtype(t._data.dtype).name] for t in (grad, new))
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was minigrad.{was}Tensor got "
+                           f"minigrad.{got}Tensor)")
+    if new._data.shape != grad._data.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
 
 
 def _children_first(order):

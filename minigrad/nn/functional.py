@@ -42,6 +42,9 @@ def log_softmax(input, dim=None, dtype=None):
 
 def linear(input, weight, bias=None):
     """``input @ weight.T + bias``; for a 2-D input with a bias this is one ``AddmmBackward0`` node."""
+    if input.dim() == 0 or weight.dim() == 0:
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {input.dim()}D and "
+                           f"{weight.dim()}D")
     if bias is None:
         return input.matmul(weight.t())
     if input.dim() == 2:

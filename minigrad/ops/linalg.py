@@ -7,6 +7,8 @@ from ._fast import add_bias, column_major, mm_mat2_backward
 from ._util import sum_to
 
 _TYPE = {"float32": "float", "float64": "double", "int64": "long", "int32": "int", "float16": "c10::Half"}
+_NAME = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int", "float16": "Half", "bool": "Bool",
+         "int16": "Short", "int8": "Char", "uint8": "Byte"}
 
 
 def _check_mm(a, b):
@@ -75,6 +77,9 @@ class Dot(Function):
             raise RuntimeError(f"inconsistent tensor size, expected tensor [{a._data.size}] and src "
                                f"[{b._data.size}] to have the same number of elements, but got {a._data.size} and "
                                f"{b._data.size} elements respectively")
+        if a._data.dtype != b._data.dtype:
+            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_NAME[a.dtype.name]} "
+                               f"and {_NAME[b.dtype.name]}")
         ctx.save_for_backward(a, b)
         return Tensor(np.asarray(a._data @ b._data))
 
@@ -89,6 +94,11 @@ class Mv(Function):
 
     @staticmethod
     def forward(ctx, m, v):
+        if m._data.ndim != 2 or v._data.ndim != 1:
+            raise RuntimeError(f"vector + matrix @ vector expected, got 1, {m._data.ndim}, {v._data.ndim}")
+        if m._data.dtype != v._data.dtype:  # (PyTorch's addmv also names the "input", the result: v's dtype)
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_NAME[v.dtype.name]}, "
+                               f"{_NAME[m.dtype.name]}, and {_NAME[v.dtype.name]}")
         if m._data.shape[1] != v._data.shape[0]:
             raise RuntimeError(f"size mismatch, got input ({m._data.shape[0]}), mat ({m._data.shape[0]}x"
                                f"{m._data.shape[1]}), vec ({v._data.shape[0]})")
@@ -106,10 +116,15 @@ class Bmm(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        for name, t in (("batch1", a), ("batch2", b)):
+            if t._data.ndim != 3:
+                raise RuntimeError(f"{name} must be a 3D tensor")
         (n, _, k), (n2, k2, m) = a._data.shape, b._data.shape
         if (n, k) != (n2, k2):
             raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{n}, {k}] but got: "
                                f"[{n2}, {k2}].")
+        if a._data.dtype != b._data.dtype:
+            raise RuntimeError(f"expected scalar type {_NAME[a.dtype.name]} but found {_NAME[b.dtype.name]}")
         ctx.save_for_backward(a, b)
         return Tensor(a._data @ b._data)
 
@@ -119,20 +134,22 @@ class Bmm(Function):
         return grad @ b.transpose(1, 2), a.transpose(1, 2) @ grad
 
 
-def matmul(a, b):
-    """``a @ b`` following PyTorch's rules and recording the nodes PyTorch records.
+def matmul(a, b, name="matmul"):  # (name: F.linear's messages say "linear")
+    """``a @ b`` as PyTorch's ``at::matmul`` computes and records it.
 
-    1-D @ 1-D is ``dot``; 2-D @ 1-D is ``mv``; 2-D @ 2-D is ``mm``; a vector on the left is
-    unsqueezed to a row; anything with more dims folds the batch dims into one and unfolds the
-    result (``UnsafeViewBackward0``): (b, n, k) @ (k, m) is a single ``mm`` of a (b*n, k) matrix,
-    and batch @ batch is a ``bmm`` after broadcasting the batch dims.
+    1-D @ 1-D is ``dot``, 2-D @ 1-D ``mv``, 2-D @ 2-D ``mm``, a vector on the left a row (``mm``
+    then squeeze). With more dims PyTorch *folds* when it can do it without a copy (``_should_fold``):
+    (b, n, k) @ (k, m) is one ``mm`` of the (b*n, k) matrix, unfolded by ``UnsafeViewBackward0``;
+    2-D @ 3-D is folded the other way round (transposed, then ``contiguous``). Otherwise both sides
+    are expanded to the broadcast batch (an ``ExpandBackward0`` each, even when nothing changes),
+    reshaped into one batch dim and multiplied by ``bmm``.
     """
     from ._util import as_operand
     from .shape import SqueezeDims, UnsafeView
     a, b = as_operand(a, b), as_operand(b, a)
     da, db = a._data.ndim, b._data.ndim
     if da == 0 or db == 0:
-        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
+        raise RuntimeError(f"both arguments to {name} need to be at least 1D, but they are {da}D and {db}D")
     if da == 1 and db == 1:
         return Dot.apply(a, b)
     if da == 2 and db == 1:
@@ -141,22 +158,47 @@ def matmul(a, b):
         return SqueezeDims.apply(Mm.apply(a.unsqueeze(0), b), 0)
     if da == 2 and db == 2:
         return Mm.apply(a, b)
-    if da >= 3 and db <= 2:  # fold a's batch dims into its rows
-        k = a._data.shape[-1]
-        folded = a.reshape(-1, k)
-        if db == 1:
-            return UnsafeView.apply(Mv.apply(UnsafeView.apply(a, (-1, k)) if a.is_contiguous() else folded, b),
-                                    a._data.shape[:-1])
-        return UnsafeView.apply(Mm.apply(folded, b), a._data.shape[:-1] + (b._data.shape[-1],))
-    if da == 1:  # vector @ batch of matrices: each matrix transposed, folded into rows, times the vector
-        k, m = b._data.shape[-2:]
-        return UnsafeView.apply(Mv.apply(b.mT.reshape(-1, k), a), b._data.shape[:-2] + (m,))
-    # batch @ batch: broadcast the batch dims, fold them into one, bmm, unfold
-    batch = np.broadcast_shapes(a._data.shape[:-2], b._data.shape[:-2])
-    (n, k), (k2, m) = a._data.shape[-2:], b._data.shape[-2:]
-    if k != k2:
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{int(np.prod(batch))}, "
-                           f"{k}] but got: [{int(np.prod(batch))}, {k2}].")
-    a3 = (a if a._data.shape[:-2] == batch else a.expand(batch + (n, k))).reshape(-1, n, k)
-    b3 = (b if b._data.shape[:-2] == batch else b.expand(batch + (k, m))).reshape(-1, k, m)
-    return UnsafeView.apply(Bmm.apply(a3, b3), batch + (n, m))
+    if _should_fold(a, b):
+        transpose = db > da  # fold the larger one: for 2-D @ 3-D that is b, seen transposed
+        t1 = b.mT if transpose else a
+        t2 = (a.t() if da == 2 else a) if transpose else b
+        shape = t1._data.shape[:-1]
+        folded = t1.reshape(int(np.prod(shape)), t1._data.shape[-1])
+        if t2._data.ndim == 1:
+            return UnsafeView.apply(Mv.apply(folded, t2), shape)
+        out = UnsafeView.apply(Mm.apply(folded, t2), shape + (t2._data.shape[1],))
+        return out.mT.contiguous() if transpose else out
+    # batch @ batch: expand both to the broadcast batch, fold it into one dim, bmm, unfold
+    n = a._data.shape[-2] if da > 1 else 1
+    k = a._data.shape[-1]
+    k2 = b._data.shape[-2] if db > 1 else b._data.shape[0]
+    p = b._data.shape[-1] if db > 1 else 1
+    from ._util import broadcast_shape
+    batch = broadcast_shape(Tensor(np.empty(a._data.shape[:-2])), Tensor(np.empty(b._data.shape[:-2])))
+    size = int(np.prod(batch))
+    a3 = a.expand(batch + (n, k)).reshape(size, n, k)
+    if db == 1:
+        b3 = b.expand(batch + (k2,)).reshape(size, k2).unsqueeze(2)
+    else:
+        b3 = b.expand(batch + (k2, p)).reshape(size, k2, p)
+    out_shape = batch + ((n,) if da > 1 else ()) + ((p,) if db > 1 else ())
+    out = Bmm.apply(a3, b3)
+    return UnsafeView.apply(out.squeeze(-1) if db == 1 else out, out_shape)
+
+
+def _should_fold(a, b):
+    """PyTorch's ``should_fold``: can the larger side (>= 3-D, the other 1-D or 2-D) be seen as one
+    matrix without a copy? Always when the smaller side requires grad (a smaller backward)."""
+    a_larger = a._data.ndim >= b._data.ndim
+    t1 = a._data if a_larger else np.swapaxes(b._data, -1, -2)
+    small = b if a_larger else a
+    if not (t1.ndim >= 3 and small._data.ndim <= 2):
+        return False
+    if small.requires_grad:
+        return True
+    if a._data.ndim == 2:
+        return False
+    if t1.size == 0:
+        return True
+    shape, strides = t1.shape, t1.strides
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 1))
