@@ -273,6 +273,12 @@ OPS = [
     Op("iadd", "{a}.__iadd__({b})", kind="inplace", pair="broadcast"),
     Op("relu_inplace", "F.relu({a}, inplace=True)", kind="inplace"),
     Op("setitem", "{a}[{key}] = {c}", kind="inplace", args=setitem_key),
+    Op("setitem_tensor", "{a}[{key}] = {b}", kind="inplace", pair="broadcast", args=setitem_key),
+    # more of issue 18's classes
+    Op("minimum", "{a}.minimum({b})", pair="broadcast", dtypes="any"),
+    Op("index_true", "{a}[True]", dtypes="any"),
+    Op("mean_dims", "{a}.mean(({d0}, {d1}))", args=dims2),
+    Op("reshape_alias", "{a}.mT.reshape({shape})", args=reshape_to),
 ]
 
 

@@ -9,7 +9,7 @@
 - ``out`` (and ``watch`` for in-place ops): for each tensor its value, dtype, shape, requires_grad
   (``t``), ``is_leaf``, the ``grad_fn`` name, the ``next_functions`` DAG (``dag``: nodes in
   breadth-first order, each ``[name, [[node index, input_nr] or None, ...]]``, shared nodes
-  shared, ``AccumulateGrad`` nodes named with their leaf) and ``_version``;
+  shared, ``AccumulateGrad`` nodes named with their leaf) and, for in-place ops, ``_version``;
 - ``grads`` after a backward or ``autograd.grad``: ``.grad`` of every leaf that requires grad and
   of every tensor that retains its grad.
 
@@ -102,13 +102,19 @@ def dag(fn, ns, T, limit=40):
     return out
 
 
-def observe(v, ns, T, torch_side):
+def observe(v, ns, T, torch_side, version=False):
+    """What is compared of a step's result ``v``; ``version``: also its ``_version`` (for an in-place
+    op and the tensor it changed; a fresh result's version is PyTorch's internal business, e.g.
+    ``F.linear`` of a 1-D input or a gradient ``autograd.grad`` accumulated in place)."""
     if isinstance(v, T.Tensor):
-        return {"t": encode(T, v, torch_side), "leaf": bool(v.is_leaf), "ver": int(v._version),
-                "fn": None if v.grad_fn is None else type(v.grad_fn).__name__,
-                "dag": None if v.grad_fn is None else dag(v.grad_fn, ns, T)}
+        out = {"t": encode(T, v, torch_side), "leaf": bool(v.is_leaf),
+               "fn": None if v.grad_fn is None else type(v.grad_fn).__name__,
+               "dag": None if v.grad_fn is None else dag(v.grad_fn, ns, T)}
+        if version:
+            out["ver"] = int(v._version)
+        return out
     if isinstance(v, (tuple, list)):
-        return [observe(x, ns, T, torch_side) for x in v]
+        return [observe(x, ns, T, torch_side, version) for x in v]
     if v is None or isinstance(v, (bool, int, float, str)):
         return encode(T, v, torch_side)
     return {"type": "other"}  # a hook handle and the like: not compared
@@ -118,8 +124,17 @@ def _grads(ns, T, torch_side):
     out = {}
     for k, v in ns.items():
         if k.startswith("v") and isinstance(v, T.Tensor) and v.requires_grad and (v.is_leaf or v.retains_grad):
-            out[k] = encode(T, v.grad, torch_side)
+            out[k] = _safely(encode, T, v.grad, torch_side)
     return out
+
+
+def _safely(fn, *args):
+    """What cannot be read (torch: "tolist() shouldn't be called on a tensor with unallocated
+    storage") is recorded as the error reading it gave."""
+    try:
+        return fn(*args)
+    except Exception as e:  # noqa: BLE001
+        return {"unreadable": type(e).__name__}
 
 
 def run(program, T):
@@ -145,10 +160,10 @@ def run(program, T):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 if step["out"] and step["out"] in ns:
-                    o["out"] = observe(ns[step["out"]], ns, T, torch_side)
+                    o["out"] = _safely(observe, ns[step["out"]], ns, T, torch_side, bool(step["watch"]))
                 for name in step["watch"]:
                     if name in ns:
-                        o[f"watch {name}"] = observe(ns[name], ns, T, torch_side)
+                        o[f"watch {name}"] = _safely(observe, ns[name], ns, T, torch_side, True)
                 if step["kind"].startswith(("backward", "grad")):
                     o["grads"] = _grads(ns, T, torch_side)
             obs[f"s{i}"] = o
