@@ -234,3 +234,16 @@ def BoolTensor(*args):  # noqa: N802
 
 def ByteTensor(*args):  # noqa: N802
     return _typed(_dtype.uint8, args)
+
+
+# ---- what minigrad does not have: a clear error, never an AttributeError -------------------------
+def _no_sparse(*args, **kwargs):
+    raise NotImplementedError("minigrad has dense tensors only: no sparse layouts")
+
+
+def _no_complex(*args, **kwargs):
+    raise NotImplementedError("minigrad has no complex numbers")
+
+
+sparse_coo_tensor = sparse_csr_tensor = _no_sparse
+complex = view_as_complex = view_as_real = polar = _no_complex  # noqa: A001

@@ -150,3 +150,52 @@ def test_split_pieces_are_views_and_einsum_checks_its_equation():
         torch.einsum("...i,i->...", x, x[0])
     with pytest.raises(RuntimeError, match="2 operands were specified in the equation but 1 were given"):
         torch.einsum("ij,jk->ik", x)
+
+
+def test_variable_is_a_new_leaf_and_leaves_its_argument_alone():
+    x = torch.ones(2)
+    v = torch.autograd.Variable(x, requires_grad=True)
+    assert v is not x and not x.requires_grad and v.requires_grad and v.is_leaf
+    v.data.add_(1)  # the same numbers
+    assert x.tolist() == [2.0, 2.0]
+    assert not torch.autograd.Variable(torch.ones(1, requires_grad=True)).requires_grad
+
+
+def test_multinomial_draws_indices_with_the_given_weights():
+    torch.manual_seed(0)
+    w = torch.tensor([[0.0, 1.0, 3.0], [5.0, 0.0, 0.0]])
+    s = torch.multinomial(w, 400, replacement=True)
+    assert s.shape == (2, 400) and s.dtype is torch.int64
+    assert set(s[1].tolist()) == {0} and 0 not in s[0].tolist()
+    assert 0.65 < (s[0] == 2).float().mean().item() < 0.85  # 3 / 4 expected
+    g = torch.Generator().manual_seed(5)
+    a = torch.multinomial(torch.ones(10), 10, generator=g)
+    assert sorted(a.tolist()) == list(range(10))  # without replacement: each index once
+    assert torch.multinomial(torch.ones(10), 4, generator=torch.Generator().manual_seed(5)).tolist() == \
+        torch.multinomial(torch.ones(10), 4, generator=torch.Generator().manual_seed(5)).tolist()
+    with pytest.raises(RuntimeError, match="cannot sample n_sample > prob_dist.size"):
+        torch.multinomial(torch.ones(3), 4)
+    with pytest.raises(RuntimeError, match=r"invalid multinomial distribution \(sum of probabilities <= 0\)"):
+        torch.multinomial(torch.zeros(3), 1)
+
+
+def test_dataloader_shuffles_reproducibly_with_a_generator():
+    from minigrad.utils.data import DataLoader, TensorDataset
+    ds = TensorDataset(torch.arange(10.0), torch.arange(10))
+
+    def order(seed):
+        return [i for _, yb in DataLoader(ds, batch_size=3, shuffle=True,
+                                          generator=torch.Generator().manual_seed(seed)) for i in yb.tolist()]
+    assert order(1) == order(1) and sorted(order(1)) == list(range(10)) and order(1) != list(range(10))
+
+
+def test_what_minigrad_does_not_have_says_so():
+    with pytest.raises(NotImplementedError, match="dense tensors only"):
+        torch.sparse_coo_tensor([[0]], [1.0], (2,))
+    with pytest.raises(NotImplementedError, match="dense tensors only"):
+        torch.ones(2).to_sparse()
+    with pytest.raises(NotImplementedError, match="no complex numbers"):
+        torch.complex(torch.ones(1), torch.ones(1))
+    with pytest.raises(NotImplementedError, match="vector norms only"):
+        torch.ones(2, 2).norm(p="nuc")
+    assert torch.ones(1).is_sparse is False and torch.ones(1).is_complex() is False

@@ -216,6 +216,16 @@ def test_no_partial_credit_warnings_and_feedback_is_the_report_alone(graded):
                     assert "minigrad/exercises" not in text, (where, text)
 
 
+def test_a_full_marks_submission_has_no_error_in_its_feedback(graded):
+    """Only cells that show an error on purpose (tagged raises-exception) may raise; the demo of a
+    failing check in notebook 00 does not."""
+    for assignment in graded["assignments"]:
+        for cell in graded["autograded"]["solution", assignment]["cells"]:
+            errors = [o for o in cell.get("outputs", []) if o["output_type"] == "error"]
+            if "raises-exception" not in cell["metadata"].get("tags", []):
+                assert not errors, (assignment, "".join(cell["source"])[:80], errors[0]["traceback"][-1:])
+
+
 def test_validate_fails_on_the_blank_notebook_and_passes_the_solution(graded):
     for assignment in graded["assignments"]:
         assert graded["validated"][assignment, "solution"] == {}, graded["validated"][assignment, "solution"]

@@ -103,9 +103,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 
 def Variable(data, requires_grad=False, volatile=False):
-    """The pre-0.4 wrapper, kept for old code: today a Variable is just a Tensor."""
+    """The pre-0.4 wrapper, kept for old code: today a Variable is just a Tensor.
+
+    As in PyTorch, ``Variable(x, requires_grad=True)`` is a *new* leaf that shares ``x``'s numbers;
+    ``x`` itself is left as it was.
+    """
     from ..tensor import Tensor
-    t = data if isinstance(data, Tensor) else Tensor(data)
+    t = data.detach() if isinstance(data, Tensor) else Tensor(data)
     if requires_grad:
         t.requires_grad_(True)
     return t

@@ -35,10 +35,6 @@ from ..tensor import Tensor  # (tensor.py imports this module at its end, once t
 
 _sequence = itertools.count()  # creation order; the engine runs later-created nodes first
 
-
-def next_sequence_nr():
-    return next(_sequence)
-
 FREED_MSG = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they have "
     "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
@@ -324,7 +320,7 @@ class Function:
 
 def _record(ctx, args, result):
     """Connect ``ctx`` into the graph: edges to the inputs, ``grad_fn`` on the outputs, saved tensors."""
-    ctx._sequence_nr = next_sequence_nr()  # PyTorch numbers nodes as they are created
+    ctx._sequence_nr = next(_sequence)  # PyTorch numbers nodes as they are created
     edges, shapes, dtypes = [], [], []
     for a in args:  # per tensor input: the edge to its node, and what its gradient must look like
         if isinstance(a, Tensor):
