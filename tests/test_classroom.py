@@ -324,6 +324,11 @@ def test_the_hidden_block_grades_a_patched_checker_again_on_fresh_modules(monkey
         exec(source, notebook)
     assert type(failure.value).__name__ == "ExerciseFailed" and "wrong name for t = x.sum()" in str(failure.value)
     assert sys.modules["minigrad.exercises.nb00"] is nb00, "the notebook's own modules are put back"
+    importing = _code("from minigrad.exercises import nb00\nnb00.check_node_name()\n",
+                      nbgrader={"grade": True, "points": 1, "locked": True, "grade_id": "c"})
+    with pytest.raises(AssertionError, match="wrong name"):  # a check cell that imports its checker itself
+        exec("".join(with_regrade(_nb([importing]))["cells"][0]["source"]), notebook)
+    assert sys.modules["minigrad.exercises.nb00"] is nb00
     notebook["node_name"] = lambda t: None if t.grad_fn is None else t.grad_fn.name()
     exec(source, notebook)  # a right answer passes the hidden block too
 

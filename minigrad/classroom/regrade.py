@@ -33,35 +33,32 @@ def _is_checker(name):
     return name == PACKAGE or name.startswith(PACKAGE + ".")
 
 
-def fresh_checker():
-    """``{module name: new module}`` for every checker module the notebook imported (and ``_check``)."""
+def regrade(cell, notebook):
+    """Run ``cell`` (a check cell's code) with the notebook's variables and fresh checker modules.
+
+    While the cell runs, the fresh modules are the ones ``import`` finds too (a check cell may
+    import its checker itself); afterwards the notebook's own modules are put back.
+    """
     old = {name: module for name, module in sys.modules.items() if _is_checker(name)}
     parent = sys.modules.get("minigrad")
     parent_had = getattr(parent, "exercises", None)
     for name in old:
         del sys.modules[name]
     try:
-        names = sorted(set(old) | {PACKAGE + "._check"})
-        new = {name: importlib.import_module(name) for name in names}
+        new = {name: importlib.import_module(name) for name in sorted(set(old) | {PACKAGE + "._check"})}
+        new[PACKAGE + "._check"].GRADING = "autograde"
+        namespace = dict(notebook)
+        for key, value in notebook.items():
+            if isinstance(value, types.ModuleType) and value.__name__ in new:
+                namespace[key] = new[value.__name__]
+        with contextlib.redirect_stdout(io.StringIO()):  # a pass says nothing: the visible line reported it
+            exec(compile(cell, "<check cell>", "exec"), namespace)
     finally:
         for name in [n for n in sys.modules if _is_checker(n)]:
             del sys.modules[name]
         sys.modules.update(old)
         if parent is not None and parent_had is not None:
             parent.exercises = parent_had
-    new[PACKAGE + "._check"].GRADING = "autograde"
-    return new
-
-
-def regrade(cell, notebook):
-    """Run ``cell`` (a check cell's code) with the notebook's variables, its checker modules fresh."""
-    new = fresh_checker()
-    namespace = dict(notebook)
-    for key, value in notebook.items():
-        if isinstance(value, types.ModuleType) and value.__name__ in new:
-            namespace[key] = new[value.__name__]
-    with contextlib.redirect_stdout(io.StringIO()):  # a pass says nothing: the visible line reported it
-        exec(compile(cell, "<check cell>", "exec"), namespace)
 
 
 if __name__ == "__regrade__":
