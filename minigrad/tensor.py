@@ -24,13 +24,13 @@ from ._format import tensor_repr
 
 
 class Tensor:
-    __slots__ = ("_requires_grad", "grad_fn", "_output_nr", "_grad", "_retains_grad", "_hooks", "_grad_accumulator",
-                 "_vc", "_base", "_data", "name", "__weakref__", "__dict__")
+    __slots__ = ("_requires_grad", "_grad_fn", "_output_nr", "_grad", "_retains_grad", "_hooks", "_grad_accumulator",
+                 "_vc", "_base", "_view_version", "_data", "name", "__weakref__", "__dict__")
 
     def __init__(self, data, requires_grad=False):
         # what autograd keeps about a tensor (PyTorch: its AutogradMeta)
         self._requires_grad = False    # set at the end, once the dtype is known to allow it
-        self.grad_fn = None            # the node that made this tensor; None for a leaf
+        self._grad_fn = None           # the node that made this tensor (None for a leaf): see grad_fn
         self._output_nr = 0            # which output of grad_fn this tensor is
         self._grad = None              # .grad
         self._retains_grad = False     # retain_grad() was called
@@ -38,6 +38,7 @@ class Tensor:
         self._grad_accumulator = None  # a weak reference to the leaf's AccumulateGrad node
         self._vc = [0]                 # the version counter, shared with views: bumped by in-place ops
         self._base = None              # the tensor this one is a view of
+        self._view_version = 0         # for a view: the version at which its grad_fn was last set
         # the values
         if isinstance(data, Tensor):
             data = data._data
@@ -86,6 +87,22 @@ class Tensor:
         return _device.CPU
 
     is_cuda = False
+
+    @property
+    def grad_fn(self):
+        """The backward node that made this tensor (``None`` for a leaf).
+
+        A view whose base was changed in place since (through the base or another view) first
+        gets a new node on the base's new history (``AsStridedBackward0``), as in PyTorch.
+        """
+        if self._base is not None and self._view_version != self._vc[0]:
+            _ops.inplace_view_refresh(self)
+        return self._grad_fn
+
+    @grad_fn.setter
+    def grad_fn(self, node):
+        self._grad_fn = node
+        self._view_version = self._vc[0]
 
     @property
     def is_leaf(self):
@@ -674,7 +691,6 @@ class Tensor:
 
     def reciprocal_(self):
         return _ops.inplace(self, _ops.Reciprocal)
-
 
     def uniform_(self, a=0.0, b=1.0):
         with grad_mode.no_grad():

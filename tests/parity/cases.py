@@ -2658,3 +2658,54 @@ def e18_inplace_activations(T, F, o):
     o.all(y, "module_out", depth=4)
     y.sum().backward()
     o.grads("module.", x=x)
+
+
+@case
+def e18_views_after_inplace(T, F, o):
+    """An in-place change of a view rebases its base (CopySlices); views see the new history (AsStridedBackward0)."""
+    w = T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    programs = {
+        "view_mul_": lambda a: a[0].mul_(2),
+        "view_add_tensor": lambda a: a[:, 1].add_(a[:, 0] * 3),
+        "view_setitem": lambda a: a[1:].__setitem__((0, 0), 7.0),
+        "base_mul_": lambda a: a.mul_(3),
+        "transpose_exp_": lambda a: a.t()[1].exp_(),
+        "view_of_view": lambda a: a.view(6)[2:4].mul_(a[0, 0].clone()),
+        "view_copy_": lambda a: a[0].copy_(T.tensor([9.0, 8.0, 7.0])),
+        "two_changes": lambda a: (a[0].mul_(2), a[:, 2].add_(1.0)),
+        "no_grad": lambda a: _no_grad(T, lambda: a[0].mul_(2)),
+    }
+    for name, change in programs.items():
+        x = leaf(T, 240, 2, 3)
+        a = x * 1.0
+        row, col, flat = a[0], a[:, 1], a.view(6)
+        change(a)
+        o.all(a, f"{name}.base", depth=3)
+        for vname, v in (("row", row), ("col", col), ("flat", flat)):
+            o.fn(f"{name}.{vname}.grad_fn", v)
+        loss = (a * w).sum() + (row * 10).sum() + (col * 100).sum() + (flat * T.arange(6.0)).sum()
+        loss.backward()
+        o.grads(f"{name}.", x=x)
+    x = leaf(T, 241, 4)
+    a = T.zeros(4)
+    a[1:3].copy_(x[:2] * 2)  # a needed no gradient before: now it does, through CopySlices
+    o.all(a, "zeros_base")
+    (a * T.arange(4.0)).sum().backward()
+    o.grads("zeros_base.", x=x)
+    x = leaf(T, 242, 3)
+    o.err("leaf_view", lambda: x[0].mul_(2))
+    x = leaf(T, 243, 3)
+    a = x.exp()
+    a[0].mul_(2)  # exp saved its output, which the view changed
+    o.err("saved_output_changed", lambda: a.sum().backward())
+    x = leaf(T, 244, 2, 2)
+    a = x * 1.0
+    a[0].mul_(x[1])
+    g, = T.autograd.grad((a * a).sum(), x, create_graph=True)
+    o["second_order.g"] = g  # (values only: the double-backward graph's node names differ, see CopySlices)
+    o["second_order.g2"] = T.autograd.grad(g.sum(), x)[0]
+
+
+def _no_grad(T, fn):
+    with T.no_grad():
+        return fn()
