@@ -330,8 +330,8 @@ def _record(ctx, args, result):
             edges.append(edge_of(a))
             shapes.append(a._data.shape)
             dtypes.append(a._data.dtype)
-    ctx.next_functions, ctx.input_shapes, ctx._input_dtypes = tuple(edges), shapes, dtypes
-    ctx._is_tensor_input = [isinstance(a, Tensor) for a in args]
+    ctx.next_functions, ctx.input_shapes, ctx._input_dtypes = tuple(edges), tuple(shapes), tuple(dtypes)
+    ctx._is_tensor_input = tuple([isinstance(a, Tensor) for a in args])
 
     if isinstance(result, tuple):  # several outputs: the node gets one gradient per output
         result = tuple([_connect_output(ctx, args, out, i) for i, out in enumerate(result)])
@@ -346,7 +346,7 @@ def _record(ctx, args, result):
             if t is not None and not isinstance(t, Tensor):  # a number is kept as an attribute of ctx instead
                 raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
                                 f"{type(t).__name__}")
-        ctx._saved = [SavedTensor(t, ctx) if t is not None else None for t in ctx.to_save]
+        ctx._saved = tuple([SavedTensor(t, ctx) if t is not None else None for t in ctx.to_save])
         ctx.to_save = ()
     return result
 
