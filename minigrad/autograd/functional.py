@@ -50,6 +50,17 @@ def _grads(outputs, inputs, grad_outputs, create_graph, strict, what="output"):
     return tuple(result)
 
 
+def _input_vector(v, inputs):
+    """The vector ``v`` of ``jvp``/``hvp`` as a tuple; it may be left out for a single one-element input."""
+    from ..creation import ones_like
+    if v is None:
+        if len(inputs) != 1 or inputs[0].numel() != 1:
+            raise RuntimeError("The vector v can only be None if the input to the user-provided function is a "
+                               "single Tensor with a single element.")
+        return (ones_like(inputs[0]),)
+    return _as_tuple(v)[0]
+
+
 def _finish(t, create_graph):
     return t if create_graph else t.detach()
 
@@ -75,14 +86,9 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
     """``(func(inputs), J v)``, by differentiating a VJP once more (the double backward trick)."""
-    from ..creation import ones_like, zeros_like
+    from ..creation import zeros_like
     inputs, in_tuple = _as_tuple(inputs)
-    if v is None:
-        if len(inputs) != 1 or inputs[0].numel() != 1:
-            raise RuntimeError("The vector v can only be None if the input to the user-provided function is a "
-                               "single Tensor with a single element.")
-        v = (ones_like(inputs[0]),)
-    v, _ = _as_tuple(v)
+    v = _input_vector(v, inputs)
     with enable_grad():
         xs = _prepare(inputs, create_graph)
         outputs, out_tuple = _as_tuple(func(*xs))
@@ -150,14 +156,8 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
 
 
 def _hessian_vector(func, inputs, v, create_graph, strict):
-    from ..creation import ones_like
     inputs, in_tuple = _as_tuple(inputs)
-    if v is None:
-        if len(inputs) != 1 or inputs[0].numel() != 1:
-            raise RuntimeError("The vector v can only be None if the input to the user-provided function is a "
-                               "single Tensor with a single element.")
-        v = (ones_like(inputs[0]),)
-    v, _ = _as_tuple(v)
+    v = _input_vector(v, inputs)
     with enable_grad():
         xs = _prepare(inputs, create_graph)
         out = func(*xs)
