@@ -4,7 +4,6 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
 from ._util import constant, result_type
-from .elementwise import grad_where
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -15,7 +14,10 @@ def _check_reduction(reduction):
 
 
 class MseLoss(Function):
-    """``mean((input - target)**2)``.  d/d input = 2 (input - target) / n."""
+    """``mean((input - target)**2)``.  d/d input = 2 (input - target) / n.
+
+    Under ``create_graph=True`` PyTorch records the backward as one ``MseLossBackwardBackward0`` node;
+    minigrad records the ops of the formula (same values and second derivatives, other node names)."""
     node_name = "MseLossBackward0"
 
     @staticmethod
@@ -42,6 +44,37 @@ class MseLoss(Function):
         return (g if ctx.needs_input_grad[0] else None, -g if ctx.needs_input_grad[1] else None, None)
 
 
+class NllLossBackward(Function):
+    """nll_loss's backward formula as one op, ``grad * coef`` where the target picked (PyTorch:
+    ``nll_loss_backward``, recorded as ``NllLossBackwardBackward0`` under ``create_graph=True``).
+    Its own backward: to ``grad`` the same picking of the incoming ``gg``; to the input 0 (the loss is
+    linear in it), with an edge to the input as in PyTorch."""
+    node_name = "NllLossBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, input, coef, reduction):
+        ctx.coef, ctx.reduction = coef, reduction
+        g = grad._data
+        if reduction == "none" and input._data.ndim > 1:  # one value per (sample, position)
+            g = g[:, None]
+        with np.errstate(invalid="ignore", over="ignore"):
+            out = np.where(coef != 0, g * coef, 0).astype(coef.dtype)
+        return Tensor(out.reshape(input._data.shape))
+
+    @staticmethod
+    def backward(ctx, gg):
+        gg = gg.reshape(ctx.coef.shape) * constant(ctx.coef)
+        if ctx.reduction != "none" or len(ctx.input_shapes[1]) == 1:
+            g_grad = gg.sum()  # grad was one number
+        else:
+            g_grad = gg.sum(1)  # one value per (sample, position), as grad was
+        return g_grad, constant(np.zeros(ctx.input_shapes[1], ctx.coef.dtype)), None, None
+
+
+class NllLoss2dBackward(NllLossBackward):
+    node_name = "NllLoss2DBackwardBackward0"
+
+
 class NllLoss(Function):
     """``-mean(input[i, target[i]])`` over the batch: picks each row's log-probability of its class.
 
@@ -49,11 +82,14 @@ class NllLoss(Function):
     no edge, as in PyTorch where ``NllLossBackward0`` has a single ``next_functions`` entry.
     """
     node_name = "NllLossBackward0"
+    grad_op = NllLossBackward  # its backward, as one op
 
-    @staticmethod
-    def forward(ctx, input, target, weight, reduction, ignore_index):
+    @classmethod
+    def forward(cls, ctx, input, target, weight, reduction, ignore_index):
         _check_reduction(reduction)
         x = _check_nll_shapes(input, target)
+        ctx.grad_op = cls.grad_op
+        ctx.save_for_backward(input)
         if x.ndim == 1:  # a single sample: (C,) with a 0-dim target
             x, target = x[None], np.asarray(target).reshape(1)
         valid = target != ignore_index
@@ -79,17 +115,16 @@ class NllLoss(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        if ctx.reduction == "none":  # grad has the target's shape: one value per (sample, position)
-            g = grad.unsqueeze(1) if len(ctx.shape) > 1 else grad
-            out = grad_where(ctx.coef != 0, g * constant(ctx.coef))
-            return out.reshape(ctx.shape), None, None, None, None
-        return grad_where(ctx.coef != 0, grad * constant(ctx.coef)), None, None, None, None
+        input, = ctx.saved_tensors
+        return ctx.grad_op.apply(grad, input, ctx.coef, ctx.reduction), None, None, None, None
 
 
 class NllLoss2d(NllLoss):
     """``nll_loss`` of images ``(N, C, H, W)`` with targets ``(N, H, W)``: the same formula, under
     PyTorch's name for it (a 3-D input is viewed as ``(N, C, d, 1)`` first, in ``F.nll_loss``)."""
     node_name = "NllLoss2DBackward0"
+    grad_op = NllLoss2dBackward
+
 
 
 def _check_nll_shapes(input, target):

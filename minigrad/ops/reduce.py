@@ -200,6 +200,11 @@ class MinDim(MaxDim):
 
 
 class Softmax(Function):
+    """``softmax(x, dim)``; backward: ``out * (grad - (grad * out).sum(dim))``.
+
+    Under ``create_graph=True`` PyTorch records that formula as one node,
+    ``SoftmaxBackwardDataBackward0``; minigrad records the ops of the formula (``MulBackward0``,
+    ``SubBackward0``, ``SumBackward1``): the same values and second derivatives, other node names."""
     node_name = "SoftmaxBackward0"
 
     @staticmethod
@@ -221,6 +226,10 @@ class Softmax(Function):
 
 
 class LogSoftmax(Function):
+    """``log_softmax(x, dim)``; backward: ``grad - exp(out) * grad.sum(dim)``.
+
+    Under ``create_graph=True`` PyTorch records one ``LogSoftmaxBackwardDataBackward0`` node; minigrad
+    the ops of the formula (same values and second derivatives, other node names)."""
     node_name = "LogSoftmaxBackward0"
 
     @staticmethod
