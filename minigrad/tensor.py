@@ -1121,6 +1121,8 @@ def _bitwise(fn, name, a, b):
 
 
 def _compare(fn, a, b):
+    if isinstance(b, Tensor) and a._data.shape != b._data.shape:
+        _ops.broadcast_shape(a, b)  # PyTorch's error when the shapes do not broadcast
     bd = b._data if isinstance(b, Tensor) else b
     return Tensor(np.asarray(fn(a._data, bd)))
 

@@ -529,9 +529,12 @@ def grad_where(keep, grad):
 def where(condition, a, b):
     """``where(cond, a, b)``: elements of ``a`` where ``cond`` is true, else of ``b``."""
     from ._util import as_operand
+    from ._util import broadcast_shape
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     a = as_operand(a, b if isinstance(b, Tensor) else Tensor(np.zeros(())))
     b = as_operand(b, a)
+    both = broadcast_shape(Tensor(cond), a)  # PyTorch's error when the three shapes do not broadcast
+    broadcast_shape(Tensor(np.empty(both)), b)
     return Where.apply(cond.astype(bool), a, b)
 
 

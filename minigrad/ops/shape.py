@@ -411,7 +411,11 @@ class IndexPut(Function):
     @staticmethod
     def forward(ctx, a, key, value):
         out = a._data.copy()
-        out[key] = value._data
+        try:
+            out[key] = value._data
+        except ValueError:
+            raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast "
+                               f"to indexing result of shape {list(out[key].shape)}") from None
         ctx.key, ctx.value_shape = key, value._data.shape
         return Tensor(out)
 

@@ -80,7 +80,7 @@ class Generator:
 
     def tensors(self, pred=lambda t: True):
         T = self.torch
-        return [k for k, v in self.ns.items() if k.startswith("v") and isinstance(v, T.Tensor) and pred(v)]
+        return [k for k, v in self.ns.items() if k.startswith("v") and isinstance(v, T.Tensor) and _safe(pred, v)]
 
     # ---- leaves
     def leaf(self, shape=None, dtype=None, rg=None):
@@ -199,7 +199,9 @@ class Generator:
             self._emit(code, None, watch=[a], kind=op.name)
 
     def hook_or_retain(self):
-        names = self.tensors(lambda t: t.requires_grad)
+        # (not on a view whose base was changed in place: torch 2.13 can crash there, e.g. a hook on
+        # y.transpose(0, 0) after y.sub_(that view), y the output of a custom Function)
+        names = self.tensors(lambda t: t.requires_grad and not (t._is_view() and t._version > 0))
         if not names:
             return
         v = self.r.choice(names)
@@ -256,6 +258,14 @@ class Generator:
                                out2, kind="grad2")
         if r.random() < 0.2:  # a second backward: PyTorch raises unless the graph was retained
             self._emit(f"{y}.sum().backward()", None, kind="backward_again")
+
+
+def _safe(pred, t):
+    """``pred(t)``, False where asking raises (torch refuses even ``is_leaf`` of some views changed in place)."""
+    try:
+        return pred(t)
+    except Exception:  # noqa: BLE001
+        return False
 
 
 def _broadcasts(s1, s2):

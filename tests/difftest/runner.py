@@ -123,8 +123,12 @@ def observe(v, ns, T, torch_side, version=False):
 def _grads(ns, T, torch_side):
     out = {}
     for k, v in ns.items():
-        if k.startswith("v") and isinstance(v, T.Tensor) and v.requires_grad and (v.is_leaf or v.retains_grad):
-            out[k] = _safely(encode, T, v.grad, torch_side)
+        if k.startswith("v") and isinstance(v, T.Tensor):
+            keeps = _safely(lambda: v.requires_grad and (v.is_leaf or v.retains_grad))
+            if keeps is True:
+                out[k] = _safely(encode, T, v.grad, torch_side)
+            elif keeps is not False:
+                out[k] = keeps  # (what asking raised)
     return out
 
 

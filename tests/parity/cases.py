@@ -2709,3 +2709,81 @@ def e18_views_after_inplace(T, F, o):
 def _no_grad(T, fn):
     with T.no_grad():
         return fn()
+
+
+@case
+def f18_elementwise_dtypes_and_bools(T, F, o):
+    i, b = T.tensor([-1, 0, 2]), T.tensor([True, False])
+    for name, fn in (("exp", lambda t: t.exp()), ("log", lambda t: t.log()), ("sqrt", lambda t: t.sqrt()),
+                     ("tanh", lambda t: t.tanh()), ("sigmoid", lambda t: t.sigmoid()),
+                     ("reciprocal", lambda t: t.reciprocal()), ("rdiv", lambda t: 2 / t), ("rsub", lambda t: 0.5 - t),
+                     ("rpow_float", lambda t: 0.5 ** t), ("rpow_int", lambda t: 3 ** t),
+                     ("clamp_float", lambda t: t.clamp(-0.5, 0.5)), ("clamp_int", lambda t: t.clamp(0, 1)),
+                     ("sign", lambda t: t.sign()), ("neg", lambda t: -t), ("abs", lambda t: t.abs()),
+                     ("relu", lambda t: t.relu()), ("sub_num", lambda t: t - 1), ("pow_neg", lambda t: t ** -1)):
+        o.val(f"int.{name}", lambda: o.warns(f"int.{name}.warnings", lambda: fn(i)))
+        o.val(f"bool.{name}", lambda: o.warns(f"bool.{name}.warnings", lambda: fn(b)))
+    o.err("bool_minus_bool", lambda: b - b)
+    o.err("bool_minus_true", lambda: b - True)
+    x = T.tensor([1.0, float("nan"), 2.0, 3.0], requires_grad=True)
+    y = T.tensor([1.0, 0.0, float("nan"), 1.0], requires_grad=True)
+    for name in ("maximum", "minimum"):
+        out = getattr(x, name)(y)
+        o.all(out, name)
+        _grads_of(T, o, f"{name}.grad", out, x, y)
+    out = x.min(y)
+    o.all(out, "min_other")
+    o.err("compare_shapes", lambda: T.ones(3) > T.ones(4))
+    o.err("where_shapes", lambda: T.where(T.ones(2, 2) > 0, T.ones(2, 2), T.ones(3)))
+    o.err("pow_shapes", lambda: T.ones(3) ** T.ones(4))
+
+
+@case
+def f18_matmul_graphs_and_errors(T, F, o):
+    shapes = [((1, 2), (1, 2, 2), False, True), ((2, 1, 3), (3,), True, True), ((3, 1), (1, 1, 2), True, True),
+              ((2, 3), (2, 3, 2), True, True), ((2, 2, 3), (3, 2), True, False), ((2, 2, 3), (2, 3, 2), True, True),
+              ((4, 2, 2, 3), (2, 3, 2), True, True), ((3,), (2, 3, 2), True, True), ((3,), (2, 3, 2), False, True),
+              ((2, 1, 2, 3), (3, 3, 1), True, True)]
+    for n, (sa, sb, ga, gb) in enumerate(shapes):
+        a, b = leaf(T, 200 + n, *sa, rg=ga), leaf(T, 220 + n, *sb, rg=gb)
+        y = a @ b
+        o.all(y, f"matmul{n}", depth=6)
+        _grads_of(T, o, f"matmul{n}.grad", y, *[t for t in (a, b) if t.requires_grad])
+    t = leaf(T, 240, 2, 2, 3).transpose(0, 1)
+    o.all(t @ const(T, 241, 3, 2), "matmul_noncontiguous", depth=6)
+    f, d = T.ones(2, 3), T.ones(3, 2, dtype=T.float64)
+    o.err("mm_dtypes", lambda: f.mm(d))
+    o.err("mv_dtypes", lambda: f.mv(T.ones(3, dtype=T.float64)))
+    o.err("bmm_dtypes", lambda: T.ones(2, 2, 3).bmm(T.ones(2, 3, 2, dtype=T.float64)))
+    o.err("dot_dtypes", lambda: T.ones(3).dot(T.ones(3, dtype=T.float64)))
+    o.err("linear_dtypes", lambda: F.linear(f, T.ones(4, 3, dtype=T.float64)))
+    o.err("bmm_1d", lambda: T.ones(1).bmm(T.ones(1, 1, 1)))
+    o.err("bmm_2d", lambda: T.ones(1, 1, 1).bmm(T.ones(1, 1)))
+    o.err("mv_vector", lambda: T.ones(3).mv(T.ones(3)))
+    o.err("matmul_fold_shapes", lambda: T.ones(2, 2, 3) @ T.ones(4, 2))
+    o.err("matmul_batch_shapes", lambda: T.ones(2, 2, 3) @ T.ones(3, 3, 2))
+    o.err("matmul_2d_3d_shapes", lambda: T.ones(2, 3) @ T.ones(2, 4, 2))
+    o.err("linear_0d", lambda: F.linear(T.tensor(1.0), T.ones(1, 3)))
+
+
+@case
+def f18_hooks_and_double_backward(T, F, o):
+    for name, hook in (("size", lambda g: g.sum()), ("type", lambda g: g.double()), ("number", lambda g: 3)):
+        for where in ("leaf", "nonleaf"):
+            x = T.tensor([1.0, 2.0], requires_grad=True)
+            y = x * 2
+            (x if where == "leaf" else y).register_hook(hook)
+            o.err(f"hook_{name}_{where}", lambda: y.sum().backward())
+    x = leaf(T, 242, 2, 3)
+    for red in ("mean", "sum", "none"):
+        y = F.cross_entropy(x * x, T.tensor([0, 2]), reduction=red)
+        g, = T.autograd.grad((y * 1.5).sum(), x, create_graph=True)
+        # (values and flags: PyTorch's LogSoftmaxBackwardDataBackward0 is formula ops in minigrad, see LogSoftmax)
+        o[f"ce_grad_{red}"] = g
+        h, = T.autograd.grad(g.sum(), x)
+        o[f"ce_grad_grad_{red}"] = h
+    sp = leaf(T, 243, 2, 3, 2)
+    y = F.nll_loss(sp.log_softmax(1), T.tensor([[0, 1], [2, 2]]))
+    g, = T.autograd.grad(y * 2, sp, create_graph=True)
+    o["nll2d_grad"] = g
+    o["nll2d_grad_grad"] = T.autograd.grad(g.sum(), sp)[0]
