@@ -600,3 +600,48 @@ def test_inplace_relu_refuses_a_leaf_that_requires_grad_and_is_plain_under_no_gr
     with minigrad.no_grad():
         assert minigrad.nn.functional.relu(x, inplace=True) is x
     assert x.tolist() == [1.5, 0.0] and x._version == 1 and x.grad_fn is None
+
+
+def test_an_inplace_change_of_a_view_rebases_the_base_with_copyslices():
+    x = leaf([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    a = x * 1.0
+    row, col = a[0], a[:, 1]
+    row.mul_(2)
+    assert a.grad_fn.name() == "CopySlices" and row._version == a._version == 1
+    assert [n.name() if n else None for n, _ in a.grad_fn.next_functions] == ["MulBackward0", None]
+    assert row.grad_fn.name() == col.grad_fn.name() == "AsStridedBackward0"  # both views see the new history
+    assert row.grad_fn.next_functions[0][0] is a.grad_fn and a.tolist() == [[2.0, 4.0, 6.0], [4.0, 5.0, 6.0]]
+    (a.sum() + (row * 10).sum() + (col * 100).sum()).backward()
+    assert x.grad.tolist() == [[22.0, 222.0, 22.0], [1.0, 101.0, 1.0]]  # PyTorch 2.13's numbers
+
+
+def test_a_view_sees_an_inplace_change_of_its_base():
+    x = leaf([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    a = x * 1.0
+    b, flat = a[0], a.view(6)
+    a.mul_(3)  # before: b's gradient would have missed the factor 3 (a stale SelectBackward0)
+    assert b.grad_fn.name() == flat.grad_fn.name() == "AsStridedBackward0"
+    (b * minigrad.tensor([1.0, 2.0, 3.0])).sum().backward()
+    assert x.grad.tolist() == [[3.0, 6.0, 9.0], [0.0, 0.0, 0.0]]
+
+
+def test_a_base_that_needed_no_gradient_gets_one_through_its_view():
+    x = leaf([1.0, 2.0])
+    a = minigrad.zeros(4)
+    a[1:3].copy_(x * 2)
+    assert a.requires_grad and a.grad_fn.name() == "CopySlices"
+    (a * minigrad.arange(4.0)).sum().backward()
+    assert x.grad.tolist() == [2.0, 4.0]
+
+
+def test_inplace_on_a_view_of_a_leaf_is_refused_and_under_no_grad_only_the_numbers_change():
+    x = leaf([1.0, 2.0, 3.0])
+    with pytest.raises(RuntimeError, match="a view of a leaf Variable that requires grad is being used in an in-place"):
+        x[0].mul_(2)
+    a = x * 1.0
+    b = a[0]
+    with minigrad.no_grad():
+        b.mul_(2)
+    assert a.grad_fn.name() == "MulBackward0" and a.tolist() == [2.0, 2.0, 3.0]
+    a.sum().backward()
+    assert x.grad.tolist() == [1.0, 1.0, 1.0]

@@ -35,6 +35,10 @@ from ..tensor import Tensor  # (tensor.py imports this module at its end, once t
 
 _sequence = itertools.count()  # creation order; the engine runs later-created nodes first
 
+
+def next_sequence_nr():
+    return next(_sequence)
+
 FREED_MSG = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they have "
     "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
@@ -168,6 +172,7 @@ class BackwardNode(Node):
     input_shapes = ()          # per tensor input: its shape and numpy dtype (PyTorch keeps them to check
     _input_dtypes = ()         # the gradients; broadcasting ops read the shapes to sum gradients back)
     _output_meta = ()          # per output: (shape, numpy dtype), for zeros when no gradient arrives
+    _released = False          # True once backward ran through the node without retain_graph
 
     # ---- used inside forward ------------------------------------------------------------
     def save_for_backward(self, *tensors):
@@ -200,26 +205,22 @@ class BackwardNode(Node):
         return self.saved_tensors
 
     def _release_saved(self):
-        """Drop what forward saved (PyTorch: ``release_variables``); ``saved_tensors`` raises from now on.
-
-        Built-in ops also keep index arrays and masks as attributes of ``ctx`` (``ctx.index`` of
-        ``max(dim)``, ``ctx.cond`` of ``where``); PyTorch keeps those as saved tensors too, so they
-        are dropped the same way and running the node again raises the same error.
-        """
+        """Drop what forward saved (PyTorch: ``release_variables``); ``saved_tensors`` raises from now on."""
         for s in self._saved:
             if s is not None:
                 s.free()
-        kept = [name for name, value in vars(self).items() if _is_saved_array(value)]
-        if self._forward_cls.node_name is None:  # a custom Function: its own ctx attributes stay, as in PyTorch
-            kept = []
-        for name in kept:
-            setattr(self, name, None)
-        self._freed = bool(self._saved or kept)
+        self._freed = bool(self._saved)
+        self._released = True
+
+    def _kept_arrays(self):
+        """Did forward keep an index array or a mask on ctx (``ctx.index`` of ``max(dim)``, ``ctx.cond`` of
+        ``where``)?  PyTorch keeps those as saved tensors, so a second backward through the node raises."""
+        return any(_is_saved_array(value) for value in vars(self).values())
 
     # ---- called by the engine -----------------------------------------------------------
     def apply(self, *grad_outputs):
         """Run the Function's backward and check what it returns, like PyTorch's ``PyNode::apply``."""
-        if self._freed and self._forward_cls.node_name is not None:
+        if self._released and self._forward_cls.node_name is not None and (self._freed or self._kept_arrays()):
             raise RuntimeError(FREED_MSG)  # (a built-in op reads what it saved first thing, as PyTorch's nodes do)
         missing = [g is None for g in grad_outputs]
         if any(missing):  # some output got no gradient
@@ -262,6 +263,8 @@ class BackwardNode(Node):
                     g = g.to(from_numpy_dtype(dtype))
             checked.append(g)
         return checked
+
+
 
 
 def _is_saved_array(value):
@@ -320,15 +323,15 @@ class Function:
 
 def _record(ctx, args, result):
     """Connect ``ctx`` into the graph: edges to the inputs, ``grad_fn`` on the outputs, saved tensors."""
-    ctx._sequence_nr = next(_sequence)  # PyTorch numbers nodes as they are created
+    ctx._sequence_nr = next_sequence_nr()  # PyTorch numbers nodes as they are created
     edges, shapes, dtypes = [], [], []
     for a in args:  # per tensor input: the edge to its node, and what its gradient must look like
         if isinstance(a, Tensor):
             edges.append(edge_of(a))
             shapes.append(a._data.shape)
             dtypes.append(a._data.dtype)
-    ctx.next_functions, ctx.input_shapes, ctx._input_dtypes = tuple(edges), shapes, dtypes
-    ctx._is_tensor_input = [isinstance(a, Tensor) for a in args]
+    ctx.next_functions, ctx.input_shapes, ctx._input_dtypes = tuple(edges), tuple(shapes), tuple(dtypes)
+    ctx._is_tensor_input = tuple([isinstance(a, Tensor) for a in args])
 
     if isinstance(result, tuple):  # several outputs: the node gets one gradient per output
         result = tuple([_connect_output(ctx, args, out, i) for i, out in enumerate(result)])
@@ -343,7 +346,7 @@ def _record(ctx, args, result):
             if t is not None and not isinstance(t, Tensor):  # a number is kept as an attribute of ctx instead
                 raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
                                 f"{type(t).__name__}")
-        ctx._saved = [SavedTensor(t, ctx) if t is not None else None for t in ctx.to_save]
+        ctx._saved = tuple([SavedTensor(t, ctx) if t is not None else None for t in ctx.to_save])
         ctx.to_save = ()
     return result
 
@@ -368,8 +371,9 @@ def _connect_output(ctx, args, out, i):
 
 def edge_of(t):
     """The ``(node, input_nr)`` pair a consumer of tensor ``t`` stores in its ``next_functions``."""
-    if t.grad_fn is not None:
-        return (t.grad_fn, t._output_nr)
+    node = t.grad_fn
+    if node is not None:
+        return (node, t._output_nr)
     if t._requires_grad:
         return (grad_accumulator(t), 0)
     return (None, 0)

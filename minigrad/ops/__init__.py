@@ -16,7 +16,7 @@ from .elementwise import (Abs, Add, Clamp, Clone, CopyFrom, Div, Exp, Fill, Log,
                           PowScalarBase, PowTensor, Reciprocal, Relu, Rsub, Sigmoid, SigmoidBackward, Sqrt, Sub, Tanh,
                           TanhBackward, Threshold, ThresholdBackward, ThresholdInPlace, Sign, Sgn, ToCopy,
                           Where, Zero, where)
-from .inplace import inplace
+from .inplace import inplace, inplace_view_refresh
 from .linalg import Addmm, Bmm, Dot, Mm, Mv, matmul
 from .loss import MseLoss, NllLoss
 from .reduce import Max, MaxDim, Mean, MeanDim, Min, MinDim, MinReturnTypes, ReturnTypes, LogSoftmax, Softmax, Sum, SumDim

@@ -6,17 +6,19 @@ becomes the in-place op's node (``AddBackward0`` for ``add_``).  minigrad does t
 the out-of-place op on a snapshot of the old values and then moving the result into the tensor.
 
 What PyTorch forbids, minigrad forbids with the same words: in-place changes to a leaf that
-requires grad while recording.  PyTorch also rewrites the graph of a *base* tensor when one of
-its views is changed in place (``CopySlices``); minigrad refuses that case with a clear error.
+requires grad while recording.  An in-place change of a *view* also changes its base, so, as in
+PyTorch, the base's history gets a ``CopySlices`` node (the op applied to the viewed part), and
+every view of that base gets a new node onto it (``AsStridedBackward0``) the next time its
+``grad_fn`` is read.
 """
 import numpy as np
 
 from .._dtype import is_expandable_to
 from ..autograd import grad_mode
-from ..autograd.function import SavedTensor
+from ..autograd.function import Function, Node, SavedTensor, edge_of, next_sequence_nr
 from ..tensor import Tensor
 from ._fast import update_in_place
-from .elementwise import Add, CopyFrom, Div, Mul, Sub
+from .elementwise import Add, CopyFrom, Div, Mul, Sub, grad_where
 
 _UFUNCS = {Add: np.add, Sub: np.subtract, Mul: np.multiply, Div: np.true_divide}  # (for update_in_place)
 
@@ -35,20 +37,104 @@ def inplace(t, fn, *args):
     base = t._base
     if base is not None and base.requires_grad and base.grad_fn is None:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    if base is not None and (base.requires_grad or t.requires_grad):
-        raise NotImplementedError(
-            "minigrad does not record in-place changes to a view of a tensor that requires grad "
-            "(PyTorch rewrites the base's graph with CopySlices). Work on a clone(), or do it under no_grad().")
     snapshot = Tensor(t._data.copy())  # the old values, with the old place in the graph
     snapshot.grad_fn, snapshot._output_nr, snapshot._requires_grad = t.grad_fn, t._output_nr, t.requires_grad
     out = fn.apply(snapshot, *args)
     _write(t, out)
     t._vc[0] += 1
-    t.grad_fn, t._output_nr, t._requires_grad = out.grad_fn, 0, True
     for s in out.grad_fn._saved:  # what the node saved of its output is now `t`
         if s is not None and s.tensor is None and s.data is out._data:
             s.vc, s.version, s.data = t._vc, t._vc[0], t._data
+    if base is None:
+        t.grad_fn, t._output_nr, t._requires_grad = out.grad_fn, 0, True
+    else:  # the base changed too: its history gets CopySlices, and the view is seen anew from it
+        base.grad_fn = CopySlices(base, out.grad_fn, positions_in(base, t))
+        base._output_nr, base._requires_grad = 0, True
+        t._requires_grad = True
+        inplace_view_refresh(t)
     return t
+
+
+class CopySlices(Node):
+    """The base's node after an in-place op on one of its views (PyTorch: ``CopySlices``).
+
+    Its edges: the base's old history, then the op's other inputs.  Backward: the viewed
+    positions of the gradient go through the op's own backward (``fn``); the rest of the base
+    had its old values, so its gradient passes unchanged.  (With ``create_graph=True`` the
+    recorded double-backward graph uses minigrad's own nodes, ``AsStridedBackward0`` and
+    ``WhereBackward0``, where PyTorch's has ``CopySlices`` again; the numbers are the same.)
+    """
+
+    def __init__(self, base, fn, positions):
+        self.next_functions = (edge_of(base),) + fn.next_functions[1:]
+        self._sequence_nr = next_sequence_nr()
+        self.fn, self.positions, self.base_shape = fn, positions, base._data.shape
+
+    def apply(self, grad):
+        if grad is None:
+            return [None] * len(self.next_functions)
+        view_grads = self.fn.apply(AsStrided.apply(grad, self.positions))  # the op's backward on the viewed part
+        inside = np.zeros(self.base_shape, bool)
+        inside.reshape(-1)[self.positions.reshape(-1)] = True
+        base_grad = grad_where(~inside, grad)  # the positions the op overwrote got nothing from the old values
+        if view_grads[0] is not None:
+            base_grad = base_grad + AsStridedScatter.apply(view_grads[0], self.positions, self.base_shape)
+        return [base_grad] + list(view_grads[1:])
+
+    def _release_saved(self):
+        self.fn._release_saved()
+
+
+def inplace_view_refresh(view):
+    """Give ``view`` a node onto its base's present history (PyTorch regenerates a view's grad_fn so)."""
+    base = view._base
+    if base.requires_grad and view.requires_grad:
+        with grad_mode.enable_grad():
+            out = AsStrided.apply(base, positions_in(base, view))
+        view.grad_fn, view._output_nr, view._requires_grad = out.grad_fn, 0, True
+    view._view_version = view._vc[0]
+
+
+def positions_in(base, view):
+    """For each element of ``view``, its index in ``base.reshape(-1)`` (the two share memory)."""
+    def addresses(a):  # the byte address of every element of a numpy array
+        start = a.__array_interface__["data"][0]
+        if a.ndim == 0:
+            return np.array(start)
+        return start + sum(i * stride for i, stride in zip(np.indices(a.shape), a.strides))
+    in_base = addresses(base._data).reshape(-1)
+    order = np.argsort(in_base, kind="stable")
+    return order[np.searchsorted(in_base[order], addresses(view._data))]
+
+
+class AsStrided(Function):
+    """The elements of ``base`` at ``positions`` (its flat indices), shaped like ``positions``."""
+    node_name = "AsStridedBackward0"
+
+    @staticmethod
+    def forward(ctx, base, positions):
+        ctx.positions = positions
+        return Tensor(base._data.reshape(-1)[positions])
+
+    @staticmethod
+    def backward(ctx, grad):
+        return AsStridedScatter.apply(grad, ctx.positions, ctx.input_shapes[0]), None
+
+
+class AsStridedScatter(Function):
+    """The gradient of ``AsStrided``: zeros of the base's shape, ``grad`` added in at ``positions``."""
+    node_name = "AsStridedScatterBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, positions, shape):
+        ctx.positions = positions
+        out = np.zeros(shape, grad._data.dtype)
+        np.add.at(out.reshape(-1), positions.reshape(-1), grad._data.reshape(-1))  # (a position seen twice adds up)
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, gg):
+        return AsStrided.apply(gg, ctx.positions), None, None
 
 
 def _set_values(t, fn, args):
