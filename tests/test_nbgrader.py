@@ -33,7 +33,7 @@ from minigrad.classroom.release import BEGIN, END  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 KINDS = ("solution", "blank", "mixed", "tamper")
-CHECK_CALL = re.compile(r"^(nb\w+)\.(check_\w+)\(", re.M)
+CHECK_CALL = re.compile(r"^([A-Za-z_]\w*)\.(check_\w+)\(", re.M)   # nb01.check_...(), build.check_...()
 # nbgrader runs `alembic` and the kernel's `python` from PATH: the ones next to this Python
 os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 
@@ -110,13 +110,14 @@ def _submissions(released, instructor):
     mixed = json.loads(json.dumps(solution))
     expected["mixed"] = dict.fromkeys(checks, 1)
     warned = None
-    for cell_index, grade_id, _, _, name in exercises:
+    plain = [e for e in exercises if not _text(mixed["cells"][e[0]]).startswith("%%")]  # not %%writefile cells
+    for cell_index, grade_id, _, _, name in plain:
         variant = _warning_variant(_text(mixed["cells"][cell_index]), name)
         if variant is not None:
             mixed["cells"][cell_index]["source"] = variant
             warned = cell_index
             break
-    cell_index, grade_id, _, _, name = next(e for e in exercises if e[0] != warned)
+    cell_index, grade_id, _, _, name = next(e for e in plain if e[0] != warned)
     mixed["cells"][cell_index]["source"] += f"\n{name} = None   # a wrong answer\n"
     for index, other, _, _, _ in exercises:
         if index == cell_index:
@@ -127,7 +128,8 @@ def _submissions(released, instructor):
     first = exercises[0][0]
     lines = ["import os", "os.environ['NBGRADER_EXECUTION'] = 'off'",
              "from minigrad.exercises import _check", "_check.GRADING = ''", "_check._finish = lambda report: None"]
-    lines += [f"{module}.{check} = lambda *args, **kwargs: None" for _, _, module, check, _ in exercises]
+    lines += [f"from minigrad.exercises import {module}; {module}.{check} = lambda *args, **kwargs: None"
+              for _, _, module, check, _ in exercises]
     tamper["cells"][first]["source"] = "\n".join(lines) + "\n" + _text(tamper["cells"][first])
     import importlib
     for cell_index, _, module, _, name in exercises:
