@@ -236,7 +236,8 @@ class Tensor:
         return self._data.tolist()
 
     def numpy(self, force=False):
-        if self._requires_grad and not force:
+        # PyTorch refuses only while grad mode is on: under no_grad and inside a Function's forward it works
+        if self._requires_grad and not force and grad_mode.is_grad_enabled():
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                                "instead.")
         return self._data
@@ -732,8 +733,8 @@ class Tensor:
 
     arcsin, arccos, arctan = asin, acos, atan
 
-    def square(self):  # PyTorch: pow(x, 2), so the node is PowBackward0
-        return self.pow(2)
+    def square(self):  # PyTorch: pow(x, 2), so the node is PowBackward0 (and a bool tensor becomes int64)
+        return (self.long() if self.dtype is _dtype.bool_ else self).pow(2)
 
     def log1p(self):
         return _ops.unary.Log1p.apply(self)

@@ -199,3 +199,24 @@ def test_what_minigrad_does_not_have_says_so():
     with pytest.raises(NotImplementedError, match="vector norms only"):
         torch.ones(2, 2).norm(p="nuc")
     assert torch.ones(1).is_sparse is False and torch.ones(1).is_complex() is False
+
+
+def test_numpy_of_a_tensor_that_requires_grad_works_where_grad_mode_is_off():
+    y = torch.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"Can't call numpy\(\) on Tensor that requires grad"):
+        y.numpy()
+    with torch.no_grad():
+        assert y.numpy().tolist() == [1.0, 1.0]
+
+    class Double(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return torch.tensor(a.numpy() * 2)  # grad mode is off inside forward
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    out = Double.apply(y)
+    assert out.tolist() == [2.0, 2.0] and type(out.grad_fn).__name__ == "DoubleBackward"
+    assert torch.tensor([True, False]).square().dtype is torch.int64
