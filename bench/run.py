@@ -370,12 +370,11 @@ def main():
     lines.append(f"| deepest chain that backward handles | {deep_mg:,}+ ops | micrograd about {deep_mc:,} ops "
                  f"(RecursionError, limit {sys.getrecursionlimit():,}) | | no RecursionError | yes |")
     import platform
-    import autograd
-    import jax
+    from importlib.metadata import version
     lines.append("")
     lines.append(f"Measured by `make bench` on {platform.machine()}, Python {platform.python_version()}, numpy "
                  f"{np.__version__}, torch {torch.__version__} (CPU, {torch.get_num_threads()} threads), HIPS "
-                 f"autograd {autograd.__version__ if hasattr(autograd, '__version__') else ''}, JAX {jax.__version__} "
+                 f"autograd {version('autograd')}, JAX {version('jax')} "
                  f"(eager, CPU); best of {4 * r} interleaved runs ({r} for digits and the 100,000-op chain, "
                  f"{max(1, r // 2)} against micrograd).")
     table = "\n".join(lines)
