@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+import minigrad
 from minigrad.classroom import release, release_notebook, strip_solutions
 from minigrad.classroom.release import ReleaseError
 
@@ -238,6 +239,20 @@ def test_demo_shows_a_failure_without_raising_even_under_nbgrader(monkeypatch):
         raise NotImplementedError()
     report = demo(nb00.check_make_x_and_y, unfinished)
     assert not report and "not written yet" in report.text
+
+
+def test_hint_after_a_failed_demo_gives_the_demos_next_hint(capsys, monkeypatch):
+    """Notebook 00's demo says "More help: run hint()": hint() must go on with the demo's hints."""
+    from minigrad.exercises import _check, demo, hint, nb00
+    monkeypatch.setattr(_check, "_last_failed", [None])
+
+    def forgot_requires_grad(value):
+        x = minigrad.tensor(value)
+        return x, x ** 2 + 3 * x
+    report = demo(nb00.check_make_x_and_y, forgot_requires_grad)
+    assert not report and "More help: run hint()" in repr(report)
+    hint()
+    assert "Hint: pass requires_grad=True when you create x" in capsys.readouterr().out
 
 
 def test_prediction_questions_store_a_fingerprint_not_the_answer():

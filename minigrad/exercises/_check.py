@@ -208,8 +208,12 @@ def exercise(answer):
 
 def demo(check, answer):
     """Run a check only to show its feedback (the demo in notebook 00): a Report, never an error,
-    even under nbgrader, so the demo costs no points and puts no traceback in the feedback."""
-    return _run_collecting_warnings(getattr(check, "__wrapped__", check), answer)
+    even under nbgrader, so the demo costs no points and puts no traceback in the feedback.
+    A failed demo is the last failed check, so ``hint()`` goes on with its hints."""
+    report = _run_collecting_warnings(getattr(check, "__wrapped__", check), answer)
+    if not report.ok:
+        _last_failed[0] = report
+    return report
 
 
 # ---- prediction questions -----------------------------------------------------------------------
