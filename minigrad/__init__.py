@@ -205,6 +205,8 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from . import utils  # noqa: E402
+from . import serialization  # noqa: E402
+from .serialization import load, save  # noqa: E402
 from .functions import (einsum, sin, cos, tan, sinh, cosh, asin, acos, atan, arcsin, arccos, arctan, square,
                         log1p, expm1, log2, log10, exp2, rsqrt, erf, floor, ceil, trunc, frac, round,
                         clamp_min, clamp_max, clip, floor_divide, remainder, minimum, var, std, norm, prod,

@@ -561,3 +561,22 @@ def test_init_gain_and_bounds_match_torch():
     for shape in ((3, 5), (4, 2, 3, 3)):
         assert init._calculate_fan_in_and_fan_out(minigrad.empty(*shape)) == \
             torch.nn.init._calculate_fan_in_and_fan_out(torch.empty(*shape))
+
+
+def test_the_layers_minigrad_leaves_out_say_so():
+    import minigrad.nn.functional as F
+    assert not hasattr(nn, "Conv2d") and not hasattr(F, "conv2d") and hasattr(nn, "Linear")
+    with pytest.raises(AttributeError, match=r"^minigrad.nn has no LSTM: minigrad teaches autograd on fully connected "
+                                             r"networks and leaves out recurrent layers; PyTorch has torch.nn.LSTM$"):
+        nn.LSTM(3, 4)
+    with pytest.raises(AttributeError, match=r"leaves out normalisation layers; PyTorch has "
+                                             r"torch.nn.functional.layer_norm$"):
+        F.layer_norm
+    with pytest.raises(AttributeError, match=r"^module 'minigrad.nn' has no attribute 'Lineer'$"):
+        nn.Lineer
+    torch = pytest.importorskip("torch")
+    from minigrad.nn._absent import FUNCTIONS, LAYERS
+    for table, mine, theirs in ((LAYERS, nn, torch.nn), (FUNCTIONS, F, torch.nn.functional)):
+        for names in table.values():
+            for name in names:  # each one is a real PyTorch name, and one minigrad really lacks
+                assert hasattr(theirs, name) and not hasattr(mine, name), name

@@ -25,3 +25,8 @@ __all__ = ["Module", "Parameter", "Linear", "Sequential", "ModuleList", "ReLU", 
            "LogSoftmax", "Flatten", "Identity", "MSELoss", "CrossEntropyLoss", "NLLLoss", "functional", "init",
            "LazyLinear", "ELU", "GELU", "Dropout", "Hardtanh", "LeakyReLU", "LogSigmoid", "ReLU6", "SiLU", "Softplus",
            "BCELoss", "BCEWithLogitsLoss", "HuberLoss", "L1Loss", "SmoothL1Loss"]
+
+
+def __getattr__(name):  # (Python asks this for a name the module does not define)
+    from ._absent import LAYERS, missing
+    raise missing("minigrad.nn", name, LAYERS)
