@@ -651,6 +651,11 @@ class Tensor:
     def div_(self, other):
         return _ops.inplace(self, _ops.Div, _ops.as_operand(other, self))
 
+    def pow_(self, exponent):
+        if isinstance(exponent, Tensor):
+            return _ops.inplace(self, _ops.PowTensor, exponent)
+        return _ops.inplace(self, _ops.Pow, exponent)
+
     def copy_(self, src):
         return _ops.inplace(self, _ops.CopyFrom, src)
 
@@ -705,6 +710,7 @@ class Tensor:
     __isub__ = sub_
     __imul__ = mul_
     __itruediv__ = div_
+    __ipow__ = pow_
 
     # ------------------------------------------------------------------ more math (ops/unary.py)
     def sin(self):

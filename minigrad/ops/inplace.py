@@ -16,9 +16,10 @@ import numpy as np
 from .._dtype import is_expandable_to
 from ..autograd import grad_mode
 from ..autograd.function import Function, Node, SavedTensor, edge_of, next_sequence_nr
-from ..tensor import Tensor
+from ..tensor import _TYPE_NAMES, Tensor
 from ._fast import update_in_place
-from .elementwise import Add, CopyFrom, Div, Mul, Sub, grad_where
+from .elementwise import Add, Clamp, CopyFrom, Div, Mul, Sub, grad_where
+from .unary import ClampMax, ClampMin
 
 _UFUNCS = {Add: np.add, Sub: np.subtract, Mul: np.multiply, Div: np.true_divide}  # (for update_in_place)
 
@@ -40,7 +41,7 @@ def inplace(t, fn, *args):
     snapshot = Tensor(t._data.copy())  # the old values, with the old place in the graph
     snapshot.grad_fn, snapshot._output_nr, snapshot._requires_grad = t.grad_fn, t._output_nr, t.requires_grad
     out = fn.apply(snapshot, *args)
-    _write(t, out)
+    _write(t, out, fn, args)
     t._vc[0] += 1
     for s in out.grad_fn._saved:  # what the node saved of its output is now `t`
         if s is not None and s.tensor is None and s.data is out._data:
@@ -149,10 +150,11 @@ def _set_values(t, fn, args):
             return
     with grad_mode.no_grad():
         out = fn.apply(t, *args)
-    _write(t, out)
+    _write(t, out, fn, args)
 
 
-def _write(t, out):
+def _write(t, out, fn, args):
+    _check_fits(t, out, fn, args)
     if out._data.shape != t._data.shape:
         raise RuntimeError(f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
                            f"{list(out._data.shape)}")
@@ -160,3 +162,21 @@ def _write(t, out):
         raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a "
                            "single memory location. Please clone() the tensor before performing the operation.")
     np.copyto(t._data, out._data, casting="unsafe")
+
+
+# how PyTorch's clamp_ with a number bound names the integer types (C++'s names)
+_C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+            "bool": "bool"}
+
+
+def _check_fits(t, out, fn, args):
+    """An in-place op keeps ``t``'s dtype, so its result must fit in it, as PyTorch checks: no floating-point
+    result into an integer tensor (``long_tensor.add_(1.5)``), nothing but bools into a bool tensor.
+    (``copy_``, ``fill_`` and ``x[i] = v`` convert the value to ``t``'s dtype first, so they always fit.)"""
+    have, want = out._data.dtype, t._data.dtype
+    if want.kind == "f" or have.kind == "b" or (want.kind in "iu" and have.kind in "iu"):
+        return
+    name = _TYPE_NAMES[want.name]
+    if fn in (Clamp, ClampMin, ClampMax) and any(isinstance(a, (int, float)) for a in args):
+        name = _C_NAMES[want.name]  # (clamp_ with a number takes another path inside PyTorch)
+    raise RuntimeError(f"result type {_TYPE_NAMES[have.name]} can't be cast to the desired output type {name}")
