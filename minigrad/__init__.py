@@ -26,6 +26,7 @@ from .devices import device, get_default_device, set_default_device
 from . import accelerator, backends, cuda
 from .autograd.inference import inference_mode, is_inference_mode_enabled
 from .ops import where
+from ._out import write_out
 
 float = float32  # noqa: A001
 double = float64
@@ -38,7 +39,10 @@ __version__ = "0.1.0"
 
 
 # ---- functions that mirror the Tensor methods (minigrad.relu(x) is x.relu()) -------------
-def sigmoid(x):
+# (with ``out=``, the result is written into that tensor: see _out.py)
+def sigmoid(x, *, out=None):
+    if out is not None:
+        return write_out("sigmoid", out, (x,), lambda: x.sigmoid())
     return x.sigmoid()
 
 
@@ -46,7 +50,9 @@ def relu(x):
     return x.relu()
 
 
-def sign(x):
+def sign(x, *, out=None):
+    if out is not None:
+        return write_out("sign", out, (x,), lambda: x.sign())
     return x.sign()
 
 
@@ -54,41 +60,59 @@ def sgn(x):
     return x.sgn()
 
 
-def tanh(x):
+def tanh(x, *, out=None):
+    if out is not None:
+        return write_out("tanh", out, (x,), lambda: x.tanh())
     return x.tanh()
 
 
-def exp(x):
+def exp(x, *, out=None):
+    if out is not None:
+        return write_out("exp", out, (x,), lambda: x.exp())
     return x.exp()
 
 
-def log(x):
+def log(x, *, out=None):
+    if out is not None:
+        return write_out("log", out, (x,), lambda: x.log())
     return x.log()
 
 
-def sqrt(x):
+def sqrt(x, *, out=None):
+    if out is not None:
+        return write_out("sqrt", out, (x,), lambda: x.sqrt())
     return x.sqrt()
 
 
-def abs(x):  # noqa: A001
+def abs(x, *, out=None):  # noqa: A001
+    if out is not None:
+        return write_out("abs", out, (x,), lambda: x.abs())
     return x.abs()
 
 
-def neg(x):
+def neg(x, *, out=None):
+    if out is not None:
+        return write_out("neg", out, (x,), lambda: -x)
     return -x
 
 
-def pow(x, exponent):  # noqa: A001
+def pow(x, exponent, *, out=None):  # noqa: A001
+    if out is not None:
+        return write_out("pow", out, (x, exponent), lambda: pow(x, exponent))
     if not isinstance(x, Tensor):
         return exponent.__rpow__(x)
     return x.pow(exponent)
 
 
-def sum(x, dim=None, keepdim=False, dtype=None):  # noqa: A001
+def sum(x, dim=None, keepdim=False, dtype=None, *, out=None):  # noqa: A001
+    if out is not None:
+        return write_out("sum", out, (x,), lambda: x.sum(dim, keepdim, dtype=dtype))
     return x.sum(dim, keepdim, dtype=dtype)
 
 
-def mean(x, dim=None, keepdim=False):
+def mean(x, dim=None, keepdim=False, *, out=None):
+    if out is not None:
+        return write_out("mean", out, (x,), lambda: x.mean(dim, keepdim))
     return x.mean(dim, keepdim)
 
 
@@ -104,23 +128,33 @@ def argmax(x, dim=None, keepdim=False):
     return x.argmax(dim, keepdim)
 
 
-def maximum(a, b):
+def maximum(a, b, *, out=None):
+    if out is not None:
+        return write_out("maximum", out, (a, b), lambda: a.maximum(b))
     return a.maximum(b)
 
 
-def clamp(x, min=None, max=None):  # noqa: A002
+def clamp(x, min=None, max=None, *, out=None):  # noqa: A002
+    if out is not None:
+        return write_out("clamp", out, (x,), lambda: x.clamp(min, max))
     return x.clamp(min, max)
 
 
-def mm(a, b):
+def mm(a, b, *, out=None):
+    if out is not None:
+        return write_out("mm", out, (a, b), lambda: a.mm(b))
     return a.mm(b)
 
 
-def matmul(a, b):
+def matmul(a, b, *, out=None):
+    if out is not None:
+        return write_out("matmul", out, (a, b), lambda: a.matmul(b))
     return a.matmul(b)
 
 
-def dot(a, b):
+def dot(a, b, *, out=None):
+    if out is not None:
+        return write_out("dot", out, (a, b), lambda: a.dot(b))
     return a.dot(b)
 
 
@@ -156,19 +190,27 @@ def log_softmax(x, dim):
     return x.log_softmax(dim)
 
 
-def add(a, b, alpha=1):
+def add(a, b, alpha=1, *, out=None):
+    if out is not None:
+        return write_out("add", out, (a, b), lambda: a.add(b, alpha=alpha))
     return a.add(b, alpha=alpha)
 
 
-def mul(a, b):
+def mul(a, b, *, out=None):
+    if out is not None:
+        return write_out("mul", out, (a, b), lambda: a * b)
     return a * b
 
 
-def sub(a, b, alpha=1):
+def sub(a, b, alpha=1, *, out=None):
+    if out is not None:
+        return write_out("sub", out, (a, b), lambda: a.sub(b, alpha=alpha))
     return a.sub(b, alpha=alpha)
 
 
-def div(a, b):
+def div(a, b, *, out=None):
+    if out is not None:
+        return write_out("div", out, (a, b), lambda: a / b)
     return a / b
 
 

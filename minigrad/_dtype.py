@@ -100,3 +100,14 @@ def is_expandable_to(shape, desired):
         if s != d and s != 1:
             return False
     return True
+
+
+def can_cast(src, dst):
+    """May a result of numpy dtype ``src`` be written into a tensor of numpy dtype ``dst``?  (PyTorch:
+    ``c10::canCast``, checked by in-place ops and ``out=``.)  Not a floating-point result into an
+    integer tensor, and nothing but bools into a bool tensor."""
+    if dst.kind == "f":
+        return True
+    if dst.kind == "b":
+        return src.kind == "b"
+    return src.kind in "iub"

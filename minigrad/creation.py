@@ -5,6 +5,7 @@ import numpy as np
 
 from . import _dtype
 from . import devices as _device
+from ._out import write_out
 from .tensor import Tensor
 
 
@@ -182,8 +183,13 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
     return Tensor(out, requires_grad=requires_grad)
 
 
-def cat(tensors, dim=0):
+_CAT_CAST = "minigrad.cat(): input types can't be cast to the desired output type {}"
+
+
+def cat(tensors, dim=0, *, out=None):
     """Join tensors along an existing dim."""
+    if out is not None:
+        return write_out("cat", out, tensors, lambda: cat(tensors, dim), _CAT_CAST)
     from .ops import Cat
     from .tensor import _wrap_dim
     if not tensors:
@@ -208,8 +214,10 @@ def cat(tensors, dim=0):
 concat = cat
 
 
-def stack(tensors, dim=0):
+def stack(tensors, dim=0, *, out=None):
     from .ops import Stack
+    if out is not None:
+        return write_out("stack", out, tensors, lambda: stack(tensors, dim), _CAT_CAST)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     first = tensors[0]._data.shape

@@ -13,7 +13,7 @@ every view of that base gets a new node onto it (``AsStridedBackward0``) the nex
 """
 import numpy as np
 
-from .._dtype import is_expandable_to
+from .._dtype import can_cast, is_expandable_to
 from ..autograd import grad_mode
 from ..autograd.function import Function, Node, SavedTensor, edge_of, next_sequence_nr
 from ..tensor import _TYPE_NAMES, Tensor
@@ -174,7 +174,7 @@ def _check_fits(t, out, fn, args):
     result into an integer tensor (``long_tensor.add_(1.5)``), nothing but bools into a bool tensor.
     (``copy_``, ``fill_`` and ``x[i] = v`` convert the value to ``t``'s dtype first, so they always fit.)"""
     have, want = out._data.dtype, t._data.dtype
-    if want.kind == "f" or have.kind == "b" or (want.kind in "iu" and have.kind in "iu"):
+    if can_cast(have, want):
         return
     name = _TYPE_NAMES[want.name]
     if fn in (Clamp, ClampMin, ClampMax) and any(isinstance(a, (int, float)) for a in args):
