@@ -983,9 +983,17 @@ class Tensor:
     def scatter(self, dim, index, src=None, *, value=None):
         return _ops.select.scatter(self, dim, index, src, value)
 
+    def scatter_(self, dim, index, src=None, *, value=None):
+        fn = _ops.select.scatter_function(self, src, value)
+        return _ops.inplace(self, fn, *_ops.select.scatter_args(self, dim, index, src, value))
+
     def scatter_add(self, dim, index, src):
         idx = _ops.select.index_array(index, "scatter_add")
         return _ops.select.ScatterAdd.apply(self, _wrap_dim(dim, self._data.ndim), idx, src)
+
+    def scatter_add_(self, dim, index, src):
+        idx = _ops.select.index_array(index, "scatter_add")
+        return _ops.inplace(self, _ops.select.ScatterAdd, _wrap_dim(dim, self._data.ndim), idx, src)
 
     def flip(self, *dims):
         dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims

@@ -75,10 +75,29 @@ class IndexSelect(Function):
 
 
 def _gather_key(idx, dim):
-    """numpy's fancy index that picks ``x[i][j][index[i][j]]`` (for dim=2): PyTorch's gather rule."""
+    """numpy's fancy index that picks ``x[i][j][index[i][j]]`` (for dim=2): PyTorch's gather rule.
+    (A 0-dim index counts as a 1-dim one of one element, as in PyTorch; use it on ``np.atleast_1d(x)``.)"""
+    idx = np.atleast_1d(idx)
     grids = list(np.indices(idx.shape, sparse=True))
     grids[dim] = idx
     return tuple(grids)
+
+
+def _check_scatter(a, idx, src):
+    """PyTorch's ``scatter_shape_check``: index (and a tensor src) have as many dims as self (0-dim counts
+    as 1); a tensor src has self's dtype (scatter_add's message says scatter() too)."""
+    dims = max(a._data.ndim, 1)
+    if max(idx.ndim, 1) != dims:
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    if isinstance(src, Tensor) and max(src._data.ndim, 1) != dims:
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if isinstance(src, Tensor) and src._data.dtype != a._data.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+
+
+def _src_part(src, idx):
+    """The part of ``src`` that scatter writes: its first ``index.shape`` elements."""
+    return np.atleast_1d(src._data)[tuple(slice(0, s) for s in np.atleast_1d(idx).shape)]
 
 
 class Gather(Function):
@@ -88,10 +107,10 @@ class Gather(Function):
 
     @staticmethod
     def forward(ctx, a, dim, idx):
-        if idx.ndim != a._data.ndim and a._data.ndim:
+        if max(idx.ndim, 1) != max(a._data.ndim, 1):  # (a 0-dim tensor counts as 1-dim, as in PyTorch)
             raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
         ctx.dim, ctx.index, ctx.shape = dim, idx, a._data.shape
-        return Tensor(a._data[_gather_key(idx, dim)])
+        return Tensor(np.atleast_1d(a._data)[_gather_key(idx, dim)].reshape(idx.shape))
 
     @staticmethod
     def backward(ctx, grad):
@@ -105,9 +124,10 @@ class ScatterAdd(Function):
 
     @staticmethod
     def forward(ctx, a, dim, idx, src):
+        _check_scatter(a, idx, src)
         ctx.dim, ctx.index = dim, idx
         out = a._data.copy()
-        np.add.at(out, _gather_key(idx, dim), src._data[tuple(slice(0, s) for s in idx.shape)])
+        np.add.at(np.atleast_1d(out), _gather_key(idx, dim), _src_part(src, idx))
         return Tensor(out)
 
     @staticmethod
@@ -123,13 +143,10 @@ class Scatter(Function):
 
     @staticmethod
     def forward(ctx, a, dim, idx, src):
+        _check_scatter(a, idx, src)
         ctx.dim, ctx.index = dim, idx
         out = a._data.copy()
-        key = _gather_key(idx, dim)
-        if isinstance(src, Tensor):
-            out[key] = src._data[tuple(slice(0, s) for s in idx.shape)]
-        else:
-            out[key] = src
+        np.atleast_1d(out)[_gather_key(idx, dim)] = _src_part(src, idx) if isinstance(src, Tensor) else src
         return Tensor(out)
 
     @staticmethod
@@ -355,11 +372,16 @@ _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "in
 
 
 def scatter(t, dim, index, src=None, value=None):
-    src = value if src is None else src
-    dim, idx = _wrap_dim(dim, t._data.ndim), index_array(index, "scatter")
-    if isinstance(src, Tensor):
-        return Scatter.apply(t, dim, idx, src)
-    return ScatterValue.apply(t, dim, idx, src)
+    return scatter_function(t, src, value).apply(t, *scatter_args(t, dim, index, src, value))
+
+
+def scatter_function(t, src, value):
+    """``Scatter`` for a tensor ``src``, ``ScatterValue`` for a number (``src`` or ``value=``)."""
+    return Scatter if isinstance(value if src is None else src, Tensor) else ScatterValue
+
+
+def scatter_args(t, dim, index, src, value):
+    return _wrap_dim(dim, t._data.ndim), index_array(index, "scatter"), value if src is None else src
 
 
 def remove_ranges(key):
