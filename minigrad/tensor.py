@@ -698,13 +698,20 @@ class Tensor:
     def reciprocal_(self):
         return _ops.inplace(self, _ops.Reciprocal)
 
-    def uniform_(self, a=0.0, b=1.0):
+    def uniform_(self, a=0.0, b=1.0, *, generator=None):
         with grad_mode.no_grad():
-            return _ops.inplace(self, _ops.CopyFrom, _random.rand(*self._data.shape) * (b - a) + a)
+            return _ops.inplace(self, _ops.CopyFrom, Tensor(_random.uniform_values(self, a, b, generator)))
 
-    def normal_(self, mean=0.0, std=1.0):
+    def normal_(self, mean=0.0, std=1.0, *, generator=None):
         with grad_mode.no_grad():
-            return _ops.inplace(self, _ops.CopyFrom, _random.randn(*self._data.shape) * std + mean)
+            return _ops.inplace(self, _ops.CopyFrom, Tensor(_random.normal_values(self, mean, std, generator)))
+
+    def exponential_(self, lambd=1.0, *, generator=None):
+        """``-log(1 - u) / lambd`` for uniforms ``u`` (PyTorch's CPU formula, in float64)."""
+        with grad_mode.no_grad():
+            u = _random._generator(generator).uniform(self._data.size, np.float64)
+            values = (-np.log1p(-u) / lambd).astype(self._data.dtype).reshape(self._data.shape)
+            return _ops.inplace(self, _ops.CopyFrom, Tensor(values))
 
     __iadd__ = add_
     __isub__ = sub_

@@ -101,16 +101,26 @@ class DataLoader:
 
     def __iter__(self):
         n = len(self.dataset)
-        order = _random.randperm(n, generator=self.generator).tolist() if self.shuffle else range(n)
+        # PyTorch draws a seed for its worker processes each time a loop starts (with no workers too), and
+        # shuffles with a generator seeded from the default one when it was given none: so do we, and the
+        # batches are PyTorch's after the same manual_seed.
+        source = self.generator or _random.default_generator()
+        source.random64(1)  # (the workers' base seed)
+        order = range(n)
+        if self.shuffle:
+            shuffler = self.generator or _random.Generator(int(source.random64(1)[0]) % 2 ** 63)
+            order = _random.randperm(n, generator=shuffler).tolist()
         if self.batch_size is None:  # no batching: one item at a time
             for i in order:
                 yield self.dataset[i]
-            return
-        for start in range(0, n, self.batch_size):
-            indices = order[start:start + self.batch_size]
-            if self.drop_last and len(indices) < self.batch_size:
-                return
-            yield self.collate_fn([self.dataset[i] for i in indices])
+        else:
+            for start in range(0, n, self.batch_size):
+                indices = order[start:start + self.batch_size]
+                if self.drop_last and len(indices) < self.batch_size:
+                    break
+                yield self.collate_fn([self.dataset[i] for i in indices])
+        if self.shuffle:  # PyTorch's RandomSampler ends with one more randperm, of which it takes none
+            _random.randperm(n, generator=shuffler)
 
     def __len__(self):
         n = len(self.dataset)
