@@ -1949,6 +1949,41 @@ def b19_inplace_unary(T, F, o):
     o["floor_"] = w
 
 
+
+@case
+def b19_inplace_at_module_level(T, F, o):
+    """``torch.sin_(x)`` is ``x.sin_()``: the same node, version bump and leaf check (the introyt tutorial)."""
+    x = leaf(T, 24, 2, 3, lo=0.1, hi=0.9)
+    y = x * 1
+    o["sin_"] = T.sin_(y) is y
+    o.all(y, "y")
+    z = x * 3
+    T.clamp_(z, min=0.5, max=2.0)
+    T.exp_(z)
+    o.all(z, "z")
+    u = x * 1
+    T.round_(u, decimals=1)
+    T.clip_(u, 0.2, 0.6)
+    o.all(u, "u")
+    (y.sum() + z.sum() + u.sum()).backward()
+    o.grads("", x=x)
+    o.err("leaf", lambda: T.sin_(x))
+    w = T.tensor([1.7, -2.3, 0.4])
+    for name in ("floor_", "ceil_", "trunc_", "frac_", "abs_", "neg_", "sqrt_", "log_", "tanh_", "sigmoid_",
+                 "relu_", "square_", "rsqrt_", "reciprocal_", "erf_", "exp2_", "expm1_", "log1p_", "log2_",
+                 "log10_", "cos_", "tan_", "sinh_", "cosh_", "asin_", "acos_", "atan_"):
+        v = w.clone()
+        getattr(T, name)(v)
+        o[name] = v
+    v = w.clone()
+    o["clamp_min_"] = T.clamp_min_(v, 0.0) is v
+    o["clamp_max_"] = T.clamp_max_(v, 0.3)
+    o["fill_"] = T.fill_(w.clone(), 2.5)
+    o["zero_"] = T.zero_(w.clone())
+    d = x * 1
+    T.detach_(d)
+    o["detach_"] = (d.requires_grad, d.grad_fn is None)
+
 _REDUCE19 = {
     "var": lambda x: x.var(), "var_dim": lambda x: x.var(1), "var_unbiased_false": lambda x: x.var(0, unbiased=False),
     "var_correction": lambda x: x.var(dim=1, correction=0, keepdim=True), "std": lambda x: x.std(),
