@@ -535,7 +535,8 @@ class Tensor:
         values, indices = _ops.MinDim.apply(self, dim, keepdim)
         return _ops.MinReturnTypes(values, indices)
 
-    def argmax(self, dim=None, keepdim=False):
+    def argmax(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         if self.dtype.name == "bool":
             raise RuntimeError("argmax(): does not support bool input")
         if dim is not None and self._data.ndim == 0:
@@ -546,10 +547,12 @@ class Tensor:
         out = np.argmax(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim)
         return Tensor(np.asarray(out))
 
-    def softmax(self, dim):
+    def softmax(self, dim=None, *, axis=None):
+        dim = _required_dim("softmax", dim, axis)
         return _ops.Softmax.apply(self, dim)
 
-    def log_softmax(self, dim):
+    def log_softmax(self, dim=None, *, axis=None):
+        dim = _required_dim("log_softmax", dim, axis)
         return _ops.LogSoftmax.apply(self, dim)
 
     # ------------------------------------------------------------------ linear algebra
@@ -605,10 +608,12 @@ class Tensor:
         shape = self._data.shape
         return self.reshape(shape[:s] + (-1,) + shape[e + 1:])
 
-    def unsqueeze(self, dim):
+    def unsqueeze(self, dim=None, *, axis=None):
+        dim = _required_dim("unsqueeze", dim, axis)
         return _ops.Unsqueeze.apply(self, _wrap_dim(dim, self._data.ndim + 1))
 
-    def squeeze(self, dim=None):
+    def squeeze(self, dim=None, *, axis=None):
+        dim = dim if axis is None else axis
         if dim is None:
             return _ops.Squeeze.apply(self)
         if isinstance(dim, (tuple, list)):
@@ -931,32 +936,40 @@ class Tensor:
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         return _ops.statistics.norm(self, p, dim, keepdim, dtype)
 
-    def prod(self, dim=None, keepdim=False, dtype=None):
+    def prod(self, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         src = self if dtype is None else self.to(dtype)
         if dim is None:
             return _ops.statistics.Prod.apply(src)
         return _ops.statistics.ProdDim.apply(src, _wrap_dim(dim, self._data.ndim), keepdim)
 
-    def cumsum(self, dim, dtype=None):
+    def cumsum(self, dim=None, dtype=None, *, axis=None):
+        dim = _required_dim("cumsum", dim, axis)
         src = self if dtype is None else self.to(dtype)
         return _ops.statistics.Cumsum.apply(src, _wrap_dim(dim, self._data.ndim))
 
-    def logsumexp(self, dim, keepdim=False):
+    def logsumexp(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(_required_dim("logsumexp", dim, axis), keepdim, None, keepdims)
         return _ops.statistics.Logsumexp.apply(self, _ops.statistics.reduced_dims(dim, self._data.ndim), keepdim)
 
-    def amax(self, dim=(), keepdim=False):
+    def amax(self, dim=(), keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         return _ops.statistics.Amax.apply(self, _ops.statistics.reduced_dims(dim, self._data.ndim), keepdim)
 
-    def amin(self, dim=(), keepdim=False):
+    def amin(self, dim=(), keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         return _ops.statistics.Amin.apply(self, _ops.statistics.reduced_dims(dim, self._data.ndim), keepdim)
 
-    def argmin(self, dim=None, keepdim=False):
+    def argmin(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         return _ops.statistics.argmin(self, dim, keepdim)
 
-    def all(self, dim=None, keepdim=False):
+    def all(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         return _ops.statistics.all_or_any(np.all, self, dim, keepdim)
 
-    def any(self, dim=None, keepdim=False):
+    def any(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         return _ops.statistics.all_or_any(np.any, self, dim, keepdim)
 
     # ------------------------------------------------------------------ selecting and rearranging (ops/select.py)
@@ -981,7 +994,8 @@ class Tensor:
         idx = _ops.select.index_array(index, "scatter_add")
         return _ops.select.ScatterAdd.apply(self, _wrap_dim(dim, self._data.ndim), idx, src)
 
-    def flip(self, *dims):
+    def flip(self, *dims, **kwargs):
+        dims = kwargs.pop("dims", dims)  # x.flip(0), x.flip((0, 1)) and x.flip(dims=(0,))
         dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
         return _ops.select.Flip.apply(self, tuple(_wrap_dim(d, self._data.ndim) for d in dims))
 
@@ -1102,6 +1116,13 @@ def _wrap_dim(dim, ndim):
 def _numpy_names(dim, keepdim, axis, keepdims):
     """PyTorch also accepts numpy's names for the reduction arguments: ``x.sum(axis=1, keepdims=True)``."""
     return (dim if axis is None else axis), (keepdim if keepdims is None else keepdims)
+
+
+def _required_dim(op, dim, axis):
+    """``dim`` (or numpy's ``axis``) of an op that needs one, with PyTorch's error when neither is given."""
+    if dim is None and axis is None:
+        raise TypeError(f'{op}() missing 1 required positional arguments: "dim"')
+    return dim if axis is None else axis
 
 
 def _shape_arg(shape):

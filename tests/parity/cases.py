@@ -1984,6 +1984,24 @@ def b19_inplace_at_module_level(T, F, o):
     T.detach_(d)
     o["detach_"] = (d.requires_grad, d.grad_fn is None)
 
+
+@case
+def b19_numpy_axis_names(T, F, o):
+    """PyTorch takes numpy's ``axis=``/``keepdims=`` wherever an op takes ``dim=``/``keepdim=`` (d2l's
+    ``Y_hat.argmax(axis=1)``), and ``dims=`` by name for flip."""
+    x = leaf(T, 25, 2, 3, lo=0.5)
+    o["argmax"] = x.argmax(axis=1)
+    o["argmax_keepdims"] = x.argmax(axis=0, keepdims=True)
+    o["argmin"] = x.argmin(axis=1, keepdims=True)
+    o["all"] = (x > 1).all(axis=1)
+    o["any"] = (x > 1).any(axis=0, keepdims=True)
+    y = (x.amax(axis=1) + x.amin(axis=0, keepdims=True).sum() + x.prod(axis=1, keepdims=True).sum()
+         + x.logsumexp(axis=1, keepdims=True).sum() + x.cumsum(axis=1).sum() + x.softmax(axis=1)[:, 0].sum()
+         + x.log_softmax(axis=0)[0].sum() + x.unsqueeze(axis=1).squeeze(axis=1).flip(dims=(0,))[0].sum())
+    fwd_bwd(T, o, y, x=x)
+    for name in ("cumsum", "softmax", "log_softmax", "unsqueeze", "logsumexp"):
+        o.err(f"{name}_no_dim", lambda name=name: getattr(x, name)())
+
 _REDUCE19 = {
     "var": lambda x: x.var(), "var_dim": lambda x: x.var(1), "var_unbiased_false": lambda x: x.var(0, unbiased=False),
     "var_correction": lambda x: x.var(dim=1, correction=0, keepdim=True), "std": lambda x: x.std(),
