@@ -277,3 +277,81 @@ def test_backward_hooks_in_a_model_run_last_layer_first_and_can_be_removed(T):
     with T.no_grad():
         model[0].register_full_backward_hook(lambda *a: None)
         assert model(x).grad_fn is None  # no graph, no hook node
+
+
+# ---------------------------------------------------------------- the old register_backward_hook
+MULTIPLE_NODES = ("Using a non-full backward hook when the forward contains multiple autograd Nodes is deprecated and "
+                  "will be removed in future versions. This hook will be missing some grad_input. Please use "
+                  "register_full_backward_hook to get the documented behavior.")
+BOTH_KINDS = ("Cannot use both regular backward hooks and full backward hooks on a single Module. Please use only "
+              "one of them.")
+
+
+def _warnings_of(fn):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        fn()
+    return [(c.category, str(c.message)) for c in w]
+
+
+@both
+def test_old_backward_hook_sees_the_output_nodes_gradients(T):
+    """It hangs on ``y.grad_fn`` (AddmmBackward0): grad_input = (bias, input, weight.t()) gradients, no hook node."""
+    m = _linear(T)
+    log = []
+    m.register_backward_hook(lambda mod, gi, go: log.append((mod is m, [None if g is None else g.tolist() for g in gi],
+                                                             [g.tolist() for g in go])))
+    x = T.tensor([[1.0, 2.0, 3.0], [0.0, -1.0, 1.0]], requires_grad=True)
+    caught = []
+
+    def forward_and_backward():
+        y = m(x)
+        caught.append(type(y.grad_fn).__name__)
+        (y * T.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+
+    assert _warnings_of(forward_and_backward) == [(FutureWarning, MULTIPLE_NODES)]  # x is a leaf: not Addmm's input node
+    assert caught == ["AddmmBackward0"]
+    assert log == [(True, [[4.0, 6.0], [[1.0, 0.0, 6.5], [3.0, -2.0, 13.5]], [[1.0, 2.0], [-1.0, 0.0], [6.0, 10.0]]],
+                    [[[1.0, 2.0], [3.0, 4.0]]])]
+    assert m._is_full_backward_hook is False
+
+
+@both
+def test_old_backward_hook_may_replace_the_nodes_grad_input(T):
+    m = _linear(T)
+    m.register_backward_hook(lambda mod, gi, go: (gi[0] * 0, gi[1] * 2, gi[2]))
+    x = T.ones(1, 3, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m(x).sum().backward()
+    assert m.bias.grad.tolist() == [0.0, 0.0]  # here the bias's gradient is part of grad_input
+    assert x.grad.tolist() == [[2.0, -2.0, 7.0]]
+
+
+@both
+def test_old_backward_hook_on_a_model_sees_only_its_last_node(T):
+    model = T.nn.Sequential(T.nn.Linear(3, 2), T.nn.Tanh())
+    log = []
+    model.register_backward_hook(lambda mod, gi, go: log.append((type(mod).__name__, [g.shape for g in gi])))
+    x = T.ones(2, 3, requires_grad=True)
+    assert _warnings_of(lambda: model(x).sum().backward()) == [(FutureWarning, MULTIPLE_NODES)]
+    assert log == [("Sequential", [(2, 2)])]  # tanh's input, not the model's
+
+
+@both
+def test_old_and_full_backward_hooks_do_not_mix(T):
+    m = _linear(T)
+    h = m.register_backward_hook(lambda *a: None)
+    with pytest.raises(RuntimeError, match=BOTH_KINDS):
+        m.register_full_backward_hook(lambda *a: None)
+    h.remove()
+    with pytest.raises(RuntimeError, match=BOTH_KINDS):  # the module keeps its kind after the hook is removed
+        m.register_full_backward_hook(lambda *a: None)
+    m2 = _linear(T)
+    m2.register_full_backward_hook(lambda *a: None)
+    with pytest.raises(RuntimeError, match=BOTH_KINDS):
+        m2.register_backward_hook(lambda *a: None)
+    with T.no_grad():
+        m3 = _linear(T)
+        m3.register_backward_hook(lambda *a: None)
+        assert _warnings_of(lambda: m3(T.ones(1, 3))) == []  # no grad_fn: nothing to hang the hook on
