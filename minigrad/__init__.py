@@ -24,7 +24,7 @@ from .random import Generator, manual_seed, initial_seed, seed, rand, rand_like,
 from .random import multinomial
 from .devices import device, get_default_device, set_default_device
 from . import accelerator, backends, cuda
-from .autograd.inference import inference_mode, is_inference_mode_enabled
+from .autograd.inference import inference_mode, is_inference, is_inference_mode_enabled
 from .ops import where
 
 float = float32  # noqa: A001

@@ -36,7 +36,7 @@ class Tensor:
         self._retains_grad = False     # retain_grad() was called
         self._hooks = None             # a leaf's hooks (register_hook), run by its AccumulateGrad
         self._grad_accumulator = None  # a weak reference to the leaf's AccumulateGrad node
-        self._vc = [0]                 # the version counter, shared with views: bumped by in-place ops
+        self._vc = _inference.new_counter()  # the version counter, shared with views: bumped by in-place ops
         self._base = None              # the tensor this one is a view of
         self._view_version = 0         # for a view: the version at which its grad_fn was last set
         # the values
@@ -111,7 +111,13 @@ class Tensor:
 
     @property
     def _version(self):
+        if type(self._vc) is _inference.InferenceCounter:
+            raise RuntimeError(_inference.VERSION_MSG)
         return self._vc[0]
+
+    def is_inference(self):
+        """Was this tensor made in inference mode (or is it a view of one)?  See ``autograd/inference.py``."""
+        return type(self._vc) is _inference.InferenceCounter
 
     @property
     def T(self):
@@ -140,6 +146,8 @@ class Tensor:
                 "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        if value:
+            _inference.check_outside(self, _inference.REQUIRES_GRAD_MSG)
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad=True):
@@ -149,6 +157,8 @@ class Tensor:
             return self  # a non-leaf already requires grad
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad:
+            _inference.check_outside(self, _inference.REQUIRES_GRAD_MSG)
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -220,7 +230,10 @@ class Tensor:
     @property
     def data(self):
         """The values as a tensor outside the graph; unlike ``detach()``, changes to it are not tracked."""
-        return Tensor(self._data)
+        out = Tensor(self._data)
+        if type(self._vc) is _inference.InferenceCounter:  # the .data of an inference tensor is one too
+            out._vc = _inference.InferenceCounter([0])
+        return out
 
     @data.setter
     def data(self, value):
@@ -1059,9 +1072,6 @@ class Tensor:
     def outer(self, other):  # PyTorch: self.reshape(-1, 1) * other
         return self.reshape(-1, 1) * other
 
-    def is_inference(self):
-        return False  # (minigrad makes no inference tensors: see autograd/inference.py)
-
     def is_complex(self):
         return False
 
@@ -1163,6 +1173,7 @@ def _check_other(name, other):
 
 
 from .autograd import grad_mode  # noqa: E402
+from .autograd import inference as _inference  # noqa: E402
 from . import ops as _ops  # noqa: E402  (ops need Tensor, Tensor's methods need ops)
 from . import random as _random  # noqa: E402
 from . import devices as _device  # noqa: E402

@@ -147,6 +147,94 @@ def test_inference_mode_records_nothing_and_restores_the_mode(T):
     assert T.autograd.inference_mode is T.inference_mode
 
 
+
+SAVED_MSG = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
+             "computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and "
+             "use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+INPLACE_MSG = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a "
+               "normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.")
+REQUIRES_GRAD_MSG = "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+
+
+def _raises(msg, fn):
+    with pytest.raises(RuntimeError) as e:
+        fn()
+    assert str(e.value) == msg
+
+
+@both
+def test_inference_mode_makes_inference_tensors_and_views_follow_their_base(T):
+    x = T.ones(2, 3, requires_grad=True)
+    n = T.ones(2, 3)
+    with T.inference_mode():
+        i = T.ones(2, 3)
+        j = n * 2
+        v = n.view(6)  # a view of a normal tensor stays normal
+        k = x * 2
+        n.add_(1)  # a normal tensor may change in place inside: its version moves
+        i.add_(1)  # and so may an inference tensor
+        made_with_grad = T.ones(2, requires_grad=True)
+        assert made_with_grad.requires_grad and made_with_grad.is_inference()
+    assert (i.is_inference(), j.is_inference(), v.is_inference(), k.is_inference()) == (True, True, False, True)
+    assert not k.requires_grad and k.grad_fn is None and n._version == 1 and not n.is_inference()
+    assert i.view(6).is_inference() and i.detach().is_inference() and i.data.is_inference() and T.is_inference(i)
+    assert not i.clone().is_inference() and not i.exp().is_inference()  # made outside: normal tensors
+    with T.no_grad():
+        assert not T.ones(2).is_inference()
+    with T.inference_mode(False):
+        assert not T.ones(1).is_inference()
+    assert T.inference_mode()(lambda: T.ones(1))().is_inference()
+    _raises("Inference tensors do not track version counter.", lambda: i._version)
+
+
+@both
+def test_an_inference_tensor_cannot_be_saved_for_backward(T):
+    x = T.ones(2, 3, requires_grad=True)
+    with T.inference_mode():
+        i = T.full((2, 3), 2.0)
+    _raises(SAVED_MSG, lambda: x * i)  # MulBackward0 saves i for x's gradient
+    _raises(SAVED_MSG, lambda: i * x)
+    _raises(SAVED_MSG, lambda: x @ i.t())
+    _raises(SAVED_MSG, lambda: x ** i)
+    _raises(SAVED_MSG, lambda: T.nn.functional.linear(i, T.ones(2, 3, requires_grad=True)))
+
+    class Save(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return a * b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    _raises(SAVED_MSG, lambda: Save.apply(x, i))
+    (x + i).sum().backward()  # AddBackward0 saves nothing: fine
+    assert x.grad.tolist() == [[1.0] * 3] * 2
+    y = i.clone() * x  # the way out that the message gives
+    assert type(y.grad_fn).__name__ == "MulBackward0" and not i.clone().is_inference()
+
+
+@both
+def test_outside_inference_mode_an_inference_tensor_is_read_only_and_needs_no_grad(T):
+    with T.inference_mode():
+        i = T.ones(2, 3)
+    _raises(INPLACE_MSG, lambda: i.zero_())  # PyTorch raises after writing: the values did change
+    assert i.sum().item() == 0.0
+    _raises(INPLACE_MSG, lambda: i.__setitem__(0, 1.0))
+    assert i.sum().item() == 3.0
+    with T.no_grad():
+        _raises(INPLACE_MSG, lambda: i.mul_(2))
+    assert i.sum().item() == 6.0
+    _raises(REQUIRES_GRAD_MSG, lambda: i.requires_grad_())
+    _raises(REQUIRES_GRAD_MSG, lambda: setattr(i, "requires_grad", True))
+    _raises(REQUIRES_GRAD_MSG, lambda: T.nn.Parameter(i))
+    assert i.requires_grad_(False) is i and not i.requires_grad
+    assert T.nn.Parameter(i, requires_grad=False).is_inference()
+    with T.inference_mode():
+        i.add_(1)  # inside inference mode it is an ordinary tensor again
+        assert i.requires_grad_().requires_grad
+
 # ---------------------------------------------------------------- module hooks
 @both
 def test_forward_hooks_see_and_may_replace_inputs_and_outputs(T):

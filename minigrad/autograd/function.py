@@ -30,6 +30,7 @@ import weakref
 import numpy as np
 
 from . import grad_mode
+from .inference import SAVED_MSG as INFERENCE_SAVED_MSG, InferenceCounter
 from .._dtype import from_numpy_dtype, is_expandable_to
 from ..tensor import Tensor  # (tensor.py imports this module at its end, once the class exists)
 
@@ -108,6 +109,8 @@ class SavedTensor:
     __slots__ = ("tensor", "data", "vc", "version", "output_nr")
 
     def __init__(self, t, node):
+        if type(t._vc) is InferenceCounter:  # it has no version to check against later
+            raise RuntimeError(INFERENCE_SAVED_MSG)
         self.tensor = self.output_nr = None
         self.data = t._data
         self.vc = t._vc  # the version counter itself (a list shared with the tensor): None once freed
