@@ -845,6 +845,11 @@ class Tensor:
     def square_(self):
         return _ops.inplace(self, _ops.Pow, 2)
 
+    def pow_(self, exponent):
+        if isinstance(exponent, Tensor):
+            return _ops.inplace(self, _ops.PowTensor, exponent)
+        return _ops.inplace(self, _ops.Pow, exponent)
+
     def log1p_(self):
         return _ops.inplace(self, _ops.unary.Log1p)
 

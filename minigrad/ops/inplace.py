@@ -47,6 +47,7 @@ def inplace(t, fn, *args):
     snapshot = Tensor(t._data.copy())  # the old values, with the old place in the graph
     snapshot.grad_fn, snapshot._output_nr, snapshot._requires_grad = t.grad_fn, t._output_nr, t.requires_grad
     out = fn.apply(snapshot, *args)
+    _check_cast(fn, t, out, args)
     _write(t, out)
     _bump_version(t)
     for s in out.grad_fn._saved:  # what the node saved of its output is now `t`
@@ -156,7 +157,30 @@ def _set_values(t, fn, args):
             return
     with grad_mode.no_grad():
         out = fn.apply(t, *args)
+    _check_cast(fn, t, out, args)
     _write(t, out)
+
+
+# ops that write values into t (a copy casts, as numpy's casting="unsafe"); any other op's result must fit t's dtype
+_WRITES = ("CopyFrom", "Fill", "FillTensor", "Zero", "MaskedFill", "MaskedFillTensor", "IndexPut", "IndexPutZero",
+           "CopySlices")
+# clamp with number bounds names the C++ type it casts to (PyTorch's message, as it is)
+_C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+            "bool": "bool"}
+
+
+def _check_cast(fn, t, out, args):
+    """PyTorch's ``canCast``: an in-place op may not turn ``t`` into a wider kind of number (float into an
+    integer tensor, a number into a bool one): ``int_tensor.mul_(0.5)`` raises instead of truncating."""
+    if fn.__name__ in _WRITES:
+        return
+    got, want = out._data.dtype, t._data.dtype
+    if (got.kind == "f" and want.kind in "iub") or (got.kind in "iu" and want.kind == "b"):
+        from ..tensor import _TYPE_NAMES
+        clamp_by_numbers = fn.__name__ in ("Clamp", "ClampMin", "ClampMax") and not any(
+            isinstance(a, Tensor) for a in args)
+        target = _C_NAMES[want.name] if clamp_by_numbers else _TYPE_NAMES[want.name]
+        raise RuntimeError(f"result type {_TYPE_NAMES[got.name]} can't be cast to the desired output type {target}")
 
 
 def _write(t, out):
