@@ -24,7 +24,7 @@ from .random import Generator, manual_seed, initial_seed, seed, rand, rand_like,
 from .random import multinomial
 from .devices import device, get_default_device, set_default_device
 from . import accelerator, backends, cuda
-from .autograd.inference import inference_mode, is_inference_mode_enabled
+from .autograd.inference import inference_mode, is_inference, is_inference_mode_enabled
 from .ops import where
 from ._out import write_out
 
@@ -257,4 +257,8 @@ from .functions import (einsum, sin, cos, tan, sinh, cosh, asin, acos, atan, arc
                         FloatTensor, DoubleTensor, LongTensor, IntTensor, BoolTensor, ByteTensor,
                         sparse_coo_tensor, sparse_csr_tensor, complex, view_as_complex, view_as_real,
                         polar)  # noqa: E402, A004
+from .functions import (abs_, acos_, asin_, atan_, ceil_, cos_, cosh_, detach_, erf_, exp2_, exp_, expm1_,  # noqa: E402
+                        floor_, frac_, log10_, log1p_, log2_, log_, neg_, reciprocal_, relu_, rsqrt_, sigmoid_,
+                        sin_, sinh_, sqrt_, square_, tan_, tanh_, trunc_, zero_, round_, clamp_, clip_,
+                        clamp_min_, clamp_max_, fill_)
 

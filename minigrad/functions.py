@@ -202,6 +202,120 @@ def bmm(input, mat2):  # noqa: A002
     return input.bmm(mat2)
 
 
+# ---- in place at module level: torch.sin_(x) is x.sin_() (the same checks: a leaf that requires grad
+# refuses, the version counter moves, grad_fn becomes the op's own node) --------------------------
+def abs_(input):  # noqa: A002
+    return input.abs_()
+
+def acos_(input):  # noqa: A002
+    return input.acos_()
+
+def asin_(input):  # noqa: A002
+    return input.asin_()
+
+def atan_(input):  # noqa: A002
+    return input.atan_()
+
+def ceil_(input):  # noqa: A002
+    return input.ceil_()
+
+def cos_(input):  # noqa: A002
+    return input.cos_()
+
+def cosh_(input):  # noqa: A002
+    return input.cosh_()
+
+def detach_(input):  # noqa: A002
+    return input.detach_()
+
+def erf_(input):  # noqa: A002
+    return input.erf_()
+
+def exp2_(input):  # noqa: A002
+    return input.exp2_()
+
+def exp_(input):  # noqa: A002
+    return input.exp_()
+
+def expm1_(input):  # noqa: A002
+    return input.expm1_()
+
+def floor_(input):  # noqa: A002
+    return input.floor_()
+
+def frac_(input):  # noqa: A002
+    return input.frac_()
+
+def log10_(input):  # noqa: A002
+    return input.log10_()
+
+def log1p_(input):  # noqa: A002
+    return input.log1p_()
+
+def log2_(input):  # noqa: A002
+    return input.log2_()
+
+def log_(input):  # noqa: A002
+    return input.log_()
+
+def neg_(input):  # noqa: A002
+    return input.neg_()
+
+def reciprocal_(input):  # noqa: A002
+    return input.reciprocal_()
+
+def relu_(input):  # noqa: A002
+    return input.relu_()
+
+def rsqrt_(input):  # noqa: A002
+    return input.rsqrt_()
+
+def sigmoid_(input):  # noqa: A002
+    return input.sigmoid_()
+
+def sin_(input):  # noqa: A002
+    return input.sin_()
+
+def sinh_(input):  # noqa: A002
+    return input.sinh_()
+
+def sqrt_(input):  # noqa: A002
+    return input.sqrt_()
+
+def square_(input):  # noqa: A002
+    return input.square_()
+
+def tan_(input):  # noqa: A002
+    return input.tan_()
+
+def tanh_(input):  # noqa: A002
+    return input.tanh_()
+
+def trunc_(input):  # noqa: A002
+    return input.trunc_()
+
+def zero_(input):  # noqa: A002
+    return input.zero_()
+
+def round_(input, *, decimals=0):  # noqa: A002  (decimals is keyword-only here, as in PyTorch)
+    return input.round_(decimals)
+
+def clamp_(input, min=None, max=None):  # noqa: A002
+    return input.clamp_(min, max)
+
+def clip_(input, min=None, max=None):  # noqa: A002
+    return input.clamp_(min, max)
+
+def clamp_min_(input, min):  # noqa: A002
+    return input.clamp_min_(min)
+
+def clamp_max_(input, max):  # noqa: A002
+    return input.clamp_max_(max)
+
+def fill_(input, value):  # noqa: A002
+    return input.fill_(value)
+
+
 # ---- the old typed constructors: torch.FloatTensor([1, 2]), torch.LongTensor(2, 3) --------------
 def _typed(dtype, args):
     """``FloatTensor(data)`` copies ``data`` into a tensor of that dtype; ``FloatTensor(2, 3)`` makes one of

@@ -36,7 +36,7 @@ class Tensor:
         self._retains_grad = False     # retain_grad() was called
         self._hooks = None             # a leaf's hooks (register_hook), run by its AccumulateGrad
         self._grad_accumulator = None  # a weak reference to the leaf's AccumulateGrad node
-        self._vc = [0]                 # the version counter, shared with views: bumped by in-place ops
+        self._vc = _inference.new_counter()  # the version counter, shared with views: bumped by in-place ops
         self._base = None              # the tensor this one is a view of
         self._view_version = 0         # for a view: the version at which its grad_fn was last set
         # the values
@@ -111,7 +111,13 @@ class Tensor:
 
     @property
     def _version(self):
+        if type(self._vc) is _inference.InferenceCounter:
+            raise RuntimeError(_inference.VERSION_MSG)
         return self._vc[0]
+
+    def is_inference(self):
+        """Was this tensor made in inference mode (or is it a view of one)?  See ``autograd/inference.py``."""
+        return type(self._vc) is _inference.InferenceCounter
 
     @property
     def T(self):
@@ -140,6 +146,8 @@ class Tensor:
                 "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        if value:
+            _inference.check_outside(self, _inference.REQUIRES_GRAD_MSG)
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad=True):
@@ -149,6 +157,8 @@ class Tensor:
             return self  # a non-leaf already requires grad
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad:
+            _inference.check_outside(self, _inference.REQUIRES_GRAD_MSG)
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -220,7 +230,10 @@ class Tensor:
     @property
     def data(self):
         """The values as a tensor outside the graph; unlike ``detach()``, changes to it are not tracked."""
-        return Tensor(self._data)
+        out = Tensor(self._data)
+        if type(self._vc) is _inference.InferenceCounter:  # the .data of an inference tensor is one too
+            out._vc = _inference.InferenceCounter([0])
+        return out
 
     @data.setter
     def data(self, value):
@@ -535,7 +548,8 @@ class Tensor:
         values, indices = _ops.MinDim.apply(self, dim, keepdim)
         return _ops.MinReturnTypes(values, indices)
 
-    def argmax(self, dim=None, keepdim=False):
+    def argmax(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         if self.dtype.name == "bool":
             raise RuntimeError("argmax(): does not support bool input")
         if dim is not None and self._data.ndim == 0:
@@ -546,10 +560,12 @@ class Tensor:
         out = np.argmax(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim)
         return Tensor(np.asarray(out))
 
-    def softmax(self, dim):
+    def softmax(self, dim=None, *, axis=None):
+        dim = _required_dim("softmax", dim, axis)
         return _ops.Softmax.apply(self, dim)
 
-    def log_softmax(self, dim):
+    def log_softmax(self, dim=None, *, axis=None):
+        dim = _required_dim("log_softmax", dim, axis)
         return _ops.LogSoftmax.apply(self, dim)
 
     # ------------------------------------------------------------------ linear algebra
@@ -605,10 +621,12 @@ class Tensor:
         shape = self._data.shape
         return self.reshape(shape[:s] + (-1,) + shape[e + 1:])
 
-    def unsqueeze(self, dim):
+    def unsqueeze(self, dim=None, *, axis=None):
+        dim = _required_dim("unsqueeze", dim, axis)
         return _ops.Unsqueeze.apply(self, _wrap_dim(dim, self._data.ndim + 1))
 
-    def squeeze(self, dim=None):
+    def squeeze(self, dim=None, *, axis=None):
+        dim = dim if axis is None else axis
         if dim is None:
             return _ops.Squeeze.apply(self)
         if isinstance(dim, (tuple, list)):
@@ -944,32 +962,40 @@ class Tensor:
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         return _ops.statistics.norm(self, p, dim, keepdim, dtype)
 
-    def prod(self, dim=None, keepdim=False, dtype=None):
+    def prod(self, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         src = self if dtype is None else self.to(dtype)
         if dim is None:
             return _ops.statistics.Prod.apply(src)
         return _ops.statistics.ProdDim.apply(src, _wrap_dim(dim, self._data.ndim), keepdim)
 
-    def cumsum(self, dim, dtype=None):
+    def cumsum(self, dim=None, dtype=None, *, axis=None):
+        dim = _required_dim("cumsum", dim, axis)
         src = self if dtype is None else self.to(dtype)
         return _ops.statistics.Cumsum.apply(src, _wrap_dim(dim, self._data.ndim))
 
-    def logsumexp(self, dim, keepdim=False):
+    def logsumexp(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(_required_dim("logsumexp", dim, axis), keepdim, None, keepdims)
         return _ops.statistics.Logsumexp.apply(self, _ops.statistics.reduced_dims(dim, self._data.ndim), keepdim)
 
-    def amax(self, dim=(), keepdim=False):
+    def amax(self, dim=(), keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         return _ops.statistics.Amax.apply(self, _ops.statistics.reduced_dims(dim, self._data.ndim), keepdim)
 
-    def amin(self, dim=(), keepdim=False):
+    def amin(self, dim=(), keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         return _ops.statistics.Amin.apply(self, _ops.statistics.reduced_dims(dim, self._data.ndim), keepdim)
 
-    def argmin(self, dim=None, keepdim=False):
+    def argmin(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         return _ops.statistics.argmin(self, dim, keepdim)
 
-    def all(self, dim=None, keepdim=False):
+    def all(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         return _ops.statistics.all_or_any(np.all, self, dim, keepdim)
 
-    def any(self, dim=None, keepdim=False):
+    def any(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         return _ops.statistics.all_or_any(np.any, self, dim, keepdim)
 
     # ------------------------------------------------------------------ selecting and rearranging (ops/select.py)
@@ -1002,7 +1028,8 @@ class Tensor:
         idx = _ops.select.index_array(index, "scatter_add")
         return _ops.inplace(self, _ops.select.ScatterAdd, _wrap_dim(dim, self._data.ndim), idx, src)
 
-    def flip(self, *dims):
+    def flip(self, *dims, **kwargs):
+        dims = kwargs.pop("dims", dims)  # x.flip(0), x.flip((0, 1)) and x.flip(dims=(0,))
         dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
         return _ops.select.Flip.apply(self, tuple(_wrap_dim(d, self._data.ndim) for d in dims))
 
@@ -1066,9 +1093,6 @@ class Tensor:
     def outer(self, other):  # PyTorch: self.reshape(-1, 1) * other
         return self.reshape(-1, 1) * other
 
-    def is_inference(self):
-        return False  # (minigrad makes no inference tensors: see autograd/inference.py)
-
     def is_complex(self):
         return False
 
@@ -1125,6 +1149,13 @@ def _numpy_names(dim, keepdim, axis, keepdims):
     return (dim if axis is None else axis), (keepdim if keepdims is None else keepdims)
 
 
+def _required_dim(op, dim, axis):
+    """``dim`` (or numpy's ``axis``) of an op that needs one, with PyTorch's error when neither is given."""
+    if dim is None and axis is None:
+        raise TypeError(f'{op}() missing 1 required positional arguments: "dim"')
+    return dim if axis is None else axis
+
+
 def _shape_arg(shape):
     """view(2, 3), view((2, 3)) and view(minigrad.Size([2, 3])) all mean the same."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
@@ -1163,6 +1194,7 @@ def _check_other(name, other):
 
 
 from .autograd import grad_mode  # noqa: E402
+from .autograd import inference as _inference  # noqa: E402
 from . import ops as _ops  # noqa: E402  (ops need Tensor, Tensor's methods need ops)
 from . import random as _random  # noqa: E402
 from . import devices as _device  # noqa: E402

@@ -147,6 +147,94 @@ def test_inference_mode_records_nothing_and_restores_the_mode(T):
     assert T.autograd.inference_mode is T.inference_mode
 
 
+
+SAVED_MSG = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
+             "computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and "
+             "use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+INPLACE_MSG = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a "
+               "normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.")
+REQUIRES_GRAD_MSG = "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+
+
+def _raises(msg, fn):
+    with pytest.raises(RuntimeError) as e:
+        fn()
+    assert str(e.value) == msg
+
+
+@both
+def test_inference_mode_makes_inference_tensors_and_views_follow_their_base(T):
+    x = T.ones(2, 3, requires_grad=True)
+    n = T.ones(2, 3)
+    with T.inference_mode():
+        i = T.ones(2, 3)
+        j = n * 2
+        v = n.view(6)  # a view of a normal tensor stays normal
+        k = x * 2
+        n.add_(1)  # a normal tensor may change in place inside: its version moves
+        i.add_(1)  # and so may an inference tensor
+        made_with_grad = T.ones(2, requires_grad=True)
+        assert made_with_grad.requires_grad and made_with_grad.is_inference()
+    assert (i.is_inference(), j.is_inference(), v.is_inference(), k.is_inference()) == (True, True, False, True)
+    assert not k.requires_grad and k.grad_fn is None and n._version == 1 and not n.is_inference()
+    assert i.view(6).is_inference() and i.detach().is_inference() and i.data.is_inference() and T.is_inference(i)
+    assert not i.clone().is_inference() and not i.exp().is_inference()  # made outside: normal tensors
+    with T.no_grad():
+        assert not T.ones(2).is_inference()
+    with T.inference_mode(False):
+        assert not T.ones(1).is_inference()
+    assert T.inference_mode()(lambda: T.ones(1))().is_inference()
+    _raises("Inference tensors do not track version counter.", lambda: i._version)
+
+
+@both
+def test_an_inference_tensor_cannot_be_saved_for_backward(T):
+    x = T.ones(2, 3, requires_grad=True)
+    with T.inference_mode():
+        i = T.full((2, 3), 2.0)
+    _raises(SAVED_MSG, lambda: x * i)  # MulBackward0 saves i for x's gradient
+    _raises(SAVED_MSG, lambda: i * x)
+    _raises(SAVED_MSG, lambda: x @ i.t())
+    _raises(SAVED_MSG, lambda: x ** i)
+    _raises(SAVED_MSG, lambda: T.nn.functional.linear(i, T.ones(2, 3, requires_grad=True)))
+
+    class Save(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return a * b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    _raises(SAVED_MSG, lambda: Save.apply(x, i))
+    (x + i).sum().backward()  # AddBackward0 saves nothing: fine
+    assert x.grad.tolist() == [[1.0] * 3] * 2
+    y = i.clone() * x  # the way out that the message gives
+    assert type(y.grad_fn).__name__ == "MulBackward0" and not i.clone().is_inference()
+
+
+@both
+def test_outside_inference_mode_an_inference_tensor_is_read_only_and_needs_no_grad(T):
+    with T.inference_mode():
+        i = T.ones(2, 3)
+    _raises(INPLACE_MSG, lambda: i.zero_())  # PyTorch raises after writing: the values did change
+    assert i.sum().item() == 0.0
+    _raises(INPLACE_MSG, lambda: i.__setitem__(0, 1.0))
+    assert i.sum().item() == 3.0
+    with T.no_grad():
+        _raises(INPLACE_MSG, lambda: i.mul_(2))
+    assert i.sum().item() == 6.0
+    _raises(REQUIRES_GRAD_MSG, lambda: i.requires_grad_())
+    _raises(REQUIRES_GRAD_MSG, lambda: setattr(i, "requires_grad", True))
+    _raises(REQUIRES_GRAD_MSG, lambda: T.nn.Parameter(i))
+    assert i.requires_grad_(False) is i and not i.requires_grad
+    assert T.nn.Parameter(i, requires_grad=False).is_inference()
+    with T.inference_mode():
+        i.add_(1)  # inside inference mode it is an ordinary tensor again
+        assert i.requires_grad_().requires_grad
+
 # ---------------------------------------------------------------- module hooks
 @both
 def test_forward_hooks_see_and_may_replace_inputs_and_outputs(T):
@@ -277,3 +365,81 @@ def test_backward_hooks_in_a_model_run_last_layer_first_and_can_be_removed(T):
     with T.no_grad():
         model[0].register_full_backward_hook(lambda *a: None)
         assert model(x).grad_fn is None  # no graph, no hook node
+
+
+# ---------------------------------------------------------------- the old register_backward_hook
+MULTIPLE_NODES = ("Using a non-full backward hook when the forward contains multiple autograd Nodes is deprecated and "
+                  "will be removed in future versions. This hook will be missing some grad_input. Please use "
+                  "register_full_backward_hook to get the documented behavior.")
+BOTH_KINDS = ("Cannot use both regular backward hooks and full backward hooks on a single Module. Please use only "
+              "one of them.")
+
+
+def _warnings_of(fn):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        fn()
+    return [(c.category, str(c.message)) for c in w]
+
+
+@both
+def test_old_backward_hook_sees_the_output_nodes_gradients(T):
+    """It hangs on ``y.grad_fn`` (AddmmBackward0): grad_input = (bias, input, weight.t()) gradients, no hook node."""
+    m = _linear(T)
+    log = []
+    m.register_backward_hook(lambda mod, gi, go: log.append((mod is m, [None if g is None else g.tolist() for g in gi],
+                                                             [g.tolist() for g in go])))
+    x = T.tensor([[1.0, 2.0, 3.0], [0.0, -1.0, 1.0]], requires_grad=True)
+    caught = []
+
+    def forward_and_backward():
+        y = m(x)
+        caught.append(type(y.grad_fn).__name__)
+        (y * T.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+
+    assert _warnings_of(forward_and_backward) == [(FutureWarning, MULTIPLE_NODES)]  # x is a leaf: not Addmm's input node
+    assert caught == ["AddmmBackward0"]
+    assert log == [(True, [[4.0, 6.0], [[1.0, 0.0, 6.5], [3.0, -2.0, 13.5]], [[1.0, 2.0], [-1.0, 0.0], [6.0, 10.0]]],
+                    [[[1.0, 2.0], [3.0, 4.0]]])]
+    assert m._is_full_backward_hook is False
+
+
+@both
+def test_old_backward_hook_may_replace_the_nodes_grad_input(T):
+    m = _linear(T)
+    m.register_backward_hook(lambda mod, gi, go: (gi[0] * 0, gi[1] * 2, gi[2]))
+    x = T.ones(1, 3, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m(x).sum().backward()
+    assert m.bias.grad.tolist() == [0.0, 0.0]  # here the bias's gradient is part of grad_input
+    assert x.grad.tolist() == [[2.0, -2.0, 7.0]]
+
+
+@both
+def test_old_backward_hook_on_a_model_sees_only_its_last_node(T):
+    model = T.nn.Sequential(T.nn.Linear(3, 2), T.nn.Tanh())
+    log = []
+    model.register_backward_hook(lambda mod, gi, go: log.append((type(mod).__name__, [g.shape for g in gi])))
+    x = T.ones(2, 3, requires_grad=True)
+    assert _warnings_of(lambda: model(x).sum().backward()) == [(FutureWarning, MULTIPLE_NODES)]
+    assert log == [("Sequential", [(2, 2)])]  # tanh's input, not the model's
+
+
+@both
+def test_old_and_full_backward_hooks_do_not_mix(T):
+    m = _linear(T)
+    h = m.register_backward_hook(lambda *a: None)
+    with pytest.raises(RuntimeError, match=BOTH_KINDS):
+        m.register_full_backward_hook(lambda *a: None)
+    h.remove()
+    with pytest.raises(RuntimeError, match=BOTH_KINDS):  # the module keeps its kind after the hook is removed
+        m.register_full_backward_hook(lambda *a: None)
+    m2 = _linear(T)
+    m2.register_full_backward_hook(lambda *a: None)
+    with pytest.raises(RuntimeError, match=BOTH_KINDS):
+        m2.register_backward_hook(lambda *a: None)
+    with T.no_grad():
+        m3 = _linear(T)
+        m3.register_backward_hook(lambda *a: None)
+        assert _warnings_of(lambda: m3(T.ones(1, 3))) == []  # no grad_fn: nothing to hang the hook on

@@ -30,6 +30,7 @@ import weakref
 import numpy as np
 
 from . import grad_mode
+from .inference import SAVED_MSG as INFERENCE_SAVED_MSG, InferenceCounter
 from .._dtype import from_numpy_dtype, is_expandable_to
 from ..tensor import Tensor  # (tensor.py imports this module at its end, once the class exists)
 
@@ -108,6 +109,8 @@ class SavedTensor:
     __slots__ = ("tensor", "data", "vc", "version", "output_nr")
 
     def __init__(self, t, node):
+        if type(t._vc) is InferenceCounter:  # it has no version to check against later
+            raise RuntimeError(INFERENCE_SAVED_MSG)
         self.tensor = self.output_nr = None
         self.data = t._data
         self.vc = t._vc  # the version counter itself (a list shared with the tensor): None once freed
@@ -144,7 +147,8 @@ class SavedTensor:
         maker, nr = (node, self.output_nr) if self.tensor is None else (t.grad_fn, t._output_nr)
         where = ""
         if maker is not None:
-            where = f", which is output {nr} of {re.sub(r'Backward[0-9]*$', '', maker.name())},"
+            # PyTorch drops "Backward" from the node's name, and a final 0: ExpBackward0 -> Exp, ProdBackward1 -> Prod1
+            where = f", which is output {nr} of {re.sub(r'Backward(0$)?', '', maker.name())},"
         return (f"one of the variables needed for gradient computation has been modified by an inplace operation: "
                 f"[{kind} {list(data.shape)}]{where} is at version {self.vc[0]}; expected version {self.version} "
                 f"instead. Hint: enable anomaly detection to find the operation that failed to compute its "

@@ -87,6 +87,7 @@ class Module:
         object.__setattr__(self, "_forward_pre_hooks_with_kwargs", set())
         object.__setattr__(self, "_backward_hooks", {})
         object.__setattr__(self, "_backward_pre_hooks", {})
+        object.__setattr__(self, "_is_full_backward_hook", None)  # which kind _backward_hooks holds: None = no hook yet
 
     def forward(self, *input):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
@@ -109,9 +110,10 @@ class Module:
                 result = hook(self, args)  # it may replace the inputs
                 if result is not None:
                     args = result if isinstance(result, tuple) else (result,)
+        full = list(self._backward_hooks.values()) if self._is_full_backward_hook else []
         bw_hook = None
-        if self._backward_hooks or self._backward_pre_hooks:
-            bw_hook = BackwardHook(self, list(self._backward_hooks.values()), list(self._backward_pre_hooks.values()))
+        if full or self._backward_pre_hooks:
+            bw_hook = BackwardHook(self, full, list(self._backward_pre_hooks.values()))
             args = bw_hook.setup_input_hook(args)
         output = self.forward(*args, **kwargs)
         for hook_id, hook in list(self._forward_hooks.items()):
@@ -126,6 +128,8 @@ class Module:
                 warnings.warn("For backward hooks to be called, module output should be a Tensor or a tuple of "
                               f"Tensors but received {type(output)}")
             output = bw_hook.setup_output_hook(output)
+        if self._backward_hooks and self._is_full_backward_hook is False:
+            _register_old_backward_hooks(self, args, output)
         return output
 
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
@@ -152,7 +156,25 @@ class Module:
     def register_full_backward_hook(self, hook, prepend=False):
         """``hook(module, grad_input, grad_output)`` runs when the gradients w.r.t. the module's inputs are
         computed; it may return new ``grad_input``.  ``grad_input`` has ``None`` for inputs without gradient."""
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(_BOTH_KINDS)
+        object.__setattr__(self, "_is_full_backward_hook", True)
         return _register(self._backward_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook):
+        """The old, deprecated module backward hook (PyTorch keeps it; use ``register_full_backward_hook``).
+
+        ``hook(module, grad_input, grad_output)`` is hung on the ``grad_fn`` of the module's output
+        (``grad_fn.register_hook``), so it sees that one *node*: ``grad_output`` is the gradient of the
+        output, but ``grad_input`` holds the gradients of that node's inputs, which are the module's
+        inputs only when forward is a single op.  For ``nn.Linear`` (one ``AddmmBackward0``) it is
+        ``(grad of bias, grad of input, grad of weight.t())``.  PyTorch warns (``FutureWarning``) when
+        the module's forward is several nodes, the case where the hook misses part of ``grad_input``.
+        """
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(_BOTH_KINDS)
+        object.__setattr__(self, "_is_full_backward_hook", False)
+        return _register(self._backward_hooks, hook, False)
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
         """``hook(module, grad_output)`` runs when the gradients w.r.t. the module's outputs are known; it
@@ -549,6 +571,51 @@ class Module:
             else:
                 main_str += "\n  " + "\n  ".join(lines) + "\n"
         return main_str + ")"
+
+
+_BOTH_KINDS = ("Cannot use both regular backward hooks and full backward hooks on a single Module. "
+               "Please use only one of them.")
+
+
+def _register_old_backward_hooks(module, args, output):
+    """``register_backward_hook``'s hooks go on the grad_fn of the output's first tensor, with PyTorch's
+    deprecation warnings where they will miss gradients (PyTorch: ``_call_impl`` and
+    ``_maybe_warn_non_full_backward_hook``; PyTorch holds the module by a weak reference)."""
+    var = output
+    while not isinstance(var, Tensor):
+        var = next(v for v in var.values() if isinstance(v, Tensor)) if isinstance(var, dict) else var[0]
+    grad_fn = var.grad_fn
+    if grad_fn is None:
+        return
+    for hook in list(module._backward_hooks.values()):
+        grad_fn.register_hook(lambda grad_input, grad_output, hook=hook: hook(module, grad_input, grad_output))
+    if not isinstance(output, Tensor) and not (isinstance(output, tuple) and all(isinstance(r, Tensor) for r in output)):
+        return warnings.warn("Using non-full backward hooks on a Module that does not return a single Tensor or a "
+                             "tuple of Tensors is deprecated and will be removed in future versions. This hook will "
+                             "be missing some of the grad_output. Please use register_full_backward_hook to get the "
+                             "documented behavior.", FutureWarning, stacklevel=3)
+    if not all(isinstance(a, Tensor) for a in args):
+        return warnings.warn("Using non-full backward hooks on a Module that does not take as input a single Tensor "
+                             "or a tuple of Tensors is deprecated and will be removed in future versions. This hook "
+                             "will be missing some of the grad_input. Please use register_full_backward_hook to get "
+                             "the documented behavior.", FutureWarning, stacklevel=3)
+    results = (output,) if isinstance(output, Tensor) else output
+    out_grad_fns = {r.grad_fn for r in results if r.grad_fn is not None}
+    if len(out_grad_fns) == 1 and grad_fn in out_grad_fns:
+        if {a.grad_fn for a in args if a.grad_fn is not None} != {fn for fn, _ in grad_fn.next_functions}:
+            warnings.warn("Using a non-full backward hook when the forward contains multiple autograd Nodes is "
+                          "deprecated and will be removed in future versions. This hook will be missing some "
+                          "grad_input. Please use register_full_backward_hook to get the documented behavior.",
+                          FutureWarning, stacklevel=3)
+    elif len(out_grad_fns) > 1:
+        warnings.warn("Using a non-full backward hook when outputs are generated by different autograd Nodes is "
+                      "deprecated and will be removed in future versions. This hook will be missing some "
+                      "grad_output. Please use register_full_backward_hook to get the documented behavior.",
+                      FutureWarning, stacklevel=3)
+    else:
+        warnings.warn("Using a non-full backward hook when outputs are nested in python data structure is "
+                      "deprecated and will be removed in future versions. This hook will be missing some "
+                      "grad_output.", FutureWarning, stacklevel=3)
 
 
 def _register(hooks, hook, prepend):

@@ -10,6 +10,7 @@ it in two ways only:
 A Parameter shares the numbers of the tensor it was made from: no copy is made.  Operations on a
 Parameter give ordinary tensors (``(w * 2)`` is a ``Tensor`` with ``grad_fn=<MulBackward0>``).
 """
+from ..autograd import inference
 from ..creation import empty
 from ..tensor import Tensor
 
@@ -24,6 +25,8 @@ class Parameter(Tensor):
         # version counter), but no grad_fn, even if ``data`` came out of an operation.
         super().__init__(data._data, requires_grad=requires_grad)
         self._vc = data._vc
+        if requires_grad:  # Parameter(t) of an inference tensor t: PyTorch sets requires_grad on t's alias
+            inference.check_outside(self, inference.REQUIRES_GRAD_MSG)
 
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()

@@ -14,7 +14,7 @@ every view of that base gets a new node onto it (``AsStridedBackward0``) the nex
 import numpy as np
 
 from .._dtype import can_cast, is_expandable_to
-from ..autograd import grad_mode
+from ..autograd import grad_mode, inference
 from ..autograd.function import Function, Node, SavedTensor, edge_of, next_sequence_nr
 from ..tensor import _TYPE_NAMES, Tensor
 from ._fast import update_in_place
@@ -24,13 +24,20 @@ from .unary import ClampMax, ClampMin
 _UFUNCS = {Add: np.add, Sub: np.subtract, Mul: np.multiply, Div: np.true_divide}  # (for update_in_place)
 
 
+def _bump_version(t):
+    """One more in-place change of ``t`` (PyTorch: ``increment_version``).  A tensor made in inference mode
+    has no version to bump: outside inference mode PyTorch raises here, after the values were written."""
+    inference.check_outside(t, inference.INPLACE_MSG)
+    t._vc[0] += 1
+
+
 def inplace(t, fn, *args):
     """``t.add_(x)`` and friends: ``t`` takes the values of ``fn(t, *args)``, and its place in the graph."""
     recording = grad_mode.is_grad_enabled() and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     if not recording:  # under no_grad (an optimizer step) or without gradients: only the numbers change
         _set_values(t, fn, args)
-        t._vc[0] += 1
+        _bump_version(t)
         return t
 
     if t.requires_grad and t.grad_fn is None:
@@ -42,7 +49,7 @@ def inplace(t, fn, *args):
     snapshot.grad_fn, snapshot._output_nr, snapshot._requires_grad = t.grad_fn, t._output_nr, t.requires_grad
     out = fn.apply(snapshot, *args)
     _write(t, out, fn, args)
-    t._vc[0] += 1
+    _bump_version(t)
     for s in out.grad_fn._saved:  # what the node saved of its output is now `t`
         if s is not None and s.tensor is None and s.data is out._data:
             s.vc, s.version, s.data = t._vc, t._vc[0], t._data

@@ -362,3 +362,22 @@ OPS += [
     Op("floor_", "{a}.floor_()", kind="inplace", sample=False),
     Op("clamp_min_", "{a}.clamp_min_({c})", kind="inplace", args=number, sample=False),
 ]
+
+# the module-level in-place forms and numpy's axis=/keepdims= names (issue 19's remaining programs)
+OPS += [
+    Op("T.sin_", "T.sin_({a})", kind="inplace", sample=False),
+    Op("T.exp_", "T.exp_({a})", kind="inplace", sample=False),
+    Op("T.clamp_", "T.clamp_({a}, {lo}, {hi})", kind="inplace", args=clamp_bounds, sample=False),
+    Op("T.round_", "T.round_({a}, decimals=1)", kind="inplace", sample=False),
+    Op("argmax_axis", "{a}.argmax(axis={dim}, keepdims={keepdim})", args=dim_keepdim, dtypes="any", sample=False),
+    Op("argmin_axis", "{a}.argmin(axis={dim})", args=dim, dtypes="any", sample=False),
+    Op("amax_axis", "{a}.amax(axis={dim}, keepdims={keepdim})", args=dim_keepdim, dtypes="any", sample=False),
+    Op("prod_axis", "{a}.prod(axis={dim}, keepdims={keepdim})", args=dim_keepdim, sample=False),
+    Op("logsumexp_axis", "{a}.logsumexp(axis={dim}, keepdims={keepdim})", args=dim_keepdim, sample=False),
+    Op("cumsum_axis", "{a}.cumsum(axis={dim})", args=dim, sample=False),
+    Op("softmax_axis", "{a}.softmax(axis={dim})", args=dim, sample=False),
+    Op("log_softmax_axis", "{a}.log_softmax(axis={dim})", args=dim, sample=False),
+    Op("all_axis", "{a}.all(axis={dim}, keepdims={keepdim})", args=dim_keepdim, dtypes="any", sample=False),
+    Op("flip_dims", "{a}.flip(dims=({dim},))", args=dim, dtypes="any", sample=False),
+    Op("unsqueeze_axis", "{a}.unsqueeze(axis={dim})", args=dim, dtypes="any", sample=False),
+]

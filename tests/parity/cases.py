@@ -1949,6 +1949,110 @@ def b19_inplace_unary(T, F, o):
     o["floor_"] = w
 
 
+
+@case
+def b19_inplace_at_module_level(T, F, o):
+    """``torch.sin_(x)`` is ``x.sin_()``: the same node, version bump and leaf check (the introyt tutorial)."""
+    x = leaf(T, 24, 2, 3, lo=0.1, hi=0.9)
+    y = x * 1
+    o["sin_"] = T.sin_(y) is y
+    o.all(y, "y")
+    z = x * 3
+    T.clamp_(z, min=0.5, max=2.0)
+    T.exp_(z)
+    o.all(z, "z")
+    u = x * 1
+    T.round_(u, decimals=1)
+    T.clip_(u, 0.2, 0.6)
+    o.all(u, "u")
+    (y.sum() + z.sum() + u.sum()).backward()
+    o.grads("", x=x)
+    o.err("leaf", lambda: T.sin_(x))
+    w = T.tensor([1.7, -2.3, 0.4])
+    for name in ("floor_", "ceil_", "trunc_", "frac_", "abs_", "neg_", "sqrt_", "log_", "tanh_", "sigmoid_",
+                 "relu_", "square_", "rsqrt_", "reciprocal_", "erf_", "exp2_", "expm1_", "log1p_", "log2_",
+                 "log10_", "cos_", "tan_", "sinh_", "cosh_", "asin_", "acos_", "atan_"):
+        v = w.clone()
+        getattr(T, name)(v)
+        o[name] = v
+    v = w.clone()
+    o["clamp_min_"] = T.clamp_min_(v, 0.0) is v
+    o["clamp_max_"] = T.clamp_max_(v, 0.3)
+    o["fill_"] = T.fill_(w.clone(), 2.5)
+    o["zero_"] = T.zero_(w.clone())
+    d = x * 1
+    T.detach_(d)
+    o["detach_"] = (d.requires_grad, d.grad_fn is None)
+
+
+@case
+def b19_numpy_axis_names(T, F, o):
+    """PyTorch takes numpy's ``axis=``/``keepdims=`` wherever an op takes ``dim=``/``keepdim=`` (d2l's
+    ``Y_hat.argmax(axis=1)``), and ``dims=`` by name for flip."""
+    x = leaf(T, 25, 2, 3, lo=0.5)
+    o["argmax"] = x.argmax(axis=1)
+    o["argmax_keepdims"] = x.argmax(axis=0, keepdims=True)
+    o["argmin"] = x.argmin(axis=1, keepdims=True)
+    o["all"] = (x > 1).all(axis=1)
+    o["any"] = (x > 1).any(axis=0, keepdims=True)
+    y = (x.amax(axis=1) + x.amin(axis=0, keepdims=True).sum() + x.prod(axis=1, keepdims=True).sum()
+         + x.logsumexp(axis=1, keepdims=True).sum() + x.cumsum(axis=1).sum() + x.softmax(axis=1)[:, 0].sum()
+         + x.log_softmax(axis=0)[0].sum() + x.unsqueeze(axis=1).squeeze(axis=1).flip(dims=(0,))[0].sum())
+    fwd_bwd(T, o, y, x=x)
+    for name in ("cumsum", "softmax", "log_softmax", "unsqueeze", "logsumexp"):
+        o.err(f"{name}_no_dim", lambda name=name: getattr(x, name)())
+
+
+@case
+def b19_modified_saved_tensor_names_its_node(T, F, o):
+    """The "modified by an inplace operation" message names the node without "Backward" and a final 0:
+    ExpBackward0 -> Exp, ProdBackward1 -> Prod1, ClampBackward1 -> Clamp1 (found by the differential tester)."""
+    for name, make in (("exp", lambda v: v.exp()), ("prod_dim", lambda v: v.prod(0, keepdim=True)),
+                       ("prod", lambda v: v.prod()), ("sigmoid", lambda v: v.sigmoid())):
+        x = leaf(T, 26, 3, lo=0.5)
+        y = make(x * 1)
+        z = y.exp()
+        y.mul_(2)
+        o.err(name, lambda: z.sum().backward())
+    for name, change in (("round_", lambda v: v.round_(decimals=1)), ("clamp_", lambda v: v.clamp_(0, 1)),
+                         ("pow_", lambda v: v.pow_(2))):
+        x = leaf(T, 27, 3, lo=0.5)
+        y = x * 1
+        z = y * y
+        change(y)
+        o.err(name, lambda: z.sum().backward())
+
+
+@case
+def b19_inplace_result_must_fit_the_dtype(T, F, o):
+    """An in-place op whose result is a wider kind of number than the tensor raises (PyTorch's canCast):
+    ``int_tensor.mul_(0.5)`` does not truncate; copies and fills cast; clamp by numbers names the C++ type."""
+    i, b = (lambda: T.tensor([2, -3])), (lambda: T.tensor([True, False]))
+    for name, fn in (("mul_", lambda: i().mul_(0.5)), ("div_", lambda: i().div_(2)), ("iadd", lambda: i().__iadd__(0.5)),
+                     ("add_tensor", lambda: i().add_(T.tensor([0.5, 1.0]))), ("sqrt_", lambda: i().sqrt_()),
+                     ("sin_", lambda: i().sin_()), ("exp_", lambda: i().exp_()), ("sigmoid_", lambda: i().sigmoid_()),
+                     ("reciprocal_", lambda: i().reciprocal_()), ("pow_half", lambda: i().pow_(0.5)),
+                     ("clamp_", lambda: i().clamp_(0.5, 2.5)), ("clamp_min_", lambda: i().clamp_min_(2.5)),
+                     ("clamp_tensor", lambda: i().clamp_(T.tensor(0.5))),
+                     ("clamp_int32", lambda: T.tensor([1, 2], dtype=T.int32).clamp_(0.5)),
+                     ("clamp_bool", lambda: b().clamp_(1)), ("clamp_max_uint8", lambda: T.tensor([1, 2], dtype=T.uint8).clamp_max_(0.5)),
+                     ("mul_int32", lambda: T.tensor([1, 2], dtype=T.int32).mul_(0.5)),
+                     ("bool_add_", lambda: b().add_(1)), ("bool_add_tensor", lambda: b().add_(T.tensor([1])))):
+        o.err(name, fn)
+    o["fill_"] = i().fill_(2.5)
+    o["copy_"] = i().copy_(T.tensor([0.5, 1.5]))
+    o["masked_fill_"] = i().masked_fill_(T.tensor([True, False]), 1.5)
+    t = i()
+    t[0] = 1.5
+    o["setitem"] = t
+    o["bool_mul_bool"] = b().mul_(T.tensor([True, True]))
+    o["int_add_bool"] = i().add_(True)
+    o["relu_"] = i().relu_()
+    o["square_"] = i().square_()
+    o["floor_"] = i().floor_()
+    o["pow_int"] = i().pow_(2)
+    o["float_add_double"] = T.tensor([2.0, 3.0]).add_(T.tensor([1.0], dtype=T.float64))
+
 _REDUCE19 = {
     "var": lambda x: x.var(), "var_dim": lambda x: x.var(1), "var_unbiased_false": lambda x: x.var(0, unbiased=False),
     "var_correction": lambda x: x.var(dim=1, correction=0, keepdim=True), "std": lambda x: x.std(),
