@@ -172,7 +172,8 @@ class Prod(Function):
     def forward(ctx, a, dim=None, keepdim=False):
         x = a._data
         ctx.dim, ctx.keepdim = dim, keepdim
-        out = Tensor(np.asarray(x.prod(axis=dim, keepdims=keepdim, dtype=_sum_dtype(x.dtype))))
+        with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 is nan, silently, as in PyTorch
+            out = Tensor(np.asarray(x.prod(axis=dim, keepdims=keepdim, dtype=_sum_dtype(x.dtype))))
         ctx.save_for_backward(a, out)
         return out
 
@@ -217,7 +218,8 @@ class Cumsum(Function):
         ctx.dim = dim
         if a._data.ndim == 0:
             return Tensor(a._data.astype(_sum_dtype(a._data.dtype)))
-        return Tensor(np.cumsum(a._data, axis=dim, dtype=_sum_dtype(a._data.dtype)))
+        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, silently, as in PyTorch
+            return Tensor(np.cumsum(a._data, axis=dim, dtype=_sum_dtype(a._data.dtype)))
 
     @staticmethod
     def backward(ctx, grad):
