@@ -2787,3 +2787,22 @@ def f18_hooks_and_double_backward(T, F, o):
     g, = T.autograd.grad(y * 2, sp, create_graph=True)
     o["nll2d_grad"] = g
     o["nll2d_grad_grad"] = T.autograd.grad(g.sum(), sp)[0]
+
+
+# ---------------------------------------------------------------------------------- issue 18, second round
+@case
+def f18b_var_std_no_degrees_of_freedom(T, F, o):
+    """var/std with correction >= N: nan (or -0, inf) gradients as PyTorch's var_backward gives, no error."""
+    for fn in ("var", "std"):
+        for i, (shape, dim, corr) in enumerate([((1,), 0, 1), ((1,), None, 1), ((3,), 0, 3), ((3,), 0, 5),
+                                                 ((3,), None, 5), ((2, 3), 1, 4), ((2, 3), (0, 1), 7), ((), None, 1),
+                                                 ((2,), 0, 2), ((0,), 0, 1), ((2, 2), None, 4)]):
+            x = leaf(T, 250 + i, *shape) if shape != (1,) else T.tensor([0.5], requires_grad=True)
+            y = o.warns(f"{fn}{i}.warns", lambda: getattr(x, fn)(dim, correction=corr) if dim is not None
+                        else getattr(x, fn)(correction=corr))
+            o[f"{fn}{i}"] = y
+            y.sum().backward()
+            o[f"{fn}{i}.grad"] = x.grad
+            z = T.tensor([1.0, 1.0, 2.0], requires_grad=True)  # where x is its mean and where not
+            getattr(z, fn)(correction=3).backward()
+            o[f"{fn}_mean{i}.grad"] = z.grad
