@@ -640,24 +640,34 @@ class Tensor:
 
     # ------------------------------------------------------------------ in-place (see ops.inplace)
     def add_(self, other, alpha=1):
+        _check_other("add_", other)
         return _ops.inplace(self, _ops.Add, _ops.as_operand(other, self), alpha)
 
     def sub_(self, other, alpha=1):
+        _check_other("sub_", other)
         return _ops.inplace(self, _ops.Sub, _ops.as_operand(other, self), alpha)
 
     def mul_(self, other):
+        _check_other("mul_", other)
         return _ops.inplace(self, _ops.Mul, _ops.as_operand(other, self))
 
     def div_(self, other):
+        _check_other("div_", other)
         return _ops.inplace(self, _ops.Div, _ops.as_operand(other, self))
 
-    def copy_(self, src):
-        return _ops.inplace(self, _ops.CopyFrom, src)
+    def copy_(self, other, non_blocking=False):  # (PyTorch names the source `other` too)
+        _check_other("copy_", other)
+        return _ops.inplace(self, _ops.CopyFrom, other)
 
     def zero_(self):
         return _ops.inplace(self, _ops.Zero, 0)
 
     def fill_(self, value):
+        if isinstance(value, Tensor):  # PyTorch's fill_.Tensor: FillBackward3, the value gets the gradient's sum
+            if value._data.ndim:
+                raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                                   f"{value._data.ndim} dimensions.")
+            return _ops.inplace(self, _ops.shape.FillTensor, value)
         return _ops.inplace(self, _ops.Fill, value)
 
     def clamp_(self, min=None, max=None):
@@ -701,10 +711,18 @@ class Tensor:
         with grad_mode.no_grad():
             return _ops.inplace(self, _ops.CopyFrom, _random.randn(*self._data.shape) * std + mean)
 
-    __iadd__ = add_
-    __isub__ = sub_
-    __imul__ = mul_
-    __itruediv__ = div_
+    # x += y is x.add_(y); for anything but a tensor or a number Python's own TypeError, as in PyTorch
+    def __iadd__(self, other):
+        return self.add_(other) if _is_operand(other) else NotImplemented
+
+    def __isub__(self, other):
+        return self.sub_(other) if _is_operand(other) else NotImplemented
+
+    def __imul__(self, other):
+        return self.mul_(other) if _is_operand(other) else NotImplemented
+
+    def __itruediv__(self, other):
+        return self.div_(other) if _is_operand(other) else NotImplemented
 
     # ------------------------------------------------------------------ more math (ops/unary.py)
     def sin(self):

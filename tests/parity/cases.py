@@ -2806,3 +2806,45 @@ def f18b_var_std_no_degrees_of_freedom(T, F, o):
             z = T.tensor([1.0, 1.0, 2.0], requires_grad=True)  # where x is its mean and where not
             getattr(z, fn)(correction=3).backward()
             o[f"{fn}_mean{i}.grad"] = z.grad
+
+
+@case
+def f18b_inplace_operand_errors(T, F, o):
+    """Every in-place op taking a tensor: a non-tensor operand, shapes that do not broadcast or broadcast
+    to a bigger shape, operands overlapping the written-to tensor: PyTorch's exception and message."""
+    ops = {"copy_": lambda x, v: x.copy_(v), "add_": lambda x, v: x.add_(v), "sub_": lambda x, v: x.sub_(v),
+           "mul_": lambda x, v: x.mul_(v), "div_": lambda x, v: x.div_(v), "clamp_min": lambda x, v: x.clamp_(v),
+           "iadd": lambda x, v: _iadd(x, v)}
+    operands = {"list": lambda T: [1.0, 2.0, 3.0], "none": lambda T: None, "str": lambda T: "a",
+                "rank": lambda T: T.ones(2, 3), "dim": lambda T: T.ones(4), "row": lambda T: T.ones(1, 3),
+                "column": lambda T: T.ones(3, 1), "number": lambda T: 2.0}
+    for name, fn in ops.items():
+        for what, v in operands.items():
+            if name == "clamp_min" and what in ("list", "none", "str"):
+                continue  # (clamp_'s overloads: a long message of its own)
+            for grad in (False, True):
+                x = T.zeros(3, requires_grad=grad) * 1 if grad else T.zeros(3)
+                o.val(f"{name}_{what}_{grad}", lambda: fn(x, v(T)))
+        o.val(f"{name}_0d", lambda: fn(T.zeros(()), T.ones(2)))
+        o.val(f"{name}_wrong_dim", lambda: fn(T.zeros(2, 3, 4), T.ones(5, 4)))
+    # overlapping memory: a view of the written-to tensor that is not the same elements in the same places
+    a = T.arange(4.0)
+    o.val("overlap_shift", lambda: a[1:].copy_(a[:3]))
+    o.val("overlap_same", lambda: a.copy_(a))
+    m = T.arange(4.0).reshape(2, 2)
+    o.val("overlap_t", lambda: m.add_(m.t()))
+    o.val("overlap_row", lambda: m.mul_(m[0]))
+    o.val("overlap_rows", lambda: m[0].copy_(m[1]))
+    s = T.tensor(0.5)
+    o.val("overlap_0d", lambda: s.copy_(s.flatten(-1, -1)))
+    o.val("fill_tensor_1d", lambda: T.zeros(3).fill_(T.ones(2)))
+    v = T.tensor(2.0, requires_grad=True)
+    y = T.ones(3).fill_(v)
+    o.all(y, "fill_tensor")
+    y.sum().backward()
+    o["fill_tensor.grad"] = v.grad
+
+
+def _iadd(x, v):
+    x += v
+    return x
