@@ -1060,7 +1060,10 @@ class Tensor:
     def bmm(self, other):
         return _ops.Bmm.apply(self, other)
 
-    def outer(self, other):  # PyTorch: self.reshape(-1, 1) * other
+    def outer(self, other):  # PyTorch: self.reshape(-1, 1) * other, for two vectors
+        for name, t in (("self", self), ("vec2", other)):
+            if t.dim() != 1:
+                raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
         return self.reshape(-1, 1) * other
 
     def is_inference(self):

@@ -101,6 +101,8 @@ class Mv(Function):
 
     @staticmethod
     def forward(ctx, m, v):
+        if m._data.ndim == 0:  # (PyTorch sizes the result m.size(0) first)
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         if m._data.ndim != 2 or v._data.ndim != 1:
             raise RuntimeError(f"vector + matrix @ vector expected, got 1, {m._data.ndim}, {v._data.ndim}")
         if m._data.dtype != v._data.dtype:  # (PyTorch's addmv also names the "input", the result: v's dtype)

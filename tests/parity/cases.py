@@ -2848,3 +2848,16 @@ def f18b_inplace_operand_errors(T, F, o):
 def _iadd(x, v):
     x += v
     return x
+
+
+@case
+def f18b_linalg_ranks(T, F, o):
+    """Every matrix product with every rank (0-d to 3-d, size 1) on either side: PyTorch's result or error."""
+    shapes = [(), (3,), (2, 3), (3, 2), (2, 3, 3), (1,)]
+    ops = {"mm": lambda a, b: a.mm(b), "mv": lambda a, b: a.mv(b), "dot": lambda a, b: a.dot(b),
+           "bmm": lambda a, b: a.bmm(b), "matmul": lambda a, b: a @ b, "outer": lambda a, b: T.outer(a, b),
+           "linear": lambda a, b: F.linear(a, b)}
+    for name, fn in ops.items():
+        for i, sa in enumerate(shapes):
+            for j, sb in enumerate(shapes):
+                o.val(f"{name}_{i}_{j}", lambda: fn(T.ones(sa), T.ones(sb)))
