@@ -27,7 +27,7 @@ _UFUNCS = {Add: np.add, Sub: np.subtract, Mul: np.multiply, Div: np.true_divide}
 def inplace(t, fn, *args):
     """``t.add_(x)`` and friends: ``t`` takes the values of ``fn(t, *args)``, and its place in the graph."""
     for other in args:
-        if isinstance(other, Tensor):
+        if isinstance(other, Tensor) and not getattr(fn, "indexed", False):  # (x[key] = value: setitem checks)
             _check_operand(t, other)
     recording = grad_mode.is_grad_enabled() and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))

@@ -2861,3 +2861,29 @@ def f18b_linalg_ranks(T, F, o):
         for i, sa in enumerate(shapes):
             for j, sb in enumerate(shapes):
                 o.val(f"{name}_{i}_{j}", lambda: fn(T.ones(sa), T.ones(sb)))
+
+
+@case
+def f18b_setitem_value_shapes(T, F, o):
+    """x[mask] = v, x[list] = v, x[tensor] = v, x[:, list] = v, x[int, list] = v with values of every
+    shape (fits, broadcasts, leading 1s, too many dims, wrong size), masks of the wrong shape, indices
+    out of range: PyTorch's result, graph and error (shape errors before the index's range, as there)."""
+    keys = {"mask": lambda a: a == a, "no_mask": lambda a: a != a, "list": lambda a: [0, 1],
+            "tensor": lambda a: T.tensor([0, 1]), "pair": lambda a: (T.tensor([0, 1]), T.tensor([0, 2])),
+            "colon_list": lambda a: (slice(None), [0, 2]), "int_list": lambda a: (0, [0, 2]),
+            "out_of_range": lambda a: [5], "wrong_mask": lambda a: T.ones(3, dtype=T.bool),
+            "wrong_mask_2d": lambda a: T.ones(2, 2, dtype=T.bool)}
+    values = [(2, 3), (4,), (6,), (1, 6), (1, 1, 6), (6, 1), (1,), (1, 3), (2, 1), (3, 2), (2,), ()]
+    for kname, key in keys.items():
+        for i, vshape in enumerate(values):
+            for grad in (False, True):
+                a = T.zeros(2, 3, requires_grad=grad) * 1 if grad else T.zeros(2, 3)
+                v = leaf(T, 260 + i, *vshape)
+
+                def put():
+                    a[key(a)] = v
+                    return a
+                if o.val(f"{kname}_{i}_{grad}", put) is not None and grad:
+                    o.fn(f"{kname}_{i}.grad_fn", a)
+    o.val("getitem_wrong_mask", lambda: T.zeros(2, 3)[T.ones(3, dtype=T.bool)])
+    o.val("getitem_wrong_mask_dim1", lambda: T.zeros(2, 3)[:, T.ones(2, dtype=T.bool)])
