@@ -144,7 +144,8 @@ class SavedTensor:
         maker, nr = (node, self.output_nr) if self.tensor is None else (t.grad_fn, t._output_nr)
         where = ""
         if maker is not None:
-            where = f", which is output {nr} of {re.sub(r'Backward[0-9]*$', '', maker.name())},"
+            # (PyTorch's short name: "Exp" for ExpBackward0, "Max1" for MaxBackward1)
+            where = f", which is output {nr} of {re.sub(r'Backward(0$)?', '', maker.name())},"
         return (f"one of the variables needed for gradient computation has been modified by an inplace operation: "
                 f"[{kind} {list(data.shape)}]{where} is at version {self.vc[0]}; expected version {self.version} "
                 f"instead. Hint: enable anomaly detection to find the operation that failed to compute its "

@@ -2887,3 +2887,21 @@ def f18b_setitem_value_shapes(T, F, o):
                     o.fn(f"{kname}_{i}.grad_fn", a)
     o.val("getitem_wrong_mask", lambda: T.zeros(2, 3)[T.ones(3, dtype=T.bool)])
     o.val("getitem_wrong_mask_dim1", lambda: T.zeros(2, 3)[:, T.ones(2, dtype=T.bool)])
+
+
+@case
+def f18b_modified_output_names(T, F, o):
+    """The version-counter error names the node that saved the output by PyTorch's short name
+    (``Exp`` for ExpBackward0, ``Max1`` for MaxBackward1, ``Pow1``): for every op that saves its output."""
+    ops = {"max": lambda x, y: x.max(), "min": lambda x, y: x.min(), "amax": lambda x, y: x.amax(0),
+           "relu": lambda x, y: x.relu(), "exp": lambda x, y: x.exp(), "std": lambda x, y: x.std(),
+           "std_dim": lambda x, y: x.std(0), "prod": lambda x, y: x.prod(), "logsumexp": lambda x, y: x.logsumexp(0),
+           "softmax": lambda x, y: x.softmax(0), "log_softmax": lambda x, y: x.log_softmax(0),
+           "sigmoid": lambda x, y: x.sigmoid(), "tanh": lambda x, y: x.tanh(), "sqrt": lambda x, y: x.sqrt(),
+           "pow_tensor": lambda x, y: x.pow(y), "norm": lambda x, y: x.norm(), "reciprocal": lambda x, y: x.reciprocal(),
+           "rsqrt": lambda x, y: x.rsqrt(), "exp2": lambda x, y: x.exp2(), "expm1": lambda x, y: x.expm1()}
+    for name, fn in ops.items():
+        x, y = T.tensor([0.5, 1.0], requires_grad=True), T.tensor([0.2, 2.0])
+        out = fn(x, y)
+        out.mul_(2)
+        o.err(name, lambda: out.sum().backward())
