@@ -121,11 +121,22 @@ class Tensor:
 
     @property
     def T(self):
+        if self._data.ndim == 0:
+            _warn_once("Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases. "
+                       "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4321.)")
+        elif self._data.ndim != 2:
+            _warn_once("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+                       "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+                       "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
+                       "tensor. (Triggered internally at "
+                       "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)")
         return _ops.Permute.apply(self, tuple(reversed(range(self._data.ndim))))
 
     @property
     def mT(self):
         if self._data.ndim == 0:  # PyTorch: a 0-dim tensor is its own transpose (no node)
+            _warn_once("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases. "
+                       "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4373.)")
             return self
         if self._data.ndim == 1:
             raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
@@ -658,15 +669,19 @@ class Tensor:
 
     # ------------------------------------------------------------------ in-place (see ops.inplace)
     def add_(self, other, alpha=1):
+        _check_other("add_", other)
         return _ops.inplace(self, _ops.Add, _ops.as_operand(other, self), alpha)
 
     def sub_(self, other, alpha=1):
+        _check_other("sub_", other)
         return _ops.inplace(self, _ops.Sub, _ops.as_operand(other, self), alpha)
 
     def mul_(self, other):
+        _check_other("mul_", other)
         return _ops.inplace(self, _ops.Mul, _ops.as_operand(other, self))
 
     def div_(self, other):
+        _check_other("div_", other)
         return _ops.inplace(self, _ops.Div, _ops.as_operand(other, self))
 
     def pow_(self, exponent):
@@ -674,13 +689,19 @@ class Tensor:
             return _ops.inplace(self, _ops.PowTensor, exponent)
         return _ops.inplace(self, _ops.Pow, exponent)
 
-    def copy_(self, src):
-        return _ops.inplace(self, _ops.CopyFrom, src)
+    def copy_(self, other, non_blocking=False):  # (PyTorch names the source `other` too)
+        _check_other("copy_", other)
+        return _ops.inplace(self, _ops.CopyFrom, other)
 
     def zero_(self):
         return _ops.inplace(self, _ops.Zero, 0)
 
     def fill_(self, value):
+        if isinstance(value, Tensor):  # PyTorch's fill_.Tensor: FillBackward3, the value gets the gradient's sum
+            if value._data.ndim:
+                raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                                   f"{value._data.ndim} dimensions.")
+            return _ops.inplace(self, _ops.shape.FillTensor, value)
         return _ops.inplace(self, _ops.Fill, value)
 
     def clamp_(self, min=None, max=None):
@@ -731,11 +752,21 @@ class Tensor:
             values = (-np.log1p(-u) / lambd).astype(self._data.dtype).reshape(self._data.shape)
             return _ops.inplace(self, _ops.CopyFrom, Tensor(values))
 
-    __iadd__ = add_
-    __isub__ = sub_
-    __imul__ = mul_
-    __itruediv__ = div_
-    __ipow__ = pow_
+    # x += y is x.add_(y); for anything but a tensor or a number Python's own TypeError, as in PyTorch
+    def __iadd__(self, other):
+        return self.add_(other) if _is_operand(other) else NotImplemented
+
+    def __isub__(self, other):
+        return self.sub_(other) if _is_operand(other) else NotImplemented
+
+    def __imul__(self, other):
+        return self.mul_(other) if _is_operand(other) else NotImplemented
+
+    def __itruediv__(self, other):
+        return self.div_(other) if _is_operand(other) else NotImplemented
+
+    def __ipow__(self, other):
+        return self.pow_(other) if _is_operand(other) else NotImplemented
 
     # ------------------------------------------------------------------ more math (ops/unary.py)
     def sin(self):
@@ -1090,7 +1121,10 @@ class Tensor:
     def bmm(self, other):
         return _ops.Bmm.apply(self, other)
 
-    def outer(self, other):  # PyTorch: self.reshape(-1, 1) * other
+    def outer(self, other):  # PyTorch: self.reshape(-1, 1) * other, for two vectors
+        for name, t in (("self", self), ("vec2", other)):
+            if t.dim() != 1:
+                raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
         return self.reshape(-1, 1) * other
 
     def is_complex(self):
@@ -1182,6 +1216,16 @@ def _compare(fn, a, b):
 
 # The modules below use Tensor, and Tensor's methods use them: they are imported here, once the
 # class exists, and import it back from this module.
+_warned = set()  # the messages _warn_once gave already
+
+
+def _warn_once(message):
+    """A warning PyTorch gives once per process (``TORCH_WARN_ONCE``)."""
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, UserWarning, stacklevel=3)
+
+
 def _is_operand(x):
     """What an operator takes next to a tensor: a tensor or a Python/numpy number (or a numpy array)."""
     return isinstance(x, (Tensor, bool, int, float, np.ndarray, np.generic))

@@ -228,3 +228,17 @@ def test_signed_zeros_and_nan_in_forward_match_torch(name):
     assert repr(fn(minigrad, minigrad.tensor([-0.0, 0.0, -1.0, 2.0, float("nan")]))) == expected
     torch = pytest.importorskip("torch")
     assert repr(fn(torch, torch.tensor([-0.0, 0.0, -1.0, 2.0, float("nan")]))) == expected
+
+
+def test_transposing_a_vector_or_a_number_warns_once_as_pytorch():
+    import warnings as w
+    import sys
+    sys.modules["minigrad.tensor"]._warned.clear()
+    with w.catch_warnings(record=True) as caught:
+        w.simplefilter("always")
+        minigrad.ones(3).T, minigrad.ones(2, 3, 4).T, minigrad.ones(3).T   # once for all of them
+        minigrad.tensor(1.0).T, minigrad.tensor(1.0).mT, minigrad.tensor(1.0).mT
+        minigrad.ones(2, 3).T  # a matrix: no warning
+    messages = [str(c.message).split(".")[0] for c in caught]
+    assert messages == ["The use of `x", "Tensor", "Tensor"]
+    assert [str(c.message)[:38] for c in caught[1:]] == ["Tensor.T is deprecated on 0-D tensors.", "Tensor.mT is deprecated on 0-D tensors"]

@@ -147,7 +147,7 @@ class SavedTensor:
         maker, nr = (node, self.output_nr) if self.tensor is None else (t.grad_fn, t._output_nr)
         where = ""
         if maker is not None:
-            # PyTorch drops "Backward" from the node's name, and a final 0: ExpBackward0 -> Exp, ProdBackward1 -> Prod1
+            # PyTorch drops "Backward" from the node's name, and a final 0: ExpBackward0 -> Exp, MaxBackward1 -> Max1
             where = f", which is output {nr} of {re.sub(r'Backward(0$)?', '', maker.name())},"
         return (f"one of the variables needed for gradient computation has been modified by an inplace operation: "
                 f"[{kind} {list(data.shape)}]{where} is at version {self.vc[0]}; expected version {self.version} "

@@ -61,4 +61,5 @@ def update_in_place(data, ufunc, other, alpha=1):
     An optimizer's ``p.add_(g, alpha=-lr)`` under ``no_grad``: the ufunc writes its result
     straight into ``data`` (no temporary result array and no copy back).
     """
-    ufunc(data, other if alpha == 1 else other * alpha, out=data, casting="unsafe")
+    with np.errstate(all="ignore"):  # (inf * 0, x / 0: nan and inf, silently, as in PyTorch)
+        ufunc(data, other if alpha == 1 else other * alpha, out=data, casting="unsafe")

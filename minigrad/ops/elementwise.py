@@ -20,7 +20,8 @@ class Add(Function):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.alpha = alpha
-        return result(a, b, a._data + b._data if alpha == 1 else a._data + alpha * b._data)
+        with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 and inf - inf are nan, silently, as in PyTorch
+            return result(a, b, a._data + b._data if alpha == 1 else a._data + alpha * b._data)
 
     @staticmethod
     def backward(ctx, grad):
@@ -39,7 +40,8 @@ class Sub(Function):
     def forward(ctx, a, b, alpha=1):
         check_not_bool(a, b, "Subtraction")
         ctx.alpha = alpha
-        return result(a, b, a._data - b._data if alpha == 1 else a._data - alpha * b._data)
+        with np.errstate(invalid="ignore", over="ignore"):
+            return result(a, b, a._data - b._data if alpha == 1 else a._data - alpha * b._data)
 
     @staticmethod
     def backward(ctx, grad):
@@ -71,7 +73,8 @@ class Mul(Function):
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(b if need_a else None, a if need_b else None)
-        return result(a, b, a._data * b._data)
+        with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 is nan, silently, as in PyTorch
+            return result(a, b, a._data * b._data)
 
     @staticmethod
     def backward(ctx, grad):
@@ -92,7 +95,8 @@ class MulScalar(Function):
     @staticmethod
     def forward(ctx, a, number):
         ctx.number = number
-        return Tensor(np.asarray(a._data * np.asarray(number, a._data.dtype)))
+        with np.errstate(invalid="ignore", over="ignore"):
+            return Tensor(np.asarray(a._data * np.asarray(number, a._data.dtype)))
 
     @staticmethod
     def backward(ctx, grad):

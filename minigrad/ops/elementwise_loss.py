@@ -104,9 +104,10 @@ class SmoothL1Loss(Function):
     @staticmethod
     def forward(ctx, a, b, reduction, beta):
         _check_reduction(reduction)
-        d = a._data - b._data
-        ad = np.abs(d)
-        loss = np.where(ad < beta, 0.5 * d * d / beta if beta else 0.0, ad - 0.5 * beta)
+        with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf is nan, 1e30 squared inf, silently)
+            d = a._data - b._data
+            ad = np.abs(d)
+            loss = np.where(ad < beta, 0.5 * d * d / beta if beta else 0.0, ad - 0.5 * beta)
         ctx.save_for_backward(a, b)
         ctx.reduction, ctx.beta = reduction, beta
         return reduce(np.asarray(loss, dtype=d.dtype), reduction)

@@ -18,6 +18,7 @@ from ..autograd import grad_mode, inference
 from ..autograd.function import Function, Node, SavedTensor, edge_of, next_sequence_nr
 from ..tensor import _TYPE_NAMES, Tensor
 from ._fast import update_in_place
+from ._util import broadcast_shape
 from .elementwise import Add, Clamp, CopyFrom, Div, Mul, Sub, grad_where
 from .unary import ClampMax, ClampMin
 
@@ -33,6 +34,9 @@ def _bump_version(t):
 
 def inplace(t, fn, *args):
     """``t.add_(x)`` and friends: ``t`` takes the values of ``fn(t, *args)``, and its place in the graph."""
+    for other in args:
+        if isinstance(other, Tensor) and not getattr(fn, "indexed", False):  # (x[key] = value: setitem checks)
+            _check_operand(t, other)
     recording = grad_mode.is_grad_enabled() and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     if not recording:  # under no_grad (an optimizer step) or without gradients: only the numbers change
@@ -61,6 +65,20 @@ def inplace(t, fn, *args):
         t._requires_grad = True
         inplace_view_refresh(t)
     return t
+
+
+def _check_operand(t, other):
+    """PyTorch's checks of a tensor operand of an in-place op (its TensorIterator), in its order."""
+    a, b = t._data, other._data
+    if a is not b and np.may_share_memory(a, b) and not (
+            a.__array_interface__["data"] == b.__array_interface__["data"] and a.shape == b.shape
+            and a.strides == b.strides):  # (x.add_(x) is fine: the same elements in the same places)
+        raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor refer "
+                           "to a single memory location. Please clone() the tensor before performing the operation.")
+    if a.shape != b.shape:
+        shape = broadcast_shape(t, other)  # "The size of tensor a (3) must match the size of tensor b (4) ..."
+        if shape != a.shape:
+            raise RuntimeError(f"output with shape {list(a.shape)} doesn't match the broadcast shape {list(shape)}")
 
 
 class CopySlices(Node):

@@ -11,6 +11,12 @@ _NAME = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int
          "int16": "Short", "int8": "Char", "uint8": "Byte"}
 
 
+def _product(x, y):
+    """``x @ y`` of two arrays. An inf times a 0 inside the sum is nan, silently, as in PyTorch (numpy would warn)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return x @ y
+
+
 def _check_mm(a, b):
     if a._data.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -34,7 +40,7 @@ class Mm(Function):
         need_a, need_b = ctx.needs_input_grad
         # a's gradient needs b and b's needs a: keep only what a wanted gradient needs, as PyTorch does
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        return Tensor(a._data @ b._data)
+        return Tensor(_product(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -55,7 +61,8 @@ class Addmm(Function):
         _check_mm(x, w_t)
         ctx.save_for_backward(x, w_t)
         ctx.w_t_column_major = column_major(w_t)  # PyTorch keeps the strides of w_t for its gradient's layout
-        return Tensor(add_bias(x._data @ w_t._data, bias._data))  # bias + x @ w_t
+        with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf is nan, silently, as in PyTorch)
+            return Tensor(add_bias(x._data @ w_t._data, bias._data))  # bias + x @ w_t
 
     @staticmethod
     def backward(ctx, grad):
@@ -81,7 +88,7 @@ class Dot(Function):
             raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_NAME[a.dtype.name]} "
                                f"and {_NAME[b.dtype.name]}")
         ctx.save_for_backward(a, b)
-        return Tensor(np.asarray(a._data @ b._data))
+        return Tensor(np.asarray(_product(a._data, b._data)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -94,6 +101,8 @@ class Mv(Function):
 
     @staticmethod
     def forward(ctx, m, v):
+        if m._data.ndim == 0:  # (PyTorch sizes the result m.size(0) first)
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         if m._data.ndim != 2 or v._data.ndim != 1:
             raise RuntimeError(f"vector + matrix @ vector expected, got 1, {m._data.ndim}, {v._data.ndim}")
         if m._data.dtype != v._data.dtype:  # (PyTorch's addmv also names the "input", the result: v's dtype)
@@ -103,7 +112,7 @@ class Mv(Function):
             raise RuntimeError(f"size mismatch, got input ({m._data.shape[0]}), mat ({m._data.shape[0]}x"
                                f"{m._data.shape[1]}), vec ({v._data.shape[0]})")
         ctx.save_for_backward(m, v)
-        return Tensor(m._data @ v._data)
+        return Tensor(_product(m._data, v._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -126,7 +135,7 @@ class Bmm(Function):
         if a._data.dtype != b._data.dtype:
             raise RuntimeError(f"expected scalar type {_NAME[a.dtype.name]} but found {_NAME[b.dtype.name]}")
         ctx.save_for_backward(a, b)
-        return Tensor(a._data @ b._data)
+        return Tensor(_product(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):

@@ -26,10 +26,11 @@ class MseLoss(Function):
         dtype = result_type(input, target)  # PyTorch's type promotion; its kernel is for floats only
         if not dtype.is_floating_point:
             raise NotImplementedError(f'"mse_cpu" not implemented for \'{_TYPE_NAMES[dtype.name]}\'')
-        diff = input._data.astype(dtype.numpy) - target._data.astype(dtype.numpy)
         ctx.save_for_backward(input, target)
         ctx.reduction = reduction
-        sq = diff * diff
+        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, a big difference squared inf, silently
+            diff = input._data.astype(dtype.numpy) - target._data.astype(dtype.numpy)
+            sq = diff * diff
         if reduction == "mean":
             return Tensor(np.asarray(sq.mean(), dtype=sq.dtype))
         if reduction == "sum":

@@ -110,8 +110,10 @@ class MeanDim(Function):
         ctx.shape = a._data.shape
         ctx.dims = reduce_dims(dim, a._data.ndim)
         ctx.keepdim = keepdim
-        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # the mean of nothing is nan, silently
-            return Tensor(np.asarray(a._data.mean(axis=ctx.dims, keepdims=keepdim), dtype=a._data.dtype))
+        n = int(np.prod([ctx.shape[d] for d in ctx.dims])) if ctx.dims else 1
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # the mean of nothing is 0 / 0 = nan, silently
+            total = a._data.sum(axis=ctx.dims, keepdims=keepdim)  # (numpy's mean is this sum / n, but warns at n = 0)
+            return Tensor(np.asarray(total / n, dtype=a._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):

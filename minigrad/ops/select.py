@@ -121,6 +121,7 @@ class Gather(Function):
 class ScatterAdd(Function):
     """``x.scatter_add(dim, index, src)``: ``out[i][index[i][j]] += src[i][j]`` (dim=1)."""
     node_name = "ScatterAddBackward0"
+    indexed = True  # (src has the shape of index, not of x: ops.inplace leaves its checks to the op)
 
     @staticmethod
     def forward(ctx, a, dim, idx, src):
@@ -140,6 +141,7 @@ class Scatter(Function):
     """``x.scatter(dim, index, src)``: ``out[i][index[i][j]] = src[i][j]`` (dim=1).  The overwritten
     places of ``x`` get no gradient; ``src`` gets the gradient of the places it was written to."""
     node_name = "ScatterBackward0"
+    indexed = True  # (src has the shape of index, not of x)
 
     @staticmethod
     def forward(ctx, a, dim, idx, src):

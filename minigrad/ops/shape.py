@@ -10,7 +10,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
-from ._util import _wrap_dim, result_type, sum_to
+from ._util import _wrap_dim, is_expandable_to, result_type, sum_to
 
 
 def view_of(a, array):
@@ -290,16 +290,27 @@ class Index(Function):
         try:
             return Tensor(np.asarray(a._data[key]))
         except IndexError as e:
-            raise IndexError(_index_message(str(e), key)) from None
+            raise IndexError(_index_message(str(e), key, a._data.shape)) from None
 
     @staticmethod
     def backward(ctx, grad):
         return IndexGrad.apply(grad, ctx.shape, ctx.key), None
 
 
-def _index_message(msg, key):
+def _index_message(msg, key, shape):
     """numpy's "index 5 is out of bounds for axis 1" in PyTorch's words: PyTorch counts the dim among
-    the indexed dims only (``x[:, [5]]`` is out of bounds "for dimension 0")."""
+    the indexed dims only (``x[:, [5]]`` is out of bounds "for dimension 0"). A mask of the wrong
+    shape: PyTorch names the mask's shape and the tensor's."""
+    m = re.match(r"boolean index did not match indexed array along (?:axis|dimension) (\d+)", msg)
+    if m:
+        axis, seen = int(m.group(1)), 0
+        for k in key if isinstance(key, tuple) else (key,):
+            width = k.ndim if isinstance(k, np.ndarray) and k.dtype == bool else int(k is not None)
+            if isinstance(k, np.ndarray) and k.dtype == bool and seen + width > axis:
+                return (f"The shape of the mask {list(k.shape)} at index {axis - seen} does not match the shape of "
+                        f"the indexed tensor {list(shape)} at index {axis}")
+            seen += width
+        return msg
     m = re.match(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", msg)
     if not m:
         return msg
@@ -407,15 +418,20 @@ class IndexPut(Function):
     out of place; ``setitem`` writes the result back into ``x``. The overwritten places get no
     gradient, ``value`` gets the gradient of the places it went to (summed where it was broadcast)."""
     node_name = "IndexPutBackward0"
+    indexed = True  # (value has the shape of x[key], not of x: ops.inplace leaves its checks to setitem)
 
     @staticmethod
     def forward(ctx, a, key, value):
         out = a._data.copy()
         try:
             out[key] = value._data
-        except ValueError:
+        except IndexError as e:
+            raise IndexError(_index_message(str(e), key, a._data.shape)) from None
+        except ValueError as e:  # (numpy, like PyTorch, checks the shapes before the indices' range)
+            m = re.search(r"indexing result of shape \(([\d, ]*)\)", str(e))
+            result = [int(n) for n in m.group(1).split(",") if n.strip()] if m else list(out[key].shape)
             raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast "
-                               f"to indexing result of shape {list(out[key].shape)}") from None
+                               f"to indexing result of shape {result}") from None
         ctx.key, ctx.value_shape = key, value._data.shape
         return Tensor(out)
 
@@ -494,6 +510,13 @@ def setitem(t, key, value):
     if any(_is_advanced(k) for k in keys):
         if value._data.ndim and value._data.shape[0] == 1:
             value = _drop_leading_ones(value)
+        try:
+            dst_shape = np.broadcast_to(np.empty((), bool), t._data.shape)[np_key].shape
+        except IndexError:
+            dst_shape = value._data.shape  # (a bad index: IndexPut raises PyTorch's error for it)
+        if not is_expandable_to(value._data.shape, dst_shape):  # (numpy would also accept extra leading dims)
+            raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast "
+                               f"to indexing result of shape {list(dst_shape)}")
         # index_put_ on t itself, or (after an int, None or a part of a dim) on a view of t: CopySlices
         on_view = _is_bool_scalar(key) or any(
             k is None or (isinstance(k, int) and not isinstance(k, bool))

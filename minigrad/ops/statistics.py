@@ -12,7 +12,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
-from ._util import dims_arg
+from ._util import constant, dims_arg
 from .reduce import _unreduce
 
 
@@ -44,13 +44,15 @@ class Var(Function):
     @staticmethod
     def forward(ctx, a, dims, correction, keepdim):
         ctx.save_for_backward(a)
-        ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
+        ctx.every_element = dims is None  # (no dim given: PyTorch's backward differs at N - correction <= 0)
+        dims = ctx.dims = reduced_dims(dims, a._data.ndim)
+        ctx.correction, ctx.keepdim = correction, keepdim
         return Tensor(_variance(a._data, dims, correction, keepdim, "var"))
 
     @staticmethod
     def backward(ctx, grad):
         a, = ctx.saved_tensors
-        return _var_backward(grad, a, ctx.dims, ctx.correction, ctx.keepdim), None, None, None
+        return _var_backward(grad, a, ctx), None, None, None
 
 
 class Std(Function):
@@ -59,16 +61,18 @@ class Std(Function):
 
     @staticmethod
     def forward(ctx, a, dims, correction, keepdim):
+        ctx.every_element = dims is None
+        dims = ctx.dims = reduced_dims(dims, a._data.ndim)
         out = Tensor(np.sqrt(_variance(a._data, dims, correction, keepdim, "std")))
         ctx.save_for_backward(a, out)
-        ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
+        ctx.correction, ctx.keepdim = correction, keepdim
         return out
 
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
         grad_var = (grad / (out * 2)).masked_fill(out == 0, 0)
-        return _var_backward(grad_var, a, ctx.dims, ctx.correction, ctx.keepdim), None, None, None
+        return _var_backward(grad_var, a, ctx), None, None, None
 
 
 def _variance(x, dims, correction, keepdim, name):
@@ -82,10 +86,20 @@ def _variance(x, dims, correction, keepdim, name):
         return np.asarray(sq / max(n - correction, 0), dtype=x.dtype)
 
 
-def _var_backward(grad, a, dims, correction, keepdim):
+def _var_backward(grad, a, ctx):
+    """PyTorch's ``var_backward``: ``2 / (N - correction) * grad * (x - mean)``, the division in double
+    (2 / 0 is inf, so where x is its mean the gradient is nan). Without a dim (or for a 0-dim tensor)
+    and ``N - correction <= 0`` it is ``grad * (nan where x == mean, else inf)``."""
+    dims, correction = ctx.dims, ctx.correction
     n = _count(a._data.shape, dims)
-    g = _unreduce(grad, a._data.shape, dims, keepdim)
-    return g * (2.0 / (n - correction)) * (a - a.mean(dims, True))
+    g = _unreduce(grad, a._data.shape, dims, ctx.keepdim)
+    if n - correction <= 0 and (ctx.every_element or a._data.ndim == 0):
+        x = a._data
+        with np.errstate(invalid="ignore"):  # (the mean of no elements is nan)
+            mean = x.sum() / x.size
+        return g * constant(np.where(x == mean, np.nan, np.inf).astype(x.dtype))
+    scale = 2.0 / (n - correction) if n != correction else math.inf
+    return g * scale * (a - a.mean(dims, True))
 
 
 def var_or_std(fn, a, dim=None, unbiased=None, keepdim=False, correction=None, name="var"):
@@ -95,7 +109,7 @@ def var_or_std(fn, a, dim=None, unbiased=None, keepdim=False, correction=None, n
         dim, unbiased = None, dim
     if correction is None:
         correction = 0 if unbiased is False else 1
-    return fn.apply(a, reduced_dims(dim, a._data.ndim), correction, keepdim)
+    return fn.apply(a, None if dim in (None, (), []) else dim, correction, keepdim)  # (None: every dim)
 
 
 # ------------------------------------------------------------------ norm
@@ -172,7 +186,8 @@ class Prod(Function):
     def forward(ctx, a, dim=None, keepdim=False):
         x = a._data
         ctx.dim, ctx.keepdim = dim, keepdim
-        out = Tensor(np.asarray(x.prod(axis=dim, keepdims=keepdim, dtype=_sum_dtype(x.dtype))))
+        with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 is nan, silently, as in PyTorch
+            out = Tensor(np.asarray(x.prod(axis=dim, keepdims=keepdim, dtype=_sum_dtype(x.dtype))))
         ctx.save_for_backward(a, out)
         return out
 
@@ -217,7 +232,8 @@ class Cumsum(Function):
         ctx.dim = dim
         if a._data.ndim == 0:
             return Tensor(a._data.astype(_sum_dtype(a._data.dtype)))
-        return Tensor(np.cumsum(a._data, axis=dim, dtype=_sum_dtype(a._data.dtype)))
+        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, silently, as in PyTorch
+            return Tensor(np.cumsum(a._data, axis=dim, dtype=_sum_dtype(a._data.dtype)))
 
     @staticmethod
     def backward(ctx, grad):

@@ -24,7 +24,8 @@ from parity import Comparison, encode, normalise
 RTOL, ATOL = 1e-4, 1e-5
 # Warnings PyTorch gives once per process (TORCH_WARN_ONCE), so a second torch run cannot repeat
 # them: left out on both sides.
-WARN_ONCE = ("The use of `x.T` on tensors of dimension other than 2",)
+WARN_ONCE = ("The use of `x.T` on tensors of dimension other than 2", "Tensor.T is deprecated on 0-D tensors",
+             "Tensor.mT is deprecated on 0-D tensors")
 
 # Custom Functions the programs may call (written against PyTorch's API, defined in both runs).
 PRELUDE = '''

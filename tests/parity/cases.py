@@ -2891,3 +2891,121 @@ def f18_hooks_and_double_backward(T, F, o):
     g, = T.autograd.grad(y * 2, sp, create_graph=True)
     o["nll2d_grad"] = g
     o["nll2d_grad_grad"] = T.autograd.grad(g.sum(), sp)[0]
+
+
+# ---------------------------------------------------------------------------------- issue 18, second round
+@case
+def f18b_var_std_no_degrees_of_freedom(T, F, o):
+    """var/std with correction >= N: nan (or -0, inf) gradients as PyTorch's var_backward gives, no error."""
+    for fn in ("var", "std"):
+        for i, (shape, dim, corr) in enumerate([((1,), 0, 1), ((1,), None, 1), ((3,), 0, 3), ((3,), 0, 5),
+                                                 ((3,), None, 5), ((2, 3), 1, 4), ((2, 3), (0, 1), 7), ((), None, 1),
+                                                 ((2,), 0, 2), ((0,), 0, 1), ((2, 2), None, 4)]):
+            x = leaf(T, 250 + i, *shape) if shape != (1,) else T.tensor([0.5], requires_grad=True)
+            y = o.warns(f"{fn}{i}.warns", lambda: getattr(x, fn)(dim, correction=corr) if dim is not None
+                        else getattr(x, fn)(correction=corr))
+            o[f"{fn}{i}"] = y
+            y.sum().backward()
+            o[f"{fn}{i}.grad"] = x.grad
+            z = T.tensor([1.0, 1.0, 2.0], requires_grad=True)  # where x is its mean and where not
+            getattr(z, fn)(correction=3).backward()
+            o[f"{fn}_mean{i}.grad"] = z.grad
+
+
+@case
+def f18b_inplace_operand_errors(T, F, o):
+    """Every in-place op taking a tensor: a non-tensor operand, shapes that do not broadcast or broadcast
+    to a bigger shape, operands overlapping the written-to tensor: PyTorch's exception and message."""
+    ops = {"copy_": lambda x, v: x.copy_(v), "add_": lambda x, v: x.add_(v), "sub_": lambda x, v: x.sub_(v),
+           "mul_": lambda x, v: x.mul_(v), "div_": lambda x, v: x.div_(v), "clamp_min": lambda x, v: x.clamp_(v),
+           "iadd": lambda x, v: _iadd(x, v)}
+    operands = {"list": lambda T: [1.0, 2.0, 3.0], "none": lambda T: None, "str": lambda T: "a",
+                "rank": lambda T: T.ones(2, 3), "dim": lambda T: T.ones(4), "row": lambda T: T.ones(1, 3),
+                "column": lambda T: T.ones(3, 1), "number": lambda T: 2.0}
+    for name, fn in ops.items():
+        for what, v in operands.items():
+            if name == "clamp_min" and what in ("list", "none", "str"):
+                continue  # (clamp_'s overloads: a long message of its own)
+            for grad in (False, True):
+                x = T.zeros(3, requires_grad=grad) * 1 if grad else T.zeros(3)
+                o.val(f"{name}_{what}_{grad}", lambda: fn(x, v(T)))
+        o.val(f"{name}_0d", lambda: fn(T.zeros(()), T.ones(2)))
+        o.val(f"{name}_wrong_dim", lambda: fn(T.zeros(2, 3, 4), T.ones(5, 4)))
+    # overlapping memory: a view of the written-to tensor that is not the same elements in the same places
+    a = T.arange(4.0)
+    o.val("overlap_shift", lambda: a[1:].copy_(a[:3]))
+    o.val("overlap_same", lambda: a.copy_(a))
+    m = T.arange(4.0).reshape(2, 2)
+    o.val("overlap_t", lambda: m.add_(m.t()))
+    o.val("overlap_row", lambda: m.mul_(m[0]))
+    o.val("overlap_rows", lambda: m[0].copy_(m[1]))
+    s = T.tensor(0.5)
+    o.val("overlap_0d", lambda: s.copy_(s.flatten(-1, -1)))
+    o.val("fill_tensor_1d", lambda: T.zeros(3).fill_(T.ones(2)))
+    v = T.tensor(2.0, requires_grad=True)
+    y = T.ones(3).fill_(v)
+    o.all(y, "fill_tensor")
+    y.sum().backward()
+    o["fill_tensor.grad"] = v.grad
+
+
+def _iadd(x, v):
+    x += v
+    return x
+
+
+@case
+def f18b_linalg_ranks(T, F, o):
+    """Every matrix product with every rank (0-d to 3-d, size 1) on either side: PyTorch's result or error."""
+    shapes = [(), (3,), (2, 3), (3, 2), (2, 3, 3), (1,)]
+    ops = {"mm": lambda a, b: a.mm(b), "mv": lambda a, b: a.mv(b), "dot": lambda a, b: a.dot(b),
+           "bmm": lambda a, b: a.bmm(b), "matmul": lambda a, b: a @ b, "outer": lambda a, b: T.outer(a, b),
+           "linear": lambda a, b: F.linear(a, b)}
+    for name, fn in ops.items():
+        for i, sa in enumerate(shapes):
+            for j, sb in enumerate(shapes):
+                o.val(f"{name}_{i}_{j}", lambda: fn(T.ones(sa), T.ones(sb)))
+
+
+@case
+def f18b_setitem_value_shapes(T, F, o):
+    """x[mask] = v, x[list] = v, x[tensor] = v, x[:, list] = v, x[int, list] = v with values of every
+    shape (fits, broadcasts, leading 1s, too many dims, wrong size), masks of the wrong shape, indices
+    out of range: PyTorch's result, graph and error (shape errors before the index's range, as there)."""
+    keys = {"mask": lambda a: a == a, "no_mask": lambda a: a != a, "list": lambda a: [0, 1],
+            "tensor": lambda a: T.tensor([0, 1]), "pair": lambda a: (T.tensor([0, 1]), T.tensor([0, 2])),
+            "colon_list": lambda a: (slice(None), [0, 2]), "int_list": lambda a: (0, [0, 2]),
+            "out_of_range": lambda a: [5], "wrong_mask": lambda a: T.ones(3, dtype=T.bool),
+            "wrong_mask_2d": lambda a: T.ones(2, 2, dtype=T.bool)}
+    values = [(2, 3), (4,), (6,), (1, 6), (1, 1, 6), (6, 1), (1,), (1, 3), (2, 1), (3, 2), (2,), ()]
+    for kname, key in keys.items():
+        for i, vshape in enumerate(values):
+            for grad in (False, True):
+                a = T.zeros(2, 3, requires_grad=grad) * 1 if grad else T.zeros(2, 3)
+                v = leaf(T, 260 + i, *vshape)
+
+                def put():
+                    a[key(a)] = v
+                    return a
+                if o.val(f"{kname}_{i}_{grad}", put) is not None and grad:
+                    o.fn(f"{kname}_{i}.grad_fn", a)
+    o.val("getitem_wrong_mask", lambda: T.zeros(2, 3)[T.ones(3, dtype=T.bool)])
+    o.val("getitem_wrong_mask_dim1", lambda: T.zeros(2, 3)[:, T.ones(2, dtype=T.bool)])
+
+
+@case
+def f18b_modified_output_names(T, F, o):
+    """The version-counter error names the node that saved the output by PyTorch's short name
+    (``Exp`` for ExpBackward0, ``Max1`` for MaxBackward1, ``Pow1``): for every op that saves its output."""
+    ops = {"max": lambda x, y: x.max(), "min": lambda x, y: x.min(), "amax": lambda x, y: x.amax(0),
+           "relu": lambda x, y: x.relu(), "exp": lambda x, y: x.exp(), "std": lambda x, y: x.std(),
+           "std_dim": lambda x, y: x.std(0), "prod": lambda x, y: x.prod(), "logsumexp": lambda x, y: x.logsumexp(0),
+           "softmax": lambda x, y: x.softmax(0), "log_softmax": lambda x, y: x.log_softmax(0),
+           "sigmoid": lambda x, y: x.sigmoid(), "tanh": lambda x, y: x.tanh(), "sqrt": lambda x, y: x.sqrt(),
+           "pow_tensor": lambda x, y: x.pow(y), "norm": lambda x, y: x.norm(), "reciprocal": lambda x, y: x.reciprocal(),
+           "rsqrt": lambda x, y: x.rsqrt(), "exp2": lambda x, y: x.exp2(), "expm1": lambda x, y: x.expm1()}
+    for name, fn in ops.items():
+        x, y = T.tensor([0.5, 1.0], requires_grad=True), T.tensor([0.2, 2.0])
+        out = fn(x, y)
+        out.mul_(2)
+        o.err(name, lambda: out.sum().backward())
