@@ -2787,3 +2787,16 @@ def f18_hooks_and_double_backward(T, F, o):
     g, = T.autograd.grad(y * 2, sp, create_graph=True)
     o["nll2d_grad"] = g
     o["nll2d_grad_grad"] = T.autograd.grad(g.sum(), sp)[0]
+
+
+@case
+def b18b_einsum_graphs(T, F, o):
+    # PyTorch has no einsum node: at::einsum is permute/unsqueeze/sum/bmm/view, and so is minigrad's
+    for n, (eq, shapes) in enumerate([("ij->ji", [(3, 1)]), ("ij,jk->ik", [(2, 3), (3, 4)]), ("i,i->", [(3,), (3,)]),
+                                      ("ij->", [(2, 3)]), ("ij->j", [(2, 3)]), ("i,j->ij", [(3,), (2,)]),
+                                      ("bij,bjk->bik", [(2, 2, 3), (2, 3, 2)]), ("ij,kj->ik", [(2, 3), (4, 3)]),
+                                      ("ij,jk->k", [(2, 1), (3, 4)]), ("ijk,ikl->jl", [(2, 3, 4), (2, 4, 1)]),
+                                      ("ab,ab->b", [(1, 3), (2, 3)])]):
+        xs = [leaf(T, 250 + k, *s) for k, s in enumerate(shapes)]
+        fwd_bwd(T, o, T.einsum(eq, *xs), f"einsum{n}", depth=16, **{f"einsum{n}_x{k}": x for k, x in enumerate(xs)})
+    o.err("einsum_sizes", lambda: T.einsum("ij,jk->ik", T.ones(2, 3), T.ones(4, 2)))
