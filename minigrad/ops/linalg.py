@@ -142,7 +142,8 @@ def matmul(a, b, name="matmul"):  # (name: F.linear's messages say "linear")
     (b, n, k) @ (k, m) is one ``mm`` of the (b*n, k) matrix, unfolded by ``UnsafeViewBackward0``;
     2-D @ 3-D is folded the other way round (transposed, then ``contiguous``). Otherwise both sides
     are expanded to the broadcast batch (an ``ExpandBackward0`` each, even when nothing changes),
-    reshaped into one batch dim and multiplied by ``bmm``.
+    reshaped into one batch dim and multiplied by ``bmm``; but a 3-D batch of one that requires grad,
+    against a larger batch, is squeezed first (``SqueezeBackward1``) and the product folded.
     """
     from ._util import as_operand
     from .shape import SqueezeDims, UnsafeView
@@ -168,6 +169,12 @@ def matmul(a, b, name="matmul"):  # (name: F.linear's messages say "linear")
             return UnsafeView.apply(Mv.apply(folded, t2), shape)
         out = UnsafeView.apply(Mm.apply(folded, t2), shape + (t2._data.shape[1],))
         return out.mT.contiguous() if transpose else out
+    if da == 3 and db == 3 and a._data.shape[0] != b._data.shape[0]:
+        # a batch of one that requires grad is squeezed (SqueezeBackward1) and the product folded
+        if a._data.shape[0] == 1 and a.requires_grad:
+            return matmul(a.squeeze(0), b, name)
+        if b._data.shape[0] == 1 and b.requires_grad:
+            return matmul(a, b.squeeze(0), name)
     # batch @ batch: expand both to the broadcast batch, fold it into one dim, bmm, unfold
     n = a._data.shape[-2] if da > 1 else 1
     k = a._data.shape[-1]
@@ -201,4 +208,4 @@ def _should_fold(a, b):
     if t1.size == 0:
         return True
     shape, strides = t1.shape, t1.strides
-    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 1))
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 2))  # (the batch dims)

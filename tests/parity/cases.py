@@ -2800,3 +2800,17 @@ def b18b_einsum_graphs(T, F, o):
         xs = [leaf(T, 250 + k, *s) for k, s in enumerate(shapes)]
         fwd_bwd(T, o, T.einsum(eq, *xs), f"einsum{n}", depth=16, **{f"einsum{n}_x{k}": x for k, x in enumerate(xs)})
     o.err("einsum_sizes", lambda: T.einsum("ij,jk->ik", T.ones(2, 3), T.ones(4, 2)))
+
+
+@case
+def b18b_matmul_graphs(T, F, o):
+    # _matmul_impl: a 3-D batch of one that requires grad is squeezed, then folded; the fold's stride
+    # check looks at the batch dims only, so (1,) @ (1, 1, 3) is an mv
+    for n, (sa, sb, ra, rb) in enumerate([((2, 1, 3), (1, 3, 2), True, True), ((2, 1, 3), (1, 3, 2), False, True),
+                                          ((1, 1, 3), (2, 3, 2), True, False), ((1, 1, 3), (3, 3, 2), True, True),
+                                          ((1,), (1, 1, 3), False, True), ((2,), (2, 2, 3), False, True),
+                                          ((1, 2, 3), (2, 3, 1), True, True)]):
+        a, b = leaf(T, 260 + n, *sa, rg=ra), leaf(T, 270 + n, *sb, rg=rb)
+        fwd_bwd(T, o, a @ b, f"mm_b18b{n}", depth=10, **{f"mm_b18b{n}_{k}": v for k, v in (("a", a), ("b", b))
+                                                         if v.requires_grad})
+        a.grad = b.grad = None
