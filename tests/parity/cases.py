@@ -2814,3 +2814,42 @@ def b18b_matmul_graphs(T, F, o):
         fwd_bwd(T, o, a @ b, f"mm_b18b{n}", depth=10, **{f"mm_b18b{n}_{k}": v for k, v in (("a", a), ("b", b))
                                                          if v.requires_grad})
         a.grad = b.grad = None
+
+
+@case
+def b18b_double_backward_nodes(T, F, o):
+    # backward formulas PyTorch implements as one aten op are one Function: their node names under
+    # create_graph=True, their own backward the second derivative (values compared too)
+    x = leaf(T, 280, 2, 3)
+    t = leaf(T, 281, 2, 3)
+    fns = {"softmax": lambda a: a.softmax(1), "log_softmax": lambda a: a.log_softmax(0),
+           "mse": lambda a: F.mse_loss(a, t), "mse_none": lambda a: F.mse_loss(a, t * 2, reduction="none"),
+           "leaky_relu": lambda a: F.leaky_relu(a, 0.2), "hardtanh": lambda a: F.hardtanh(a, -0.5, 0.5),
+           "relu6": lambda a: F.relu6(a * 4), "ce": lambda a: F.cross_entropy(a, T.tensor([0, 2]))}
+    for name, fn in fns.items():
+        y = fn(x)
+        g = T.autograd.grad((y * y).sum(), [x, t], create_graph=True, allow_unused=True)
+        for k, gk in zip("xt", g):
+            if gk is not None:
+                o.all(gk, f"dbl_{name}_{k}", depth=4)
+        o[f"dbl_{name}_grad2"] = T.autograd.grad(sum((gk * gk).sum() for gk in g if gk is not None), [x, t],
+                                                 allow_unused=True)
+
+
+@case
+def b18b_inplace_activations(T, F, o):
+    x = leaf(T, 282, 2, 3)
+    for name, fn in {"hardtanh": lambda a: F.hardtanh(a, inplace=True), "relu6": lambda a: F.relu6(a, inplace=True),
+                     "leaky_relu": lambda a: F.leaky_relu(a, 0.3, inplace=True),
+                     "module": lambda a: T.nn.LeakyReLU(0.1, inplace=True)(a)}.items():
+        c = x * 2
+        y = fn(c)
+        o[f"inplace_{name}_same"] = y is c
+        o[f"inplace_{name}_version"] = c._version
+        o.all(y, f"inplace_{name}", depth=3)
+        g, = T.autograd.grad((y * y).sum(), x, create_graph=True)
+        o.all(g, f"inplace_{name}_grad", depth=4)
+        o[f"inplace_{name}_grad2"] = T.autograd.grad(g.sum(), x)[0]
+    o.err("inplace_hardtanh_leaf", lambda: F.hardtanh(x, inplace=True))
+    y = F.leaky_relu(x * 1, -0.5, inplace=True)
+    o.err("inplace_leaky_negative_slope", lambda: y.sum().backward())
