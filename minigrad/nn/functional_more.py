@@ -152,6 +152,8 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):  #
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):  # noqa: A002
     from .module import _legacy_reduction
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    if beta == 0.0:  # PyTorch: then it is l1_loss (and records l1_loss's nodes)
+        return l1_loss(input, target, reduction=reduction)
     _warn_size(input, target)
     return _loss.SmoothL1Loss.apply(*_broadcast(input, target), reduction, beta)
 

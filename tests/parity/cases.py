@@ -2853,3 +2853,21 @@ def b18b_inplace_activations(T, F, o):
     o.err("inplace_hardtanh_leaf", lambda: F.hardtanh(x, inplace=True))
     y = F.leaky_relu(x * 1, -0.5, inplace=True)
     o.err("inplace_leaky_negative_slope", lambda: y.sum().backward())
+
+
+@case
+def b18b_pair_loss_double_backward(T, F, o):
+    # smooth_l1/huber backward: one op for the input and one (swapped) for the target, as PyTorch
+    a = T.tensor([0.1, -2.0, 0.4, 0.3], requires_grad=True)
+    b = T.tensor([0.3, 0.2, -0.5, 1.0], requires_grad=True)
+    for name, fn in {"smooth_l1": lambda: F.smooth_l1_loss(a, b, beta=0.5),
+                     "smooth_l1_none": lambda: F.smooth_l1_loss(a, b, reduction="none"),
+                     "smooth_l1_beta0": lambda: F.smooth_l1_loss(a, b, reduction="none", beta=0.0),
+                     "huber": lambda: F.huber_loss(a, b, delta=0.7, reduction="sum"),
+                     "huber_none": lambda: F.huber_loss(a, b, reduction="none")}.items():
+        y = fn()
+        ga, gb = T.autograd.grad((y * y).sum(), [a, b], create_graph=True)
+        o.all(ga, f"{name}_ga", depth=3)
+        o.all(gb, f"{name}_gb", depth=3)
+        o[f"{name}_grad2"] = T.autograd.grad((ga * ga).sum() + (gb * a).sum(), [a, b])
+        o.err(f"{name}_grad2_twice", lambda: T.autograd.grad((gb * gb).sum(), [a, b]))
