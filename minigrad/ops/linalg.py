@@ -107,8 +107,9 @@ class Mv(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        m, v = ctx.saved_tensors
-        return grad.unsqueeze(1).mm(v.unsqueeze(0)), m.t().mm(grad.unsqueeze(1)).squeeze(1)
+        m, v = ctx.saved_tensors  # (derivatives.yaml: grad.ger(vec), self.t().mv(grad))
+        return (grad.outer(v) if ctx.needs_input_grad[0] else None,
+                Mv.apply(m.t(), grad) if ctx.needs_input_grad[1] else None)
 
 
 class Bmm(Function):
@@ -130,8 +131,9 @@ class Bmm(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        return grad @ b.transpose(1, 2), a.transpose(1, 2) @ grad
+        a, b = ctx.saved_tensors  # (derivatives.yaml: bmm again, not matmul)
+        return (Bmm.apply(grad, b.transpose(1, 2)) if ctx.needs_input_grad[0] else None,
+                Bmm.apply(a.transpose(1, 2), grad) if ctx.needs_input_grad[1] else None)
 
 
 def matmul(a, b, name="matmul"):  # (name: F.linear's messages say "linear")

@@ -2871,3 +2871,15 @@ def b18b_pair_loss_double_backward(T, F, o):
         o.all(gb, f"{name}_gb", depth=3)
         o[f"{name}_grad2"] = T.autograd.grad((ga * ga).sum() + (gb * a).sum(), [a, b])
         o.err(f"{name}_grad2_twice", lambda: T.autograd.grad((gb * gb).sum(), [a, b]))
+
+
+@case
+def b18b_bmm_mv_double_backward(T, F, o):
+    # bmm's backward is bmm again, mv's is ger (outer) and mv: no matmul nodes under create_graph
+    m, v = leaf(T, 283, 2, 3), leaf(T, 284, 3)
+    a, b = leaf(T, 285, 2, 2, 3), leaf(T, 286, 2, 3, 2)
+    for name, y, ins in (("mv", m.mv(v), [m, v]), ("bmm", a.bmm(b), [a, b])):
+        gs = T.autograd.grad((y * y).sum(), ins, create_graph=True)
+        for k, g in enumerate(gs):
+            o.all(g, f"{name}_dbl{k}", depth=5)
+        o[f"{name}_grad2"] = T.autograd.grad(sum((g * g).sum() for g in gs), ins)
