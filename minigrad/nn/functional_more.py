@@ -16,6 +16,10 @@ from ..tensor import Tensor
 
 # ------------------------------------------------------------------ activations
 def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
+    """``inplace=True`` overwrites ``input`` and returns it (``LeakyReluBackward1``), as ``F.relu`` does."""
+    if inplace:
+        from ..ops import inplace as _inplace
+        return _inplace(input, _act.LeakyReluInPlace, negative_slope)
     return _act.LeakyRelu.apply(input, negative_slope)
 
 
@@ -38,12 +42,19 @@ def elu(input, alpha=1.0, inplace=False):  # noqa: A002
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
+    """``inplace=True`` overwrites ``input`` and returns it (``HardtanhBackward0``, saving a clone of the
+    old values)."""
+    if inplace:
+        from ..autograd import grad_mode
+        from ..ops import inplace as _inplace
+        old = input.clone() if grad_mode.is_grad_enabled() and input.requires_grad else input
+        return _inplace(input, _act.HardtanhInPlace, min_val, max_val, [old])
     return _act.Hardtanh.apply(input, min_val, max_val)
 
 
 def relu6(input, inplace=False):  # noqa: A002
     """``min(max(0, x), 6)``: PyTorch computes it as ``hardtanh(x, 0, 6)`` (node ``HardtanhBackward0``)."""
-    return hardtanh(input, 0.0, 6.0)
+    return hardtanh(input, 0.0, 6.0, inplace)
 
 
 def logsigmoid(input):  # noqa: A002
@@ -141,6 +152,8 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):  #
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):  # noqa: A002
     from .module import _legacy_reduction
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    if beta == 0.0:  # PyTorch: then it is l1_loss (and records l1_loss's nodes)
+        return l1_loss(input, target, reduction=reduction)
     _warn_size(input, target)
     return _loss.SmoothL1Loss.apply(*_broadcast(input, target), reduction, beta)
 

@@ -10,26 +10,76 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._fast import keep_or_zero
+from ._util import constant
 from .elementwise import grad_where
 from .unary import Erf
 
 
+def _leaky(x, slope):
+    return np.where(x > 0, x, x * np.asarray(slope, x.dtype))
+
+
 class LeakyRelu(Function):
-    """``x`` where ``x > 0``, else ``slope * x``; the gradient is 1 or ``slope``."""
+    """``x`` where ``x > 0``, else ``slope * x``; the gradient is 1 or ``slope`` (PyTorch:
+    ``leaky_relu_backward(grad, x, slope)``, one op: ``LeakyReluBackwardBackward0`` under
+    ``create_graph=True``)."""
     node_name = "LeakyReluBackward0"
 
     @staticmethod
     def forward(ctx, a, slope):
         ctx.save_for_backward(a)
         ctx.slope = slope
-        x = a._data
-        return Tensor(np.where(x > 0, x, x * np.asarray(slope, x.dtype)))
+        return Tensor(_leaky(a._data, slope))
 
     @staticmethod
     def backward(ctx, grad):
         a, = ctx.saved_tensors
-        pos = a._data > 0
-        return grad_where(pos, grad) + grad_where(~pos, grad * ctx.slope), None
+        return LeakyReluBackward.apply(grad, a, ctx.slope), None
+
+
+class LeakyReluInPlace(LeakyRelu):
+    """``F.leaky_relu(x, slope, inplace=True)``: PyTorch's ``LeakyReluBackward1`` saves the *result*
+    (its sign is the input's, for a positive slope) instead of the overwritten input."""
+    node_name = "LeakyReluBackward1"
+
+    @staticmethod
+    def forward(ctx, a, slope):
+        out = Tensor(_leaky(a._data, slope))
+        ctx.save_for_backward(out)
+        ctx.slope = slope
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        out, = ctx.saved_tensors
+        slope = ctx.slope  # (PyTorch refuses a negative slope only here, in backward)
+        if slope < 0:
+            raise RuntimeError("In-place leakyReLu backward calculation is triggered with a negative slope which is "
+                               "not supported. This is caused by calling in-place forward function with a negative "
+                               "slope, please call out-of-place version instead. File an issue at "
+                               "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
+                               "backward calculation with negative slope")
+        return LeakyReluBackward.apply(grad, out, slope), None
+
+
+class LeakyReluBackward(Function):
+    """leaky_relu's backward formula as one op: ``grad`` where ``x > 0``, else ``slope * grad``
+    (PyTorch: ``leaky_relu_backward``). Its own backward: the same op on the incoming gradient, and
+    zeros for ``x`` (the slope does not change smoothly with ``x``), as in PyTorch."""
+    node_name = "LeakyReluBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, slope):
+        ctx.save_for_backward(x)
+        ctx.slope = slope
+        g = grad._data
+        return Tensor(np.where(x._data > 0, g, g * np.asarray(slope, g.dtype)))  # (the mask is x's, not g's)
+
+    @staticmethod
+    def backward(ctx, gg):
+        x, = ctx.saved_tensors
+        return LeakyReluBackward.apply(gg, x, ctx.slope), constant(np.zeros_like(gg._data)), None
 
 
 class Gelu(Function):
@@ -125,7 +175,8 @@ class Elu(Function):
 
 class Hardtanh(Function):
     """``clamp(x, lo, hi)`` as an activation (``relu6`` is ``hardtanh(x, 0, 6)``); the gradient passes
-    strictly between the bounds."""
+    strictly between the bounds (PyTorch: ``hardtanh_backward``, one op: ``HardtanhBackwardBackward0``
+    under ``create_graph=True``)."""
     node_name = "HardtanhBackward0"
 
     @staticmethod
@@ -138,8 +189,41 @@ class Hardtanh(Function):
     @staticmethod
     def backward(ctx, grad):
         a, = ctx.saved_tensors
-        lo, hi = ctx.bounds
-        return grad_where((a._data > lo) & (a._data < hi), grad), None, None
+        return HardtanhBackward.apply(grad, a, *ctx.bounds), None, None
+
+
+class HardtanhInPlace(Hardtanh):
+    """``F.hardtanh(x, inplace=True)``: the same node, but PyTorch saves a *clone* of the old values
+    (``CloneBackward0`` onto ``x``'s old history, which a second derivative goes through). The clone
+    comes in a list, so that it is no input of the node (the node has one edge, to ``x``'s old history)."""
+    node_name = "HardtanhBackward0"
+
+    @staticmethod
+    def forward(ctx, a, lo, hi, old):
+        out = Hardtanh.forward(ctx, a, lo, hi)
+        ctx.save_for_backward(old[0])
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Hardtanh.backward(ctx, grad) + (None,)
+
+
+class HardtanhBackward(Function):
+    """hardtanh's backward formula as one op: 0 where ``x <= lo`` or ``x >= hi``, else ``grad`` (so a nan
+    ``x`` lets it through). Its own backward: the same op on the incoming gradient, zeros for ``x``."""
+    node_name = "HardtanhBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, lo, hi):
+        ctx.save_for_backward(x)
+        ctx.bounds = lo, hi
+        return Tensor(keep_or_zero(~((x._data <= lo) | (x._data >= hi)), grad._data))
+
+    @staticmethod
+    def backward(ctx, gg):
+        x, = ctx.saved_tensors
+        return HardtanhBackward.apply(gg, x, *ctx.bounds), constant(np.zeros_like(gg._data)), None, None
 
 
 class LogSigmoid(Function):

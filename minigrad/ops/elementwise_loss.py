@@ -10,6 +10,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._util import sum_to
 from .elementwise import grad_where
 from .loss import _check_reduction
 
@@ -115,11 +116,9 @@ class SmoothL1Loss(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        d = a - b
-        small = np.abs(d._data) < ctx.beta
-        dd = grad_where(small, d / ctx.beta if ctx.beta else d) + grad_where(~small, d.sign())
-        g = spread(grad, d._data.shape, ctx.reduction) * dd
-        return (g if ctx.needs_input_grad[0] else None), (-g if ctx.needs_input_grad[1] else None), None, None
+        need_a, need_b, _, _ = ctx.needs_input_grad
+        return (SmoothL1LossBackward.apply(grad, a, b, ctx.reduction, ctx.beta) if need_a else None,
+                SmoothL1LossBackward.apply(grad, b, a, ctx.reduction, ctx.beta) if need_b else None, None, None)
 
 
 class HuberLoss(Function):
@@ -139,8 +138,58 @@ class HuberLoss(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        d = a - b
-        small = np.abs(d._data) <= ctx.delta
-        dd = grad_where(small, d) + grad_where(~small, d.sign() * ctx.delta)
-        g = spread(grad, d._data.shape, ctx.reduction) * dd
-        return (g if ctx.needs_input_grad[0] else None), (-g if ctx.needs_input_grad[1] else None), None, None
+        need_a, need_b, _, _ = ctx.needs_input_grad
+        return (HuberLossBackward.apply(grad, a, b, ctx.reduction, ctx.delta) if need_a else None,
+                HuberLossBackward.apply(grad, b, a, ctx.reduction, ctx.delta) if need_b else None, None, None)
+
+
+class LossBackward(Function):
+    """The backward formula of a loss of ``d = input - target`` as one op, as PyTorch's
+    ``smooth_l1_loss_backward(grad, input, target, reduction, beta)`` and ``huber_loss_backward``:
+    ``grad * loss'(d)`` (``/ n`` for "mean"). PyTorch calls it once for the input and once, with the
+    two swapped, for the target (two nodes). Its own backward: to ``grad`` the same op on the
+    incoming ``gg`` (summed to ``grad``'s shape), to ``input`` ``gg * grad * loss''(d)``, to
+    ``target`` minus that. A subclass gives ``derivatives(d, param)``: loss' and loss''."""
+
+    @classmethod
+    def forward(cls, ctx, grad, input, target, reduction, param):
+        d = input._data - target._data
+        ctx.scale = 1.0 / d.size if reduction == "mean" else 1.0
+        first, ctx.second = cls.derivatives(d, param)
+        ctx.save_for_backward(grad, input, target)
+        ctx.reduction, ctx.param, ctx.op = reduction, param, cls
+        with np.errstate(invalid="ignore"):
+            return Tensor(np.asarray(grad._data * ctx.scale * first, dtype=d.dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, input, target = ctx.saved_tensors
+        need_grad, need_input, need_target, _, _ = ctx.needs_input_grad
+        d_input = gg * grad * Tensor(np.asarray(ctx.second * ctx.scale, dtype=input._data.dtype)) \
+            if need_input or need_target else None
+        return (sum_to(ctx.op.apply(gg, input, target, ctx.reduction, ctx.param), ctx.input_shapes[0])
+                if need_grad else None,
+                d_input if need_input else None, -d_input if need_target else None, None, None)
+
+
+class SmoothL1LossBackward(LossBackward):
+    """smooth L1's derivative: ``d / beta`` where ``|d| < beta``, else ``sign(d)``; the second: ``1 / beta`` or 0."""
+    node_name = "SmoothL1LossBackwardBackward0"
+
+    @staticmethod
+    def derivatives(d, beta):
+        small = np.abs(d) < beta
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (np.where(small, d / beta if beta else 0.0, np.sign(d)),
+                    np.where(small, 1.0 / beta if beta else 0.0, 0.0))
+
+
+class HuberLossBackward(LossBackward):
+    """Huber's derivative: ``d`` where ``|d| <= delta``, else ``delta sign(d)``; the second: 1 where
+    ``|d| < delta`` (strictly, as PyTorch's ``huber_loss_double_backward``), else 0."""
+    node_name = "HuberLossBackwardBackward0"
+
+    @staticmethod
+    def derivatives(d, delta):
+        small = np.abs(d) <= delta
+        return np.where(small, d, delta * np.sign(d)), np.where(np.abs(d) < delta, 1.0, 0.0)

@@ -116,8 +116,9 @@ class Mv(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        m, v = ctx.saved_tensors
-        return grad.unsqueeze(1).mm(v.unsqueeze(0)), m.t().mm(grad.unsqueeze(1)).squeeze(1)
+        m, v = ctx.saved_tensors  # (derivatives.yaml: grad.ger(vec), self.t().mv(grad))
+        return (grad.outer(v) if ctx.needs_input_grad[0] else None,
+                Mv.apply(m.t(), grad) if ctx.needs_input_grad[1] else None)
 
 
 class Bmm(Function):
@@ -139,8 +140,9 @@ class Bmm(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        return grad @ b.transpose(1, 2), a.transpose(1, 2) @ grad
+        a, b = ctx.saved_tensors  # (derivatives.yaml: bmm again, not matmul)
+        return (Bmm.apply(grad, b.transpose(1, 2)) if ctx.needs_input_grad[0] else None,
+                Bmm.apply(a.transpose(1, 2), grad) if ctx.needs_input_grad[1] else None)
 
 
 def matmul(a, b, name="matmul"):  # (name: F.linear's messages say "linear")
@@ -151,7 +153,8 @@ def matmul(a, b, name="matmul"):  # (name: F.linear's messages say "linear")
     (b, n, k) @ (k, m) is one ``mm`` of the (b*n, k) matrix, unfolded by ``UnsafeViewBackward0``;
     2-D @ 3-D is folded the other way round (transposed, then ``contiguous``). Otherwise both sides
     are expanded to the broadcast batch (an ``ExpandBackward0`` each, even when nothing changes),
-    reshaped into one batch dim and multiplied by ``bmm``.
+    reshaped into one batch dim and multiplied by ``bmm``; but a 3-D batch of one that requires grad,
+    against a larger batch, is squeezed first (``SqueezeBackward1``) and the product folded.
     """
     from ._util import as_operand
     from .shape import SqueezeDims, UnsafeView
@@ -177,6 +180,12 @@ def matmul(a, b, name="matmul"):  # (name: F.linear's messages say "linear")
             return UnsafeView.apply(Mv.apply(folded, t2), shape)
         out = UnsafeView.apply(Mm.apply(folded, t2), shape + (t2._data.shape[1],))
         return out.mT.contiguous() if transpose else out
+    if da == 3 and db == 3 and a._data.shape[0] != b._data.shape[0]:
+        # a batch of one that requires grad is squeezed (SqueezeBackward1) and the product folded
+        if a._data.shape[0] == 1 and a.requires_grad:
+            return matmul(a.squeeze(0), b, name)
+        if b._data.shape[0] == 1 and b.requires_grad:
+            return matmul(a, b.squeeze(0), name)
     # batch @ batch: expand both to the broadcast batch, fold it into one dim, bmm, unfold
     n = a._data.shape[-2] if da > 1 else 1
     k = a._data.shape[-1]
@@ -210,4 +219,4 @@ def _should_fold(a, b):
     if t1.size == 0:
         return True
     shape, strides = t1.shape, t1.strides
-    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 1))
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 2))  # (the batch dims)

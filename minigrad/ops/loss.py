@@ -3,7 +3,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
-from ._util import constant, result_type
+from ._util import constant, result_type, sum_to
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -14,10 +14,9 @@ def _check_reduction(reduction):
 
 
 class MseLoss(Function):
-    """``mean((input - target)**2)``.  d/d input = 2 (input - target) / n.
-
-    Under ``create_graph=True`` PyTorch records the backward as one ``MseLossBackwardBackward0`` node;
-    minigrad records the ops of the formula (same values and second derivatives, other node names)."""
+    """``mean((input - target)**2)``.  d/d input = 2 (input - target) / n, d/d target the same formula
+    with the two swapped: two ``mse_loss_backward`` ops (``MseLossBackwardBackward0`` under
+    ``create_graph=True``), as in PyTorch's derivatives.yaml."""
     node_name = "MseLossBackward0"
 
     @staticmethod
@@ -40,9 +39,35 @@ class MseLoss(Function):
     @staticmethod
     def backward(ctx, grad):
         input, target = ctx.saved_tensors
-        scale = 2.0 / input._data.size if ctx.reduction == "mean" else 2.0
-        g = grad * scale * (input - target)
-        return (g if ctx.needs_input_grad[0] else None, -g if ctx.needs_input_grad[1] else None, None)
+        need_input, need_target, _ = ctx.needs_input_grad
+        return (MseLossBackward.apply(grad, input, target, ctx.reduction) if need_input else None,
+                MseLossBackward.apply(grad, target, input, ctx.reduction) if need_target else None, None)
+
+
+class MseLossBackward(Function):
+    """mse_loss's backward formula as one op, ``grad * 2 (input - target)`` (``/ n`` for "mean")
+    (PyTorch: ``mse_loss_backward``). Its own backward (derivatives.yaml): to ``grad`` the same op on
+    the incoming ``gg`` (summed to ``grad``'s shape), to ``input`` ``2 gg grad`` (``/ n``), to
+    ``target`` minus that."""
+    node_name = "MseLossBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, input, target, reduction):
+        ctx.save_for_backward(grad, input, target)
+        ctx.reduction = reduction
+        ctx.scale = 2.0 / input._data.size if reduction == "mean" else 2.0
+        dtype = result_type(input, target).numpy
+        diff = input._data.astype(dtype) - target._data.astype(dtype)
+        return Tensor(np.asarray(grad._data * ctx.scale * diff, dtype=dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, input, target = ctx.saved_tensors
+        need_grad, need_input, need_target, _ = ctx.needs_input_grad
+        d_input = gg * grad * ctx.scale if need_input or need_target else None
+        return (sum_to(MseLossBackward.apply(gg, input, target, ctx.reduction), ctx.input_shapes[0])
+                if need_grad else None,
+                d_input if need_input else None, -d_input if need_target else None, None)
 
 
 class NllLossBackward(Function):

@@ -202,11 +202,8 @@ class MinDim(MaxDim):
 
 
 class Softmax(Function):
-    """``softmax(x, dim)``; backward: ``out * (grad - (grad * out).sum(dim))``.
-
-    Under ``create_graph=True`` PyTorch records that formula as one node,
-    ``SoftmaxBackwardDataBackward0``; minigrad records the ops of the formula (``MulBackward0``,
-    ``SubBackward0``, ``SumBackward1``): the same values and second derivatives, other node names."""
+    """``softmax(x, dim)``; backward: ``out * (grad - (grad * out).sum(dim))``, as one op
+    (PyTorch: ``_softmax_backward_data``, ``SoftmaxBackwardDataBackward0`` under ``create_graph=True``)."""
     node_name = "SoftmaxBackward0"
 
     @staticmethod
@@ -224,14 +221,38 @@ class Softmax(Function):
     @staticmethod
     def backward(ctx, grad):
         out, = ctx.saved_tensors
-        return out * (grad - (grad * out).sum(ctx.dim, keepdim=True)), None
+        return SoftmaxBackwardData.apply(grad, out, ctx.dim), None
+
+
+class SoftmaxBackwardData(Function):
+    """softmax's backward formula as one op, ``out * (grad - (grad * out).sum(dim))`` (PyTorch:
+    ``_softmax_backward_data``). Its own backward (derivatives.yaml): to ``grad`` the same op on the
+    incoming ``gg``; to ``out`` PyTorch's ``softmax_double_backward``,
+    ``gg * grad - (out * grad).sum(dim) * gg - grad * (out * gg).sum(dim)``."""
+    node_name = "SoftmaxBackwardDataBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out, dim):
+        ctx.save_for_backward(grad, out)
+        ctx.dim = dim
+        g, y = grad._data, out._data
+        axis = dim if y.ndim else None
+        with np.errstate(invalid="ignore", over="ignore"):
+            return Tensor(np.asarray(y * (g - (g * y).sum(axis=axis, keepdims=True)), dtype=y.dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, out = ctx.saved_tensors
+        d = ctx.dim
+        need_grad, need_out, _ = ctx.needs_input_grad
+        return (SoftmaxBackwardData.apply(gg, out, d) if need_grad else None,
+                gg * grad - (out * grad).sum(d, keepdim=True) * gg - grad * (out * gg).sum(d, keepdim=True)
+                if need_out else None, None)
 
 
 class LogSoftmax(Function):
-    """``log_softmax(x, dim)``; backward: ``grad - exp(out) * grad.sum(dim)``.
-
-    Under ``create_graph=True`` PyTorch records one ``LogSoftmaxBackwardDataBackward0`` node; minigrad
-    the ops of the formula (same values and second derivatives, other node names)."""
+    """``log_softmax(x, dim)``; backward: ``grad - exp(out) * grad.sum(dim)``, as one op (PyTorch:
+    ``_log_softmax_backward_data``, ``LogSoftmaxBackwardDataBackward0`` under ``create_graph=True``)."""
     node_name = "LogSoftmaxBackward0"
 
     @staticmethod
@@ -249,4 +270,28 @@ class LogSoftmax(Function):
     @staticmethod
     def backward(ctx, grad):
         out, = ctx.saved_tensors
-        return grad - out.exp() * grad.sum(ctx.dim, keepdim=True), None
+        return LogSoftmaxBackwardData.apply(grad, out, ctx.dim), None
+
+
+class LogSoftmaxBackwardData(Function):
+    """log_softmax's backward formula as one op, ``grad - exp(out) * grad.sum(dim)`` (PyTorch:
+    ``_log_softmax_backward_data``). Its own backward (derivatives.yaml): to ``grad``,
+    ``gg - (gg * exp(out)).sum(dim)``; to ``out``, ``-grad.sum(dim) * exp(out) * gg``."""
+    node_name = "LogSoftmaxBackwardDataBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out, dim):
+        ctx.save_for_backward(grad, out)
+        ctx.dim = dim
+        g, y = grad._data, out._data
+        axis = dim if y.ndim else None
+        with np.errstate(invalid="ignore", over="ignore"):
+            return Tensor(np.asarray(g - np.exp(y) * g.sum(axis=axis, keepdims=True), dtype=y.dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, out = ctx.saved_tensors
+        d = ctx.dim
+        need_grad, need_out, _ = ctx.needs_input_grad
+        return (gg - (gg * out.exp()).sum(d, keepdim=True) if need_grad else None,
+                -grad.sum(d, keepdim=True) * out.exp() * gg if need_out else None, None)

@@ -272,40 +272,113 @@ def chunk(t, chunks, dim=0):
 
 
 # ------------------------------------------------------------------ einsum
-class Einsum(Function):
-    """``einsum("ij,jk->ik", a, b)``: sums of products named by letters.
+def einsum(equation, *operands):
+    """``torch.einsum(equation, *operands)`` (operands may also be passed as one list).
 
-    The gradient for one operand is again an einsum: the incoming gradient times the other
-    operands, with the operand's own letters as the output (letters only that operand had were
-    summed away, so the gradient is the same along them: it is broadcast back).  PyTorch turns an
-    einsum into permutes, reshapes and a ``bmm``, so its graph shows those nodes (the last is often
-    ``ViewBackward0``); minigrad records one node.  No ``...`` and no letter repeated within one
-    operand (diagonals).
+    PyTorch has no einsum node: ``at::einsum`` (aten/src/ATen/native/Linear.cpp) is written with
+    other ops, and so is this one, step by step as PyTorch takes them, so that the graph shows
+    PyTorch's nodes. Every operand is unsqueezed to all the letters and permuted to one order (the
+    output's letters, then the summed ones): ``PermuteBackward0``, ``UnsqueezeBackward0``. One
+    operand: its summed letters are summed away (``SumBackward1``). Two: a letter only one operand
+    has is summed in that operand first, then the pair is multiplied by ``_sumproduct_pair``
+    (a ``bmm``), and the summed letters (now of size 1) are viewed away (``ViewBackward0``).
+    The gradients are those of these ops.
+
+    minigrad simplifies: no ``...`` and no letter repeated within one operand (diagonals); three or
+    more operands are contracted left to right (PyTorch asks ``opt_einsum`` for an order when it
+    is installed, so its graph can differ there).
     """
-    node_name = "EinsumBackward"
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    ins, out = _parse_einsum(equation, operands)
+    # the letters in PyTorch's order: the output's, then the summed ones (A-Z before a-z)
+    order = list(out) + sorted(set("".join(ins)) - set(out))
+    index = {c: k for k, c in enumerate(order)}
+    n, n_out = len(order), len(out)
+    counts = [0] * n  # how many operands have a letter with a size other than 1
+    sizes = {}
+    ops = []
+    for i, (sub, op) in enumerate(zip(ins, operands)):
+        perm = [-1] * n
+        for d, c in enumerate(sub):
+            size = op._data.shape[d]
+            if size != 1:
+                if sizes.get(c, 1) not in (1, size):
+                    raise RuntimeError(f"einsum(): subscript {c} has size {size} for operand {i} which does not "
+                                       f"broadcast with previously seen size {sizes[c]}")
+                sizes[c] = size
+                counts[index[c]] += 1
+            perm[index[c]] = d
+        dim = len(sub)
+        for k in range(n):  # a size-1 dim for each letter the operand lacks
+            if perm[k] == -1:
+                op = op.unsqueeze(dim)
+                perm[k] = dim
+                dim += 1
+        ops.append(op.permute(perm))
+    while len(ops) > 1:  # contract the first two, put the result first
+        a, b = ops.pop(0), ops.pop(0)
+        sum_dims, a_sum, b_sum = [], [], []
+        for d in range(n_out, n):
+            if a._data.shape[d] != 1 and b._data.shape[d] != 1:
+                counts[d] -= 1
+                if counts[d] == 1:  # no other operand left has it: sum it in the product
+                    sum_dims.append(d)
+                    counts[d] = 0
+            elif counts[d] == 1:  # only one of the two has it, and no other operand: sum it there now
+                if a._data.shape[d] != 1:
+                    a_sum.append(d)
+                    counts[d] = 0
+                elif b._data.shape[d] != 1:
+                    b_sum.append(d)
+                    counts[d] = 0
+        if a_sum:
+            a = a.sum(a_sum, keepdim=True)
+        if b_sum:
+            b = b.sum(b_sum, keepdim=True)
+        ops.insert(0, _sumproduct_pair(a, b, sum_dims))
+    result = ops[0]
+    if n > n_out:  # the summed letters
+        if len(operands) > 1:  # already summed to size 1: view them away
+            return result.view(result._data.shape[:n_out])
+        return result.sum(list(range(n_out, n)))
+    return result
 
-    @staticmethod
-    def forward(ctx, equation, *operands):
-        ins, out = _parse_einsum(equation, operands)
-        ctx.ins, ctx.out = ins, out
-        ctx.save_for_backward(*operands)
-        return Tensor(np.asarray(np.einsum(f"{','.join(ins)}->{out}", *[o._data for o in operands])))
 
-    @staticmethod
-    def backward(ctx, grad):
-        operands = ctx.saved_tensors
-        grads = [None]
-        for i, (sub, op) in enumerate(zip(ctx.ins, operands)):
-            if not ctx.needs_input_grad[i + 1]:
-                grads.append(None)
-                continue
-            others = [(s, o) for j, (s, o) in enumerate(zip(ctx.ins, operands)) if j != i]
-            known = set(ctx.out).union(*[set(s) for s, _ in others])
-            kept = "".join(c for c in sub if c in known)
-            g = einsum(f"{','.join([ctx.out] + [s for s, _ in others])}->{kept}", grad, *[o for _, o in others])
-            shape = [op._data.shape[k] if c in known else 1 for k, c in enumerate(sub)]
-            grads.append(g.reshape(shape).expand(op._data.shape))
-        return tuple(grads)
+def _sumproduct_pair(left, right, sum_dims):
+    """``(left * right).sum(sum_dims, keepdim=True)`` as PyTorch's ``sumproduct_pair`` computes it: the
+    dims both have, the dims only ``left`` has, the summed dims and the dims only ``right`` has
+    are permuted and reshaped into one ``bmm``, whose result is viewed and permuted back."""
+    if not sum_dims:
+        return left * right
+    lro, lo, ro = [], [], []  # dims in left, right and output; left and output; right and output
+    lro_size = lo_size = ro_size = sum_size = 1
+    for i in range(left._data.ndim):
+        sl, sr = left._data.shape[i] != 1, right._data.shape[i] != 1
+        if i in sum_dims:
+            if sl and sr:
+                sum_size *= left._data.shape[i]
+            elif sl:  # only on one side: sum it right away
+                left = left.sum(i, True)
+            elif sr:
+                right = right.sum(i, True)
+        elif sl and sr:
+            lro.append(i)
+            lro_size *= left._data.shape[i]
+        elif sl:
+            lo.append(i)
+            lo_size *= left._data.shape[i]
+        else:
+            ro.append(i)
+            ro_size *= right._data.shape[i]
+    out_size = ([left._data.shape[d] for d in lro + lo] + [1] * len(sum_dims)
+                + [right._data.shape[d] for d in ro])
+    operm = [0] * len(out_size)
+    for k, d in enumerate(lro + lo + sum_dims + ro):
+        operm[d] = k
+    left = left.permute(lro + lo + sum_dims + ro).reshape(lro_size, lo_size, sum_size)
+    right = right.permute(lro + sum_dims + ro + lo).reshape(lro_size, sum_size, ro_size)
+    return left.bmm(right).view(out_size).permute(operm)
 
 
 def _parse_einsum(equation, operands):
@@ -328,13 +401,6 @@ def _parse_einsum(equation, operands):
         letters = "".join(ins)
         out = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
     return ins, out
-
-
-def einsum(equation, *operands):
-    """``torch.einsum(equation, *operands)`` (operands may also be passed as one list)."""
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
-    return Einsum.apply(equation, *operands)
 
 
 # ------------------------------------------------------------------ squeeze((0, 2))

@@ -361,6 +361,15 @@ OPS += [
     Op("sin_", "{a}.sin_()", kind="inplace", sample=False),
     Op("floor_", "{a}.floor_()", kind="inplace", sample=False),
     Op("clamp_min_", "{a}.clamp_min_({c})", kind="inplace", args=number, sample=False),
+    # issue 18: einsum's graph is PyTorch's decomposition (permute/unsqueeze/sum/bmm/view), one op per pattern
+    Op("einsum_mm", "T.einsum('ij,jk->ik', {a}.reshape(1, -1), {b}.reshape(-1, 1))", pair="same", sample=False),
+    Op("einsum_dot", "T.einsum('i,i->', {a}.reshape(-1), {b}.reshape(-1))", pair="same", sample=False),
+    Op("einsum_outer", "T.einsum('i,j->ij', {a}.reshape(-1), {b}.reshape(-1))", pair="same", sample=False),
+    Op("einsum_bmm", "T.einsum('bij,bjk->bik', {a}.reshape(1, 1, -1), {b}.reshape(1, -1, 1))", pair="same",
+       sample=False),
+    Op("einsum_sum", "T.einsum('ij->', {a}.reshape(1, -1))", sample=False),
+    Op("einsum_sum_dim", "T.einsum('ij->j', {a}.reshape(-1, 1))", sample=False),
+    Op("einsum_mul_sum", "T.einsum('ij,ij->j', {a}.reshape(-1, 1), {b}.reshape(-1, 1))", pair="same", sample=False),
 ]
 
 # the module-level in-place forms and numpy's axis=/keepdims= names (issue 19's remaining programs)

@@ -3009,3 +3009,99 @@ def f18b_modified_output_names(T, F, o):
         out = fn(x, y)
         out.mul_(2)
         o.err(name, lambda: out.sum().backward())
+
+
+@case
+def b18b_einsum_graphs(T, F, o):
+    # PyTorch has no einsum node: at::einsum is permute/unsqueeze/sum/bmm/view, and so is minigrad's
+    for n, (eq, shapes) in enumerate([("ij->ji", [(3, 1)]), ("ij,jk->ik", [(2, 3), (3, 4)]), ("i,i->", [(3,), (3,)]),
+                                      ("ij->", [(2, 3)]), ("ij->j", [(2, 3)]), ("i,j->ij", [(3,), (2,)]),
+                                      ("bij,bjk->bik", [(2, 2, 3), (2, 3, 2)]), ("ij,kj->ik", [(2, 3), (4, 3)]),
+                                      ("ij,jk->k", [(2, 1), (3, 4)]), ("ijk,ikl->jl", [(2, 3, 4), (2, 4, 1)]),
+                                      ("ab,ab->b", [(1, 3), (2, 3)])]):
+        xs = [leaf(T, 250 + k, *s) for k, s in enumerate(shapes)]
+        fwd_bwd(T, o, T.einsum(eq, *xs), f"einsum{n}", depth=16, **{f"einsum{n}_x{k}": x for k, x in enumerate(xs)})
+    o.err("einsum_sizes", lambda: T.einsum("ij,jk->ik", T.ones(2, 3), T.ones(4, 2)))
+
+
+@case
+def b18b_matmul_graphs(T, F, o):
+    # _matmul_impl: a 3-D batch of one that requires grad is squeezed, then folded; the fold's stride
+    # check looks at the batch dims only, so (1,) @ (1, 1, 3) is an mv
+    for n, (sa, sb, ra, rb) in enumerate([((2, 1, 3), (1, 3, 2), True, True), ((2, 1, 3), (1, 3, 2), False, True),
+                                          ((1, 1, 3), (2, 3, 2), True, False), ((1, 1, 3), (3, 3, 2), True, True),
+                                          ((1,), (1, 1, 3), False, True), ((2,), (2, 2, 3), False, True),
+                                          ((1, 2, 3), (2, 3, 1), True, True)]):
+        a, b = leaf(T, 260 + n, *sa, rg=ra), leaf(T, 270 + n, *sb, rg=rb)
+        fwd_bwd(T, o, a @ b, f"mm_b18b{n}", depth=10, **{f"mm_b18b{n}_{k}": v for k, v in (("a", a), ("b", b))
+                                                         if v.requires_grad})
+        a.grad = b.grad = None
+
+
+@case
+def b18b_double_backward_nodes(T, F, o):
+    # backward formulas PyTorch implements as one aten op are one Function: their node names under
+    # create_graph=True, their own backward the second derivative (values compared too)
+    x = leaf(T, 280, 2, 3)
+    t = leaf(T, 281, 2, 3)
+    fns = {"softmax": lambda a: a.softmax(1), "log_softmax": lambda a: a.log_softmax(0),
+           "mse": lambda a: F.mse_loss(a, t), "mse_none": lambda a: F.mse_loss(a, t * 2, reduction="none"),
+           "leaky_relu": lambda a: F.leaky_relu(a, 0.2), "hardtanh": lambda a: F.hardtanh(a, -0.5, 0.5),
+           "relu6": lambda a: F.relu6(a * 4), "ce": lambda a: F.cross_entropy(a, T.tensor([0, 2]))}
+    for name, fn in fns.items():
+        y = fn(x)
+        g = T.autograd.grad((y * y).sum(), [x, t], create_graph=True, allow_unused=True)
+        for k, gk in zip("xt", g):
+            if gk is not None:
+                o.all(gk, f"dbl_{name}_{k}", depth=4)
+        o[f"dbl_{name}_grad2"] = T.autograd.grad(sum((gk * gk).sum() for gk in g if gk is not None), [x, t],
+                                                 allow_unused=True)
+
+
+@case
+def b18b_inplace_activations(T, F, o):
+    x = leaf(T, 282, 2, 3)
+    for name, fn in {"hardtanh": lambda a: F.hardtanh(a, inplace=True), "relu6": lambda a: F.relu6(a, inplace=True),
+                     "leaky_relu": lambda a: F.leaky_relu(a, 0.3, inplace=True),
+                     "module": lambda a: T.nn.LeakyReLU(0.1, inplace=True)(a)}.items():
+        c = x * 2
+        y = fn(c)
+        o[f"inplace_{name}_same"] = y is c
+        o[f"inplace_{name}_version"] = c._version
+        o.all(y, f"inplace_{name}", depth=3)
+        g, = T.autograd.grad((y * y).sum(), x, create_graph=True)
+        o.all(g, f"inplace_{name}_grad", depth=4)
+        o[f"inplace_{name}_grad2"] = T.autograd.grad(g.sum(), x)[0]
+    o.err("inplace_hardtanh_leaf", lambda: F.hardtanh(x, inplace=True))
+    y = F.leaky_relu(x * 1, -0.5, inplace=True)
+    o.err("inplace_leaky_negative_slope", lambda: y.sum().backward())
+
+
+@case
+def b18b_pair_loss_double_backward(T, F, o):
+    # smooth_l1/huber backward: one op for the input and one (swapped) for the target, as PyTorch
+    a = T.tensor([0.1, -2.0, 0.4, 0.3], requires_grad=True)
+    b = T.tensor([0.3, 0.2, -0.5, 1.0], requires_grad=True)
+    for name, fn in {"smooth_l1": lambda: F.smooth_l1_loss(a, b, beta=0.5),
+                     "smooth_l1_none": lambda: F.smooth_l1_loss(a, b, reduction="none"),
+                     "smooth_l1_beta0": lambda: F.smooth_l1_loss(a, b, reduction="none", beta=0.0),
+                     "huber": lambda: F.huber_loss(a, b, delta=0.7, reduction="sum"),
+                     "huber_none": lambda: F.huber_loss(a, b, reduction="none")}.items():
+        y = fn()
+        ga, gb = T.autograd.grad((y * y).sum(), [a, b], create_graph=True)
+        o.all(ga, f"{name}_ga", depth=3)
+        o.all(gb, f"{name}_gb", depth=3)
+        o[f"{name}_grad2"] = T.autograd.grad((ga * ga).sum() + (gb * a).sum(), [a, b])
+        o.err(f"{name}_grad2_twice", lambda: T.autograd.grad((gb * gb).sum(), [a, b]))
+
+
+@case
+def b18b_bmm_mv_double_backward(T, F, o):
+    # bmm's backward is bmm again, mv's is ger (outer) and mv: no matmul nodes under create_graph
+    m, v = leaf(T, 283, 2, 3), leaf(T, 284, 3)
+    a, b = leaf(T, 285, 2, 2, 3), leaf(T, 286, 2, 3, 2)
+    for name, y, ins in (("mv", m.mv(v), [m, v]), ("bmm", a.bmm(b), [a, b])):
+        gs = T.autograd.grad((y * y).sum(), ins, create_graph=True)
+        for k, g in enumerate(gs):
+            o.all(g, f"{name}_dbl{k}", depth=5)
+        o[f"{name}_grad2"] = T.autograd.grad(sum((g * g).sum() for g in gs), ins)
