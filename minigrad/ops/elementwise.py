@@ -16,6 +16,7 @@ from ._util import check_not_bool, constant, float_data, result, result_type, su
 class Add(Function):
     """``a + alpha * b`` (``alpha`` is 1 for ``a + b``; ``a.add(b, alpha=2)`` keeps it in the node)."""
     node_name = "AddBackward0"
+    saved_names = {"alpha": "alpha"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
@@ -34,6 +35,7 @@ class Add(Function):
 class Sub(Function):
     """``a - alpha * b``."""
     node_name = "SubBackward0"
+    saved_names = {"alpha": "alpha"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
@@ -66,6 +68,7 @@ class Rsub(Function):
 
 class Mul(Function):
     node_name = "MulBackward0"
+    saved_names = {"other": 0, "self": 1}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -101,6 +104,7 @@ class MulScalar(Function):
 
 class Div(Function):
     node_name = "DivBackward0"
+    saved_names = {"self": 0, "other": 1}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -136,6 +140,7 @@ class Neg(Function):
 
 class Reciprocal(Function):
     node_name = "ReciprocalBackward0"
+    saved_names = {"result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
@@ -153,6 +158,7 @@ class Reciprocal(Function):
 class Pow(Function):
     """``x ** 2``: a tensor to a fixed number."""
     node_name = "PowBackward0"
+    saved_names = {"self": 0, "exponent": "exponent"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, exponent):
@@ -178,6 +184,7 @@ class Pow(Function):
 class PowTensor(Function):
     """``x ** y`` with both tensors."""
     node_name = "PowBackward1"
+    saved_names = {"self": 0, "exponent": 1, "result": 2}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -203,6 +210,7 @@ class PowTensor(Function):
 class PowScalarBase(Function):
     """``2 ** x``: a fixed number to a tensor power."""
     node_name = "PowBackward2"
+    saved_names = {"self": "base", "result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, base, b):
@@ -227,6 +235,7 @@ class PowScalarBase(Function):
 
 class Exp(Function):
     node_name = "ExpBackward0"
+    saved_names = {"result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
@@ -243,6 +252,7 @@ class Exp(Function):
 
 class Log(Function):
     node_name = "LogBackward0"
+    saved_names = {"self": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
@@ -258,6 +268,7 @@ class Log(Function):
 
 class Sqrt(Function):
     node_name = "SqrtBackward0"
+    saved_names = {"result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
@@ -274,6 +285,7 @@ class Sqrt(Function):
 
 class Abs(Function):
     node_name = "AbsBackward0"
+    saved_names = {"self": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
@@ -290,6 +302,7 @@ class Abs(Function):
 
 class Tanh(Function):
     node_name = "TanhBackward0"
+    saved_names = {"result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
@@ -326,6 +339,7 @@ class TanhBackward(Function):
 
 class Sigmoid(Function):
     node_name = "SigmoidBackward0"
+    saved_names = {"result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
@@ -361,6 +375,7 @@ class SigmoidBackward(Function):
 class Relu(Function):
     """``relu(x) = max(0, x)``; its gradient passes where the output is positive."""
     node_name = "ReluBackward0"
+    saved_names = {"result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):

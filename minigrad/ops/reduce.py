@@ -56,6 +56,7 @@ class Sum(Function):
     With ``dtype=`` the sum is taken in that dtype, in the same node (PyTorch too: the engine casts
     the gradient back to ``x``'s dtype, as it does for every input)."""
     node_name = "SumBackward0"
+    saved_names = {"self_sym_sizes": "shape"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, dtype=None):
@@ -71,6 +72,7 @@ class Sum(Function):
 class SumDim(Function):
     """``x.sum(dim, keepdim)``."""
     node_name = "SumBackward1"
+    saved_names = {"dim": "dims", "keepdim": "keepdim", "self_sym_sizes": "shape"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, dim, keepdim, dtype=None):
@@ -87,6 +89,7 @@ class SumDim(Function):
 
 class Mean(Function):
     node_name = "MeanBackward0"
+    saved_names = {"self_sym_sizes": "shape", "self_sym_numel": "self_numel"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
@@ -104,6 +107,7 @@ class Mean(Function):
 
 class MeanDim(Function):
     node_name = "MeanBackward1"
+    saved_names = {"dim": "dims", "keepdim": "keepdim", "self_sym_sizes": "shape", "self_sym_numel": "self_numel"}
 
     @staticmethod
     def forward(ctx, a, dim, keepdim):
@@ -122,6 +126,7 @@ class MeanDim(Function):
 class Max(Function):
     """``x.max()``: the gradient goes to the maximum (shared evenly between ties, as in PyTorch)."""
     node_name = "MaxBackward1"
+    saved_names = {"self": 0, "result": 1}  # (grad_fn._saved_*)
     reduce, name = np.max, "max"
 
     @classmethod
@@ -162,6 +167,7 @@ class Min(Max):
 class MaxDim(Function):
     """``x.max(dim)`` returns (values, indices); the gradient goes to the chosen index."""
     node_name = "MaxBackward0"
+    saved_names = {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "shape"}  # (grad_fn._saved_*)
     arg = np.argmax
 
     @classmethod
@@ -206,6 +212,7 @@ class Softmax(Function):
     ``SoftmaxBackwardDataBackward0``; minigrad records the ops of the formula (``MulBackward0``,
     ``SubBackward0``, ``SumBackward1``): the same values and second derivatives, other node names."""
     node_name = "SoftmaxBackward0"
+    saved_names = {"dim": "dim", "result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, dim):
@@ -231,6 +238,7 @@ class LogSoftmax(Function):
     Under ``create_graph=True`` PyTorch records one ``LogSoftmaxBackwardDataBackward0`` node; minigrad
     the ops of the formula (same values and second derivatives, other node names)."""
     node_name = "LogSoftmaxBackward0"
+    saved_names = {"dim": "dim", "result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, dim):
