@@ -10,7 +10,10 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor, _wrap_dim
 from ._util import sum_to
+from .reduce import _return_type
 from .shape import IndexGrad, view_of
+
+SortReturn = _return_type("sort")  # x.sort(): minigrad.return_types.sort(values=..., indices=...)
 
 
 def index_array(index, what):
@@ -370,3 +373,53 @@ def remove_ranges(key):
         return tuple(list(k) if isinstance(k, range) else k for k in key)
     return key
 
+
+
+# ------------------------------------------------------------------ index_add, sort
+class IndexAdd(Function):
+    """``x.index_add(dim, index, source, alpha=1)``: ``out[index[i]] += alpha * source[i]`` (dim=0).
+    dL/dx = grad; dL/dsource = alpha * grad.index_select(dim, index) (derivatives.yaml)."""
+    node_name = "IndexAddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, idx, source, alpha=1):
+        if idx.ndim > 1:
+            raise IndexError("index_add_(): Index is supposed to be a vector")
+        ctx.dim, ctx.index, ctx.alpha = dim, idx, alpha
+        out = a._data.copy()
+        key = (slice(None),) * dim + (idx.reshape(-1),)
+        np.add.at(out, key, source._data if alpha == 1 else alpha * source._data)  # repeated indices add up
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        g_src = None
+        if ctx.needs_input_grad[3]:
+            g_src = IndexSelect.apply(grad, ctx.dim, ctx.index)
+            g_src = g_src if ctx.alpha == 1 else g_src * ctx.alpha
+        return grad, None, None, g_src, None
+
+
+class Sort(Function):
+    """``x.sort(dim=-1, descending=False)``: (values, indices); the gradient goes back to where each value
+    came from (PyTorch: ``value_selecting_reduction_backward``, a scatter into zeros)."""
+    node_name = "SortBackward0"
+    saved_names = {"dim": "dim"}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, a, dim, descending, stable):
+        data = a._data if a._data.ndim else a._data.reshape(1)
+        idx = np.argsort(data, axis=dim, kind="stable")  # nan sorts last, as in PyTorch
+        if descending:  # (minigrad: ties come out in reverse order of position; PyTorch's stable=True keeps it)
+            idx = np.flip(idx, axis=dim)
+        ctx.dim, ctx.index = dim, idx
+        values = np.take_along_axis(data, idx, axis=dim).reshape(a._data.shape)
+        indices = Tensor(np.asarray(idx.reshape(a._data.shape), dtype=np.int64))
+        ctx.mark_non_differentiable(indices)
+        return Tensor(values), indices
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices):
+        g = grad if grad._data.ndim else grad.reshape(1)
+        zeros = Tensor(np.zeros(g._data.shape, g._data.dtype))
+        return ScatterAdd.apply(zeros, ctx.dim, ctx.index, g).reshape(grad._data.shape), None, None, None
