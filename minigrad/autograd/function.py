@@ -141,11 +141,14 @@ class SavedTensor:
         """``grad_fn._raw_saved_self.register_hooks(pack, unpack)``: hooks for this one saved tensor."""
         if self.undefined:
             raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
+        if self.vc is None:
+            raise RuntimeError("Calling register_hooks on a saved tensor after it has been freed. Saved intermediate "
+                               "values of the graph are freed when you call .backward() or autograd.grad(). Specify "
+                               "retain_graph=True if you need to backward through the graph a second time or if you "
+                               "need to access saved variables after calling backward.")
         if self.hooks is not None:
             raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. "
                                "Hint: only one pair of hooks is allowed at a time.")
-        if self.vc is None:
-            raise RuntimeError(FREED_MSG)
         # PyTorch packs the saved data: the tensor itself for an input, its numbers alone for an output
         self._pack((pack_hook, unpack_hook), self.tensor if self.tensor is not None else _alias(self.data, self.vc))
 
