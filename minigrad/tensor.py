@@ -978,12 +978,12 @@ class Tensor:
         idx = _ops.select.index_array(index, "index_add_")
         return _ops.inplace(self, _ops.select.IndexAdd, _wrap_dim(dim, self._data.ndim), idx, source, alpha)
 
-    def sort(self, dim=-1, descending=False, stable=False):
+    def sort(self, dim=-1, descending=False, *, stable=False):
         values, indices = _ops.select.Sort.apply(self, _wrap_dim(dim, self._data.ndim), descending, stable)
         return _ops.select.SortReturn(values, indices)
 
-    def argsort(self, dim=-1, descending=False, stable=False):
-        return self.sort(dim, descending, stable).indices
+    def argsort(self, dim=-1, descending=False, *, stable=False):
+        return self.sort(dim, descending, stable=stable).indices
 
     def gather(self, dim, index):
         idx = _ops.select.index_array(index, "gather")

@@ -15,6 +15,11 @@ subclass of ``Function`` with two static methods side by side::
             out, = ctx.saved_tensors
             return grad * out
 
+PyTorch 2 also lets ``forward(x)`` go without ``ctx`` and a third static method,
+``setup_context(ctx, inputs, output)``, save what backward needs ("Extending PyTorch" teaches both).
+A backward written with numbers only can be marked ``@once_differentiable`` (at the end of this
+file); tensors saved by any op can be packed and unpacked by ``autograd.graph.saved_tensors_hooks``.
+
 ``Exp.apply(x)`` runs ``forward`` and, when some input requires grad, creates a *backward node*
 named ``ExpBackward`` (PyTorch builds the same class for every Function subclass: the node of a
 custom ``MMFunction`` is ``MMFunctionBackward``; built-in ops choose PyTorch's names such as

@@ -409,9 +409,11 @@ class Sort(Function):
     @staticmethod
     def forward(ctx, a, dim, descending, stable):
         data = a._data if a._data.ndim else a._data.reshape(1)
-        idx = np.argsort(data, axis=dim, kind="stable")  # nan sorts last, as in PyTorch
-        if descending:  # (minigrad: ties come out in reverse order of position; PyTorch's stable=True keeps it)
-            idx = np.flip(idx, axis=dim)
+        if descending:  # largest first, ties in order of position: sort the reversed array, read it backwards
+            n = data.shape[dim]
+            idx = n - 1 - np.flip(np.argsort(np.flip(data, dim), axis=dim, kind="stable"), dim)
+        else:  # ties in order of position, nan last, as PyTorch's stable=True (minigrad is always stable)
+            idx = np.argsort(data, axis=dim, kind="stable")
         ctx.dim, ctx.index = dim, idx
         values = np.take_along_axis(data, idx, axis=dim).reshape(a._data.shape)
         indices = Tensor(np.asarray(idx.reshape(a._data.shape), dtype=np.int64))
