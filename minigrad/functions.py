@@ -162,11 +162,11 @@ def index_add(input, dim, index, source, *, alpha=1):  # noqa: A002
     return input.index_add(dim, index, source, alpha=alpha)
 
 
-def sort(input, dim=-1, descending=False, *, stable=False):  # noqa: A002
+def sort(input, dim=-1, descending=False, *, stable=None):  # noqa: A002
     return input.sort(dim, descending, stable=stable)
 
 
-def argsort(input, dim=-1, descending=False, *, stable=False):  # noqa: A002
+def argsort(input, dim=-1, descending=False, *, stable=None):  # noqa: A002
     return input.argsort(dim, descending, stable=stable)
 
 

@@ -978,11 +978,12 @@ class Tensor:
         idx = _ops.select.index_array(index, "index_add_")
         return _ops.inplace(self, _ops.select.IndexAdd, _wrap_dim(dim, self._data.ndim), idx, source, alpha)
 
-    def sort(self, dim=-1, descending=False, *, stable=False):
-        values, indices = _ops.select.Sort.apply(self, _wrap_dim(dim, self._data.ndim), descending, stable)
+    def sort(self, dim=-1, descending=False, *, stable=None):
+        fn = _ops.select.Sort if stable is None else _ops.select.SortStable  # (two overloads in PyTorch)
+        values, indices = fn.apply(self, _wrap_dim(dim, self._data.ndim), descending, stable)
         return _ops.select.SortReturn(values, indices)
 
-    def argsort(self, dim=-1, descending=False, *, stable=False):
+    def argsort(self, dim=-1, descending=False, *, stable=None):
         return self.sort(dim, descending, stable=stable).indices
 
     def gather(self, dim, index):

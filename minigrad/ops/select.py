@@ -425,3 +425,8 @@ class Sort(Function):
         g = grad if grad._data.ndim else grad.reshape(1)
         zeros = Tensor(np.zeros(g._data.shape, g._data.dtype))
         return ScatterAdd.apply(zeros, ctx.dim, ctx.index, g).reshape(grad._data.shape), None, None, None
+
+
+class SortStable(Sort):
+    """``x.sort(stable=True)``: PyTorch's other overload of sort, with its own node name."""
+    node_name = "SortBackward1"
