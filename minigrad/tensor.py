@@ -980,7 +980,7 @@ class Tensor:
 
     def sort(self, dim=-1, descending=False, *, stable=None):
         fn = _ops.select.Sort if stable is None else _ops.select.SortStable  # (two overloads in PyTorch)
-        values, indices = fn.apply(self, _wrap_dim(dim, self._data.ndim), descending, stable)
+        values, indices = fn.apply(self, dim, descending, stable)
         return _ops.select.SortReturn(values, indices)
 
     def argsort(self, dim=-1, descending=False, *, stable=None):

@@ -313,6 +313,11 @@ class BackwardNode(Node):
         return tuple(self.input_shapes[1])
 
     @property
+    def saved_dim(self):  # `_saved_dim`: the dim(s) as passed; PyTorch shows a negative dim as unsigned (-1: 2**64 - 1)
+        d = self.dim_arg
+        return tuple([x % 2 ** 64 for x in d]) if isinstance(d, (tuple, list)) else d % 2 ** 64
+
+    @property
     def self_numel(self):  # `_saved_self_sym_numel` of mean
         return int(np.prod(self.input_shapes[0], dtype=np.int64))
 

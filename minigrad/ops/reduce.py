@@ -72,11 +72,11 @@ class Sum(Function):
 class SumDim(Function):
     """``x.sum(dim, keepdim)``."""
     node_name = "SumBackward1"
-    saved_names = {"dim": "dims", "keepdim": "keepdim", "self_sym_sizes": "shape"}  # (grad_fn._saved_*)
+    saved_names = {"dim": "saved_dim", "keepdim": "keepdim", "self_sym_sizes": "shape"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, dim, keepdim, dtype=None):
-        ctx.shape = a._data.shape
+        ctx.shape, ctx.dim_arg = a._data.shape, dim if isinstance(dim, (tuple, list)) else (dim,)
         ctx.dims = reduce_dims(dim, a._data.ndim)
         ctx.keepdim = keepdim
         with np.errstate(invalid="ignore", over="ignore"):
@@ -107,11 +107,11 @@ class Mean(Function):
 
 class MeanDim(Function):
     node_name = "MeanBackward1"
-    saved_names = {"dim": "dims", "keepdim": "keepdim", "self_sym_sizes": "shape", "self_sym_numel": "self_numel"}
+    saved_names = {"dim": "saved_dim", "keepdim": "keepdim", "self_sym_sizes": "shape", "self_sym_numel": "self_numel"}
 
     @staticmethod
     def forward(ctx, a, dim, keepdim):
-        ctx.shape = a._data.shape
+        ctx.shape, ctx.dim_arg = a._data.shape, dim if isinstance(dim, (tuple, list)) else (dim,)
         ctx.dims = reduce_dims(dim, a._data.ndim)
         ctx.keepdim = keepdim
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # the mean of nothing is nan, silently
@@ -167,21 +167,21 @@ class Min(Max):
 class MaxDim(Function):
     """``x.max(dim)`` returns (values, indices); the gradient goes to the chosen index."""
     node_name = "MaxBackward0"
-    saved_names = {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "shape"}  # (grad_fn._saved_*)
+    saved_names = {"dim": "saved_dim", "keepdim": "keepdim", "self_sym_sizes": "shape"}  # (grad_fn._saved_*)
     arg = np.argmax
 
     @classmethod
     def forward(cls, ctx, a, dim, keepdim):
         d = dims_arg(dim, a._data.ndim)[0]
         if a._data.ndim == 0:  # the only element, at index 0
-            ctx.shape, ctx.dim, ctx.keepdim, ctx.index = (), None, True, np.asarray(0)
+            ctx.shape, ctx.dim, ctx.keepdim, ctx.index, ctx.dim_arg = (), None, True, np.asarray(0), dim
             indices = Tensor(np.asarray(0, dtype=np.int64))
             ctx.mark_non_differentiable(indices)
             return Tensor(a._data.copy()), indices
         if a._data.shape[d] == 0:
             raise IndexError(f"{cls.node_name[:3].lower()}(): Expected reduction dim {d} to have non-zero size.")
         idx = cls.arg(a._data, axis=d, keepdims=True)
-        ctx.shape, ctx.dim, ctx.keepdim = a._data.shape, d, keepdim
+        ctx.shape, ctx.dim, ctx.keepdim, ctx.dim_arg = a._data.shape, d, keepdim, dim
         ctx.index = idx
         values = np.take_along_axis(a._data, idx, axis=d)
         if not keepdim:
@@ -212,7 +212,7 @@ class Softmax(Function):
     ``SoftmaxBackwardDataBackward0``; minigrad records the ops of the formula (``MulBackward0``,
     ``SubBackward0``, ``SumBackward1``): the same values and second derivatives, other node names."""
     node_name = "SoftmaxBackward0"
-    saved_names = {"dim": "dim", "result": 0}  # (grad_fn._saved_*)
+    saved_names = {"dim": "saved_dim", "result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, dim):
@@ -222,7 +222,7 @@ class Softmax(Function):
         with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, silently, in PyTorch too
             e = np.exp(a._data - a._data.max(axis=axis, keepdims=True))
             out = Tensor(e / e.sum(axis=axis, keepdims=True))
-        ctx.dim = d
+        ctx.dim, ctx.dim_arg = d, dim
         ctx.save_for_backward(out)
         return out
 
@@ -238,7 +238,7 @@ class LogSoftmax(Function):
     Under ``create_graph=True`` PyTorch records one ``LogSoftmaxBackwardDataBackward0`` node; minigrad
     the ops of the formula (same values and second derivatives, other node names)."""
     node_name = "LogSoftmaxBackward0"
-    saved_names = {"dim": "dim", "result": 0}  # (grad_fn._saved_*)
+    saved_names = {"dim": "saved_dim", "result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, dim):
@@ -248,7 +248,7 @@ class LogSoftmax(Function):
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             shifted = a._data - a._data.max(axis=axis, keepdims=True)
             out = Tensor(shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True)))
-        ctx.dim = d
+        ctx.dim, ctx.dim_arg = d, dim
         ctx.save_for_backward(out)
         return out
 

@@ -404,17 +404,18 @@ class Sort(Function):
     """``x.sort(dim=-1, descending=False)``: (values, indices); the gradient goes back to where each value
     came from (PyTorch: ``value_selecting_reduction_backward``, a scatter into zeros)."""
     node_name = "SortBackward0"
-    saved_names = {"dim": "dim"}  # (grad_fn._saved_*)
+    saved_names = {"dim": "saved_dim"}  # (grad_fn._saved_*)
 
     @staticmethod
-    def forward(ctx, a, dim, descending, stable):
+    def forward(ctx, a, dim_arg, descending, stable):
+        dim = _wrap_dim(dim_arg, a._data.ndim)
         data = a._data if a._data.ndim else a._data.reshape(1)
         if descending:  # largest first, ties in order of position: sort the reversed array, read it backwards
             n = data.shape[dim]
             idx = n - 1 - np.flip(np.argsort(np.flip(data, dim), axis=dim, kind="stable"), dim)
         else:  # ties in order of position, nan last, as PyTorch's stable=True (minigrad is always stable)
             idx = np.argsort(data, axis=dim, kind="stable")
-        ctx.dim, ctx.index = dim, idx
+        ctx.dim, ctx.index, ctx.dim_arg = dim, idx, dim_arg
         values = np.take_along_axis(data, idx, axis=dim).reshape(a._data.shape)
         indices = Tensor(np.asarray(idx.reshape(a._data.shape), dtype=np.int64))
         ctx.mark_non_differentiable(indices)

@@ -3024,6 +3024,10 @@ def saved_attributes_of_builtin_nodes(T, F, o):
     o["max"] = [m.max().grad_fn._saved_result, m.max().grad_fn._saved_self is m, m.max(1)[0].grad_fn._saved_dim,
                 m.max(1, keepdim=True)[0].grad_fn._saved_keepdim, m.max(1)[0].grad_fn._saved_self_sym_sizes]
     o["softmax"] = [m.softmax(1).grad_fn._saved_dim, m.log_softmax(0).grad_fn._saved_dim, m.softmax(1).grad_fn._saved_result]
+    # the dim as passed: PyTorch shows a negative one as an unsigned 64-bit number
+    o["negative_dims"] = [m.softmax(-1).grad_fn._saved_dim, m.log_softmax(-2).grad_fn._saved_dim,
+                          m.max(-1)[0].grad_fn._saved_dim, m.sum(-1).grad_fn._saved_dim, m.mean((0, -1)).grad_fn._saved_dim,
+                          m.sum((1, 0)).grad_fn._saved_dim, m.sort().values.grad_fn._saved_dim]
     o["neg_keys"] = [a for a in dir((-x).grad_fn) if a.startswith("_saved")]
     o["exp_keys"] = [a for a in dir(x.exp().grad_fn) if a.startswith("_saved") or a.startswith("_raw_saved")]
     o["raw_type"] = type(x.exp().grad_fn._raw_saved_result).__name__

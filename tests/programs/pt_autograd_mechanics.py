@@ -55,7 +55,7 @@ print(m.sum().grad_fn._saved_self_sym_sizes, m.sum(1).grad_fn._saved_dim, m.sum(
 print(m.mean().grad_fn._saved_self_sym_sizes, m.mean().grad_fn._saved_self_sym_numel, m.mean(0).grad_fn._saved_dim)
 print(m.view(6).grad_fn._saved_self_sym_sizes, m.reshape(3, 2).grad_fn._saved_self_sym_sizes)
 print(m.max().grad_fn._saved_result, m.max(1)[0].grad_fn._saved_dim, m.max(1)[0].grad_fn._saved_keepdim)
-print(m.softmax(1).grad_fn._saved_dim, m.log_softmax(1).grad_fn._saved_dim, m.softmax(1).grad_fn._saved_result.shape)
+print(m.softmax(1).grad_fn._saved_dim, m.log_softmax(-1).grad_fn._saved_dim, m.softmax(1).grad_fn._saved_result.shape)
 print(x.dot(x).grad_fn._saved_tensor is x, m.mv(k[:, 0]).grad_fn._saved_vec.shape)
 print(sorted(a for a in dir(x.exp().grad_fn) if a.startswith("_saved")), [a for a in dir((-x).grad_fn)
                                                                          if a.startswith("_saved")])
