@@ -301,7 +301,8 @@ class BackwardNode(Node):
     def __dir__(self):
         names = self._forward_cls.saved_names if self._forward_cls is not None else {}
         extra = [f"_saved_{k}" for k in names] + [f"_raw_saved_{k}" for k, v in names.items() if isinstance(v, int)]
-        hidden = {"_saved"} if self._forward_cls.node_name is None else {"_saved", "_raw_saved_tensors"}  # (internal)
+        custom = self._forward_cls is None or self._forward_cls.node_name is None
+        hidden = {"_saved"} if custom else {"_saved", "_raw_saved_tensors"}  # (minigrad's own attributes)
         return sorted((set(super().__dir__()) | set(extra)) - hidden)
 
     @property
