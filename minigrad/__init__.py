@@ -253,6 +253,7 @@ from .functions import (einsum, sin, cos, tan, sinh, cosh, asin, acos, atan, arc
                         log1p, expm1, log2, log10, exp2, rsqrt, erf, floor, ceil, trunc, frac, round,
                         clamp_min, clamp_max, clip, floor_divide, remainder, minimum, var, std, norm, prod,
                         cumsum, logsumexp, amax, amin, argmin, all, any, masked_fill, index_select, gather,
+                        index_add, sort, argsort,
                         scatter, scatter_add, flip, narrow, split, chunk, unbind, permute, outer, mv, bmm,
                         FloatTensor, DoubleTensor, LongTensor, IntTensor, BoolTensor, ByteTensor,
                         sparse_coo_tensor, sparse_csr_tensor, complex, view_as_complex, view_as_real,

@@ -158,6 +158,18 @@ def gather(input, dim, index):  # noqa: A002
     return input.gather(dim, index)
 
 
+def index_add(input, dim, index, source, *, alpha=1):  # noqa: A002
+    return input.index_add(dim, index, source, alpha=alpha)
+
+
+def sort(input, dim=-1, descending=False, *, stable=None):  # noqa: A002
+    return input.sort(dim, descending, stable=stable)
+
+
+def argsort(input, dim=-1, descending=False, *, stable=None):  # noqa: A002
+    return input.argsort(dim, descending, stable=stable)
+
+
 def scatter(input, dim, index, src=None, *, value=None):  # noqa: A002
     return input.scatter(dim, index, src, value=value)
 

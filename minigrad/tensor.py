@@ -1040,6 +1040,22 @@ class Tensor:
         idx = _ops.select.index_array(index, "index_select")
         return _ops.select.IndexSelect.apply(self, _wrap_dim(dim, self._data.ndim), idx)
 
+    def index_add(self, dim, index, source, *, alpha=1):
+        idx = _ops.select.index_array(index, "index_add_")
+        return _ops.select.IndexAdd.apply(self, _wrap_dim(dim, self._data.ndim), idx, source, alpha)
+
+    def index_add_(self, dim, index, source, *, alpha=1):
+        idx = _ops.select.index_array(index, "index_add_")
+        return _ops.inplace(self, _ops.select.IndexAdd, _wrap_dim(dim, self._data.ndim), idx, source, alpha)
+
+    def sort(self, dim=-1, descending=False, *, stable=None):
+        fn = _ops.select.Sort if stable is None else _ops.select.SortStable  # (two overloads in PyTorch)
+        values, indices = fn.apply(self, dim, descending, stable)
+        return _ops.select.SortReturn(values, indices)
+
+    def argsort(self, dim=-1, descending=False, *, stable=None):
+        return self.sort(dim, descending, stable=stable).indices
+
     def gather(self, dim, index):
         idx = _ops.select.index_array(index, "gather")
         return _ops.select.Gather.apply(self, _wrap_dim(dim, self._data.ndim), idx)

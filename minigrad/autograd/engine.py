@@ -186,7 +186,7 @@ class GraphTask:
             outs = node.apply(*grads)
             if node._post_hooks:
                 for hook in list(node._post_hooks.values()):
-                    new = hook(outs, tuple(grads))
+                    new = hook(tuple(outs), tuple(grads))  # (both tuples, as in PyTorch)
                     if new is not None:
                         outs = tuple(new)
         if not self.keep_graph:

@@ -15,6 +15,11 @@ subclass of ``Function`` with two static methods side by side::
             out, = ctx.saved_tensors
             return grad * out
 
+PyTorch 2 also lets ``forward(x)`` go without ``ctx`` and a third static method,
+``setup_context(ctx, inputs, output)``, save what backward needs ("Extending PyTorch" teaches both).
+A backward written with numbers only can be marked ``@once_differentiable`` (at the end of this
+file); tensors saved by any op can be packed and unpacked by ``autograd.graph.saved_tensors_hooks``.
+
 ``Exp.apply(x)`` runs ``forward`` and, when some input requires grad, creates a *backward node*
 named ``ExpBackward`` (PyTorch builds the same class for every Function subclass: the node of a
 custom ``MMFunction`` is ``MMFunctionBackward``; built-in ops choose PyTorch's names such as
@@ -22,6 +27,8 @@ custom ``MMFunction`` is ``MMFunctionBackward``; built-in ops choose PyTorch's n
 when backward runs.  The node's ``next_functions`` point at the nodes of the inputs: that is the
 graph ``loss.backward()`` walks (see ``engine.py``).
 """
+import functools
+import inspect
 import itertools
 import re
 import warnings
@@ -102,16 +109,22 @@ class Node:
 class SavedTensor:
     """One tensor saved for backward, with the version it had when it was saved.
 
-    PyTorch: ``SavedVariable``.  A node never keeps a strong reference to its own output (that
-    would be a reference cycle output -> node -> output), so an output is saved as its data and
-    rebuilt, with ``grad_fn`` set back to the node, when backward unpacks it.
+    PyTorch: ``SavedVariable`` (``grad_fn._raw_saved_self`` is one).  A node never keeps a strong
+    reference to its own output (that would be a reference cycle output -> node -> output), so an
+    output is saved as its data and rebuilt, with ``grad_fn`` set back to the node, when backward
+    unpacks it.  With ``saved_tensors_hooks`` in force (see ``graph.py``) only what ``pack_hook``
+    returned is kept, and ``unpack_hook`` gives the numbers back.
     """
-    __slots__ = ("tensor", "data", "vc", "version", "output_nr")
+    __slots__ = ("tensor", "data", "vc", "version", "output_nr", "hooks", "packed", "grad_fn", "leaf", "undefined")
 
-    def __init__(self, t, node):
+    def __init__(self, t, node, hooks=None):
+        self.tensor = self.output_nr = self.hooks = self.packed = self.grad_fn = self.leaf = None
+        self.undefined = t is None  # (PyTorch keeps an undefined SavedVariable where an op saved nothing)
+        if t is None:
+            self.data = self.vc = self.version = None
+            return
         if type(t._vc) is InferenceCounter:  # it has no version to check against later
             raise RuntimeError(INFERENCE_SAVED_MSG)
-        self.tensor = self.output_nr = None
         self.data = t._data
         self.vc = t._vc  # the version counter itself (a list shared with the tensor): None once freed
         self.version = t._vc[0]
@@ -120,29 +133,71 @@ class SavedTensor:
         else:
             self.tensor = t
             self.data = None
+        if hooks is not None and getattr(t, "_wrapped_number", None) is None:  # (PyTorch packs no wrapped number)
+            self._pack(hooks, t)
+
+    def _pack(self, hooks, t):
+        """Keep ``pack_hook(t)`` instead of the tensor, and where its gradient goes (PyTorch: ``set_hooks_and_pack_data``)."""
+        if self.tensor is not None:  # an input: its place in the graph (an output's is the node itself)
+            self.grad_fn, self.output_nr = t.grad_fn, (t._output_nr if t.grad_fn is not None else None)
+            self.leaf = t if t.grad_fn is None and t._requires_grad else None
+        self.hooks = hooks
+        self.packed = hooks[0](t)
+        self.tensor = self.data = None
+
+    def register_hooks(self, pack_hook, unpack_hook):
+        """``grad_fn._raw_saved_self.register_hooks(pack, unpack)``: hooks for this one saved tensor."""
+        if self.undefined:
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
+        if self.vc is None:
+            raise RuntimeError("Calling register_hooks on a saved tensor after it has been freed. Saved intermediate "
+                               "values of the graph are freed when you call .backward() or autograd.grad(). Specify "
+                               "retain_graph=True if you need to backward through the graph a second time or if you "
+                               "need to access saved variables after calling backward.")
+        if self.hooks is not None:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. "
+                               "Hint: only one pair of hooks is allowed at a time.")
+        # PyTorch packs the saved data: the tensor itself for an input, its numbers alone for an output
+        self._pack((pack_hook, unpack_hook), self.tensor if self.tensor is not None else _alias(self.data, self.vc))
 
     @property
     def freed(self):
-        return self.vc is None
+        return self.vc is None and not self.undefined
 
     def unpack(self, node):
+        if self.undefined:
+            return None
         if self.vc is None:  # freed
             raise RuntimeError(FREED_MSG)
         if self.vc[0] != self.version:
             raise RuntimeError(self._modified_message(node))
+        if self.hooks is not None:
+            return self._unpack_hooked(node)
         if self.tensor is not None:
             return self.tensor
-        out = Tensor(self.data)
-        out._vc = self.vc
-        out.grad_fn = node
-        out._output_nr = self.output_nr
-        out._requires_grad = True
+        out = _alias(self.data, self.vc)
+        out.grad_fn, out._output_nr, out._requires_grad = node, self.output_nr, True
+        return out
+
+    def _unpack_hooked(self, node):
+        """``unpack_hook(packed)``, made a tensor of the graph again (a new one: ``is`` the saved one is False)."""
+        value = self.hooks[1](self.packed)
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
+                            f"{type(value).__name__}")
+        out = _alias(value._data, self.vc)
+        if self.grad_fn is not None:  # an input made by an op
+            out.grad_fn, out._output_nr, out._requires_grad = self.grad_fn, self.output_nr, True
+        elif self.output_nr is not None:  # the node's own output
+            out.grad_fn, out._output_nr, out._requires_grad = node, self.output_nr, True
+        elif self.leaf is not None:  # a leaf: gradients flow to its own AccumulateGrad
+            out._requires_grad, out._grad_accumulator = True, weakref.ref(grad_accumulator(self.leaf))
         return out
 
     def _modified_message(self, node):
         # PyTorch names the node that made the tensor: for a saved output, the node that saved it;
         # for a saved input, the tensor's grad_fn now (after an in-place op, that op's node).
-        t = self.tensor if self.tensor is not None else Tensor(self.data)
+        t = self.tensor if self.tensor is not None else Tensor(self.data if self.data is not None else np.empty(0))
         data, kind = t._data, t.type()
         maker, nr = (node, self.output_nr) if self.tensor is None else (t.grad_fn, t._output_nr)
         where = ""
@@ -155,7 +210,17 @@ class SavedTensor:
                 f"gradient, with minigrad.autograd.set_detect_anomaly(True, check_nan=False).")
 
     def free(self):
-        self.tensor = self.data = self.vc = None
+        self.tensor = self.data = self.vc = self.packed = self.grad_fn = self.leaf = None
+
+    def __repr__(self):
+        return f"<minigrad._C._autograd.SavedTensor object at {hex(id(self))}>"
+
+
+def _alias(data, vc):
+    """A new tensor on the same numbers and version counter (what PyTorch's ``tensor_data()`` gives)."""
+    out = Tensor(data)
+    out._vc = vc
+    return out
 
 
 class BackwardNode(Node):
@@ -177,6 +242,7 @@ class BackwardNode(Node):
     _input_dtypes = ()         # the gradients; broadcasting ops read the shapes to sum gradients back)
     _output_meta = ()          # per output: (shape, numpy dtype), for zeros when no gradient arrives
     _released = False          # True once backward ran through the node without retain_graph
+    _cleared = False           # True once saved_tensors was read with clear_saved_tensors_on_access
 
     # ---- used inside forward ------------------------------------------------------------
     def save_for_backward(self, *tensors):
@@ -201,7 +267,69 @@ class BackwardNode(Node):
             return self.to_save
         if self._freed:
             raise RuntimeError(FREED_MSG)
+        if self._forward_cls.clear_saved_tensors_on_access:  # PyTorch: ctx.maybe_clear_saved_tensors()
+            if self._cleared:
+                raise RuntimeError("saved_tensors can only be accessed once when clear_saved_tensors_on_access=True "
+                                   "is set on the autograd.Function. Either access saved_tensors only once, or set "
+                                   "clear_saved_tensors_on_access=False.")
+            tensors = tuple(s.unpack(self) if s is not None else None for s in self._saved)
+            self._saved, self._cleared = (), True
+            return tensors
         return tuple(s.unpack(self) if s is not None else None for s in self._saved)
+
+    @property
+    def _raw_saved_tensors(self):
+        """The ``SavedTensor`` objects behind ``saved_tensors`` (each has ``register_hooks``)."""
+        if self._freed:
+            raise RuntimeError(FREED_MSG)
+        return tuple(s if s is not None else SavedTensor(None, self) for s in self._saved)
+
+    # ---- grad_fn._saved_self, ._saved_result ... of a built-in op --------------------------
+    def __getattr__(self, name):
+        """``_saved_<name>``: what a built-in op saved, under the name derivatives.yaml gives it (``self``,
+        ``other``, ``result``, ``exponent``, ``dim``, ``self_sym_sizes``...); ``_raw_saved_<name>`` is the
+        ``SavedTensor`` itself.  PyTorch generates one property per name for each node class; minigrad
+        looks the name up in the op's ``saved_names``: a position in ``save_for_backward`` or an attribute."""
+        raw = name.startswith("_raw_saved_")
+        key = name[len("_raw_saved_"):] if raw else name[len("_saved_"):] if name.startswith("_saved_") else None
+        where = self._forward_cls.saved_names.get(key) if self._forward_cls is not None else None
+        if where is None or (raw and isinstance(where, str)):
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        if isinstance(where, str):  # a number, a dim, a shape: kept on the node as it is
+            return getattr(self, where)
+        saved = self._saved[where] if where < len(self._saved) else None
+        if raw:
+            return saved if saved is not None else SavedTensor(None, self)
+        return _shown(saved.unpack(self)) if saved is not None else None
+
+    def __dir__(self):
+        names = self._forward_cls.saved_names if self._forward_cls is not None else {}
+        extra = [f"_saved_{k}" for k in names] + [f"_raw_saved_{k}" for k, v in names.items() if isinstance(v, int)]
+        custom = self._forward_cls is None or self._forward_cls.node_name is None
+        hidden = {"_saved"} if custom else {"_saved", "_raw_saved_tensors"}  # (minigrad's own attributes)
+        return sorted((set(super().__dir__()) | set(extra)) - hidden)
+
+    @property
+    def self_sizes(self):  # `_saved_self_sym_sizes`: the shape of the first input
+        return tuple(self.input_shapes[0])
+
+    @property
+    def mat2_sizes(self):  # `_saved_mat2_sym_sizes` of mm
+        return tuple(self.input_shapes[1])
+
+    @property
+    def saved_dim(self):  # `_saved_dim`: the dim(s) as passed; PyTorch shows a negative dim as unsigned (-1: 2**64 - 1)
+        d = self.dim_arg
+        return tuple([x % 2 ** 64 for x in d]) if isinstance(d, (tuple, list)) else d % 2 ** 64
+
+    @property
+    def self_numel(self):  # `_saved_self_sym_numel` of mean
+        return int(np.prod(self.input_shapes[0], dtype=np.int64))
+
+    def __repr__(self):
+        if self._forward_cls is not None and self._forward_cls.node_name is None:  # your own Function's node
+            return f"<minigrad.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
+        return super().__repr__()
 
     @property
     def saved_variables(self):
@@ -271,6 +399,17 @@ class BackwardNode(Node):
 
 
 
+def _shown(t):
+    """A saved tensor as ``grad_fn._saved_*`` shows it.  PyTorch saves a Python number next to a tensor
+    (the 2.0 of ``x * 2.0``) as a 0-dim float64 (int: int64, bool: bool) "wrapped number"; minigrad
+    computed with it in the result's dtype, and shows it as PyTorch keeps it."""
+    number = getattr(t, "_wrapped_number", None)
+    if number is None:
+        return t
+    return Tensor(np.asarray(number, np.bool_ if isinstance(number, bool) else
+                             np.int64 if isinstance(number, int) else np.float64))
+
+
 def _is_saved_array(value):
     """An array or tensor (or a tuple holding one) that a built-in op kept on its ctx for backward."""
     if isinstance(value, tuple):
@@ -286,12 +425,15 @@ class Function:
     of ``forward`` (``None`` for arguments that are not tensors or need no gradient).
     """
     node_name = None  # built-in ops set PyTorch's node names (e.g. "SumBackward0")
+    saved_names = {}  # built-in ops: derivatives.yaml's name -> position in save_for_backward or ctx attribute
+    clear_saved_tensors_on_access = False  # True: ctx.saved_tensors can be read once (PyTorch 2.13)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         # Build the node class for this Function, named like PyTorch's: MMFunction -> MMFunctionBackward.
         name = cls.__dict__.get("node_name") or cls.__name__ + "Backward"
-        cls._backward_cls = type(name, (BackwardNode,), {"_forward_cls": cls, "__module__": cls.__module__})
+        module = cls.__module__ if cls.__dict__.get("node_name") else "minigrad.autograd.function"  # (as PyTorch's)
+        cls._backward_cls = type(name, (BackwardNode,), {"_forward_cls": cls, "__module__": module})
 
     def __init__(self, *args, **kwargs):
         warnings.warn(f"{type(self)} should not be instantiated. Methods on autograd functions are all static, so "
@@ -307,6 +449,12 @@ class Function:
         raise NotImplementedError("You must implement either the backward or vjp method for your custom "
                                   "autograd.Function to use it with backward mode AD.")
 
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        """The other way to write a Function: ``forward(*args)`` without ``ctx`` computes the output, then
+        ``setup_context(ctx, inputs, output)`` saves what backward needs (PyTorch 2's style)."""
+        raise NotImplementedError("setup_context is not implemented.")
+
     @classmethod
     def apply(cls, *args):
         """Run forward with recording off, then (if an input requires grad) record one node.
@@ -315,11 +463,20 @@ class Function:
         note which inputs need a gradient, run forward under no_grad, and connect the node into
         the graph when grad mode is on and some input requires grad.
         """
+        separate = cls.setup_context is not Function.setup_context  # PyTorch: _is_setup_context_defined
+        if separate:  # inputs as forward's signature binds them, defaults included (PyTorch: bind_default_args)
+            bound = inspect.signature(cls.forward).bind(*args)
+            bound.apply_defaults()
+            args = bound.args
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
         recording = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
         with grad_mode.no_grad():  # the operations inside forward are not recorded
-            result = cls.forward(ctx, *args)
+            if separate:
+                result = cls.forward(*args)
+                cls.setup_context(ctx, args, result)  # (before the outputs are connected, as in PyTorch)
+            else:
+                result = cls.forward(ctx, *args)
         if not recording:
             return result
         return _record(ctx, args, result)
@@ -337,6 +494,11 @@ def _record(ctx, args, result):
     ctx.next_functions, ctx.input_shapes, ctx._input_dtypes = tuple(edges), tuple(shapes), tuple(dtypes)
     ctx._is_tensor_input = tuple([isinstance(a, Tensor) for a in args])
 
+    if ctx._dirty:  # mark_dirty: the inputs forward changed in place must come back as outputs
+        returned = result if isinstance(result, tuple) else (result,)
+        if not all(any(t is out for out in returned) for t in ctx._dirty):
+            raise RuntimeError("Some elements marked as dirty during the forward method were not returned as output. "
+                               "The inputs that are modified inplace must all be outputs of the Function.")
     if isinstance(result, tuple):  # several outputs: the node gets one gradient per output
         result = tuple([_connect_output(ctx, args, out, i) for i, out in enumerate(result)])
         ctx._num_inputs = len(result)
@@ -350,7 +512,8 @@ def _record(ctx, args, result):
             if t is not None and not isinstance(t, Tensor):  # a number is kept as an attribute of ctx instead
                 raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
                                 f"{type(t).__name__}")
-        ctx._saved = tuple([SavedTensor(t, ctx) if t is not None else None for t in ctx.to_save])
+        hooks = graph.current_hooks()  # saved_tensors_hooks in force: each saved tensor is packed
+        ctx._saved = tuple([SavedTensor(t, ctx, hooks) if t is not None else None for t in ctx.to_save])
         ctx.to_save = ()
     return result
 
@@ -359,11 +522,15 @@ def _connect_output(ctx, args, out, i):
     """Make ``out`` output number ``i`` of ``ctx`` (its ``grad_fn``)."""
     if not isinstance(out, Tensor):
         return out
-    for a in args:
-        if out is a:  # forward returned an input as-is: output a new alias of it
-            out = Tensor(a._data)
-            out._vc = a._vc
-            break
+    if ctx._dirty and any(out is t for t in ctx._dirty):  # an input changed in place: it is the output itself
+        if out.grad_fn is None and out._requires_grad:  # (PyTorch: check_inplace)
+            raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+        out._vc[0] += 1  # PyTorch bumps the version of a dirty tensor once more
+    else:
+        for a in args:
+            if out is a:  # forward returned an input as-is: output a new alias of it
+                out = _alias(a._data, a._vc)
+                break
     if ctx._non_differentiable and any(out is t for t in ctx._non_differentiable):
         out._requires_grad = False
     else:
@@ -423,3 +590,48 @@ class AccumulateGrad(Node):
         else:
             v._grad.add_(grad)  # in place, as PyTorch does
         return ()
+
+
+class Error(Node):
+    """A node whose backward raises (PyTorch: ``torch::autograd::Error``, made by ``DelayedError``)."""
+
+    def __init__(self, msg, next_functions, num_inputs):
+        self.msg, self.next_functions, self._num_inputs = msg, next_functions, num_inputs
+        self._sequence_nr = next_sequence_nr()
+
+    def name(self):
+        return "minigrad::autograd::Error"
+
+    def apply(self, *grad_outputs):
+        raise RuntimeError(self.msg)
+
+
+def once_differentiable(backward):
+    """Decorator for a Function's ``backward`` written with numbers only, that cannot be differentiated again.
+
+    PyTorch (``torch.autograd.function.once_differentiable``) runs it under ``no_grad``; when
+    ``create_graph=True`` asked for a graph of the gradients (a gradient arriving that requires
+    grad), each result is given an ``Error`` node, so that differentiating it raises.
+    """
+    @functools.wraps(backward)
+    def wrapper(ctx, *args):
+        with grad_mode.no_grad():
+            outputs = backward(ctx, *args)
+        if not grad_mode.is_grad_enabled() or not any(isinstance(a, Tensor) and a._requires_grad for a in args):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        outputs = (outputs,) if single else outputs
+        fakes = [Tensor(o._data).requires_grad_(True) if o is not None else None for o in outputs]  # detached copies
+        err = Error("trying to differentiate twice a function that was marked with @once_differentiable",
+                    tuple([edge_of(f) if f is not None else (None, 0) for f in fakes]), len(fakes))
+        wrapped = []
+        for i, f in enumerate(fakes):  # PyTorch: DelayedError's outputs, each with the Error node as grad_fn
+            if f is not None:
+                f = _alias(f._data, f._vc)
+                f.grad_fn, f._output_nr, f._requires_grad = err, i, True
+            wrapped.append(f)
+        return wrapped[0] if single else tuple(wrapped)
+    return wrapper
+
+
+from . import graph  # noqa: E402  (saved_tensors_hooks; graph.py uses the classes above)

@@ -11,16 +11,20 @@ def as_operand(x, like):
 
     PyTorch calls it a "wrapped number" and makes a new one for every ``x * 2``; it shows up in
     ``next_functions`` as ``(None, 0)``.  minigrad gives it the dtype of the result at once
-    (``float32_tensor * 2.5`` stays float32); PyTorch keeps it as float64 (``grad_fn._saved_other``)
-    and casts it inside the kernel, which gives the same numbers.  A numpy array becomes a tensor as it is.
+    (``float32_tensor * 2.5`` stays float32); PyTorch keeps it as float64 (``grad_fn._saved_other``
+    shows it so) and casts it inside the kernel, which gives the same numbers.  A numpy array becomes a tensor as it is.
     """
     if isinstance(x, Tensor):
         return x
     if isinstance(x, np.ndarray):
         return Tensor(x)
     if isinstance(x, float) and like._data.dtype.kind == "f":  # a float next to a float tensor: its dtype
-        return Tensor(np.asarray(x, like._data.dtype))
-    return Tensor(np.asarray(x, dtype=result_type(like, x).numpy))
+        t = Tensor(np.asarray(x, like._data.dtype))
+    else:
+        t = Tensor(np.asarray(x, dtype=result_type(like, x).numpy))
+    if isinstance(x, (bool, int, float)):
+        t._wrapped_number = x  # grad_fn._saved_other shows it as PyTorch keeps it (autograd/function.py: _shown)
+    return t
 
 
 def result_type(a, b):

@@ -16,6 +16,7 @@ from ._util import check_not_bool, constant, float_data, result, result_type, su
 class Add(Function):
     """``a + alpha * b`` (``alpha`` is 1 for ``a + b``; ``a.add(b, alpha=2)`` keeps it in the node)."""
     node_name = "AddBackward0"
+    saved_names = {"alpha": "alpha"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
@@ -35,6 +36,7 @@ class Add(Function):
 class Sub(Function):
     """``a - alpha * b``."""
     node_name = "SubBackward0"
+    saved_names = {"alpha": "alpha"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
@@ -68,6 +70,7 @@ class Rsub(Function):
 
 class Mul(Function):
     node_name = "MulBackward0"
+    saved_names = {"other": 0, "self": 1}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -105,6 +108,7 @@ class MulScalar(Function):
 
 class Div(Function):
     node_name = "DivBackward0"
+    saved_names = {"self": 0, "other": 1}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -140,6 +144,7 @@ class Neg(Function):
 
 class Reciprocal(Function):
     node_name = "ReciprocalBackward0"
+    saved_names = {"result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
@@ -157,6 +162,7 @@ class Reciprocal(Function):
 class Pow(Function):
     """``x ** 2``: a tensor to a fixed number."""
     node_name = "PowBackward0"
+    saved_names = {"self": 0, "exponent": "exponent"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, exponent):
@@ -182,6 +188,7 @@ class Pow(Function):
 class PowTensor(Function):
     """``x ** y`` with both tensors."""
     node_name = "PowBackward1"
+    saved_names = {"self": 0, "exponent": 1, "result": 2}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -207,6 +214,7 @@ class PowTensor(Function):
 class PowScalarBase(Function):
     """``2 ** x``: a fixed number to a tensor power."""
     node_name = "PowBackward2"
+    saved_names = {"self": "base", "result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, base, b):
@@ -231,6 +239,7 @@ class PowScalarBase(Function):
 
 class Exp(Function):
     node_name = "ExpBackward0"
+    saved_names = {"result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
@@ -247,6 +256,7 @@ class Exp(Function):
 
 class Log(Function):
     node_name = "LogBackward0"
+    saved_names = {"self": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
@@ -262,6 +272,7 @@ class Log(Function):
 
 class Sqrt(Function):
     node_name = "SqrtBackward0"
+    saved_names = {"result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
@@ -278,6 +289,7 @@ class Sqrt(Function):
 
 class Abs(Function):
     node_name = "AbsBackward0"
+    saved_names = {"self": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
@@ -294,6 +306,7 @@ class Abs(Function):
 
 class Tanh(Function):
     node_name = "TanhBackward0"
+    saved_names = {"result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
@@ -330,6 +343,7 @@ class TanhBackward(Function):
 
 class Sigmoid(Function):
     node_name = "SigmoidBackward0"
+    saved_names = {"result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
@@ -365,6 +379,7 @@ class SigmoidBackward(Function):
 class Relu(Function):
     """``relu(x) = max(0, x)``; its gradient passes where the output is positive."""
     node_name = "ReluBackward0"
+    saved_names = {"result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):

@@ -33,6 +33,7 @@ def _check_mm(a, b):
 class Mm(Function):
     """``a.mm(b)``: (m x k) @ (k x n).  dL/da = grad @ b^T, dL/db = a^T @ grad."""
     node_name = "MmBackward0"
+    saved_names = {"self": 0, "mat2": 1, "self_sym_sizes": "self_sizes", "mat2_sym_sizes": "mat2_sizes"}
 
     @staticmethod
     def forward(ctx, a, b):
@@ -55,11 +56,13 @@ class Addmm(Function):
     dL/d(bias) = grad summed to bias's shape, dL/dx = grad @ w_t^T, dL/d(w_t) = x^T @ grad.
     """
     node_name = "AddmmBackward0"
+    saved_names = {"mat1": 0, "mat2": 1}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, bias, x, w_t):
         _check_mm(x, w_t)
-        ctx.save_for_backward(x, w_t)
+        _, need_x, need_w_t = ctx.needs_input_grad
+        ctx.save_for_backward(x if need_w_t else None, w_t if need_x else None)  # (as in Mm)
         ctx.w_t_column_major = column_major(w_t)  # PyTorch keeps the strides of w_t for its gradient's layout
         with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf is nan, silently, as in PyTorch)
             return Tensor(add_bias(x._data @ w_t._data, bias._data))  # bias + x @ w_t
@@ -75,6 +78,7 @@ class Addmm(Function):
 
 class Dot(Function):
     node_name = "DotBackward0"
+    saved_names = {"self": 0, "tensor": 1}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -98,6 +102,7 @@ class Dot(Function):
 
 class Mv(Function):
     node_name = "MvBackward0"
+    saved_names = {"self": 0, "vec": 1}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, m, v):
@@ -123,6 +128,7 @@ class Mv(Function):
 
 class Bmm(Function):
     node_name = "BmmBackward0"
+    saved_names = {"self": 0, "mat2": 1}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, b):

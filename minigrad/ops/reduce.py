@@ -56,6 +56,7 @@ class Sum(Function):
     With ``dtype=`` the sum is taken in that dtype, in the same node (PyTorch too: the engine casts
     the gradient back to ``x``'s dtype, as it does for every input)."""
     node_name = "SumBackward0"
+    saved_names = {"self_sym_sizes": "shape"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, dtype=None):
@@ -71,10 +72,11 @@ class Sum(Function):
 class SumDim(Function):
     """``x.sum(dim, keepdim)``."""
     node_name = "SumBackward1"
+    saved_names = {"dim": "saved_dim", "keepdim": "keepdim", "self_sym_sizes": "shape"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, dim, keepdim, dtype=None):
-        ctx.shape = a._data.shape
+        ctx.shape, ctx.dim_arg = a._data.shape, dim if isinstance(dim, (tuple, list)) else (dim,)
         ctx.dims = reduce_dims(dim, a._data.ndim)
         ctx.keepdim = keepdim
         with np.errstate(invalid="ignore", over="ignore"):
@@ -87,6 +89,7 @@ class SumDim(Function):
 
 class Mean(Function):
     node_name = "MeanBackward0"
+    saved_names = {"self_sym_sizes": "shape", "self_sym_numel": "self_numel"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
@@ -104,10 +107,11 @@ class Mean(Function):
 
 class MeanDim(Function):
     node_name = "MeanBackward1"
+    saved_names = {"dim": "saved_dim", "keepdim": "keepdim", "self_sym_sizes": "shape", "self_sym_numel": "self_numel"}
 
     @staticmethod
     def forward(ctx, a, dim, keepdim):
-        ctx.shape = a._data.shape
+        ctx.shape, ctx.dim_arg = a._data.shape, dim if isinstance(dim, (tuple, list)) else (dim,)
         ctx.dims = reduce_dims(dim, a._data.ndim)
         ctx.keepdim = keepdim
         n = int(np.prod([ctx.shape[d] for d in ctx.dims])) if ctx.dims else 1
@@ -124,6 +128,7 @@ class MeanDim(Function):
 class Max(Function):
     """``x.max()``: the gradient goes to the maximum (shared evenly between ties, as in PyTorch)."""
     node_name = "MaxBackward1"
+    saved_names = {"self": 0, "result": 1}  # (grad_fn._saved_*)
     reduce, name = np.max, "max"
 
     @classmethod
@@ -164,20 +169,21 @@ class Min(Max):
 class MaxDim(Function):
     """``x.max(dim)`` returns (values, indices); the gradient goes to the chosen index."""
     node_name = "MaxBackward0"
+    saved_names = {"dim": "saved_dim", "keepdim": "keepdim", "self_sym_sizes": "shape"}  # (grad_fn._saved_*)
     arg = np.argmax
 
     @classmethod
     def forward(cls, ctx, a, dim, keepdim):
         d = dims_arg(dim, a._data.ndim)[0]
         if a._data.ndim == 0:  # the only element, at index 0
-            ctx.shape, ctx.dim, ctx.keepdim, ctx.index = (), None, True, np.asarray(0)
+            ctx.shape, ctx.dim, ctx.keepdim, ctx.index, ctx.dim_arg = (), None, True, np.asarray(0), dim
             indices = Tensor(np.asarray(0, dtype=np.int64))
             ctx.mark_non_differentiable(indices)
             return Tensor(a._data.copy()), indices
         if a._data.shape[d] == 0:
             raise IndexError(f"{cls.node_name[:3].lower()}(): Expected reduction dim {d} to have non-zero size.")
         idx = cls.arg(a._data, axis=d, keepdims=True)
-        ctx.shape, ctx.dim, ctx.keepdim = a._data.shape, d, keepdim
+        ctx.shape, ctx.dim, ctx.keepdim, ctx.dim_arg = a._data.shape, d, keepdim, dim
         ctx.index = idx
         values = np.take_along_axis(a._data, idx, axis=d)
         if not keepdim:
@@ -205,6 +211,7 @@ class Softmax(Function):
     """``softmax(x, dim)``; backward: ``out * (grad - (grad * out).sum(dim))``, as one op
     (PyTorch: ``_softmax_backward_data``, ``SoftmaxBackwardDataBackward0`` under ``create_graph=True``)."""
     node_name = "SoftmaxBackward0"
+    saved_names = {"dim": "saved_dim", "result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, dim):
@@ -214,7 +221,7 @@ class Softmax(Function):
         with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, silently, in PyTorch too
             e = np.exp(a._data - a._data.max(axis=axis, keepdims=True))
             out = Tensor(e / e.sum(axis=axis, keepdims=True))
-        ctx.dim = d
+        ctx.dim, ctx.dim_arg = d, dim
         ctx.save_for_backward(out)
         return out
 
@@ -254,6 +261,7 @@ class LogSoftmax(Function):
     """``log_softmax(x, dim)``; backward: ``grad - exp(out) * grad.sum(dim)``, as one op (PyTorch:
     ``_log_softmax_backward_data``, ``LogSoftmaxBackwardDataBackward0`` under ``create_graph=True``)."""
     node_name = "LogSoftmaxBackward0"
+    saved_names = {"dim": "saved_dim", "result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, dim):
@@ -263,7 +271,7 @@ class LogSoftmax(Function):
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             shifted = a._data - a._data.max(axis=axis, keepdims=True)
             out = Tensor(shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True)))
-        ctx.dim = d
+        ctx.dim, ctx.dim_arg = d, dim
         ctx.save_for_backward(out)
         return out
 

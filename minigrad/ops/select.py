@@ -10,7 +10,10 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor, _wrap_dim
 from ._util import sum_to
+from .reduce import _return_type
 from .shape import IndexGrad, view_of
+
+SortReturn = _return_type("sort")  # x.sort(): minigrad.return_types.sort(values=..., indices=...)
 
 
 def index_array(index, what):
@@ -460,3 +463,61 @@ def remove_ranges(key):
         return tuple(list(k) if isinstance(k, range) else k for k in key)
     return key
 
+
+
+# ------------------------------------------------------------------ index_add, sort
+class IndexAdd(Function):
+    """``x.index_add(dim, index, source, alpha=1)``: ``out[index[i]] += alpha * source[i]`` (dim=0).
+    dL/dx = grad; dL/dsource = alpha * grad.index_select(dim, index) (derivatives.yaml)."""
+    node_name = "IndexAddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, idx, source, alpha=1):
+        if idx.ndim > 1:
+            raise IndexError("index_add_(): Index is supposed to be a vector")
+        ctx.dim, ctx.index, ctx.alpha = dim, idx, alpha
+        out = a._data.copy()
+        key = (slice(None),) * dim + (idx.reshape(-1),)
+        np.add.at(out, key, source._data if alpha == 1 else alpha * source._data)  # repeated indices add up
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        g_src = None
+        if ctx.needs_input_grad[3]:
+            g_src = IndexSelect.apply(grad, ctx.dim, ctx.index)
+            g_src = g_src if ctx.alpha == 1 else g_src * ctx.alpha
+        return grad, None, None, g_src, None
+
+
+class Sort(Function):
+    """``x.sort(dim=-1, descending=False)``: (values, indices); the gradient goes back to where each value
+    came from (PyTorch: ``value_selecting_reduction_backward``, a scatter into zeros)."""
+    node_name = "SortBackward0"
+    saved_names = {"dim": "saved_dim"}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, a, dim_arg, descending, stable):
+        dim = _wrap_dim(dim_arg, a._data.ndim)
+        data = a._data if a._data.ndim else a._data.reshape(1)
+        if descending:  # largest first, ties in order of position: sort the reversed array, read it backwards
+            n = data.shape[dim]
+            idx = n - 1 - np.flip(np.argsort(np.flip(data, dim), axis=dim, kind="stable"), dim)
+        else:  # ties in order of position, nan last, as PyTorch's stable=True (minigrad is always stable)
+            idx = np.argsort(data, axis=dim, kind="stable")
+        ctx.dim, ctx.index, ctx.dim_arg = dim, idx, dim_arg
+        values = np.take_along_axis(data, idx, axis=dim).reshape(a._data.shape)
+        indices = Tensor(np.asarray(idx.reshape(a._data.shape), dtype=np.int64))
+        ctx.mark_non_differentiable(indices)
+        return Tensor(values), indices
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices):
+        g = grad if grad._data.ndim else grad.reshape(1)
+        zeros = Tensor(np.zeros(g._data.shape, g._data.dtype))
+        return ScatterAdd.apply(zeros, ctx.dim, ctx.index, g).reshape(grad._data.shape), None, None, None
+
+
+class SortStable(Sort):
+    """``x.sort(stable=True)``: PyTorch's other overload of sort, with its own node name."""
+    node_name = "SortBackward1"

@@ -50,6 +50,7 @@ def _infer_shape(shape, numel):
 
 class View(Function):
     node_name = "ViewBackward0"
+    saved_names = {"self_sym_sizes": "shape"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, shape):

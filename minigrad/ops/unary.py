@@ -36,6 +36,7 @@ def _quiet(fn, x):
 
 class _SelfUnary(Function):
     """An op ``y = f(x)`` whose derivative is written with the input ``x`` (saved for backward)."""
+    saved_names = {"self": 0}  # (grad_fn._saved_*)
     numpy_fn = None
 
     @classmethod
@@ -50,6 +51,7 @@ class _SelfUnary(Function):
 
 class _ResultUnary(Function):
     """An op ``y = f(x)`` whose derivative is written with the result ``y`` (saved for backward)."""
+    saved_names = {"result": 0}  # (grad_fn._saved_*)
     numpy_fn = None
 
     @classmethod

@@ -3105,3 +3105,385 @@ def b18b_bmm_mv_double_backward(T, F, o):
         for k, g in enumerate(gs):
             o.all(g, f"{name}_dbl{k}", depth=5)
         o[f"{name}_grad2"] = T.autograd.grad(sum((g * g).sum() for g in gs), ins)
+
+
+# ---------------------------------------------------------------------------------- autograd.Function as "Extending
+# PyTorch" teaches it (setup_context, once_differentiable, mark_dirty, ...) and saved tensors ("Autograd mechanics")
+def _linear_setup_context(T, seen):
+    class LinearFunction(T.autograd.Function):
+        @staticmethod
+        def forward(input, weight, bias=None):
+            return input.mm(weight.t()) if bias is None else input.mm(weight.t()) + bias
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            seen.append([len(inputs), list(ctx.needs_input_grad), output.grad_fn is None, output.requires_grad,
+                         T.is_grad_enabled()])
+            ctx.save_for_backward(*inputs)
+
+        @staticmethod
+        def backward(ctx, g):
+            input, weight, bias = ctx.saved_tensors
+            return (g.mm(weight) if ctx.needs_input_grad[0] else None, g.t().mm(input),
+                    g.sum(0) if bias is not None else None)
+    return LinearFunction
+
+
+@case
+def function_setup_context(T, F, o):
+    seen = []
+    LinearFunction = _linear_setup_context(T, seen)
+    x, w, b = leaf(T, 301, 3, 2), leaf(T, 302, 4, 2), leaf(T, 303, 4)
+    y = LinearFunction.apply(x, w, b)
+    fwd_bwd(T, o, y, x=x, w=w, b=b)
+    y = LinearFunction.apply(x.detach(), w)  # bias bound from forward's default
+    o["saved_bias"] = y.grad_fn.saved_tensors[2]
+    o["edges"] = len(y.grad_fn.next_functions)
+    with T.no_grad():
+        o.flags("no_grad", LinearFunction.apply(x, w, b))
+    o["seen"] = seen
+    o["repr"] = repr(y.grad_fn)
+    o["type"] = [type(y.grad_fn).__name__, type(y.grad_fn).__module__, y.grad_fn.name()]
+
+    class Neither(T.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x * 2
+
+    class Both(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+    o.err("neither", lambda: Neither.apply(x))
+    o.err("both", lambda: Both.apply(x))
+    o.err("no_forward", lambda: type("Empty", (T.autograd.Function,), {}).apply(x))
+
+
+def _exp_once(T):
+    class ExpOnce(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.exp()
+
+        @staticmethod
+        @T.autograd.function.once_differentiable
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            ctx.seen = [T.is_grad_enabled(), x.requires_grad, g.requires_grad]
+            return g * x.exp()
+    return ExpOnce
+
+
+@case
+def function_once_differentiable(T, F, o):
+    ExpOnce = _exp_once(T)
+    x = leaf(T, 304, 3)
+    y = ExpOnce.apply(x)
+    g, = T.autograd.grad(y.sum(), x, create_graph=True)
+    o["plain"] = g
+    o["seen"] = y.grad_fn.seen
+    y = ExpOnce.apply(x)
+    g, = T.autograd.grad(y, x, T.ones(3, requires_grad=True), create_graph=True)
+    o["wrapped"] = g
+    o["wrapped_node"] = [type(g.grad_fn).__name__, g.grad_fn.name(), repr(g.grad_fn), g.is_leaf]
+    o.tree("wrapped_tree", g)
+    o.err("twice", lambda: g.sum().backward())
+    o.err("grad_of_it", lambda: T.autograd.grad(g.sum(), x))
+    y = ExpOnce.apply(x * 1)
+    g, = T.autograd.grad(y.pow(2).sum(), x, create_graph=True)
+    o["through_pow"] = g
+    o.err("through_pow_twice", lambda: g.sum().backward())
+    o["name"] = ExpOnce.backward.__name__
+
+
+@case
+def function_mark_dirty(T, F, o):
+    class AddOne_(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 1
+
+    class NotReturned(AddOne_):
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            ctx.mark_dirty(x)
+            return x * 1
+
+    class NoMark(AddOne_):
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            return x
+
+    a = leaf(T, 305, 3)
+    h = a * 2
+    v0 = h._version
+    saved = h * h  # saved h at version v0
+    r = AddOne_.apply(h)
+    o["same_object"] = r is h
+    o["versions"] = h._version - v0
+    o.fn("h.grad_fn", h)
+    o["h"] = h
+    o.err("stale_saved", lambda: saved.sum().backward())
+    (h * 3).sum().backward()
+    o.grads("", a=a)
+    o.err("leaf", lambda: AddOne_.apply(leaf(T, 306, 2)))
+    o.err("not_returned", lambda: NotReturned.apply(a * 1))
+    n = NoMark.apply(a * 1)
+    o.fn("no_mark.grad_fn", n)
+    o["no_mark"] = n
+
+
+@case
+def function_materialize_grads_and_clear_on_access(T, F, o):
+    class Two(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, materialize):
+            ctx.set_materialize_grads(materialize)
+            return x.clone(), x * 2
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            ctx.got = [g1, g2]
+            return g1 + (0 if g2 is None else 2 * g2), None
+
+    x = leaf(T, 307, 2)
+    for m in (True, False):
+        a, _ = Two.apply(x, m)
+        a.sum().backward()
+        o[f"got_{m}"] = a.grad_fn.got
+
+    class ReadOnce(T.autograd.Function):
+        clear_saved_tensors_on_access = True
+
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return 2 * x * g
+
+    y = ReadOnce.apply(x)
+    o["first"] = y.grad_fn.saved_tensors
+    o.err("second", lambda: y.grad_fn.saved_tensors)
+    y = ReadOnce.apply(x)
+    y.sum().backward(retain_graph=True)
+    o.err("second_backward", lambda: y.sum().backward())
+    o["default"] = T.autograd.Function.clear_saved_tensors_on_access
+    y = _exp_once(T).apply(x)
+    y.sum().backward()
+    o.err("freed", lambda: y.grad_fn.saved_tensors)
+    o.err("freed_raw", lambda: y.grad_fn._raw_saved_tensors)
+
+
+@case
+def saved_attributes_of_builtin_nodes(T, F, o):
+    x, m, k = leaf(T, 308, 4), leaf(T, 309, 2, 3), leaf(T, 310, 3, 4)
+    z = x * 2.0
+    o["mul_number"] = [z.grad_fn._saved_other, z.grad_fn._saved_self]
+    o["mul_int"] = (x * 3).grad_fn._saved_other
+    o["mul_bool"] = (x * True).grad_fn._saved_other
+    o["div_number"] = (x / 4).grad_fn._saved_other
+    c = T.tensor(2.0)
+    z = x * c
+    o["mul_tensor"] = [z.grad_fn._saved_other is c, z.grad_fn._saved_self]
+    z = x * x
+    o["mul_self"] = [z.grad_fn._saved_self is x, z.grad_fn._saved_other is x]
+    h = x + 1
+    z = x / h
+    o["div"] = [z.grad_fn._saved_self is x, z.grad_fn._saved_other is h]
+    o["alpha"] = [(x + x).grad_fn._saved_alpha, x.add(x, alpha=3).grad_fn._saved_alpha, x.sub(x, alpha=2).grad_fn._saved_alpha]
+    for name in ("sin", "cos", "log", "abs", "log1p", "tan", "sinh", "cosh", "atan", "erf", "exp2", "rsqrt", "expm1"):
+        t = getattr(x.abs() + 0.5, name)()
+        keys = sorted(a for a in dir(t.grad_fn) if a.startswith("_saved"))
+        o[f"{name}_keys"] = keys
+        o[f"{name}_saved"] = [getattr(t.grad_fn, a) for a in keys]
+    for name in ("exp", "tanh", "sigmoid", "relu", "sqrt", "reciprocal"):
+        t = getattr(x.abs() if name in ("sqrt",) else x, name)()
+        r = t.grad_fn._saved_result
+        o[f"{name}_result"] = [t.grad_fn.name(), r.equal(t), r is t, r.grad_fn is t.grad_fn, r.requires_grad]
+    o["relu_functional"] = F.relu(m).grad_fn._saved_result
+    o["pow"] = [(x ** 2).grad_fn._saved_exponent, (x ** 0.5).grad_fn._saved_exponent, (x ** 2).grad_fn._saved_self is x]
+    p = x ** x
+    o["pow_tensor"] = [p.grad_fn._saved_self is x, p.grad_fn._saved_exponent is x, p.grad_fn._saved_result.equal(p)]
+    q = 2 ** x
+    o["pow_number_base"] = [q.grad_fn._saved_self, q.grad_fn._saved_result.equal(q)]
+    mm = m.mm(k)
+    o["mm"] = [mm.grad_fn._saved_self is m, mm.grad_fn._saved_mat2 is k, mm.grad_fn._saved_self_sym_sizes,
+               mm.grad_fn._saved_mat2_sym_sizes]
+    o["mm_half"] = [m.mm(k.detach()).grad_fn._saved_self, m.detach().mm(k).grad_fn._saved_mat2]
+    lin = F.linear(m, k.t(), leaf(T, 311, 4))
+    o["addmm"] = [lin.grad_fn.name(), lin.grad_fn._saved_mat1 is m, lin.grad_fn._saved_mat2]
+    lin = F.linear(m, k.t().detach(), leaf(T, 312, 4))
+    o["addmm_frozen_weight"] = [lin.grad_fn._saved_mat1, lin.grad_fn._saved_mat2]
+    o["dot_mv_bmm"] = [x.dot(x).grad_fn._saved_tensor is x, m.mv(k[:, 0]).grad_fn._saved_vec,
+                       m.unsqueeze(0).bmm(k.unsqueeze(0)).grad_fn._saved_mat2]
+    o["sum"] = [m.sum().grad_fn._saved_self_sym_sizes, m.sum(1).grad_fn._saved_dim, m.sum(0, keepdim=True).grad_fn._saved_keepdim,
+                m.sum((0, 1)).grad_fn._saved_dim]
+    o["mean"] = [m.mean().grad_fn._saved_self_sym_sizes, m.mean().grad_fn._saved_self_sym_numel, m.mean(1).grad_fn._saved_dim,
+                 m.mean(1).grad_fn._saved_self_sym_numel]
+    o["view"] = [m.view(6).grad_fn._saved_self_sym_sizes, m.reshape(3, 2).grad_fn._saved_self_sym_sizes]
+    o["max"] = [m.max().grad_fn._saved_result, m.max().grad_fn._saved_self is m, m.max(1)[0].grad_fn._saved_dim,
+                m.max(1, keepdim=True)[0].grad_fn._saved_keepdim, m.max(1)[0].grad_fn._saved_self_sym_sizes]
+    o["softmax"] = [m.softmax(1).grad_fn._saved_dim, m.log_softmax(0).grad_fn._saved_dim, m.softmax(1).grad_fn._saved_result]
+    # the dim as passed: PyTorch shows a negative one as an unsigned 64-bit number
+    o["negative_dims"] = [m.softmax(-1).grad_fn._saved_dim, m.log_softmax(-2).grad_fn._saved_dim,
+                          m.max(-1)[0].grad_fn._saved_dim, m.sum(-1).grad_fn._saved_dim, m.mean((0, -1)).grad_fn._saved_dim,
+                          m.sum((1, 0)).grad_fn._saved_dim, m.sort().values.grad_fn._saved_dim]
+    o["neg_keys"] = [a for a in dir((-x).grad_fn) if a.startswith("_saved")]
+    o["exp_keys"] = [a for a in dir(x.exp().grad_fn) if a.startswith("_saved") or a.startswith("_raw_saved")]
+    o["raw_type"] = type(x.exp().grad_fn._raw_saved_result).__name__
+    o.err("missing", lambda: x.exp().grad_fn._saved_self)
+    y = x.pow(3)
+    y.sum().backward()
+    o.err("after_backward", lambda: y.grad_fn._saved_self)
+    o["number_after_backward"] = y.grad_fn._saved_exponent
+    s = m.sum(0)
+    s.sum().backward()
+    o["sizes_after_backward"] = s.grad_fn._saved_self_sym_sizes
+    z = x * 2.0
+    z.sum().backward()
+    o.err("wrapped_after_backward", lambda: z.grad_fn._saved_other)
+    o["unsaved_after_backward"] = z.grad_fn._saved_self
+    y = x.exp()
+    y.sum().backward(retain_graph=True)
+    o["retained"] = y.grad_fn._saved_result.equal(y)
+
+
+@case
+def saved_tensors_hooks_pack_unpack(T, F, o):
+    log = []
+
+    def pack(t):
+        log.append(["pack", t.shape[0], t.requires_grad, None if t.grad_fn is None else type(t.grad_fn).__name__,
+                    t.is_leaf])
+        return ("packed", t * 1)
+
+    def unpack(p):
+        log.append(["unpack", p[0]])
+        return p[1]
+
+    a, x = leaf(T, 313, 3), leaf(T, 314, 2)
+    b = leaf(T, 315, 3) * 2
+    with T.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = a * b
+        e = a.exp()
+        n = a * 3.0  # a Python number is not packed
+        T.ones(2).exp()  # nothing requires grad: nothing is saved
+    o["log_forward"] = list(log)
+    o["exp_saved"] = [e.grad_fn._saved_result.equal(e), e.grad_fn._saved_result is e,
+                      e.grad_fn._saved_result.grad_fn is e.grad_fn]
+    o["mul_saved"] = [y.grad_fn._saved_other is a, y.grad_fn._saved_other.equal(a), y.grad_fn._saved_self.is_leaf,
+                      y.grad_fn._saved_other.requires_grad, n.grad_fn._saved_other]
+    y.sum().backward()
+    o.grads("", a=a)
+    o["log"] = log
+
+    class Square(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, t):
+            ctx.save_for_backward(t)
+            return t * t
+
+        @staticmethod
+        def backward(ctx, g):
+            t, = ctx.saved_tensors
+            return 2 * t * g
+
+    log.clear()
+    with T.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = Square.apply(x)
+    o["function_saved"] = [y.grad_fn.saved_tensors[0] is x, y.grad_fn.saved_tensors[0].equal(x)]
+    y.sum().backward()
+    o.grads("square_", x=x)
+    o["function_log"] = log
+    store = {}
+    with T.autograd.graph.saved_tensors_hooks(lambda t: store.setdefault(len(store), t.detach() * 10) is None or
+                                              len(store) - 1, lambda i: store[i] / 10):
+        y = (x * x).sum()
+    g, = T.autograd.grad(y, x, create_graph=True)  # double backward through unpacked tensors reaches x
+    o["double"] = [g, T.autograd.grad(g.sum(), x)[0], sorted(store)]
+    with T.autograd.graph.saved_tensors_hooks(lambda t: 3, lambda p: p):
+        y = x.exp()
+    o.err("unpack_number", lambda: y.grad_fn._saved_result)
+    o.err("unpack_number_backward", lambda: y.sum().backward())
+    log.clear()
+    with T.autograd.graph.saved_tensors_hooks(lambda t: log.append("outer") or t, lambda p: p):
+        with T.autograd.graph.saved_tensors_hooks(lambda t: log.append("inner") or t, lambda p: p):
+            x.sin()
+        x.cos()
+    o["nested"] = log
+    with T.autograd.graph.save_on_cpu():
+        y = x.pow(2)
+    o["save_on_cpu"] = [y.grad_fn._saved_self is x, y.grad_fn._saved_self.equal(x)]
+    with T.autograd.graph.disable_saved_tensors_hooks("hooks are off here"):
+        o.err("while_disabled", lambda: T.autograd.graph.save_on_cpu().__enter__())
+        x.pow(2)
+    with T.autograd.graph.saved_tensors_hooks(pack, unpack):
+        o.err("disable_while_on", lambda: T.autograd.graph.disable_saved_tensors_hooks("not now").__enter__())
+
+
+@case
+def saved_tensor_register_hooks(T, F, o):
+    x = leaf(T, 316, 2)
+    y = x.pow(2)
+    y.grad_fn._raw_saved_self.register_hooks(lambda t: t * 10, lambda t: t)
+    o["unpacked"] = y.grad_fn._saved_self
+    y.sum().backward()
+    o.grads("", x=x)
+    y = x.pow(2)
+    y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+    o.err("twice", lambda: y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t))
+    o.err("none", lambda: (x * 2.0).grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t))
+    with T.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        y = x.pow(2)
+    o.err("under_default_hooks", lambda: y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t))
+    seen = []
+    y = x.exp()
+    y.grad_fn._raw_saved_result.register_hooks(lambda t: seen.append([t.requires_grad, t.grad_fn is None]) or t,
+                                               lambda t: t)
+    o["result_pack_sees"] = seen
+    o["result_unpacked"] = [y.grad_fn._saved_result.grad_fn is y.grad_fn, y.grad_fn._saved_result.equal(y)]
+    y.sum().backward()
+    o.err("raw_after_backward", lambda: y.grad_fn._raw_saved_result.register_hooks(lambda t: t, lambda t: t))
+
+
+@case
+def node_hooks_get_tuples_and_sort_index_add(T, F, o):
+    x = leaf(T, 317, 3)
+    y = x * 3
+    seen = []
+    y.grad_fn.register_hook(lambda gin, gout: seen.append([type(gin).__name__, type(gout).__name__, gin, gout]))
+    y.sum().backward()
+    o["post_hook"] = seen
+    m = leaf(T, 318, 2, 4)
+    s = m.sort()
+    o.repr("sort_repr", s)
+    (s.values * T.arange(4.0)).sum().backward()
+    o.grads("", m=m)
+    o["sort_desc"] = list(m.sort(0, descending=True))
+    o["argsort"] = T.argsort(m.detach(), 1)
+    o["sort_saved_dim"] = m.sort(0).values.grad_fn._saved_dim
+    src = leaf(T, 319, 3, 2)
+    y = T.zeros(4, 2).index_add(0, T.tensor([0, 3, 0]), src, alpha=2)
+    y.pow(2).sum().backward()
+    o.all(y, grads={"src": src})
+    z = T.zeros(4, 2)
+    z.index_add_(0, T.tensor([1, 1, 2]), T.ones(3, 2))
+    o["index_add_"] = z
