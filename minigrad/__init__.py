@@ -215,4 +215,9 @@ from .functions import (einsum, sin, cos, tan, sinh, cosh, asin, acos, atan, arc
                         FloatTensor, DoubleTensor, LongTensor, IntTensor, BoolTensor, ByteTensor,
                         sparse_coo_tensor, sparse_csr_tensor, complex, view_as_complex, view_as_real,
                         polar)  # noqa: E402, A004
+from .functions import (multiply, subtract, divide, true_divide, eq, ne, lt, le, gt, ge, logical_not,  # noqa: E402
+                        logical_and, logical_or, logical_xor, isnan, isinf, isfinite, nan_to_num, count_nonzero,
+                        nonzero, tril, triu, diag, trace, sort, argsort, topk, median, unique, cumprod, masked_select,
+                        take, roll, repeat_interleave, tile, fmod, lerp, addcmul, addcdiv, addmm, cross, kron,
+                        meshgrid, broadcast_tensors)  # noqa: A004
 

@@ -3,12 +3,15 @@
 - ``elementwise.py``: + - * / ** neg exp log sqrt abs tanh sigmoid relu clamp where ...
 - ``reduce.py``: sum, mean, max, softmax, log_softmax
 - ``shape.py``: view/reshape, t/transpose/permute, (un)squeeze, expand, indexing, cat/stack
-- ``linalg.py``: mm, addmm (nn.Linear), dot, mv, bmm, matmul
+- ``linalg.py``: mm, addmm (nn.Linear, torch.addmm), dot, mv, bmm, matmul, cross, kron
 - ``loss.py``: mse_loss, nll_loss
 - ``inplace.py``: add_, mul_, zero_, x[i] = v, ...
-- ``unary.py``: sin cos tan ..., log1p expm1 log2 log10 exp2 rsqrt erf, floor ceil round trunc frac, // %, clamp_min/max
-- ``statistics.py``: var, std, norm, prod, cumsum, logsumexp, amax/amin, argmin, all, any
-- ``select.py``: masked_fill, index_select, gather, scatter, flip, repeat, split/chunk, unbind, einsum
+- ``unary.py``: sin cos tan ..., log1p expm1 log2 log10 exp2 rsqrt erf, floor ceil round trunc frac, // %, clamp_min/max,
+  fmod, nan_to_num, lerp, addcmul, addcdiv, div(rounding_mode=)
+- ``statistics.py``: var, std, norm, prod, cumsum, cumprod, logsumexp, amax/amin, argmin, all, any
+- ``select.py``: masked_fill, index_select, gather, scatter, flip, repeat, split/chunk, unbind, einsum,
+  tril/triu, diag, trace, masked_select, take, nonzero, roll, repeat_interleave, tile, meshgrid, broadcast_tensors
+- ``sorting.py``: sort, argsort, topk, median, unique
 """
 from ..tensor import Tensor
 from ._util import as_operand, broadcast_shape, is_expandable_to, sum_to
@@ -22,7 +25,7 @@ from .loss import MseLoss, NllLoss
 from .reduce import Max, MaxDim, Mean, MeanDim, Min, MinDim, MinReturnTypes, ReturnTypes, LogSoftmax, Softmax, Sum, SumDim
 from .shape import (Cat, Expand, SqueezeDims, Index, IndexGrad, IndexPut, Permute, Select, Slice, Squeeze, SqueezeDim, Stack,
                     T, Transpose, UnsafeView, Unsqueeze, View, can_view, index, setitem)
-from . import select, statistics, unary  # more ops (trigonometry, var/std/norm, gather/scatter/split, einsum ...)
+from . import linalg, select, sorting, statistics, unary  # more ops (trigonometry, var/std/norm, gather/scatter/split, einsum ...)
 
 
 def binary(fn, a, b, alpha=1):

@@ -88,7 +88,8 @@ def broadcast_shape(a, b):
         return sb
     n = max(len(sa), len(sb))
     pa, pb = (1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb
-    for i, (x, y) in enumerate(zip(pa, pb)):
+    for i in reversed(range(n)):  # (PyTorch reports the last dim that does not match)
+        x, y = pa[i], pb[i]
         if x != y and x != 1 and y != 1:
             raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) at non-singleton "
                                f"dimension {i}")
