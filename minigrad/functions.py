@@ -299,12 +299,12 @@ def trace(input):  # noqa: A002
     return input.trace()
 
 
-def sort(input, dim=-1, descending=False, stable=False):  # noqa: A002
-    return input.sort(dim, descending, stable)
+def sort(input, dim=-1, descending=False, *, stable=None):  # noqa: A002
+    return input.sort(dim, descending, stable=stable)
 
 
-def argsort(input, dim=-1, descending=False, stable=False):  # noqa: A002
-    return input.argsort(dim, descending, stable)
+def argsort(input, dim=-1, descending=False, *, stable=False):  # noqa: A002
+    return input.argsort(dim, descending, stable=stable)
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
@@ -364,7 +364,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):  # noqa: A002
 
 
 def cross(input, other, dim=None):  # noqa: A002
-    return input.cross(other, dim)
+    from .ops.linalg import cross
+    return cross(input, other, dim)  # (directly: its warning names the caller's line)
 
 
 def kron(input, other):  # noqa: A002

@@ -1131,11 +1131,12 @@ class Tensor:
         return _ops.select.Trace.apply(self)
 
     # ordering (ops/sorting.py)
-    def sort(self, dim=-1, descending=False, stable=False):
-        values, indices = _ops.sorting.Sort.apply(self, _wrap_dim(dim, self._data.ndim), descending)
+    def sort(self, dim=-1, descending=False, *, stable=None):
+        fn = _ops.sorting.Sort if stable is None else _ops.sorting.SortStable  # (PyTorch: two overloads)
+        values, indices = fn.apply(self, _wrap_dim(dim, self._data.ndim), descending)
         return _ops.sorting.SortReturnTypes(values, indices)
 
-    def argsort(self, dim=-1, descending=False, stable=False):
+    def argsort(self, dim=-1, descending=False, *, stable=False):
         return _ops.sorting.argsort(self, dim, descending)
 
     def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002
@@ -1152,8 +1153,8 @@ class Tensor:
         return _ops.sorting.unique(self, sorted, return_inverse, return_counts, dim)
 
     def cumprod(self, dim, dtype=None):
-        src = self if dtype is None else self.to(dtype)
-        return _ops.statistics.Cumprod.apply(src, _wrap_dim(dim, self._data.ndim))
+        dtype = None if dtype is None else _dtype.to_dtype(dtype)
+        return _ops.statistics.Cumprod.apply(self, _wrap_dim(dim, self._data.ndim), dtype)
 
     # selecting and rearranging
     def masked_select(self, mask):

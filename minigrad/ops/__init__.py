@@ -14,7 +14,7 @@
 - ``sorting.py``: sort, argsort, topk, median, unique
 """
 from ..tensor import Tensor
-from ._util import as_operand, broadcast_shape, is_expandable_to, sum_to
+from ._util import as_operand, broadcast_shape, check_not_bool, is_expandable_to, sum_to
 from .elementwise import (Abs, Add, Clamp, Clone, CopyFrom, Div, Exp, Fill, Log, Maximum, Mul, MulScalar, Neg, Pow,
                           PowScalarBase, PowTensor, Reciprocal, Relu, Rsub, Sigmoid, SigmoidBackward, Sqrt, Sub, Tanh,
                           TanhBackward, Threshold, ThresholdBackward, ThresholdInPlace, Sign, Sgn, ToCopy,
@@ -31,6 +31,8 @@ from . import linalg, select, sorting, statistics, unary  # more ops (trigonomet
 def binary(fn, a, b, alpha=1):
     """Apply a two-tensor op to tensor ``a`` and ``b``; a Python number ``b`` becomes a 0-dim tensor
     without gradient (as in PyTorch)."""
+    if fn is Sub:  # (before a Python bool becomes an integer tensor: PyTorch refuses it as a bool)
+        check_not_bool(a, b, "Subtraction")
     b = as_operand(b, a)
     broadcast_shape(a, b)  # raises PyTorch's error when the shapes don't broadcast
     return fn.apply(a, b) if alpha == 1 else fn.apply(a, b, alpha)

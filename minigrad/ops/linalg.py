@@ -260,8 +260,8 @@ def cross(a, b, dim=None):
     from ._util import broadcast_shape
     shape = broadcast_shape(a, b)
     if dim is None:  # the first dim of size 3 (torch.linalg.cross takes the last one)
-        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
-                      "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
+        warnings.warn("Using minigrad.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
+                      "explicitly or simply use minigrad.linalg.cross.\nThe default value of dim will change to agree "
                       "with that of linalg.cross in a future release.", UserWarning, stacklevel=3)
         dim = next((i for i, s in enumerate(shape) if s == 3), -1)
     if a._data.ndim != b._data.ndim:

@@ -459,6 +459,8 @@ class Trace(Function):
             raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {m._data.ndim}")
         ctx.shape = m._data.shape
         x = m._data
+        if x.dtype == np.bool_:
+            raise NotImplementedError("\"trace\" not implemented for 'Bool'")
         return Tensor(np.asarray(np.trace(x, dtype=np.int64 if x.dtype.kind in "biu" else x.dtype)))
 
     @staticmethod
@@ -561,6 +563,8 @@ def roll(t, shifts, dims=None):
     dims = () if dims is None else tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
     if dims and len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    if dims and t._data.ndim == 0:
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     if not dims and len(shifts) != 1:
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
     return Roll.apply(t, shifts, tuple(_wrap_dim(d, t._data.ndim) for d in dims))
@@ -604,14 +608,14 @@ def meshgrid(*tensors, indexing=None):
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
     if indexing is None:
-        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
-                      UserWarning, stacklevel=3)
+        warnings.warn("minigrad.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
+                      UserWarning, stacklevel=2)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
-        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+        raise RuntimeError(f'minigrad.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
     for t in tensors:
         if t._data.ndim > 1:
-            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t!r}")
+            raise RuntimeError(f"minigrad.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t!r}")
     sizes = [t._data.size for t in tensors]
     places = list(range(len(tensors)))
     if indexing == "xy" and len(tensors) >= 2:

@@ -55,6 +55,11 @@ class Sort(Function):
         return value_selecting_backward(grad, ctx.dim, ctx.index, ctx.shape, True), None, None
 
 
+class SortStable(Sort):
+    """``x.sort(stable=True)``: PyTorch's ``sort.stable`` overload, another node name (every sort is stable here)."""
+    node_name = "SortBackward1"
+
+
 class Topk(Sort):
     """``x.topk(k, dim, largest)``: the ``k`` largest (or smallest) values along ``dim``, in order."""
     node_name = "TopkBackward0"
@@ -63,6 +68,8 @@ class Topk(Sort):
     def forward(ctx, a, k, dim, largest):
         x = a._data
         n = x.shape[dim] if x.ndim else 1
+        if x.dtype == np.bool_:
+            raise RuntimeError("topk does not support bool dtypes on CPU")
         if not 0 <= k <= n:
             raise RuntimeError("selected index k out of range")
         idx = np.take(order(x, dim, largest), np.arange(k), axis=dim) if x.ndim else np.zeros((), np.int64)

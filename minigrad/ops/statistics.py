@@ -237,9 +237,9 @@ class Cumprod(Function):
     node_name = "CumprodBackward0"
 
     @staticmethod
-    def forward(ctx, a, dim):
+    def forward(ctx, a, dim, dtype=None):  # (dtype=: computed in that dtype, in this node, as in PyTorch)
         ctx.dim = dim
-        x = a._data
+        x = a._data if dtype is None else a._data.astype(dtype.numpy)
         out = Tensor(x.astype(_sum_dtype(x.dtype)) if x.ndim == 0 else np.cumprod(x, axis=dim, dtype=_sum_dtype(x.dtype)))
         ctx.save_for_backward(a, out)
         return out
@@ -248,11 +248,11 @@ class Cumprod(Function):
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
         if a._data.ndim == 0:
-            return grad, None
+            return grad, None, None
         d = ctx.dim
         if not (a._data == 0).any():
-            return (grad * out).flip(d).cumsum(d).flip(d) / a, None
-        return Tensor(_cumprod_grad(a._data, grad._data, d)), None
+            return (grad * out).flip(d).cumsum(d).flip(d) / a, None, None
+        return Tensor(_cumprod_grad(a._data, grad._data, d)), None, None
 
 
 def _cumprod_grad(x, g, axis):
