@@ -455,12 +455,12 @@ class Trace(Function):
 
     @staticmethod
     def forward(ctx, m):
-        if m._data.ndim != 2:
-            raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {m._data.ndim}")
-        ctx.shape = m._data.shape
         x = m._data
         if x.dtype == np.bool_:
             raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+        if x.ndim != 2:
+            raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.ndim}")
+        ctx.shape = x.shape
         return Tensor(np.asarray(np.trace(x, dtype=np.int64 if x.dtype.kind in "biu" else x.dtype)))
 
     @staticmethod
@@ -489,7 +489,7 @@ def masked_select(t, mask):
     from ._util import broadcast_shape
     if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
-    broadcast_shape(t, mask)
+    broadcast_shape(mask, t)  # (PyTorch names the mask first in its error)
     return MaskedSelect.apply(t, mask._data)
 
 

@@ -482,9 +482,9 @@ class NanToNum(Function):
 
 # ------------------------------------------------------------------ three tensors: lerp, addcmul, addcdiv
 def _same_float_dtype(a, other, name):
-    """lerp wants ``end`` (and a tensor ``weight``) in ``x``'s dtype (PyTorch's check and message)."""
+    """lerp wants ``end`` (and a ``weight`` with dims) in ``x``'s dtype (PyTorch's check and message)."""
     from .select import _C_NAMES
-    if isinstance(other, Tensor) and other._data.ndim and other._data.dtype != a._data.dtype:
+    if isinstance(other, Tensor) and (other._data.ndim or name == "end") and other._data.dtype != a._data.dtype:
         raise RuntimeError(f"expected dtype {_C_NAMES[a._data.dtype.name]} for `{name}` but got dtype "
                            f"{_C_NAMES[other._data.dtype.name]}")
 
@@ -504,7 +504,8 @@ class Lerp(Function):
         x, e = a._data, end._data
         ctx.save_for_backward(a, end, weight if isinstance(weight, Tensor) else None)
         ctx.weight = weight
-        out = np.where(np.abs(w) < 0.5, x + w * (e - x), e - (e - x) * (1 - w))
+        with np.errstate(all="ignore"):  # (inf - inf is nan, silently, as in PyTorch)
+            out = np.where(np.abs(w) < 0.5, x + w * (e - x), e - (e - x) * (1 - w))
         return Tensor(np.asarray(out, dtype=x.dtype))
 
     @staticmethod
@@ -546,8 +547,8 @@ class Addcmul(Function):
         ctx.save_for_backward(t2 if need[1] else None, t1 if need[2] else None)
         ctx.value = value
         dtype = _three_dtype(a, t1, t2)
-        v = np.asarray(value, dtype)
-        return Tensor(np.asarray(a._data + v * t1._data * t2._data, dtype=dtype))
+        with np.errstate(all="ignore"):  # (inf * 0 is nan, silently)
+            return Tensor(np.asarray(a._data + np.asarray(value, dtype) * t1._data * t2._data, dtype=dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -571,7 +572,7 @@ class Addcdiv(Function):
         ctx.save_for_backward(t1, t2)
         ctx.value = value
         dtype = _three_dtype(a, t1, t2)
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(all="ignore"):
             return Tensor(np.asarray(a._data + np.asarray(value, dtype) * (t1._data / t2._data), dtype=dtype))
 
     @staticmethod
@@ -598,7 +599,7 @@ def pointwise3(fn, a, t1, t2, value):
     if fn is Addcdiv and all(t._data.dtype.kind in "iub" for t in (t1, t2)):
         raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
                            "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "
-                           "implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for "
+                           "implemented as (input + value * minigrad.trunc(tensor1 / tensor2)).to(input.dtype) for "
                            "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
                            "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
                            "for all dtypes.")
