@@ -39,7 +39,8 @@ class Sub(Function):
     def forward(ctx, a, b, alpha=1):
         check_not_bool(a, b, "Subtraction")
         ctx.alpha = alpha
-        return result(a, b, a._data - b._data if alpha == 1 else a._data - alpha * b._data)
+        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, silently, as in PyTorch
+            return result(a, b, a._data - b._data if alpha == 1 else a._data - alpha * b._data)
 
     @staticmethod
     def backward(ctx, grad):

@@ -351,7 +351,7 @@ def mask_array(mask):
 
 # how PyTorch's C++ messages name the dtypes
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
-            "int16": "short int", "int8": "signed char", "uint8": "unsigned char"}
+            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 
 def scatter(t, dim, index, src=None, value=None):

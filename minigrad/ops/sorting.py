@@ -110,6 +110,7 @@ class Median(Max):
 
     @staticmethod
     def forward(ctx, a):
+        _no_bool(a, "median_cpu")
         x = a._data.reshape(-1)
         value = x[median_index(x, 0)[0]] if x.size else np.asarray(np.nan, x.dtype)
         out = Tensor(np.asarray(value))
@@ -122,6 +123,16 @@ class MedianDim(MaxDim):
     node_name = "MedianBackward1"
     name = "median"
     arg = staticmethod(median_index)
+
+    @classmethod
+    def forward(cls, ctx, a, dim, keepdim):
+        _no_bool(a, "median_out")
+        return super().forward(ctx, a, dim, keepdim)
+
+
+def _no_bool(a, kernel):
+    if a._data.dtype == np.bool_:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
 # ------------------------------------------------------------------ unique

@@ -525,6 +525,9 @@ class LerpTensor(Lerp):
 
 def lerp(a, end, weight):
     from ._util import broadcast_shape
+    if not a.dtype.is_floating_point:  # (PyTorch's kernels are for floats only)
+        kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_TYPE_NAMES[a.dtype.name]}\'')
     for other, name in ((end, "end"), (weight, "weight")):
         _same_float_dtype(a, other, name)
     broadcast_shape(a, end)
@@ -596,6 +599,8 @@ def pointwise3(fn, a, t1, t2, value):
     """``addcmul`` / ``addcdiv``: the three shapes broadcast (PyTorch's error otherwise)."""
     from ._util import broadcast_shape
     broadcast_shape(Tensor(np.empty(broadcast_shape(a, t1))), t2)
+    if fn is Addcmul and _three_dtype(a, t1, t2) == np.bool_:
+        raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
     if fn is Addcdiv and all(t._data.dtype.kind in "iub" for t in (t1, t2)):
         raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
                            "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "
