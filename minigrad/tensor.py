@@ -282,7 +282,8 @@ class Tensor:
     def type(self, dtype=None):
         if dtype is None:
             return "minigrad." + {"float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor",
-                                  "int32": "IntTensor", "bool": "BoolTensor"}.get(self.dtype.name, "Tensor")
+                                  "int32": "IntTensor", "bool": "BoolTensor",
+                                  "float16": "HalfTensor"}.get(self.dtype.name, "Tensor")
         return self.to(dtype)
 
     def float(self):

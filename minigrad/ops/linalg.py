@@ -71,7 +71,8 @@ class Addmm(Function):
         need_bias, need_x, need_w_t = ctx.needs_input_grad[:3]
         return (sum_to(_times(grad, ctx.beta), ctx.input_shapes[0]) if need_bias else None,
                 _times(grad.mm(w_t.t()), ctx.alpha) if need_x else None,
-                _times(mm_mat2_backward(grad, x, ctx.w_t_column_major), ctx.alpha) if need_w_t else None,  # x.t().mm(grad)
+                # x.t().mm(grad):
+                _times(mm_mat2_backward(grad, x, ctx.w_t_column_major), ctx.alpha) if need_w_t else None,
                 None, None)
 
 
@@ -287,5 +288,6 @@ def kron(a, b):
     for x, y in zip(sa, sb):
         a_shape += [x, 1]
         b_shape += [1, y]
-    product = UnsafeView.apply(a, tuple(a_shape)) * UnsafeView.apply(b, tuple(b_shape))  # (a transposed `a` cannot: as in PyTorch)
+    # (a transposed input cannot be viewed so: it raises view's error, as PyTorch's kron does)
+    product = UnsafeView.apply(a, tuple(a_shape)) * UnsafeView.apply(b, tuple(b_shape))
     return UnsafeView.apply(product, tuple(x * y for x, y in zip(sa, sb)))

@@ -240,7 +240,8 @@ class Cumprod(Function):
     def forward(ctx, a, dim, dtype=None):  # (dtype=: computed in that dtype, in this node, as in PyTorch)
         ctx.dim = dim
         x = a._data if dtype is None else a._data.astype(dtype.numpy)
-        out = Tensor(x.astype(_sum_dtype(x.dtype)) if x.ndim == 0 else np.cumprod(x, axis=dim, dtype=_sum_dtype(x.dtype)))
+        dtype = _sum_dtype(x.dtype)
+        out = Tensor(x.astype(dtype) if x.ndim == 0 else np.cumprod(x, axis=dim, dtype=dtype))
         ctx.save_for_backward(a, out)
         return out
 

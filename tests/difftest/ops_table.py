@@ -390,7 +390,8 @@ def weight(r, a):
 
 
 def nan_args(r, a):
-    return {"nan": repr(r.choice([0.0, 1.5])), "pinf": repr(r.choice([None, 2.0])), "ninf": repr(r.choice([None, -2.0]))}
+    return {"nan": repr(r.choice([0.0, 1.5])), "pinf": repr(r.choice([None, 2.0])),
+            "ninf": repr(r.choice([None, -2.0]))}
 
 
 def value(r, a):
