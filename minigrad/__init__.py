@@ -262,4 +262,9 @@ from .functions import (abs_, acos_, asin_, atan_, ceil_, cos_, cosh_, detach_, 
                         floor_, frac_, log10_, log1p_, log2_, log_, neg_, reciprocal_, relu_, rsqrt_, sigmoid_,
                         sin_, sinh_, sqrt_, square_, tan_, tanh_, trunc_, zero_, round_, clamp_, clip_,
                         clamp_min_, clamp_max_, fill_)
+from .functions import (multiply, subtract, divide, true_divide, eq, ne, lt, le, gt, ge, logical_not,  # noqa: E402
+                        logical_and, logical_or, logical_xor, isnan, isinf, isfinite, nan_to_num, count_nonzero,
+                        nonzero, tril, triu, diag, trace, sort, argsort, topk, median, unique, cumprod, masked_select,
+                        take, roll, repeat_interleave, tile, fmod, lerp, addcmul, addcdiv, addmm, cross, kron,
+                        meshgrid, broadcast_tensors)  # noqa: A004
 

@@ -2,7 +2,7 @@
 ``Tensor.sin``).  Each calls the method; the op itself lives in ``minigrad/ops``.
 """
 from . import _dtype
-from .ops.select import einsum  # noqa: F401  (a function only: no Tensor method)
+from .ops.select import broadcast_tensors, einsum, meshgrid  # noqa: F401  (functions only: no Tensor method)
 from .tensor import Tensor
 
 def sin(input):  # noqa: A002
@@ -162,14 +162,6 @@ def index_add(input, dim, index, source, *, alpha=1):  # noqa: A002
     return input.index_add(dim, index, source, alpha=alpha)
 
 
-def sort(input, dim=-1, descending=False, *, stable=None):  # noqa: A002
-    return input.sort(dim, descending, stable=stable)
-
-
-def argsort(input, dim=-1, descending=False, *, stable=None):  # noqa: A002
-    return input.argsort(dim, descending, stable=stable)
-
-
 def scatter(input, dim, index, src=None, *, value=None):  # noqa: A002
     return input.scatter(dim, index, src, value=value)
 
@@ -326,6 +318,176 @@ def clamp_max_(input, max):  # noqa: A002
 
 def fill_(input, value):  # noqa: A002
     return input.fill_(value)
+
+
+# ---- issue 19: more everyday ops (the op itself is the Tensor method) ---------------------------
+def multiply(input, other):  # noqa: A002
+    return input.multiply(other)
+
+
+def subtract(input, other, *, alpha=1):  # noqa: A002
+    return input.subtract(other, alpha=alpha)
+
+
+def divide(input, other, *, rounding_mode=None):  # noqa: A002
+    return input.divide(other, rounding_mode=rounding_mode)
+
+
+def true_divide(input, other):  # noqa: A002
+    return input.true_divide(other)
+
+
+def eq(input, other):  # noqa: A002
+    return input.eq(other)
+
+
+def ne(input, other):  # noqa: A002
+    return input.ne(other)
+
+
+def lt(input, other):  # noqa: A002
+    return input.lt(other)
+
+
+def le(input, other):  # noqa: A002
+    return input.le(other)
+
+
+def gt(input, other):  # noqa: A002
+    return input.gt(other)
+
+
+def ge(input, other):  # noqa: A002
+    return input.ge(other)
+
+
+def logical_not(input):  # noqa: A002
+    return input.logical_not()
+
+
+def logical_and(input, other):  # noqa: A002
+    return input.logical_and(other)
+
+
+def logical_or(input, other):  # noqa: A002
+    return input.logical_or(other)
+
+
+def logical_xor(input, other):  # noqa: A002
+    return input.logical_xor(other)
+
+
+def isnan(input):  # noqa: A002
+    return input.isnan()
+
+
+def isinf(input):  # noqa: A002
+    return input.isinf()
+
+
+def isfinite(input):  # noqa: A002
+    return input.isfinite()
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):  # noqa: A002
+    return input.nan_to_num(nan, posinf, neginf)
+
+
+def count_nonzero(input, dim=None):  # noqa: A002
+    return input.count_nonzero(dim)
+
+
+def nonzero(input, *, as_tuple=False):  # noqa: A002
+    return input.nonzero(as_tuple=as_tuple)
+
+
+def tril(input, diagonal=0):  # noqa: A002
+    return input.tril(diagonal)
+
+
+def triu(input, diagonal=0):  # noqa: A002
+    return input.triu(diagonal)
+
+
+def diag(input, diagonal=0):  # noqa: A002
+    return input.diag(diagonal)
+
+
+def trace(input):  # noqa: A002
+    return input.trace()
+
+
+def sort(input, dim=-1, descending=False, *, stable=None):  # noqa: A002
+    return input.sort(dim, descending, stable=stable)
+
+
+def argsort(input, dim=-1, descending=False, *, stable=False):  # noqa: A002
+    return input.argsort(dim, descending, stable=stable)
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
+    return input.topk(k, dim, largest, sorted)
+
+
+def median(input, dim=None, keepdim=False):  # noqa: A002
+    return input.median(dim, keepdim)
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    return input.unique(sorted, return_inverse, return_counts, dim)
+
+
+def cumprod(input, dim, dtype=None):  # noqa: A002
+    return input.cumprod(dim, dtype)
+
+
+def masked_select(input, mask):  # noqa: A002
+    return input.masked_select(mask)
+
+
+def take(input, index):  # noqa: A002
+    return input.take(index)
+
+
+def roll(input, shifts, dims=None):  # noqa: A002
+    return input.roll(shifts, dims)
+
+
+def repeat_interleave(input, repeats, dim=None):  # noqa: A002
+    return input.repeat_interleave(repeats, dim)
+
+
+def tile(input, dims):  # noqa: A002
+    return input.tile(dims)
+
+
+def fmod(input, other):  # noqa: A002
+    return input.fmod(other)
+
+
+def lerp(input, end, weight):  # noqa: A002
+    return input.lerp(end, weight)
+
+
+def addcmul(input, tensor1, tensor2, *, value=1):  # noqa: A002
+    return input.addcmul(tensor1, tensor2, value=value)
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1):  # noqa: A002
+    return input.addcdiv(tensor1, tensor2, value=value)
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):  # noqa: A002
+    return input.addmm(mat1, mat2, beta=beta, alpha=alpha)
+
+
+def cross(input, other, dim=None):  # noqa: A002
+    from .ops.linalg import cross
+    return cross(input, other, dim)  # (directly: its warning names the caller's line)
+
+
+def kron(input, other):  # noqa: A002
+    return input.kron(other)
 
 
 # ---- the old typed constructors: torch.FloatTensor([1, 2]), torch.LongTensor(2, 3) --------------

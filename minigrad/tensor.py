@@ -306,7 +306,8 @@ class Tensor:
     def type(self, dtype=None):
         if dtype is None:
             return "minigrad." + {"float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor",
-                                  "int32": "IntTensor", "bool": "BoolTensor"}.get(self.dtype.name, "Tensor")
+                                  "int32": "IntTensor", "bool": "BoolTensor",
+                                  "float16": "HalfTensor"}.get(self.dtype.name, "Tensor")
         return self.to(dtype)
 
     def float(self):
@@ -1048,14 +1049,6 @@ class Tensor:
         idx = _ops.select.index_array(index, "index_add_")
         return _ops.inplace(self, _ops.select.IndexAdd, _wrap_dim(dim, self._data.ndim), idx, source, alpha)
 
-    def sort(self, dim=-1, descending=False, *, stable=None):
-        fn = _ops.select.Sort if stable is None else _ops.select.SortStable  # (two overloads in PyTorch)
-        values, indices = fn.apply(self, dim, descending, stable)
-        return _ops.select.SortReturn(values, indices)
-
-    def argsort(self, dim=-1, descending=False, *, stable=None):
-        return self.sort(dim, descending, stable=stable).indices
-
     def gather(self, dim, index):
         idx = _ops.select.index_array(index, "gather")
         return _ops.select.Gather.apply(self, _wrap_dim(dim, self._data.ndim), idx)
@@ -1155,6 +1148,151 @@ class Tensor:
 
     def __complex__(self):
         raise NotImplementedError("minigrad has no complex numbers")
+
+    # ------------------------------------------------------------------ issue 19: more everyday ops
+    # aliases (PyTorch's names for the same ops and nodes)
+    def multiply(self, other):
+        return self.mul(other)
+
+    def subtract(self, other, alpha=1):
+        return self.sub(other, alpha=alpha)
+
+    def divide(self, other, rounding_mode=None):
+        if rounding_mode is None:
+            return self.div(other)
+        if rounding_mode not in ("trunc", "floor"):
+            raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                               f"'{rounding_mode}'")
+        return _ops.binary(_ops.unary.DivRounded, self, other, rounding_mode)
+
+    def true_divide(self, other):
+        return self.div(other)
+
+    def half(self):
+        return self.to(_dtype.float16)
+
+    # tests of the values: bool tensors, not differentiable
+    def isnan(self):
+        return Tensor(np.isnan(self._data))
+
+    def isinf(self):
+        return Tensor(np.isinf(self._data))
+
+    def isfinite(self):
+        return Tensor(np.isfinite(self._data))
+
+    def count_nonzero(self, dim=None):
+        return _ops.select.count_nonzero(self, dim)
+
+    def nonzero(self, *, as_tuple=False):
+        return _ops.select.nonzero(self, as_tuple)
+
+    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+        return _ops.unary.NanToNum.apply(self, nan, posinf, neginf)
+
+    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+        return _ops.inplace(self, _ops.unary.NanToNum, nan, posinf, neginf)
+
+    # triangles, diagonals
+    def tril(self, diagonal=0):
+        return _ops.select.Tril.apply(self, diagonal)
+
+    def triu(self, diagonal=0):
+        return _ops.select.Triu.apply(self, diagonal)
+
+    def tril_(self, diagonal=0):
+        return _ops.inplace(self, _ops.select.Tril, diagonal)
+
+    def triu_(self, diagonal=0):
+        return _ops.inplace(self, _ops.select.Triu, diagonal)
+
+    def diag(self, diagonal=0):
+        return _ops.select.diag(self, diagonal)
+
+    def trace(self):
+        return _ops.select.Trace.apply(self)
+
+    # ordering (ops/sorting.py)
+    def sort(self, dim=-1, descending=False, *, stable=None):
+        fn = _ops.sorting.Sort if stable is None else _ops.sorting.SortStable  # (PyTorch: two overloads)
+        values, indices = fn.apply(self, dim, descending)
+        return _ops.sorting.SortReturnTypes(values, indices)
+
+    def argsort(self, dim=-1, descending=False, *, stable=False):
+        return _ops.sorting.argsort(self, dim, descending)
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002
+        values, indices = _ops.sorting.Topk.apply(self, k, _wrap_dim(dim, self._data.ndim), largest)
+        return _ops.sorting.TopkReturnTypes(values, indices)
+
+    def median(self, dim=None, keepdim=False):
+        if dim is None:
+            return _ops.sorting.Median.apply(self)
+        values, indices = _ops.sorting.MedianDim.apply(self, dim, keepdim)
+        return _ops.sorting.MedianReturnTypes(values, indices)
+
+    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+        return _ops.sorting.unique(self, sorted, return_inverse, return_counts, dim)
+
+    def cumprod(self, dim, dtype=None):
+        dtype = None if dtype is None else _dtype.to_dtype(dtype)
+        return _ops.statistics.Cumprod.apply(self, _wrap_dim(dim, self._data.ndim), dtype)
+
+    # selecting and rearranging
+    def masked_select(self, mask):
+        return _ops.select.masked_select(self, mask)
+
+    def take(self, index):
+        return _ops.select.take(self, index)
+
+    def roll(self, shifts, dims=None):
+        return _ops.select.roll(self, shifts, dims)
+
+    def repeat_interleave(self, repeats, dim=None):
+        return _ops.select.repeat_interleave(self, repeats, dim)
+
+    def tile(self, *dims):
+        return _ops.select.tile(self, _shape_arg(dims))
+
+    # elementwise with two or three tensors
+    def fmod(self, other):
+        if isinstance(other, Tensor):
+            return _ops.binary(_ops.unary.Fmod, self, other)
+        return _ops.unary.FmodScalar.apply(self, other)
+
+    def fmod_(self, other):
+        if isinstance(other, Tensor):
+            return _ops.inplace(self, _ops.unary.Fmod, other)
+        return _ops.inplace(self, _ops.unary.FmodScalar, other)
+
+    def lerp(self, end, weight):
+        return _ops.unary.lerp(self, end, weight)
+
+    def lerp_(self, end, weight):
+        fn = _ops.unary.LerpTensor if isinstance(weight, Tensor) else _ops.unary.Lerp
+        return _ops.inplace(self, fn, end, weight)
+
+    def addcmul(self, tensor1, tensor2, *, value=1):
+        return _ops.unary.pointwise3(_ops.unary.Addcmul, self, tensor1, tensor2, value)
+
+    def addcdiv(self, tensor1, tensor2, *, value=1):
+        return _ops.unary.pointwise3(_ops.unary.Addcdiv, self, tensor1, tensor2, value)
+
+    def addcmul_(self, tensor1, tensor2, *, value=1):
+        return _ops.inplace(self, _ops.unary.Addcmul, tensor1, tensor2, value)
+
+    def addcdiv_(self, tensor1, tensor2, *, value=1):
+        return _ops.inplace(self, _ops.unary.Addcdiv, tensor1, tensor2, value)
+
+    # matrix products
+    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+        return _ops.linalg.addmm(self, mat1, mat2, beta, alpha)
+
+    def cross(self, other, dim=None):
+        return _ops.linalg.cross(self, other, dim)
+
+    def kron(self, other):
+        return _ops.linalg.kron(self, other)
 
 
 

@@ -332,3 +332,84 @@ def test_second_derivative_by_finite_differences(shape, seed):
         return g
 
     check_grads(first, [a], seed)
+
+
+# ---------------------------------------------------------------------------------- issue 19: the everyday ops (b19c)
+UNARY_19C = {
+    "sort": (lambda x: x.reshape(-1).sort().values, "any"),
+    "sort_desc": (lambda x: x.reshape(-1).sort(descending=True).values * torch.arange(x.numel()), "any"),
+    "topk": (lambda x: x.reshape(-1).topk(1).values, "any"),
+    "median": (lambda x: x.median(), "any"),
+    "nan_to_num": (lambda x: x.nan_to_num(), "any"),
+    "fmod_number": (lambda x: x.fmod(0.7), "any"),
+    "take": (lambda x: x.take(torch.tensor([0, -1, 0])), "any"),
+    "masked_select": (lambda x: x.masked_select(x > 0.1) * 2, "nonzero"),
+    "roll_flat": (lambda x: x.roll(1) * torch.arange(x.numel()).reshape(x.shape), "any"),
+    "repeat_interleave": (lambda x: x.repeat_interleave(2), "any"),
+    "tile": (lambda x: x.tile((2, 1)), "any"),
+    "aliases": (lambda x: torch.multiply(torch.subtract(x, 1.5), torch.true_divide(x, 2.0)), "any"),
+    "lerp_number": (lambda x: torch.lerp(x, x * x, 0.3), "any"),
+    "lerp_tensor": (lambda x: x.lerp(x.exp(), x.sigmoid()), "any"),
+    "addcmul": (lambda x: torch.addcmul(x, x, x.sin(), value=0.5), "any"),
+    "addcdiv": (lambda x: x.addcdiv(x.cos(), x.abs() + 0.5, value=-2), "any"),
+    "meshgrid": (lambda x: torch.meshgrid(x.reshape(-1), x.reshape(-1) ** 2, indexing="xy")[1] * torch.meshgrid(
+        x.reshape(-1), x.reshape(-1), indexing="ij")[0], "any"),
+    "broadcast_tensors": (lambda x: torch.broadcast_tensors(x, torch.ones(2, *x.shape))[0] * 3, "any"),
+    "kron": (lambda x: torch.kron(x, x.sigmoid()), "any"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNARY_19C))
+@SETTINGS
+@given(shape=shapes, seed=seeds)
+def test_unary_gradient_19c(name, shape, seed):
+    fn, kind = UNARY_19C[name]
+    check_grads(fn, [values(np.random.RandomState(seed), shape, kind)], seed)
+
+
+DIM_OPS_19C = {
+    "sort_dim": lambda x, d: x.sort(d).values,
+    "topk_dim": lambda x, d: x.topk(1, d, largest=False).values,
+    "median_dim": lambda x, d: x.median(d).values,
+    "median_keepdim": lambda x, d: x.median(d, keepdim=True)[0],
+    "cumprod": lambda x, d: x.cumprod(d),
+    "cumprod_with_zero": lambda x, d: (x * (x.abs() > 0.9)).cumprod(d),
+    "roll": lambda x, d: x.roll(-1, d),
+    "repeat_interleave_dim": lambda x, d: x.repeat_interleave(2, dim=d),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DIM_OPS_19C))
+@SETTINGS
+@given(shape=shapes_nd, seed=seeds, data=st.data())
+def test_dim_op_gradient_19c(name, shape, seed, data):
+    d = data.draw(st.integers(-len(shape), len(shape) - 1), label="dim")
+    check_grads(lambda x: DIM_OPS_19C[name](x, d), [values(np.random.RandomState(seed), shape, "any")], seed)
+
+
+MATRIX_OPS_19C = {
+    "tril": lambda x: x.tril(),
+    "triu_1": lambda x: x.triu(1),
+    "diag": lambda x: torch.diag(x, -1 if x.shape[0] > 1 else 0),
+    "diag_embed": lambda x: torch.diag(x[0], 1),
+    "trace": lambda x: x.trace(),
+    "addmm": lambda x: torch.addmm(x[0], x.t(), x, beta=0.5, alpha=2),
+    "cross": lambda x: torch.cross(x[:, :3], x[:, :3].exp(), dim=1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MATRIX_OPS_19C))
+@SETTINGS
+@given(n=st.integers(1, 4), m=st.integers(3, 4), seed=seeds)
+def test_matrix_op_gradient_19c(name, n, m, seed):
+    check_grads(MATRIX_OPS_19C[name], [values(np.random.RandomState(seed), (n, m), "any")], seed)
+
+
+@pytest.mark.parametrize("name", ["fmod", "lerp", "addcmul", "addcdiv"])
+@SETTINGS
+@given(shapes=broadcast_pairs, seed=seeds)
+def test_pointwise_gradient_broadcasting_19c(name, shapes, seed):
+    fns = {"fmod": lambda a, b: a.fmod(b.abs() + 2.0), "lerp": lambda a, b: torch.lerp(a, b, b.sigmoid()),
+           "addcmul": lambda a, b: torch.addcmul(a, b, a * b), "addcdiv": lambda a, b: a.addcdiv(b, a * a + 1)}
+    rng = np.random.RandomState(seed)
+    check_grads(fns[name], [values(rng, s, "any") for s in shapes.input_shapes], seed)

@@ -3,15 +3,18 @@
 - ``elementwise.py``: + - * / ** neg exp log sqrt abs tanh sigmoid relu clamp where ...
 - ``reduce.py``: sum, mean, max, softmax, log_softmax
 - ``shape.py``: view/reshape, t/transpose/permute, (un)squeeze, expand, indexing, cat/stack
-- ``linalg.py``: mm, addmm (nn.Linear), dot, mv, bmm, matmul
+- ``linalg.py``: mm, addmm (nn.Linear, torch.addmm), dot, mv, bmm, matmul, cross, kron
 - ``loss.py``: mse_loss, nll_loss
 - ``inplace.py``: add_, mul_, zero_, x[i] = v, ...
-- ``unary.py``: sin cos tan ..., log1p expm1 log2 log10 exp2 rsqrt erf, floor ceil round trunc frac, // %, clamp_min/max
-- ``statistics.py``: var, std, norm, prod, cumsum, logsumexp, amax/amin, argmin, all, any
-- ``select.py``: masked_fill, index_select, gather, scatter, flip, repeat, split/chunk, unbind, einsum
+- ``unary.py``: sin cos tan ..., log1p expm1 log2 log10 exp2 rsqrt erf, floor ceil round trunc frac, // %, clamp_min/max,
+  fmod, nan_to_num, lerp, addcmul, addcdiv, div(rounding_mode=)
+- ``statistics.py``: var, std, norm, prod, cumsum, cumprod, logsumexp, amax/amin, argmin, all, any
+- ``select.py``: masked_fill, index_select, gather, scatter, flip, repeat, split/chunk, unbind, einsum,
+  tril/triu, diag, trace, masked_select, take, nonzero, roll, repeat_interleave, tile, meshgrid, broadcast_tensors
+- ``sorting.py``: sort, argsort, topk, median, unique
 """
 from ..tensor import Tensor
-from ._util import as_operand, broadcast_shape, is_expandable_to, sum_to
+from ._util import as_operand, broadcast_shape, check_not_bool, is_expandable_to, sum_to
 from .elementwise import (Abs, Add, Clamp, Clone, CopyFrom, Div, Exp, Fill, Log, Maximum, Mul, MulScalar, Neg, Pow,
                           PowScalarBase, PowTensor, Reciprocal, Relu, Rsub, Sigmoid, SigmoidBackward, Sqrt, Sub, Tanh,
                           TanhBackward, Threshold, ThresholdBackward, ThresholdInPlace, Sign, Sgn, ToCopy,
@@ -22,12 +25,14 @@ from .loss import MseLoss, NllLoss
 from .reduce import Max, MaxDim, Mean, MeanDim, Min, MinDim, MinReturnTypes, ReturnTypes, LogSoftmax, Softmax, Sum, SumDim
 from .shape import (Cat, Expand, SqueezeDims, Index, IndexGrad, IndexPut, Permute, Select, Slice, Squeeze, SqueezeDim, Stack,
                     T, Transpose, UnsafeView, Unsqueeze, View, can_view, index, setitem)
-from . import select, statistics, unary  # more ops (trigonometry, var/std/norm, gather/scatter/split, einsum ...)
+from . import linalg, select, sorting, statistics, unary  # more ops (trigonometry, var/std/norm, gather/scatter/split, einsum ...)
 
 
 def binary(fn, a, b, alpha=1):
     """Apply a two-tensor op to tensor ``a`` and ``b``; a Python number ``b`` becomes a 0-dim tensor
     without gradient (as in PyTorch)."""
+    if fn is Sub:  # (before a Python bool becomes an integer tensor: PyTorch refuses it as a bool)
+        check_not_bool(a, b, "Subtraction")
     b = as_operand(b, a)
     broadcast_shape(a, b)  # raises PyTorch's error when the shapes don't broadcast
     return fn.apply(a, b) if alpha == 1 else fn.apply(a, b, alpha)

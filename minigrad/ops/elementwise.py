@@ -564,7 +564,8 @@ class ToCopy(Function):
     @staticmethod
     def forward(ctx, a, dtype):
         ctx.dtype = a.dtype
-        return Tensor(a._data.astype(dtype.numpy))
+        with np.errstate(over="ignore", invalid="ignore"):  # (1e30 in float16 is inf, silently, as in PyTorch)
+            return Tensor(a._data.astype(dtype.numpy))
 
     @staticmethod
     def backward(ctx, grad):

@@ -1,4 +1,4 @@
-"""Matrix products: ``mm``, ``dot``, ``mv``, ``bmm``, ``addmm`` (nn.Linear) and ``matmul``."""
+"""Matrix products: ``mm``, ``dot``, ``mv``, ``bmm``, ``addmm`` (nn.Linear) and ``matmul``; ``cross``, ``kron``."""
 import numpy as np
 
 from ..autograd.function import Function
@@ -51,29 +51,58 @@ class Mm(Function):
 
 
 class Addmm(Function):
-    """``bias + x @ w_t``: what ``nn.Linear`` records for a 2-D input (PyTorch: ``AddmmBackward0``).
+    """``beta * bias + alpha * (x @ w_t)``: what ``nn.Linear`` records for a 2-D input, and ``torch.addmm``
+    (PyTorch: ``AddmmBackward0``; ``beta`` and ``alpha`` are 1 unless given).
 
-    dL/d(bias) = grad summed to bias's shape, dL/dx = grad @ w_t^T, dL/d(w_t) = x^T @ grad.
+    dL/d(bias) = beta * grad summed to bias's shape, dL/dx = alpha * grad @ w_t^T,
+    dL/d(w_t) = alpha * x^T @ grad (PyTorch multiplies only when the number is not 1: ``maybe_multiply``).
     """
     node_name = "AddmmBackward0"
     saved_names = {"mat1": 0, "mat2": 1}  # (grad_fn._saved_*)
 
     @staticmethod
-    def forward(ctx, bias, x, w_t):
+    def forward(ctx, bias, x, w_t, beta=1, alpha=1):
         _check_mm(x, w_t)
-        _, need_x, need_w_t = ctx.needs_input_grad
+        _, need_x, need_w_t = ctx.needs_input_grad[:3]
         ctx.save_for_backward(x if need_w_t else None, w_t if need_x else None)  # (as in Mm)
+        ctx.beta, ctx.alpha = beta, alpha
         ctx.w_t_column_major = column_major(w_t)  # PyTorch keeps the strides of w_t for its gradient's layout
         with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf is nan, silently, as in PyTorch)
-            return Tensor(add_bias(x._data @ w_t._data, bias._data))  # bias + x @ w_t
+            if beta == 1 and alpha == 1:
+                return Tensor(add_bias(x._data @ w_t._data, bias._data))  # bias + x @ w_t
+            product = (x._data @ w_t._data) * np.asarray(alpha, x._data.dtype)
+            if beta == 0:  # PyTorch ignores the bias then (a nan in it does not show)
+                return Tensor(np.broadcast_to(np.zeros((), product.dtype), product.shape) + product)
+            return Tensor(np.asarray(bias._data * np.asarray(beta, bias._data.dtype) + product, dtype=product.dtype))
 
     @staticmethod
     def backward(ctx, grad):
         x, w_t = ctx.saved_tensors
-        need_bias, need_x, need_w_t = ctx.needs_input_grad
-        return (sum_to(grad, ctx.input_shapes[0]) if need_bias else None,
-                grad.mm(w_t.t()) if need_x else None,
-                mm_mat2_backward(grad, x, ctx.w_t_column_major) if need_w_t else None)  # x.t().mm(grad)
+        need_bias, need_x, need_w_t = ctx.needs_input_grad[:3]
+        return (sum_to(_times(grad, ctx.beta), ctx.input_shapes[0]) if need_bias else None,
+                _times(grad.mm(w_t.t()), ctx.alpha) if need_x else None,
+                # x.t().mm(grad):
+                _times(mm_mat2_backward(grad, x, ctx.w_t_column_major), ctx.alpha) if need_w_t else None,
+                None, None)
+
+
+def _times(t, number):
+    """PyTorch's ``maybe_multiply``: ``t * number``, or ``t`` itself when the number is 1."""
+    from .elementwise import MulScalar
+    return t if number == 1 else MulScalar.apply(t, number)
+
+
+def addmm(bias, mat1, mat2, beta=1, alpha=1):
+    """``torch.addmm(input, mat1, mat2, beta=1, alpha=1)``: PyTorch's checks, then one ``Addmm`` node."""
+    for name, m in (("mat1", mat1), ("mat2", mat2)):
+        if m._data.ndim != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {m._data.ndim}-D tensor")
+    if mat1._data.dtype != mat2._data.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {_NAME[mat1.dtype.name]} and "
+                           f"{_NAME[mat2.dtype.name]}")
+    _check_mm(mat1, mat2)
+    bias.detach().expand(mat1._data.shape[0], mat2._data.shape[1])  # PyTorch expands the input: its error
+    return Addmm.apply(bias, mat1, mat2, beta, alpha)
 
 
 class Dot(Function):
@@ -226,3 +255,64 @@ def _should_fold(a, b):
         return True
     shape, strides = t1.shape, t1.strides
     return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 2))  # (the batch dims)
+
+
+# ------------------------------------------------------------------ cross and Kronecker products
+class Cross(Function):
+    """``torch.cross(a, b, dim)``: the cross product of 3-vectors along ``dim`` (PyTorch: ``linalg_cross``).
+
+    d/da = cross(b, grad), d/db = cross(grad, a), each summed back to its input's shape (the inputs broadcast).
+    """
+    node_name = "LinalgCrossBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, dim):
+        ctx.save_for_backward(a, b)
+        ctx.dim = dim
+        with np.errstate(over="ignore", invalid="ignore"):  # (inf * 0 is nan, silently, as in PyTorch)
+            return Tensor(np.asarray(np.cross(a._data, b._data, axis=dim), dtype=np.result_type(a._data, b._data)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        sa, sb = ctx.input_shapes
+        return (sum_to(Cross.apply(b, grad, ctx.dim), sa) if ctx.needs_input_grad[0] else None,
+                sum_to(Cross.apply(grad, a, ctx.dim), sb) if ctx.needs_input_grad[1] else None, None)
+
+
+def cross(a, b, dim=None):
+    import warnings
+    from ..tensor import _wrap_dim
+    from ._util import broadcast_shape
+    shape = broadcast_shape(a, b)
+    if dim is None:  # the first dim of size 3 (torch.linalg.cross takes the last one)
+        warnings.warn("Using minigrad.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
+                      "explicitly or simply use minigrad.linalg.cross.\nThe default value of dim will change to agree "
+                      "with that of linalg.cross in a future release.", UserWarning, stacklevel=3)
+        dim = next((i for i, s in enumerate(shape) if s == 3), -1)
+    if a._data.ndim != b._data.ndim:
+        raise RuntimeError(f"linalg.cross: inputs must have the same number of dimensions.")
+    dim = _wrap_dim(dim, len(shape))
+    if a._data.shape[dim] != 3 or b._data.shape[dim] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {a._data.shape[dim]} and "
+                           f"{b._data.shape[dim]}")
+    return Cross.apply(a, b, dim)
+
+
+def kron(a, b):
+    """``torch.kron(a, b)``: every element of ``a`` times the whole of ``b``, block by block.
+
+    Built from other ops, as in PyTorch: ``a`` viewed as (a0, 1, a1, 1), ``b`` as (1, b0, 1, b1), their
+    product, viewed as (a0 * b0, a1 * b1); its graph shows ``UnsafeViewBackward0`` and ``MulBackward0``.
+    """
+    from .shape import UnsafeView
+    n = max(a._data.ndim, b._data.ndim)
+    sa = (1,) * (n - a._data.ndim) + a._data.shape
+    sb = (1,) * (n - b._data.ndim) + b._data.shape
+    a_shape, b_shape = [], []
+    for x, y in zip(sa, sb):
+        a_shape += [x, 1]
+        b_shape += [1, y]
+    # (a transposed input cannot be viewed so: it raises view's error, as PyTorch's kron does)
+    product = UnsafeView.apply(a, tuple(a_shape)) * UnsafeView.apply(b, tuple(b_shape))
+    return UnsafeView.apply(product, tuple(x * y for x, y in zip(sa, sb)))

@@ -170,6 +170,7 @@ class MaxDim(Function):
     """``x.max(dim)`` returns (values, indices); the gradient goes to the chosen index."""
     node_name = "MaxBackward0"
     saved_names = {"dim": "saved_dim", "keepdim": "keepdim", "self_sym_sizes": "shape"}  # (grad_fn._saved_*)
+    name = "max"
     arg = np.argmax
 
     @classmethod
@@ -181,7 +182,7 @@ class MaxDim(Function):
             ctx.mark_non_differentiable(indices)
             return Tensor(a._data.copy()), indices
         if a._data.shape[d] == 0:
-            raise IndexError(f"{cls.node_name[:3].lower()}(): Expected reduction dim {d} to have non-zero size.")
+            raise IndexError(f"{cls.name}(): Expected reduction dim {d} to have non-zero size.")
         idx = cls.arg(a._data, axis=d, keepdims=True)
         ctx.shape, ctx.dim, ctx.keepdim, ctx.dim_arg = a._data.shape, d, keepdim, dim
         ctx.index = idx
@@ -204,6 +205,7 @@ class MaxDim(Function):
 class MinDim(MaxDim):
     """``x.min(dim)``."""
     node_name = "MinBackward0"
+    name = "min"
     arg = np.argmin
 
 

@@ -10,10 +10,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor, _wrap_dim
 from ._util import sum_to
-from .reduce import _return_type
 from .shape import IndexGrad, view_of
-
-SortReturn = _return_type("sort")  # x.sort(): minigrad.return_types.sort(values=..., indices=...)
 
 
 def index_array(index, what):
@@ -439,7 +436,7 @@ def mask_array(mask):
 
 # how PyTorch's C++ messages name the dtypes
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
-            "int16": "short int", "int8": "signed char", "uint8": "unsigned char"}
+            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 
 def scatter(t, dim, index, src=None, value=None):
@@ -470,6 +467,7 @@ class IndexAdd(Function):
     """``x.index_add(dim, index, source, alpha=1)``: ``out[index[i]] += alpha * source[i]`` (dim=0).
     dL/dx = grad; dL/dsource = alpha * grad.index_select(dim, index) (derivatives.yaml)."""
     node_name = "IndexAddBackward0"
+    indexed = True  # (source has the shape of the indexed slices, not of x)
 
     @staticmethod
     def forward(ctx, a, dim, idx, source, alpha=1):
@@ -490,34 +488,269 @@ class IndexAdd(Function):
         return grad, None, None, g_src, None
 
 
-class Sort(Function):
-    """``x.sort(dim=-1, descending=False)``: (values, indices); the gradient goes back to where each value
-    came from (PyTorch: ``value_selecting_reduction_backward``, a scatter into zeros)."""
-    node_name = "SortBackward0"
-    saved_names = {"dim": "saved_dim"}  # (grad_fn._saved_*)
+
+# ------------------------------------------------------------------ the backward of sort, topk, median(dim)
+def value_selecting_backward(grad, dim, index, shape, keepdim):
+    """PyTorch's ``value_selecting_reduction_backward``: zeros of the input's ``shape`` with each
+    gradient written back at the place (``index`` along ``dim``) its value was picked from."""
+    if not shape:  # a 0-dim input: its one value was picked
+        return grad
+    if not keepdim:
+        grad, index = grad.unsqueeze(dim), np.expand_dims(index, dim)
+    return Scatter.apply(Tensor(np.zeros(shape, grad._data.dtype)), dim, index, grad)
+
+
+# ------------------------------------------------------------------ tril, triu, diag, trace
+class Tril(Function):
+    """``x.tril(k)``: the lower triangle (on and below diagonal ``k``) of the last two dims, zeros above;
+    the gradient passes through the same triangle (``grad.tril(k)``)."""
+    node_name = "TrilBackward0"
+    numpy_fn = staticmethod(np.tril)
+
+    @classmethod
+    def forward(cls, ctx, a, k):
+        if a._data.ndim < 2:
+            raise RuntimeError(f"{cls.__name__.lower()}: input tensor must have at least 2 dimensions")
+        ctx.k = k
+        return Tensor(cls.numpy_fn(a._data, k))
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        return cls.apply(grad, ctx.k), None
+
+
+class Triu(Tril):
+    """``x.triu(k)``: the upper triangle (on and above diagonal ``k``)."""
+    node_name = "TriuBackward0"
+    numpy_fn = staticmethod(np.triu)
+
+
+class DiagEmbed(Function):
+    """``torch.diag(v, k)`` of a vector: a matrix with ``v`` on diagonal ``k``, zeros elsewhere
+    (PyTorch: ``diag_embed``); the gradient is the diagonal of the incoming gradient."""
+    node_name = "DiagEmbedBackward0"
 
     @staticmethod
-    def forward(ctx, a, dim_arg, descending, stable):
-        dim = _wrap_dim(dim_arg, a._data.ndim)
-        data = a._data if a._data.ndim else a._data.reshape(1)
-        if descending:  # largest first, ties in order of position: sort the reversed array, read it backwards
-            n = data.shape[dim]
-            idx = n - 1 - np.flip(np.argsort(np.flip(data, dim), axis=dim, kind="stable"), dim)
-        else:  # ties in order of position, nan last, as PyTorch's stable=True (minigrad is always stable)
-            idx = np.argsort(data, axis=dim, kind="stable")
-        ctx.dim, ctx.index, ctx.dim_arg = dim, idx, dim_arg
-        values = np.take_along_axis(data, idx, axis=dim).reshape(a._data.shape)
-        indices = Tensor(np.asarray(idx.reshape(a._data.shape), dtype=np.int64))
-        ctx.mark_non_differentiable(indices)
-        return Tensor(values), indices
+    def forward(ctx, v, k, shape=None):
+        ctx.k = k
+        n = v._data.shape[0]
+        out = np.zeros(shape or (n + abs(k), n + abs(k)), v._data.dtype)
+        out[np.arange(n) + max(-k, 0), np.arange(n) + max(k, 0)] = v._data  # diagonal k: row - column = -k
+        return Tensor(out)
 
     @staticmethod
-    def backward(ctx, grad, _grad_indices):
-        g = grad if grad._data.ndim else grad.reshape(1)
-        zeros = Tensor(np.zeros(g._data.shape, g._data.dtype))
-        return ScatterAdd.apply(zeros, ctx.dim, ctx.index, g).reshape(grad._data.shape), None, None, None
+    def backward(ctx, grad):
+        return DiagonalCopy.apply(grad, ctx.k), None, None
 
 
-class SortStable(Sort):
-    """``x.sort(stable=True)``: PyTorch's other overload of sort, with its own node name."""
-    node_name = "SortBackward1"
+class DiagonalCopy(Function):
+    """``torch.diag(m, k)`` of a matrix: diagonal ``k`` as a new vector (PyTorch records
+    ``DiagonalBackward0_copy``); the gradient goes back onto that diagonal of zeros."""
+    node_name = "DiagonalBackward0_copy"
+
+    @staticmethod
+    def forward(ctx, m, k):
+        ctx.k, ctx.shape = k, m._data.shape
+        return Tensor(np.diagonal(m._data, k).copy())
+
+    @staticmethod
+    def backward(ctx, grad):
+        return DiagEmbed.apply(grad, ctx.k, ctx.shape), None
+
+
+def diag(t, diagonal=0):
+    if t._data.ndim == 1:
+        return DiagEmbed.apply(t, diagonal)
+    if t._data.ndim == 2:
+        return DiagonalCopy.apply(t, diagonal)
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {t._data.ndim}D")
+
+
+class Trace(Function):
+    """``m.trace()``: the sum of the diagonal; the gradient is ``grad`` on the diagonal, zeros elsewhere."""
+    node_name = "TraceBackward0"
+
+    @staticmethod
+    def forward(ctx, m):
+        x = m._data
+        if x.dtype == np.bool_:
+            raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+        if x.ndim != 2:
+            raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.ndim}")
+        ctx.shape = x.shape
+        return Tensor(np.asarray(np.trace(x, dtype=np.int64 if x.dtype.kind in "biu" else x.dtype)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return DiagEmbed.apply(grad.expand(min(ctx.shape)), 0, ctx.shape)
+
+
+# ------------------------------------------------------------------ masked_select, take, nonzero
+class MaskedSelect(Function):
+    """``x.masked_select(mask)``: the elements where ``mask`` (broadcast with ``x``) is true, as a 1-D
+    tensor; the gradient goes back to those places (summed back to ``x``'s shape)."""
+    node_name = "MaskedSelectBackward0"
+
+    @staticmethod
+    def forward(ctx, a, mask):
+        x, m = np.broadcast_arrays(a._data, mask)
+        ctx.mask = m
+        return Tensor(x[m])
+
+    @staticmethod
+    def backward(ctx, grad):
+        return sum_to(IndexGrad.apply(grad, ctx.mask.shape, ctx.mask), ctx.input_shapes[0]), None
+
+
+def masked_select(t, mask):
+    from ._util import broadcast_shape
+    if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    broadcast_shape(mask, t)  # (PyTorch names the mask first in its error)
+    return MaskedSelect.apply(t, mask._data)
+
+
+class Take(Function):
+    """``x.take(index)``: elements of the flattened ``x`` (shaped like ``index``); backward adds the
+    gradient back at those places (repeated indices add up; PyTorch: ``put_(..., accumulate=True)``)."""
+    node_name = "TakeBackward0"
+
+    @staticmethod
+    def forward(ctx, a, idx):
+        n = a._data.size
+        bad = idx[(idx >= n) | (idx < -n)]
+        if bad.size:
+            raise IndexError(f"out of range: tried to access index {bad.flat[0]} on a tensor of {n} elements.")
+        ctx.key = (np.where(idx < 0, idx + n, idx).reshape(-1),)
+        ctx.shape = a._data.shape
+        return Tensor(a._data.reshape(-1)[ctx.key].reshape(idx.shape))
+
+    @staticmethod
+    def backward(ctx, grad):
+        n = int(np.prod(ctx.shape))
+        return IndexGrad.apply(grad.reshape(-1), (n,), ctx.key).reshape(ctx.shape), None
+
+
+def take(t, index):
+    if not isinstance(index, Tensor) or index.dtype.name != "int64":
+        from ..tensor import _TYPE_NAMES
+        got = _TYPE_NAMES[index.dtype.name] if isinstance(index, Tensor) else type(index).__name__
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {got}")
+    return Take.apply(t, index._data)
+
+
+def nonzero(t, as_tuple=False):
+    """``x.nonzero()``: the indices of the non-zero elements, one row each (int64, not differentiable)."""
+    x = t._data if t._data.ndim else t._data.reshape(1)  # (a 0-dim tensor counts as one element)
+    if as_tuple:
+        return tuple(Tensor(i.astype(np.int64)) for i in np.nonzero(x))
+    return Tensor(np.argwhere(t._data).astype(np.int64))
+
+
+def count_nonzero(t, dim=None):
+    from .statistics import reduced_dims
+    dims = None if dim is None else reduced_dims(dim, t._data.ndim)
+    if dims is not None:
+        for d in dims:
+            if dims.count(d) > 1:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return Tensor(np.asarray(np.count_nonzero(t._data, axis=dims), dtype=np.int64))
+
+
+# ------------------------------------------------------------------ roll, repeat_interleave, tile
+class Roll(Function):
+    """``x.roll(shifts, dims)``: elements shifted around along ``dims`` (the flattened tensor when no
+    dims are given); the gradient is rolled back by ``-shifts``."""
+    node_name = "RollBackward0"
+
+    @staticmethod
+    def forward(ctx, a, shifts, dims):
+        ctx.shifts, ctx.dims = shifts, dims
+        if not dims:
+            return Tensor(np.roll(a._data.reshape(-1), shifts[0]).reshape(a._data.shape))
+        return Tensor(np.roll(a._data, shifts, axis=dims) if a._data.ndim else a._data.copy())
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Roll.apply(grad, tuple(-s for s in ctx.shifts), ctx.dims), None, None
+
+
+def roll(t, shifts, dims=None):
+    shifts = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
+    dims = () if dims is None else tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+    if dims and len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    if dims and t._data.ndim == 0:
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
+    if not dims and len(shifts) != 1:
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
+    return Roll.apply(t, shifts, tuple(_wrap_dim(d, t._data.ndim) for d in dims))
+
+
+def repeat_interleave(t, repeats, dim=None):
+    """``x.repeat_interleave(2, dim)``: each element repeated in place.  Built from other ops, as in
+    PyTorch: for a number of repeats, unsqueeze, expand, clone and view (its graph shows those
+    nodes); for a tensor of repeats, ``index_select``."""
+    if dim is None:
+        t, dim = t.flatten(), 0
+    dim = _wrap_dim(dim, t._data.ndim)
+    if isinstance(repeats, Tensor):
+        r = repeats._data.reshape(-1)
+        n = t._data.shape[dim] if t._data.ndim else 1
+        if r.size not in (1, n):
+            raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = "
+                               f"{r.size} and input.size({dim}) = {n}")
+        if (r < 0).any():
+            raise RuntimeError("repeats can not be negative")
+        return t.index_select(dim, Tensor(np.repeat(np.arange(n), np.broadcast_to(r, (n,)))))
+    if repeats < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    shape = list(t._data.shape)
+    expanded = t.unsqueeze(dim + 1).expand(shape[:dim + 1] + [repeats] + shape[dim + 1:])
+    return expanded.clone().view(shape[:dim] + [shape[dim] * repeats] + shape[dim + 1:])
+
+
+def tile(t, dims):
+    """``x.tile(dims)``: ``repeat`` with ``dims`` padded with leading 1s to ``x``'s number of dims."""
+    dims = tuple(dims)
+    return Repeat.apply(t, (1,) * (t._data.ndim - len(dims)) + dims)
+
+
+# ------------------------------------------------------------------ meshgrid, broadcast_tensors
+def meshgrid(*tensors, indexing=None):
+    """``torch.meshgrid(x, y, indexing="ij")``: each 1-D tensor viewed along its own dim and expanded
+    to the grid (a ``ViewBackward0`` and an ``ExpandBackward0`` each, as in PyTorch).  ``"xy"``
+    swaps the first two dims (Cartesian indexing)."""
+    import warnings
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warnings.warn("minigrad.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
+                      UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f'minigrad.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+    for t in tensors:
+        if t._data.ndim > 1:
+            raise RuntimeError(f"minigrad.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t!r}")
+    sizes = [t._data.size for t in tensors]
+    places = list(range(len(tensors)))
+    if indexing == "xy" and len(tensors) >= 2:
+        places[0], places[1] = 1, 0
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    out = []
+    for t, p in zip(tensors, places):
+        shape = [1] * len(tensors)
+        shape[p] = -1
+        out.append(t.view(shape).expand(sizes))
+    return tuple(out)
+
+
+def broadcast_tensors(*tensors):
+    """``torch.broadcast_tensors(a, b)``: each expanded to the common shape; one that has it already is
+    returned as it is (PyTorch too)."""
+    from ._util import broadcast_shape
+    shape = ()
+    for t in tensors:
+        shape = broadcast_shape(Tensor(np.empty(shape)), t)
+    return tuple(t if t._data.shape == shape else t.expand(shape) for t in tensors)

@@ -1,4 +1,4 @@
-"""More reductions: var, std, norm, prod, cumsum, logsumexp, amax/amin (and argmin, all, any).
+"""More reductions: var, std, norm, prod, cumsum, cumprod, logsumexp, amax/amin (and argmin, all, any).
 
 Like ``reduce.py``: forward reduces a numpy array over ``dims``; backward gives the gradient its
 reduced dims back (``_unreduce``) and spreads it with the derivative of the reduction, as written
@@ -240,6 +240,49 @@ class Cumsum(Function):
         if grad._data.ndim == 0:
             return grad, None
         return grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim), None
+
+
+# ------------------------------------------------------------------ cumulative product
+class Cumprod(Function):
+    """``x.cumprod(dim)``: out_i = x_0 * ... * x_i, so d/dx_k gets ``sum over i >= k of grad_i * out_i / x_k``:
+    the reversed cumulative sum of ``grad * out``, divided by ``x`` (PyTorch: ``cumprod_backward``).
+
+    With zeros that division fails; PyTorch then multiplies the other elements directly, and so does
+    minigrad (a constant there: no second derivative through it).
+    """
+    node_name = "CumprodBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, dtype=None):  # (dtype=: computed in that dtype, in this node, as in PyTorch)
+        ctx.dim = dim
+        x = a._data if dtype is None else a._data.astype(dtype.numpy)
+        dtype = _sum_dtype(x.dtype)
+        with np.errstate(over="ignore", invalid="ignore"):  # (inf * 0 is nan, silently, as in PyTorch)
+            out = Tensor(x.astype(dtype) if x.ndim == 0 else np.cumprod(x, axis=dim, dtype=dtype))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        if a._data.ndim == 0:
+            return grad, None, None
+        d = ctx.dim
+        if not (a._data == 0).any():
+            return (grad * out).flip(d).cumsum(d).flip(d) / a, None, None
+        return Tensor(_cumprod_grad(a._data, grad._data, d)), None, None
+
+
+def _cumprod_grad(x, g, axis):
+    """d/dx_k = prod(x_0 .. x_(k-1)) * (g_k + sum over i > k of g_i * prod(x_(k+1) .. x_i)), without dividing."""
+    x, g = np.moveaxis(x, axis, -1), np.moveaxis(g, axis, -1)
+    n = x.shape[-1]
+    out = np.zeros(np.broadcast_shapes(x.shape, g.shape), np.result_type(x, g))
+    for k in range(n):
+        before = np.prod(x[..., :k], axis=-1)
+        after = np.cumprod(x[..., k + 1:], axis=-1)  # prod(x_(k+1) .. x_i) for i = k+1 .. n-1
+        out[..., k] = before * (g[..., k] + (g[..., k + 1:] * after).sum(-1))
+    return np.moveaxis(out, -1, axis)
 
 
 # ------------------------------------------------------------------ logsumexp

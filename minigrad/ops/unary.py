@@ -419,3 +419,219 @@ class ClampMax(Function):
         a, = ctx.saved_tensors
         from .elementwise import grad_where
         return grad_where(a._data <= ctx.hi, grad), None
+
+
+# ------------------------------------------------------------------ fmod, nan_to_num
+class Fmod(Function):
+    """``x.fmod(y)``: the remainder with the sign of ``x`` (C's ``fmod``; ``%`` takes ``y``'s sign).
+
+    ``fmod(x, y) = x - trunc(x / y) * y``, so d/dx = 1 and d/dy = -trunc(x / y).  A number ``y``
+    gives ``FmodBackward0`` (one edge), a tensor ``y`` ``FmodBackward1``.
+    """
+    node_name = "FmodBackward1"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        x, y = a._data, b._data
+        if x.dtype.kind in "iub" and y.dtype.kind in "iub" and (y == 0).any():
+            raise RuntimeError("ZeroDivisionError")
+        ctx.save_for_backward(a, b)
+        with np.errstate(all="ignore"):
+            return result(a, b, np.fmod(x, y))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        sa, sb = ctx.input_shapes
+        gb = None
+        if ctx.needs_input_grad[1]:
+            with np.errstate(all="ignore"):
+                gb = sum_to(-grad * Tensor(np.trunc(a._data / b._data)), sb)
+        return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None), gb
+
+
+class FmodScalar(Function):
+    node_name = "FmodBackward0"
+
+    @staticmethod
+    def forward(ctx, a, number):
+        b = as_operand(number, a)
+        if a._data.dtype.kind in "iub" and b._data.dtype.kind in "iub" and b._data == 0:
+            raise RuntimeError("ZeroDivisionError")
+        with np.errstate(all="ignore"):
+            return result(a, b, np.fmod(a._data, b._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
+class NanToNum(Function):
+    """``x.nan_to_num(nan=0.0, posinf=None, neginf=None)``: nan, inf and -inf replaced (by default with
+    0 and the dtype's largest and smallest numbers); the gradient passes where ``x`` was finite."""
+    node_name = "NanToNumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, nan, posinf, neginf):
+        ctx.finite = np.isfinite(a._data)
+        return Tensor(np.nan_to_num(a._data, nan=nan, posinf=posinf, neginf=neginf))
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .elementwise import grad_where
+        return grad_where(ctx.finite, grad), None, None, None
+
+
+# ------------------------------------------------------------------ three tensors: lerp, addcmul, addcdiv
+def _same_float_dtype(a, other, name):
+    """lerp wants ``end`` (and a ``weight`` with dims) in ``x``'s dtype (PyTorch's check and message)."""
+    from .select import _C_NAMES
+    if isinstance(other, Tensor) and (other._data.ndim or name == "end") and other._data.dtype != a._data.dtype:
+        raise RuntimeError(f"expected dtype {_C_NAMES[a._data.dtype.name]} for `{name}` but got dtype "
+                           f"{_C_NAMES[other._data.dtype.name]}")
+
+
+class Lerp(Function):
+    """``x.lerp(end, weight)``: ``x + weight * (end - x)``, computed as PyTorch does (from ``end``'s side
+    when ``weight >= 0.5``, so that ``weight = 1`` gives ``end`` exactly).
+
+    d/dx = 1 - weight, d/d(end) = weight, d/d(weight) = end - x (a number weight: ``LerpBackward0``,
+    a tensor weight: ``LerpBackward1``); each summed back to its input's shape.
+    """
+    node_name = "LerpBackward0"
+
+    @staticmethod
+    def forward(ctx, a, end, weight):
+        w = weight._data if isinstance(weight, Tensor) else np.asarray(weight, a._data.dtype)
+        x, e = a._data, end._data
+        ctx.save_for_backward(a, end, weight if isinstance(weight, Tensor) else None)
+        ctx.weight = weight
+        with np.errstate(all="ignore"):  # (inf - inf is nan, silently, as in PyTorch)
+            out = np.where(np.abs(w) < 0.5, x + w * (e - x), e - (e - x) * (1 - w))
+        return Tensor(np.asarray(out, dtype=x.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, end, weight = ctx.saved_tensors
+        w = ctx.weight if weight is None else weight
+        sa, se = ctx.input_shapes[:2]
+        need = ctx.needs_input_grad
+        return (sum_to(grad * (1 - w), sa) if need[0] else None,
+                sum_to(grad * w, se) if need[1] else None,
+                sum_to(grad * (end - a), ctx.input_shapes[2]) if weight is not None and need[2] else None)
+
+
+class LerpTensor(Lerp):
+    node_name = "LerpBackward1"
+
+
+def lerp(a, end, weight):
+    from ._util import broadcast_shape
+    if not a.dtype.is_floating_point:  # (PyTorch's kernels are for floats only)
+        kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_TYPE_NAMES[a.dtype.name]}\'')
+    for other, name in ((end, "end"), (weight, "weight")):
+        _same_float_dtype(a, other, name)
+    broadcast_shape(a, end)
+    if isinstance(weight, Tensor):
+        broadcast_shape(Tensor(np.empty(broadcast_shape(a, end))), weight)
+        return LerpTensor.apply(a, end, weight)
+    return Lerp.apply(a, end, weight)
+
+
+class Addcmul(Function):
+    """``x.addcmul(t1, t2, value=1)``: ``x + value * t1 * t2``.
+
+    d/dx = 1, d/d(t1) = grad * t2 * value, d/d(t2) = grad * t1 * value, each summed back to its input's shape.
+    """
+    node_name = "AddcmulBackward0"
+
+    @staticmethod
+    def forward(ctx, a, t1, t2, value):
+        need = ctx.needs_input_grad
+        ctx.save_for_backward(t2 if need[1] else None, t1 if need[2] else None)
+        ctx.value = value
+        dtype = _three_dtype(a, t1, t2)
+        with np.errstate(all="ignore"):  # (inf * 0 is nan, silently)
+            return Tensor(np.asarray(a._data + np.asarray(value, dtype) * t1._data * t2._data, dtype=dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        t2, t1 = ctx.saved_tensors
+        s, s1, s2 = ctx.input_shapes
+        need = ctx.needs_input_grad
+        return (sum_to(grad, s) if need[0] else None,
+                sum_to(grad * (t2 * ctx.value), s1) if need[1] else None,
+                sum_to(grad * (t1 * ctx.value), s2) if need[2] else None, None)
+
+
+class Addcdiv(Function):
+    """``x.addcdiv(t1, t2, value=1)``: ``x + value * t1 / t2``.
+
+    d/dx = 1, d/d(t1) = grad * value / t2, d/d(t2) = -grad * value * t1 / t2^2, each summed back.
+    """
+    node_name = "AddcdivBackward0"
+
+    @staticmethod
+    def forward(ctx, a, t1, t2, value):
+        ctx.save_for_backward(t1, t2)
+        ctx.value = value
+        dtype = _three_dtype(a, t1, t2)
+        with np.errstate(all="ignore"):
+            return Tensor(np.asarray(a._data + np.asarray(value, dtype) * (t1._data / t2._data), dtype=dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        t1, t2 = ctx.saved_tensors
+        s, s1, s2 = ctx.input_shapes
+        need = ctx.needs_input_grad
+        return (sum_to(grad, s) if need[0] else None,
+                sum_to(grad * (ctx.value / t2), s1) if need[1] else None,
+                sum_to(-grad * (ctx.value * t1 / (t2 * t2)), s2) if need[2] else None, None)
+
+
+def _three_dtype(a, t1, t2):
+    """The result dtype of three operands: PyTorch's promotion of ``a`` and ``t1``, then with ``t2``."""
+    from ._util import result_type
+    first = Tensor(np.empty((1,) if a._data.ndim or t1._data.ndim else (), result_type(a, t1).numpy))
+    return result_type(first, t2).numpy
+
+
+def pointwise3(fn, a, t1, t2, value):
+    """``addcmul`` / ``addcdiv``: the three shapes broadcast (PyTorch's error otherwise)."""
+    from ._util import broadcast_shape
+    broadcast_shape(Tensor(np.empty(broadcast_shape(a, t1))), t2)
+    if fn is Addcmul and _three_dtype(a, t1, t2) == np.bool_:
+        raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
+    if fn is Addcdiv and all(t._data.dtype.kind in "iub" for t in (t1, t2)):
+        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
+                           "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "
+                           "implemented as (input + value * minigrad.trunc(tensor1 / tensor2)).to(input.dtype) for "
+                           "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
+                           "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
+                           "for all dtypes.")
+    return fn.apply(a, t1, t2, value)
+
+
+# ------------------------------------------------------------------ divide(..., rounding_mode=)
+class DivRounded(Function):
+    """``x.div(y, rounding_mode="floor" | "trunc")``: PyTorch's derivative of a rounded quotient is 0
+    (``DivBackward2``)."""
+    node_name = "DivBackward2"
+
+    @staticmethod
+    def forward(ctx, a, b, mode):
+        x, y = a._data, b._data
+        if x.dtype.kind in "iub" and y.dtype.kind in "iub" and (y == 0).any():
+            raise RuntimeError("ZeroDivisionError")
+        with np.errstate(all="ignore"):
+            q = np.floor_divide(x, y)
+            if mode == "trunc":  # towards zero: one more than the floor where the exact quotient is negative
+                q = np.trunc(np.true_divide(x, y)) if q.dtype.kind == "f" else q + ((x % y != 0) & ((x < 0) != (y < 0)))
+            return result(a, b, q)
+
+    @staticmethod
+    def backward(ctx, grad):
+        sa, sb = ctx.input_shapes
+        return (grad.new_zeros(sa) if ctx.needs_input_grad[0] else None,
+                grad.new_zeros(sb) if ctx.needs_input_grad[1] else None, None)

@@ -393,3 +393,100 @@ OPS += [
     Op("flip_dims", "{a}.flip(dims=({dim},))", args=dim, dtypes="any", sample=False),
     Op("unsqueeze_axis", "{a}.unsqueeze(axis={dim})", args=dim, dtypes="any", sample=False),
 ]
+
+
+# ---------------------------------------------------------------------------------- issue 19: the everyday ops (b19c)
+# sample=False as above (they join the fixed sample when its fixtures are next regenerated). topk and
+# sort pick tied values by a stable order; PyTorch's topk uses a partial sort, so with ties (int64 and
+# bool inputs) it may pick other indices: topk runs on floats only.
+def diag_offset(r, a):
+    return {"k": r.choice([0, 0, 1, -1, 2])}
+
+
+def topk_args(r, a):
+    n = a.shape[-1] if a.dim() else 1
+    return {"k": r.choice([1, n, n + 1 if r.random() < 0.1 else 1]), "largest": r.random() < 0.7}
+
+
+def sort_args(r, a):
+    return {"dim": any_dim(r, a), "desc": r.random() < 0.5}
+
+
+def roll_args(r, a):
+    return {"s": r.choice([1, -1, 2]), "dim": any_dim(r, a)}
+
+
+def weight(r, a):
+    return {"w": repr(r.choice([0.0, 0.3, 0.5, 0.75, 1.0, -0.5]))}
+
+
+def nan_args(r, a):
+    return {"nan": repr(r.choice([0.0, 1.5])), "pinf": repr(r.choice([None, 2.0])),
+            "ninf": repr(r.choice([None, -2.0]))}
+
+
+def value(r, a):
+    return {"c": repr(r.choice([1, 0.5, -2, 2.0]))}
+
+
+OPS += [
+    Op("multiply", "T.multiply({a}, {b})", pair="broadcast", dtypes="any", sample=False),
+    Op("subtract", "{a}.subtract({b}, alpha={c})", pair="broadcast", args=number, sample=False),
+    Op("divide", "T.divide({a}, {b})", pair="broadcast", dtypes="any", sample=False),
+    Op("divide_floor", "{a}.divide({c}, rounding_mode='floor')", args=positive_number, dtypes="any", sample=False),
+    Op("divide_trunc", "T.divide({a}, {b}.abs() + 0.5, rounding_mode='trunc')", pair="broadcast", sample=False),
+    Op("true_divide", "{a}.true_divide({b})", pair="broadcast", dtypes="any", sample=False),
+    Op("half", "({a} * 0.5).half().float()", sample=False),
+    Op("T.eq", "T.eq({a}, {b})", pair="broadcast", dtypes="any", sample=False),
+    Op("T.lt", "T.lt({a}, {c})", args=number, dtypes="any", sample=False),
+    Op("T.ge", "T.ge({a}, {b})", pair="broadcast", dtypes="any", sample=False),
+    Op("T.logical_and", "T.logical_and({a}, {b})", pair="broadcast", dtypes="any", sample=False),
+    Op("T.logical_not", "T.logical_not({a})", dtypes="any", sample=False),
+    Op("isnan", "T.isnan({a})", dtypes="any", sample=False),
+    Op("isinf", "{a}.isinf()", dtypes="any", sample=False),
+    Op("isfinite", "T.isfinite({a})", dtypes="any", sample=False),
+    Op("nan_to_num", "{a}.nan_to_num(nan={nan}, posinf={pinf}, neginf={ninf})", args=nan_args, dtypes="any",
+       sample=False),
+    Op("count_nonzero", "T.count_nonzero({a})", dtypes="any", sample=False),
+    Op("count_nonzero_dim", "{a}.count_nonzero({dim})", args=dim, dtypes="any", sample=False),
+    Op("nonzero", "{a}.nonzero()", dtypes="any", sample=False),
+    Op("tril", "{a}.tril({k})", args=diag_offset, dtypes="any", sample=False),
+    Op("triu", "T.triu({a}, {k})", args=diag_offset, dtypes="any", sample=False),
+    Op("diag", "T.diag({a}, {k})", args=diag_offset, dtypes="any", sample=False),
+    Op("trace", "{a}.trace()", dtypes="any", sample=False),
+    Op("topk", "{a}.topk({k}, largest={largest}).values", args=topk_args, sample=False),
+    Op("sort", "{a}.sort({dim}, descending={desc}).values", args=sort_args, sample=False),
+    Op("sort_indices", "{a}.sort({dim}).indices", args=dim, dtypes="any", sample=False),
+    Op("argsort", "T.argsort({a}, {dim}, descending={desc})", args=sort_args, dtypes="any", sample=False),
+    Op("median", "{a}.median()", dtypes="any", sample=False),
+    Op("median_dim", "{a}.median({dim}, keepdim={keepdim})[0]", args=dim_keepdim, dtypes="any", sample=False),
+    Op("cumprod", "{a}.cumprod({dim})", args=dim, dtypes="any", sample=False),
+    Op("masked_select", "{a}.masked_select({a} > 0)", dtypes="any", sample=False),
+    Op("masked_select_bc", "T.masked_select({a}, {b} > 0)", pair="broadcast", sample=False),
+    Op("take", "{a}.take(T.tensor([0, -1, 0]))", dtypes="any", sample=False),
+    Op("roll", "{a}.roll({s}, {dim})", args=roll_args, dtypes="any", sample=False),
+    Op("roll_flat", "T.roll({a}, {s})", args=roll_args, sample=False),
+    Op("repeat_interleave", "{a}.repeat_interleave(2)", dtypes="any", sample=False),
+    Op("repeat_interleave_dim", "{a}.repeat_interleave(2, dim={dim})", args=dim, sample=False),
+    Op("tile", "{a}.tile((2, 1))", dtypes="any", sample=False),
+    Op("unique", "T.unique({a})", dtypes="any", sample=False),
+    Op("unique_counts", "T.unique({a}, return_counts=True)[1]", dtypes="any", sample=False),
+    Op("fmod_num", "{a}.fmod({c})", args=positive_number, dtypes="any", sample=False),
+    Op("fmod", "T.fmod({a}, {b}.abs() + 0.5)", pair="broadcast", sample=False),
+    Op("lerp", "T.lerp({a}, {b}, {w})", pair="broadcast", args=weight, sample=False),
+    Op("lerp_tensor", "{a}.lerp({b}, {b}.sigmoid())", pair="broadcast", sample=False),
+    Op("addcmul", "T.addcmul({a}, {b}, {b}, value={c})", pair="broadcast", args=value, sample=False),
+    Op("addcdiv", "{a}.addcdiv({a}, {b}.abs() + 1, value={c})", pair="broadcast", args=value, sample=False),
+    Op("addmm", "T.addmm({a}.sum(), {a}.reshape(-1, 1), {a}.reshape(1, -1), beta={c}, alpha=0.5)", args=value,
+       sample=False),
+    Op("addmm_method", "{a}.sum(-1, keepdim=True).addmm({a}.reshape(-1, 1), {a}.reshape(1, -1))", sample=False),
+    Op("cross", "T.cross({a}.reshape(-1)[:3].expand(2, 3), {b}.reshape(-1)[:3].expand(2, 3), dim=1)", pair="same",
+       sample=False),
+    Op("kron", "T.kron({a}, {b})", pair="same", sample=False),
+    Op("meshgrid", "T.meshgrid({a}.reshape(-1), {a}.reshape(-1)[:2] * 2, indexing='xy')[0]", sample=False),
+    Op("meshgrid_ij", "T.meshgrid({a}.reshape(-1), {b}.reshape(-1), indexing='ij')[1]", pair="same", sample=False),
+    Op("broadcast_tensors", "T.broadcast_tensors({a}, {b})[1]", pair="broadcast", sample=False),
+    Op("addcmul_", "{a}.addcmul_({a}, {a}, value=0.5)", kind="inplace", sample=False),
+    Op("lerp_", "{a}.lerp_({a} * 2, 0.25)", kind="inplace", sample=False),
+    Op("tril_", "{a}.tril_()", kind="inplace", sample=False),
+]

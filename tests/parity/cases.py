@@ -3487,3 +3487,172 @@ def node_hooks_get_tuples_and_sort_index_add(T, F, o):
     z = T.zeros(4, 2)
     z.index_add_(0, T.tensor([1, 1, 2]), T.ones(3, 2))
     o["index_add_"] = z
+
+
+# ---------------------------------------------------------------------------------- issue 19: the everyday ops (b19c)
+@case
+def b19c_aliases_and_tests(T, F, o):
+    x = leaf(T, 300, 2, 3)
+    b = leaf(T, 301, 3, lo=0.5)
+    _fb19(T, o, T.multiply(x, b), "multiply", x=x, b=b)
+    _fb19(T, o, x.subtract(b, alpha=2), "subtract", x=x, b=b)
+    _fb19(T, o, T.divide(x, b), "divide", x=x, b=b)
+    _fb19(T, o, T.divide(x, b, rounding_mode="floor"), "divide_floor", x=x, b=b)
+    _fb19(T, o, x.divide(2, rounding_mode="trunc"), "divide_trunc", x=x)
+    _fb19(T, o, T.true_divide(x, b), "true_divide", x=x, b=b)
+    _fb19(T, o, x.half(), "half", x=x)
+    i = T.tensor([[1, -2, 0], [7, 0, -3]])
+    o["int_divide_modes"] = [i.divide(2, rounding_mode="floor"), i.divide(2, rounding_mode="trunc"), i.true_divide(2)]
+    o.err("divide_mode", lambda: x.divide(b, rounding_mode="round"))
+    o.err("subtract_bool", lambda: T.subtract(i, True))
+    o["compare"] = [T.eq(x, b), T.ne(i, 0), T.lt(x, 0.5), T.le(i, 0), T.gt(x, b), T.ge(i, 1)]
+    o["logical"] = [T.logical_not(i), T.logical_and(i, x), T.logical_or(i > 0, x < 0), T.logical_xor(i, x > 0)]
+    z = T.tensor([1.0, float("nan"), float("inf"), -float("inf"), 0.0])
+    o["tests"] = [T.isnan(z), T.isinf(z), T.isfinite(z), z.isnan(), T.isfinite(i), T.count_nonzero(z),
+                  T.count_nonzero(i, dim=1), i.count_nonzero((0, 1)), T.nonzero(i), list(T.nonzero(i, as_tuple=True)),
+                  T.nonzero(T.tensor(3.0)), T.nan_to_num(z), z.nan_to_num(nan=1.5, posinf=2.0, neginf=-2.0),
+                  T.nan_to_num(i)]
+    y = T.tensor([1.0, float("nan"), float("inf"), -2.0], requires_grad=True)
+    _fb19(T, o, T.nan_to_num(y * 2), "nan_to_num", y=y)
+
+
+@case
+def b19c_triangles_and_diagonals(T, F, o):
+    x = leaf(T, 302, 3, 4)
+    v = leaf(T, 303, 3)
+    for k in (0, 1, -1):
+        _fb19(T, o, x.tril(k), f"tril{k}", x=x)
+        _fb19(T, o, T.triu(x, k), f"triu{k}", x=x)
+        _fb19(T, o, T.diag(x, k), f"diag2d{k}", x=x)
+        _fb19(T, o, T.diag(v, k), f"diag1d{k}", v=v)
+    _fb19(T, o, T.trace(x), "trace", x=x)
+    _fb19(T, o, leaf(T, 304, 2, 2, 3).triu(), "triu_batched")
+    o["ints"] = [T.tril(T.tensor([[1, 2], [3, 4]])), T.diag(T.tensor([1, 2]), -1), T.trace(T.tensor([[1, 2], [3, 4]]))]
+    o.err("tril_1d", lambda: v.tril())
+    o.err("diag_3d", lambda: T.diag(T.ones(2, 2, 2)))
+    o.err("trace_1d", lambda: T.trace(v))
+    o.err("trace_bool", lambda: T.trace(T.ones(2, 2).bool()))
+
+
+@case
+def b19c_sort_topk_median_unique(T, F, o):
+    x = leaf(T, 305, 3, 4)
+    _fb19(T, o, x.sort().values, "sort", x=x)
+    _fb19(T, o, T.sort(x, 0, descending=True).values, "sort_desc", x=x)
+    _fb19(T, o, x.sort(stable=True, dim=0).values, "sort_stable", x=x)
+    o["sort_indices"] = [x.sort().indices, x.sort(0, True).indices, T.argsort(x, 0), x.argsort(descending=True)]
+    _fb19(T, o, x.topk(2).values, "topk", x=x)
+    _fb19(T, o, T.topk(x, 2, dim=0, largest=False).values, "topk_small", x=x)
+    o["topk_indices"] = [x.topk(2).indices, x.topk(3, 0, largest=False).indices]
+    _fb19(T, o, x.median(), "median", x=x)
+    _fb19(T, o, x.median(1).values, "median_dim", x=x)
+    _fb19(T, o, T.median(x, 0, keepdim=True).values, "median_keep", x=x)
+    o["median_indices"] = [x.median(1).indices, x.median(0, keepdim=True).indices]
+    t = T.tensor([[1.0, 3.0, 3.0, 1.0], [2.0, 2.0, 5.0, 2.0]], requires_grad=True)
+    _fb19(T, o, t.median(), "median_ties", t=t)  # ties share the gradient, as for max()
+    i = T.tensor([[2, 1, 2, 3, 1, 2, 2], [0, 0, 0, 0, 0, 0, 0]])
+    o["int_sort"] = [i.sort(1), i.sort(1, descending=True), i.median(1), i.argsort(1), i.median()]
+    n = T.tensor([[1.0, float("nan"), 3.0, float("nan")]])
+    o["nan_sort"] = [n.sort(1), n.sort(1, descending=True), n.median(1), n.median()]
+    o["bool_sort"] = T.tensor([True, False, True]).sort()
+    o["returns"] = [x.sort(), x.topk(1), x.median(0)]
+    o.err("topk_k", lambda: x.topk(5))
+    o.err("topk_bool", lambda: T.tensor([True, False]).topk(1))
+    o.err("sort_dim", lambda: x.sort(2))
+    o["unique"] = [T.unique(i), list(T.unique(i, return_inverse=True, return_counts=True)),
+                   list(T.unique(T.tensor([[3, 1], [2, 3], [3, 1]]), dim=0, return_inverse=True, return_counts=True)),
+                   T.unique(T.tensor([2.0, float("nan"), 1.0, float("nan")]))]
+    u = T.unique(x * 1)
+    o.all(u, "unique_float")
+    o.err("unique_backward", lambda: u.sum().backward())
+
+
+@case
+def b19c_select_and_rearrange(T, F, o):
+    x = leaf(T, 306, 3, 4)
+    v = leaf(T, 307, 4)
+    _fb19(T, o, x.masked_select(x > 0), "masked_select", x=x)
+    _fb19(T, o, T.masked_select(x, v > 0), "masked_select_bc", x=x)
+    _fb19(T, o, x.take(T.tensor([[0, 5], [11, 5]])), "take", x=x)
+    _fb19(T, o, x.roll(1), "roll_flat", x=x)
+    _fb19(T, o, T.roll(x, (1, -2), (0, 1)), "roll_dims", x=x)
+    _fb19(T, o, x.repeat_interleave(2), "repeat_interleave", x=x)
+    _fb19(T, o, v.repeat_interleave(3), "repeat_interleave_1d", v=v)
+    _fb19(T, o, x.repeat_interleave(2, dim=1), "repeat_interleave_dim", x=x)
+    _fb19(T, o, x.repeat_interleave(T.tensor([1, 0, 2]), dim=0), "repeat_interleave_tensor", x=x)
+    _fb19(T, o, x.tile(2), "tile", x=x)
+    _fb19(T, o, T.tile(v, (2, 1, 2)), "tile_more", v=v)
+    _fb19(T, o, x.cumprod(1), "cumprod", x=x)
+    _fb19(T, o, T.cumprod(x, 0, dtype=T.float64), "cumprod_dtype", x=x)
+    z = T.tensor([[2.0, 0.0, 3.0, 0.5], [0.0, 1.5, 0.0, 2.0]], requires_grad=True)
+    _fb19(T, o, z.cumprod(1), "cumprod_zeros", z=z)
+    o["ints"] = [T.tensor([1, 2, 3]).cumprod(0), T.tensor([True, True]).cumprod(0), T.take(T.tensor([[1, 2], [3, 4]]),
+                 T.tensor([-1])), T.tensor([1, 2]).roll(1), T.tensor([1, 2]).repeat_interleave(2)]
+    o.err("masked_select_float", lambda: x.masked_select(x))
+    o.err("masked_select_shape", lambda: x.masked_select(T.ones(3).bool()))
+    o.err("take_range", lambda: x.take(T.tensor([12])))
+    o.err("take_float", lambda: x.take(T.tensor([1.0])))
+    o.err("roll_align", lambda: x.roll((1, 2), 0))
+    o.err("roll_0d", lambda: T.tensor(1.0).roll(1, 0))
+    o.err("repeat_interleave_size", lambda: x.repeat_interleave(T.tensor([1, 2]), dim=0))
+    o.err("repeat_interleave_negative", lambda: x.repeat_interleave(-1))
+
+
+@case
+def b19c_pointwise_three(T, F, o):
+    x = leaf(T, 308, 2, 3)
+    b = leaf(T, 309, 3, lo=0.5)
+    _fb19(T, o, x.fmod(0.7), "fmod_number", x=x)
+    _fb19(T, o, T.fmod(x, b), "fmod", x=x, b=b)
+    o["fmod_ints"] = [T.fmod(T.tensor([-3, 5]), 2), T.fmod(T.tensor([-3.0, 5.0]), T.tensor([2.0, -3.0])),
+                      T.fmod(T.tensor([1, 2]), 1.5)]
+    o.err("fmod_zero", lambda: T.fmod(T.tensor([1]), 0))
+    for w in (0.3, 0.75):
+        _fb19(T, o, T.lerp(x, b, w), f"lerp{w}", x=x, b=b)
+    w = leaf(T, 310, 2, 1)
+    _fb19(T, o, x.lerp(b, w), "lerp_tensor", x=x, b=b, w=w)
+    o.err("lerp_dtype", lambda: x.lerp(T.tensor([1, 2, 3]), 0.5))
+    _fb19(T, o, T.addcmul(x, b, x, value=0.5), "addcmul", x=x, b=b)
+    _fb19(T, o, x.addcdiv(x, b, value=-2), "addcdiv", x=x, b=b)
+    o["int_addcmul"] = T.addcmul(T.tensor([1, 2]), T.tensor([1, 2]), T.tensor([1, 2]), value=2)
+    o.err("int_addcdiv", lambda: T.addcdiv(T.tensor([1, 2]), T.tensor([1, 2]), T.tensor([1, 2])))
+    y = x * 1
+    y.addcmul_(b, b, value=2)
+    y.lerp_(b, 0.25)
+    y.fmod_(0.9)
+    o.all(y, "inplace")
+    y.sum().backward()
+    o.grads("inplace_", x=x, b=b)
+
+
+@case
+def b19c_addmm_cross_kron_grids(T, F, o):
+    x = leaf(T, 311, 3, 3)
+    m = leaf(T, 312, 3, 2)
+    c = leaf(T, 313, 2)
+    _fb19(T, o, T.addmm(c, x, m), "addmm", c=c, x=x, m=m)
+    _fb19(T, o, T.addmm(c, x, m, beta=0.5, alpha=2), "addmm_scaled", c=c, x=x, m=m)
+    _fb19(T, o, x.addmm(x, x, beta=0), "addmm_beta0", x=x)
+    o.err("addmm_1d", lambda: T.addmm(c, c, m))
+    o.err("addmm_shapes", lambda: T.addmm(c, m, x))
+    o.err("addmm_bias", lambda: T.addmm(T.ones(3), x, m))
+    o.err("addmm_dtype", lambda: T.addmm(c, x, m.double()))
+    _fb19(T, o, T.cross(x, x * x, dim=1), "cross", x=x)
+    _fb19(T, o, x.cross(x.flip(0), dim=0), "cross_dim0", x=x)
+    o.warns("cross_no_dim", lambda: T.cross(x, x))
+    o.err("cross_length", lambda: T.cross(m, m, dim=1))
+    _fb19(T, o, T.kron(m, c), "kron", m=m, c=c)
+    _fb19(T, o, T.kron(c, x), "kron_1d_2d", c=c, x=x)
+    a, bb = T.meshgrid(c, x[0] * 2, indexing="ij")
+    o.all(a, "mesh_ij_0")
+    o.all(bb, "mesh_ij_1")
+    a, bb = T.meshgrid([c, x[0]], indexing="xy")
+    o.all(a, "mesh_xy_0")
+    (a * bb).sum().backward()
+    o.grads("mesh_", c=c, x=x)
+    o.warns("mesh_no_indexing", lambda: T.meshgrid(c, c))
+    o.err("mesh_indexing", lambda: T.meshgrid(c, c, indexing="zz"))
+    p, q = T.broadcast_tensors(x, c[:1])
+    o["broadcast_is_self"] = p is x
+    o.all(q, "broadcast")
+    o.err("broadcast_error", lambda: T.broadcast_tensors(x, T.ones(2)))

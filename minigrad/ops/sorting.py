@@ -1,0 +1,176 @@
+"""Ops that put values in order: sort, argsort, topk, median, unique.
+
+``sort``, ``topk`` and ``median(dim)`` pick values and return where they came from (``indices``, an
+int64 tensor that never requires grad); their backward puts each gradient back at the place its
+value was picked from, zeros elsewhere (PyTorch: ``value_selecting_reduction_backward``, in
+``tools/autograd/derivatives.yaml``).  ``median()`` of all elements shares its gradient between
+tied elements, as ``max()`` does (PyTorch: ``evenly_distribute_backward``).
+
+minigrad sorts stably (equal values keep their order), as PyTorch's CPU sort does for the sizes
+minigrad deals with.  ``topk`` takes the first ``k`` of that order; PyTorch's ``topk`` uses a
+partial sort, so among tied values it may pick other indices (the values are the same).
+"""
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor, _wrap_dim
+from .reduce import Max, MaxDim, _return_type
+from .select import value_selecting_backward
+
+SortReturnTypes = _return_type("sort")
+TopkReturnTypes = _return_type("topk")
+MedianReturnTypes = _return_type("median")
+
+
+def order(x, axis, descending=False):
+    """Indices that sort ``x`` along ``axis``, stably (ties keep their order; nan counts as the largest)."""
+    if not descending:
+        return np.argsort(x, axis=axis, kind="stable")
+    # descending and still stable: sort the reversed array ascending, then reverse back
+    n = x.shape[axis]
+    return n - 1 - np.flip(np.argsort(np.flip(x, axis), axis=axis, kind="stable"), axis)
+
+
+def _indices_output(ctx, idx):
+    indices = Tensor(np.asarray(idx, dtype=np.int64))
+    ctx.mark_non_differentiable(indices)
+    return indices
+
+
+# ------------------------------------------------------------------ sort, topk
+class Sort(Function):
+    """``x.sort(dim, descending)``: (values, indices); the gradient of each value goes back to where it was."""
+    node_name = "SortBackward0"
+    saved_names = {"dim": "saved_dim"}  # (grad_fn._saved_dim: the dim as passed)
+
+    @staticmethod
+    def forward(ctx, a, dim_arg, descending):
+        x = a._data
+        dim = _wrap_dim(dim_arg, x.ndim)
+        ctx.dim_arg = dim_arg
+        idx = order(x, dim, descending) if x.ndim else np.zeros((), np.int64)
+        ctx.dim, ctx.index, ctx.shape = dim, idx, x.shape
+        values = np.take_along_axis(x, idx, dim) if x.ndim else x.copy()
+        return Tensor(values), _indices_output(ctx, idx)
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices):
+        return value_selecting_backward(grad, ctx.dim, ctx.index, ctx.shape, True), None, None
+
+
+class SortStable(Sort):
+    """``x.sort(stable=True)``: PyTorch's ``sort.stable`` overload, another node name (every sort is stable here)."""
+    node_name = "SortBackward1"
+
+
+class Topk(Sort):
+    """``x.topk(k, dim, largest)``: the ``k`` largest (or smallest) values along ``dim``, in order."""
+    node_name = "TopkBackward0"
+    saved_names = {}
+
+    @staticmethod
+    def forward(ctx, a, k, dim, largest):
+        x = a._data
+        n = x.shape[dim] if x.ndim else 1
+        if x.dtype == np.bool_:
+            raise RuntimeError("topk does not support bool dtypes on CPU")
+        if not 0 <= k <= n:
+            raise RuntimeError("selected index k out of range")
+        idx = np.take(order(x, dim, largest), np.arange(k), axis=dim) if x.ndim else np.zeros((), np.int64)
+        ctx.dim, ctx.index, ctx.shape = dim, idx, x.shape
+        values = np.take_along_axis(x, idx, dim) if x.ndim else x.copy()
+        return Tensor(values), _indices_output(ctx, idx)
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices):
+        return value_selecting_backward(grad, ctx.dim, ctx.index, ctx.shape, True), None, None, None
+
+
+def argsort(a, dim=-1, descending=False):
+    """``x.argsort(dim)``: the indices of ``sort`` (int64, not differentiable)."""
+    from ..tensor import _wrap_dim
+    dim = _wrap_dim(dim, a._data.ndim)
+    if a._data.ndim == 0:
+        return Tensor(np.zeros((), np.int64))
+    return Tensor(order(a._data, dim, descending).astype(np.int64))
+
+
+# ------------------------------------------------------------------ median
+def median_index(x, axis, keepdims=True):
+    """Where the median is along ``axis``: the lower of the two middle values (PyTorch's median), or
+    the first nan when there is one (a nan median, as in PyTorch)."""
+    n = x.shape[axis]
+    idx = np.take(order(x, axis), [(n - 1) // 2], axis=axis)
+    if x.dtype.kind == "f":
+        nan = np.isnan(x)
+        idx = np.where(nan.any(axis=axis, keepdims=True), np.argmax(nan, axis=axis, keepdims=True), idx)
+    return idx if keepdims else idx.squeeze(axis)
+
+
+class Median(Max):
+    """``x.median()``: the middle value of all elements (the lower one for an even count); ties
+    share the gradient, as for ``max()``.  An empty tensor gives nan."""
+    node_name = "MedianBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        _no_bool(a, "median_cpu")
+        x = a._data.reshape(-1)
+        value = x[median_index(x, 0)[0]] if x.size else np.asarray(np.nan, x.dtype)
+        out = Tensor(np.asarray(value))
+        ctx.save_for_backward(a, out)
+        return out
+
+
+class MedianDim(MaxDim):
+    """``x.median(dim)``: (values, indices) like ``max(dim)``; the gradient goes to the chosen index."""
+    node_name = "MedianBackward1"
+    name = "median"
+    arg = staticmethod(median_index)
+
+    @classmethod
+    def forward(cls, ctx, a, dim, keepdim):
+        _no_bool(a, "median_out")
+        return super().forward(ctx, a, dim, keepdim)
+
+
+def _no_bool(a, kernel):
+    if a._data.dtype == np.bool_:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
+# ------------------------------------------------------------------ unique
+class Unique(Function):
+    """``torch.unique(x)``: the distinct values, sorted.  PyTorch has no derivative for it: the node
+    it records raises when backward reaches it."""
+    node_name = "Unique2Backward0"
+    message = "the derivative for '_unique2' is not implemented."
+
+    @staticmethod
+    def forward(ctx, a, return_inverse, return_counts, dim):
+        x = a._data
+        # (equal_nan=False: PyTorch keeps every nan as a value of its own)
+        values, inverse, counts = np.unique(x, return_inverse=True, return_counts=True, axis=dim, equal_nan=False)
+        out = [Tensor(values)]
+        if return_inverse:
+            out.append(_indices_output(ctx, inverse.reshape(x.shape if dim is None else -1)))
+        if return_counts:
+            out.append(_indices_output(ctx, counts))
+        return tuple(out) if len(out) > 1 else out[0]
+
+    @classmethod
+    def backward(cls, ctx, *grads):
+        raise NotImplementedError(cls.message)
+
+
+class UniqueDim(Unique):
+    node_name = "UniqueDimBackward0"
+    message = "the derivative for 'unique_dim' is not implemented."
+
+
+def unique(a, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    """``torch.unique``: minigrad always sorts (PyTorch's ``sorted=False`` leaves the order unspecified)."""
+    from ..tensor import _wrap_dim
+    if dim is None:
+        return Unique.apply(a, return_inverse, return_counts, None)
+    return UniqueDim.apply(a, return_inverse, return_counts, _wrap_dim(dim, a._data.ndim))
