@@ -333,36 +333,40 @@ class Remainder(Function):
     gives ``RemainderBackward0`` (one edge), a tensor ``b`` ``RemainderBackward1``.
     """
     node_name = "RemainderBackward1"
+    op = staticmethod(np.remainder)            # the remainder, and the quotient it leaves:
+    quotient = staticmethod(np.floor_divide)   # a = quotient(a, b) * b + op(a, b) (PyTorch: div(rounding_mode="floor"))
 
-    @staticmethod
-    def forward(ctx, a, b):
+    @classmethod
+    def forward(cls, ctx, a, b):
         x, y = a._data, b._data
         if x.dtype.kind in "iub" and y.dtype.kind in "iub" and (y == 0).any():
             raise RuntimeError("ZeroDivisionError")
         ctx.save_for_backward(a, b)
         with np.errstate(all="ignore"):
-            return result(a, b, np.remainder(x, y))
+            return result(a, b, cls.op(x, y))
 
-    @staticmethod
-    def backward(ctx, grad):
+    @classmethod
+    def backward(cls, ctx, grad):
         a, b = ctx.saved_tensors
         sa, sb = ctx.input_shapes
         gb = None
         if ctx.needs_input_grad[1]:
-            gb = sum_to(-grad * Tensor(np.floor_divide(a._data, b._data)), sb)
+            with np.errstate(all="ignore"):
+                gb = sum_to(-grad * Tensor(cls.quotient(a._data, b._data)), sb)
         return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None), gb
 
 
 class RemainderScalar(Function):
     node_name = "RemainderBackward0"
+    op = staticmethod(np.remainder)
 
-    @staticmethod
-    def forward(ctx, a, number):
+    @classmethod
+    def forward(cls, ctx, a, number):
         b = as_operand(number, a)  # the number as a 0-dim tensor of the result's dtype
         if a._data.dtype.kind in "iub" and b._data.dtype.kind in "iub" and b._data == 0:
             raise RuntimeError("ZeroDivisionError")
         with np.errstate(all="ignore"):
-            return result(a, b, np.remainder(a._data, b._data))
+            return result(a, b, cls.op(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -422,48 +426,19 @@ class ClampMax(Function):
 
 
 # ------------------------------------------------------------------ fmod, nan_to_num
-class Fmod(Function):
+class Fmod(Remainder):
     """``x.fmod(y)``: the remainder with the sign of ``x`` (C's ``fmod``; ``%`` takes ``y``'s sign).
 
     ``fmod(x, y) = x - trunc(x / y) * y``, so d/dx = 1 and d/dy = -trunc(x / y).  A number ``y``
     gives ``FmodBackward0`` (one edge), a tensor ``y`` ``FmodBackward1``.
     """
     node_name = "FmodBackward1"
-
-    @staticmethod
-    def forward(ctx, a, b):
-        x, y = a._data, b._data
-        if x.dtype.kind in "iub" and y.dtype.kind in "iub" and (y == 0).any():
-            raise RuntimeError("ZeroDivisionError")
-        ctx.save_for_backward(a, b)
-        with np.errstate(all="ignore"):
-            return result(a, b, np.fmod(x, y))
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        sa, sb = ctx.input_shapes
-        gb = None
-        if ctx.needs_input_grad[1]:
-            with np.errstate(all="ignore"):
-                gb = sum_to(-grad * Tensor(np.trunc(a._data / b._data)), sb)
-        return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None), gb
+    op, quotient = staticmethod(np.fmod), staticmethod(lambda x, y: np.trunc(x / y))  # div(rounding_mode="trunc")
 
 
-class FmodScalar(Function):
+class FmodScalar(RemainderScalar):
     node_name = "FmodBackward0"
-
-    @staticmethod
-    def forward(ctx, a, number):
-        b = as_operand(number, a)
-        if a._data.dtype.kind in "iub" and b._data.dtype.kind in "iub" and b._data == 0:
-            raise RuntimeError("ZeroDivisionError")
-        with np.errstate(all="ignore"):
-            return result(a, b, np.fmod(a._data, b._data))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad, None
+    op = staticmethod(np.fmod)
 
 
 class NanToNum(Function):

@@ -297,7 +297,8 @@ def index_for(r, a):
     """An int64 index tensor for gather/index_select along a dim of ``a``."""
     d = r.randrange(a.dim()) if a.dim() else 0
     n = a.shape[d] if a.dim() else 1
-    return {"dim": d, "idx": f"T.tensor({[r.randrange(n) for _ in range(2)]})"}
+    idx = [r.randrange(n) for _ in range(2)] if n else []  # (a dim of size 0 has no index to pick)
+    return {"dim": d, "idx": f"T.tensor({idx}, dtype=T.int64)"}
 
 
 def chunks(r, a):
