@@ -23,20 +23,14 @@ from .elementwise import Add, CopyFrom, Div, Mul, Sub, grad_where
 _UFUNCS = {Add: np.add, Sub: np.subtract, Mul: np.multiply, Div: np.true_divide}  # (for update_in_place)
 
 
-def _bump_version(t):
-    """One more in-place change of ``t`` (PyTorch: ``increment_version``).  A tensor made in inference mode
-    has no version to bump: outside inference mode PyTorch raises here, after the values were written."""
-    inference.check_outside(t, inference.INPLACE_MSG)
-    t._vc[0] += 1
-
-
 def inplace(t, fn, *args):
     """``t.add_(x)`` and friends: ``t`` takes the values of ``fn(t, *args)``, and its place in the graph."""
     recording = grad_mode.is_grad_enabled() and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     if not recording:  # under no_grad (an optimizer step) or without gradients: only the numbers change
         _set_values(t, fn, args)
-        _bump_version(t)
+        inference.check_outside(t, inference.INPLACE_MSG)  # (see below)
+        t._vc[0] += 1
         return t
 
     if t.requires_grad and t.grad_fn is None:
@@ -49,7 +43,10 @@ def inplace(t, fn, *args):
     out = fn.apply(snapshot, *args)
     _check_cast(fn, t, out, args)
     _write(t, out)
-    _bump_version(t)
+    # a tensor made in inference mode has no version to bump: outside inference mode PyTorch raises
+    # here (in increment_version), after the values were written
+    inference.check_outside(t, inference.INPLACE_MSG)
+    t._vc[0] += 1
     for s in out.grad_fn._saved:  # what the node saved of its output is now `t`
         if s is not None and s.tensor is None and s.data is out._data:
             s.vc, s.version, s.data = t._vc, t._vc[0], t._data
