@@ -87,7 +87,9 @@ class Gelu(Function):
     ``approximate="tanh"`` uses ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``.
 
     d/dx = Phi(x) + x phi(x), with phi the normal density (for "tanh": the derivative of that formula).
-    """
+
+    Under ``create_graph=True`` PyTorch records this backward as one ``GeluBackwardBackward0`` node;
+    minigrad records the ops of the formula (the same values and second derivatives, other node names)."""
     node_name = "GeluBackward0"
 
     @staticmethod
@@ -134,7 +136,10 @@ class Silu(Function):
 
 class Softplus(Function):
     """``log(1 + exp(beta x)) / beta``, and just ``x`` where ``beta x > threshold`` (no overflow);
-    d/dx = sigmoid(beta x) (1 on the linear part)."""
+    d/dx = sigmoid(beta x) (1 on the linear part).
+
+    Under ``create_graph=True`` PyTorch records this backward as one ``SoftplusBackwardBackward0`` node;
+    minigrad records the ops of the formula (the same values and second derivatives, other node names)."""
     node_name = "SoftplusBackward0"
 
     @staticmethod
@@ -154,7 +159,10 @@ class Softplus(Function):
 
 
 class Elu(Function):
-    """``x`` where ``x > 0``, else ``alpha (exp(x) - 1)``; d/dx = 1, or ``out + alpha`` below 0."""
+    """``x`` where ``x > 0``, else ``alpha (exp(x) - 1)``; d/dx = 1, or ``out + alpha`` below 0.
+
+    Under ``create_graph=True`` PyTorch records this backward as one ``EluBackwardBackward0`` node;
+    minigrad records the ops of the formula (the same values and second derivatives, other node names)."""
     node_name = "EluBackward0"
 
     @staticmethod

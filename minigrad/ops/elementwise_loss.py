@@ -34,7 +34,10 @@ def spread(grad, shape, reduction):
 
 class BinaryCrossEntropy(Function):
     """``-w (t log p + (1 - t) log(1 - p))`` for probabilities ``p``; each log is clamped at -100, as in
-    PyTorch, so that ``p = 0`` or ``1`` gives a finite loss.  d/dp = w (p - t) / max(p (1 - p), 1e-12)."""
+    PyTorch, so that ``p = 0`` or ``1`` gives a finite loss.  d/dp = w (p - t) / max(p (1 - p), 1e-12).
+
+    Under ``create_graph=True`` PyTorch records this backward as one ``BinaryCrossEntropyBackwardBackward0`` node;
+    minigrad records the ops of the formula (the same values and second derivatives, other node names)."""
     node_name = "BinaryCrossEntropyBackward0"
 
     @staticmethod
