@@ -103,6 +103,35 @@ class MulScalar(Function):
         return MulScalar.apply(grad, ctx.number), None
 
 
+class AddScalar(Function):
+    """``tensor + number`` inside a formula written in PyTorch's C++ (``AddBackward1``: one edge, see MulScalar)."""
+    node_name = "AddBackward1"
+
+    @staticmethod
+    def forward(ctx, a, number):
+        with np.errstate(invalid="ignore", over="ignore"):
+            return Tensor(np.asarray(a._data + np.asarray(number, a._data.dtype)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
+class DivScalar(Function):
+    """``tensor / number`` inside a formula written in PyTorch's C++ (``DivBackward1``). d/da = grad / number."""
+    node_name = "DivBackward1"
+
+    @staticmethod
+    def forward(ctx, a, number):
+        ctx.number = number
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return Tensor(np.asarray(a._data / np.asarray(number, a._data.dtype)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return DivScalar.apply(grad, ctx.number), None
+
+
 class Div(Function):
     node_name = "DivBackward0"
 

@@ -26,21 +26,21 @@ _UFUNCS = {Add: np.add, Sub: np.subtract, Mul: np.multiply, Div: np.true_divide}
 
 def inplace(t, fn, *args):
     """``t.add_(x)`` and friends: ``t`` takes the values of ``fn(t, *args)``, and its place in the graph."""
-    for other in args:
-        if isinstance(other, Tensor) and not getattr(fn, "indexed", False):  # (x[key] = value: setitem checks)
-            _check_operand(t, other)
     recording = grad_mode.is_grad_enabled() and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
+    base = t._base
+    if recording and t.requires_grad and t.grad_fn is None:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    if recording and base is not None and base.requires_grad and base.grad_fn is None:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    for other in args:  # (after those checks, as in PyTorch, where the kernel checks its operands)
+        if isinstance(other, Tensor) and not getattr(fn, "indexed", False):  # (x[key] = value: IndexPut checks)
+            _check_operand(t, other)
     if not recording:  # under no_grad (an optimizer step) or without gradients: only the numbers change
         _set_values(t, fn, args)
         t._vc[0] += 1
         return t
 
-    if t.requires_grad and t.grad_fn is None:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    base = t._base
-    if base is not None and base.requires_grad and base.grad_fn is None:
-        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     snapshot = Tensor(t._data.copy())  # the old values, with the old place in the graph
     snapshot.grad_fn, snapshot._output_nr, snapshot._requires_grad = t.grad_fn, t._output_nr, t.requires_grad
     out = fn.apply(snapshot, *args)

@@ -422,6 +422,13 @@ class IndexPut(Function):
 
     @staticmethod
     def forward(ctx, a, key, value):
+        try:
+            result_shape = np.broadcast_to(np.empty((), bool), a._data.shape)[key].shape
+        except IndexError:
+            result_shape = value._data.shape  # (a bad index: its error comes below)
+        if not is_expandable_to(value._data.shape, result_shape):  # (numpy would accept extra leading dims)
+            raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast "
+                               f"to indexing result of shape {list(result_shape)}")
         out = a._data.copy()
         try:
             out[key] = value._data
@@ -510,13 +517,6 @@ def setitem(t, key, value):
     if any(_is_advanced(k) for k in keys):
         if value._data.ndim and value._data.shape[0] == 1:
             value = _drop_leading_ones(value)
-        try:
-            dst_shape = np.broadcast_to(np.empty((), bool), t._data.shape)[np_key].shape
-        except IndexError:
-            dst_shape = value._data.shape  # (a bad index: IndexPut raises PyTorch's error for it)
-        if not is_expandable_to(value._data.shape, dst_shape):  # (numpy would also accept extra leading dims)
-            raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast "
-                               f"to indexing result of shape {list(dst_shape)}")
         # index_put_ on t itself, or (after an int, None or a part of a dim) on a view of t: CopySlices
         on_view = _is_bool_scalar(key) or any(
             k is None or (isinstance(k, int) and not isinstance(k, bool))

@@ -148,6 +148,14 @@ def cross_entropy_args(r, a):
     return {"ii": r.choice([-100, 0, 1]), "red": repr(r.choice(["mean", "sum", "none"]))}
 
 
+def cross_entropy_more(r, a):
+    """Label smoothing (now and then one out of range), and class weights for the classes of ``a``."""
+    classes = a.shape[0 if a.dim() == 1 else 1] if a.dim() else 1
+    weight = f"T.tensor({[round(0.25 + 0.25 * i, 2) for i in range(classes)]})" if r.random() < 0.4 else "None"
+    return {"red": repr(r.choice(["mean", "sum", "none"])), "ls": repr(r.choice([0.0, 0.1, 0.3, 1.5])),
+            "w": weight, "ii": r.choice([-100, 0, 1])}
+
+
 def reduction(r, a):
     return {"red": repr(r.choice(["mean", "sum", "none"]))}
 
@@ -361,4 +369,9 @@ OPS += [
     Op("sin_", "{a}.sin_()", kind="inplace", sample=False),
     Op("floor_", "{a}.floor_()", kind="inplace", sample=False),
     Op("clamp_min_", "{a}.clamp_min_({c})", kind="inplace", args=number, sample=False),
+    # class probabilities as targets ({b}: the input's shape; it gets a gradient too), and label smoothing
+    Op("cross_entropy_probs", "F.cross_entropy({a}, {b}.abs(), weight={w}, reduction={red}, label_smoothing={ls})",
+       pair="same", args=cross_entropy_more),
+    Op("cross_entropy_smoothed", "F.cross_entropy({a}, {b}, weight={w}, ignore_index={ii}, reduction={red}, "
+       "label_smoothing={ls})", pair="target", args=cross_entropy_more),
 ]

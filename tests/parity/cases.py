@@ -2822,8 +2822,8 @@ def f18b_inplace_operand_errors(T, F, o):
         for what, v in operands.items():
             if name == "clamp_min" and what in ("list", "none", "str"):
                 continue  # (clamp_'s overloads: a long message of its own)
-            for grad in (False, True):
-                x = T.zeros(3, requires_grad=grad) * 1 if grad else T.zeros(3)
+            for grad in (False, True, "leaf"):  # (on a leaf that requires grad: that error first)
+                x = T.zeros(3, requires_grad=True) if grad == "leaf" else T.zeros(3, requires_grad=grad) * 1
                 o.val(f"{name}_{what}_{grad}", lambda: fn(x, v(T)))
         o.val(f"{name}_0d", lambda: fn(T.zeros(()), T.ones(2)))
         o.val(f"{name}_wrong_dim", lambda: fn(T.zeros(2, 3, 4), T.ones(5, 4)))
@@ -2876,14 +2876,14 @@ def f18b_setitem_value_shapes(T, F, o):
     values = [(2, 3), (4,), (6,), (1, 6), (1, 1, 6), (6, 1), (1,), (1, 3), (2, 1), (3, 2), (2,), ()]
     for kname, key in keys.items():
         for i, vshape in enumerate(values):
-            for grad in (False, True):
-                a = T.zeros(2, 3, requires_grad=grad) * 1 if grad else T.zeros(2, 3)
+            for grad in (False, True, "leaf"):
+                a = T.zeros(2, 3, requires_grad=True) if grad == "leaf" else T.zeros(2, 3, requires_grad=grad) * 1
                 v = leaf(T, 260 + i, *vshape)
 
                 def put():
                     a[key(a)] = v
                     return a
-                if o.val(f"{kname}_{i}_{grad}", put) is not None and grad:
+                if o.val(f"{kname}_{i}_{grad}", put) is not None and grad is True:
                     o.fn(f"{kname}_{i}.grad_fn", a)
     o.val("getitem_wrong_mask", lambda: T.zeros(2, 3)[T.ones(3, dtype=T.bool)])
     o.val("getitem_wrong_mask_dim1", lambda: T.zeros(2, 3)[:, T.ones(2, dtype=T.bool)])
@@ -2905,3 +2905,65 @@ def f18b_modified_output_names(T, F, o):
         out = fn(x, y)
         out.mul_(2)
         o.err(name, lambda: out.sum().backward())
+
+
+@case
+def f18b_cross_entropy_probabilities_and_smoothing(T, F, o):
+    """F.cross_entropy with class-probability targets (the target gets a gradient) and with label
+    smoothing (both kinds of target): every reduction, weights, 1-D/2-D/3-D inputs, PyTorch's graph
+    and its errors; nll_loss refuses weights that require grad (with grad mode on)."""
+    inputs = {"1d": ((4,), (), 2), "2d": ((3, 4), (3,), [0, 3, 1]), "3d": ((2, 4, 2), (2, 2), [[0, 1], [3, 2]])}
+    for name, (shape, _, index_target) in inputs.items():
+        for i, kw in enumerate([{}, {"reduction": "sum"}, {"reduction": "none"}, {"weight": True},
+                                {"weight": True, "reduction": "none"}, {"label_smoothing": 0.3},
+                                {"label_smoothing": 0.2, "weight": True, "reduction": "sum"},
+                                {"label_smoothing": -0.1}, {"ignore_index": 1}, {"ignore_index": 1, "label_smoothing": 0.3},
+                                {"ignore_index": 1, "label_smoothing": 0.3, "weight": True},
+                                {"ignore_index": 1, "label_smoothing": 0.3, "reduction": "none"},
+                                {"label_smoothing": 1.5}, {"reduction": "avg"}]):
+            for kind in ("probabilities", "indices"):
+                x = leaf(T, 270 + i, *shape)
+                w = leaf(T, 290 + i, 4, lo=0.1, hi=1.0, rg=kind == "probabilities")
+                t = (leaf(T, 280 + i, *shape, lo=0.0, hi=1.0) if kind == "probabilities" else T.tensor(index_target))
+                args = dict(kw, weight=w) if kw.get("weight") else kw
+                y = o.val(f"{name}_{i}_{kind}", lambda: F.cross_entropy(x, t, **args))
+                if y is None:
+                    continue
+                o.fn(f"{name}_{i}_{kind}.grad_fn", y)
+                o.tree(f"{name}_{i}_{kind}.tree", y, depth=8)
+                y.backward(T.ones(y.shape) if y.dim() else None)
+                o.grads(f"{name}_{i}_{kind}.", x=x, w=w, **({"t": t} if kind == "probabilities" else {}))
+    x, p = leaf(T, 300, 2, 3), leaf(T, 301, 2, 3, lo=0.0, hi=1.0, rg=False)
+    o.val("target_float64", lambda: F.cross_entropy(x, p.double()))
+    o.val("weight_shape", lambda: F.cross_entropy(x, p, weight=T.ones(2)))
+    o.val("weight_2d", lambda: F.cross_entropy(x, p, weight=T.ones(1, 3)))
+    o.val("zero_d", lambda: F.cross_entropy(T.tensor(0.5), T.tensor(0.2)))
+    o.val("no_samples", lambda: F.cross_entropy(T.zeros(0, 3), T.zeros(0, 3)))
+    o.val("int_target_of_input_shape", lambda: F.cross_entropy(x, T.ones(2, 3, dtype=T.int64)))
+    wg = T.ones(3, requires_grad=True)
+    o.val("nll_weight_requires_grad", lambda: F.nll_loss(x, T.tensor([0, 1]), weight=wg))
+    o.val("nll2d_weight_requires_grad", lambda: F.nll_loss(leaf(T, 302, 2, 3, 2), T.tensor([[0, 1], [2, 2]]), weight=wg))
+    with T.no_grad():
+        o.val("nll_weight_requires_grad_no_grad", lambda: F.nll_loss(x, T.tensor([0, 1]), weight=wg))
+    g, = T.autograd.grad(F.cross_entropy(x * x, p), x, create_graph=True)  # second order, values only
+    o["second_order"] = T.autograd.grad(g.sum(), x)[0]
+
+
+@case
+def f18b_nll_loss_check_order(T, F, o):
+    """nll_loss / cross_entropy with every input rank and target shape, float and integer targets:
+    PyTorch's checks in its order (shapes first, the target's dtype last, 1-D input's size after it)."""
+    inputs = [(3,), (2, 3), (2, 3, 2), (2, 3, 2, 2), (2, 3, 2, 2, 2), ()]
+    targets = [(), (2,), (3,), (2, 2), (2, 2, 2), (1,), (2, 3), (2, 2, 2, 2, 2), (2, 3, 2, 2)]
+    for i, xs in enumerate(inputs):
+        for j, ts in enumerate(targets):
+            for dtype in ("float32", "int64"):
+                x, t = T.zeros(xs), T.zeros(ts, dtype=getattr(T, dtype))
+                o.val(f"nll_{i}_{j}_{dtype}", lambda: F.nll_loss(x, t))
+                o.val(f"ce_{i}_{j}_{dtype}", lambda: F.cross_entropy(x, t))
+    # no classes (softmax over an empty dim is empty, the target is then out of bounds)
+    o.val("log_softmax_empty", lambda: T.zeros(2, 0).log_softmax(1))
+    o.val("softmax_empty", lambda: T.zeros(0).softmax(0))
+    o.val("ce_no_classes", lambda: F.cross_entropy(T.zeros(0), T.tensor(2)))
+    o.val("ce_no_classes_smoothed", lambda: F.cross_entropy(T.zeros(0), T.tensor(2), label_smoothing=0.2))
+    o.val("ce_no_classes_probabilities", lambda: F.cross_entropy(T.zeros(0), T.zeros(0)))
