@@ -347,7 +347,9 @@ def _is_advanced(k):
 
 
 def _is_bool_scalar(k):
-    return isinstance(k, bool) or (isinstance(k, Tensor) and k.dtype.name == "bool" and k._data.ndim == 0)
+    """``True``, a 0-dim bool tensor (or a 0-dim bool array: the key backward uses for such a mask)."""
+    k = k._data if isinstance(k, Tensor) else k
+    return isinstance(k, (bool, np.bool_)) or (isinstance(k, np.ndarray) and k.dtype == bool and k.ndim == 0)
 
 
 def _whole(s, size):

@@ -2967,3 +2967,33 @@ def f18b_nll_loss_check_order(T, F, o):
     o.val("ce_no_classes", lambda: F.cross_entropy(T.zeros(0), T.tensor(2)))
     o.val("ce_no_classes_smoothed", lambda: F.cross_entropy(T.zeros(0), T.tensor(2), label_smoothing=0.2))
     o.val("ce_no_classes_probabilities", lambda: F.cross_entropy(T.zeros(0), T.zeros(0)))
+
+
+@case
+def f18b_zero_dim_mask_setitem(T, F, o):
+    """y[y > 0] = v on a 0-dim y (a 0-dim mask): the graph, and the gradients of y's history and of v."""
+    for i, start in enumerate([1.5, -0.45]):
+        for second in (False, True):
+            x, v = T.tensor(start, requires_grad=True), T.tensor(-1.24, requires_grad=True)
+            y = x * 2
+            y[y > 0] = v
+            o.all(y, f"y{i}_{second}")
+            if second:
+                g = T.autograd.grad(y.exp(), [x, v], create_graph=True)
+                o[f"grad{i}"] = g
+                o[f"grad_grad{i}"] = T.autograd.grad(g[1], [v], allow_unused=True)
+            else:
+                y.backward()
+                o.grads(f"{i}.", x=x, v=v)
+
+
+@case
+def f18b_prod_zero_dim(T, F, o):
+    """prod over a dim of a 0-dim tensor (0 or not), keepdim or not: the gradient is 1, as in PyTorch."""
+    for i, v in enumerate((0.0, 0.7)):
+        for d in (0, -1):
+            x = T.tensor(v, requires_grad=True)
+            y = x.prod(d, keepdim=d == 0)
+            o.all(y, f"y{i}{d}")
+            y.backward()
+            o[f"y{i}{d}.grad"] = x.grad
