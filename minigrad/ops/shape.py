@@ -346,6 +346,21 @@ def _is_advanced(k):
     return isinstance(k, (Tensor, list, np.ndarray)) or (isinstance(k, bool))
 
 
+def _check_zero_dim_key(t, key):
+    """PyTorch's errors for indexing a 0-dim tensor (x[0], x[:], x[:] = 1, x[..., 0]): a lone slice or
+    int has its own message, any other key is counted (``None``, ``...`` and ``True`` take no dim)."""
+    if t._data.ndim:
+        return
+    if isinstance(key, slice):
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if isinstance(key, int) and not isinstance(key, bool):
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+                         "in C++ to convert a 0-dim tensor to a number")
+    if any(k is not None and k is not Ellipsis and not _is_bool_scalar(k)
+           for k in (key if isinstance(key, tuple) else (key,))):
+        raise IndexError("too many indices for tensor of dimension 0")
+
+
 def _is_bool_scalar(k):
     """``True``, a 0-dim bool tensor (or a 0-dim bool array: the key backward uses for such a mask)."""
     k = k._data if isinstance(k, Tensor) else k
@@ -367,14 +382,8 @@ def index(t, key):
         return Index.apply(Unsqueeze.apply(t, 0), np.asarray([_as_index_array(key)]).reshape(1))
     key = sequence_as_tuple(key)
     lone_slice = isinstance(key, slice)
+    _check_zero_dim_key(t, key)
     key = key if isinstance(key, tuple) else (key,)
-    if t._data.ndim == 0:
-        first = next((k for k in key if k is not None and k is not Ellipsis), None)
-        if isinstance(first, slice):
-            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
-        if first is not None:
-            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
-                             "in C++ to convert a 0-dim tensor to a number")
     used = sum(1 for k in key if k is not None and k is not Ellipsis and not
                (isinstance(k, (Tensor, np.ndarray)) and k.dtype == bool))
     if used > t._data.ndim:
@@ -512,6 +521,7 @@ def setitem(t, key, value):
     from .inplace import inplace
     from .elementwise import CopyFrom
     key = sequence_as_tuple(key)
+    _check_zero_dim_key(t, key)
     keys = key if isinstance(key, tuple) else (key,)
     np_key = tuple(k._data if isinstance(k, Tensor) else k for k in keys)
     np_key = np_key if isinstance(key, tuple) else np_key[0]

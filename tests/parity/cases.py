@@ -2997,3 +2997,27 @@ def f18b_prod_zero_dim(T, F, o):
             o.all(y, f"y{i}{d}")
             y.backward()
             o[f"y{i}{d}.grad"] = x.grad
+
+
+@case
+def f18b_zero_dim_keys(T, F, o):
+    """x[key] and x[key] = 2.0 on a 0-dim x for every kind of key, and select() of a 0-dim tensor:
+    PyTorch's result, node or error (a lone slice or int has its own message, other keys are counted)."""
+    keys = {"slice": lambda x: slice(None), "slice1": lambda x: slice(1, None), "int": lambda x: 0,
+            "ellipsis": lambda x: Ellipsis, "none": lambda x: None, "true": lambda x: True, "list": lambda x: [0],
+            "ellipsis_slice": lambda x: (Ellipsis, slice(None)), "none_int": lambda x: (None, 0),
+            "tuple_int": lambda x: (0,), "mask": lambda x: x > 0, "tensor0": lambda x: T.tensor(0)}
+    for name, key in keys.items():
+        x = T.tensor(0.5, requires_grad=True) * 1
+        y = o.val(f"get_{name}", lambda: x[key(x)])
+        if y is not None:
+            o.fn(f"get_{name}.grad_fn", y)
+        z = T.tensor(0.5, requires_grad=True) * 1
+
+        def put():
+            z[key(z)] = 2.0
+            return z
+        if o.val(f"put_{name}", put) is not None:
+            o.fn(f"put_{name}.grad_fn", z)
+    for d in (0, 1, -1, -2):
+        o.val(f"select_{d}", lambda: T.tensor(0.5).select(d, 0))
