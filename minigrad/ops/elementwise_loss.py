@@ -116,7 +116,7 @@ class SmoothL1Loss(Function):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         d = a - b
-        small = np.abs(d._data) < ctx.beta
+        small = ~(np.abs(d._data) >= ctx.beta) if ctx.beta else np.abs(d._data) < ctx.beta  # (nan: d / beta, as in PyTorch)
         dd = grad_where(small, d / ctx.beta if ctx.beta else d) + grad_where(~small, d.sign())
         g = spread(grad, d._data.shape, ctx.reduction) * dd
         return (g if ctx.needs_input_grad[0] else None), (-g if ctx.needs_input_grad[1] else None), None, None
@@ -129,9 +129,10 @@ class HuberLoss(Function):
     @staticmethod
     def forward(ctx, a, b, reduction, delta):
         _check_reduction(reduction)
-        d = a._data - b._data
-        ad = np.abs(d)
-        loss = np.where(ad <= delta, 0.5 * d * d, delta * (ad - 0.5 * delta))
+        with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf is nan, 1e30 squared inf, silently)
+            d = a._data - b._data
+            ad = np.abs(d)
+            loss = np.where(ad <= delta, 0.5 * d * d, delta * (ad - 0.5 * delta))
         ctx.save_for_backward(a, b)
         ctx.reduction, ctx.delta = reduction, delta
         return reduce(np.asarray(loss, dtype=d.dtype), reduction)
@@ -140,7 +141,7 @@ class HuberLoss(Function):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         d = a - b
-        small = np.abs(d._data) <= ctx.delta
+        small = ~(np.abs(d._data) > ctx.delta)  # (a nan difference takes this branch in PyTorch: a nan gradient)
         dd = grad_where(small, d) + grad_where(~small, d.sign() * ctx.delta)
         g = spread(grad, d._data.shape, ctx.reduction) * dd
         return (g if ctx.needs_input_grad[0] else None), (-g if ctx.needs_input_grad[1] else None), None, None

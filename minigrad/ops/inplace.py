@@ -59,14 +59,17 @@ def inplace(t, fn, *args):
     return t
 
 
+OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
+           "memory location. Please clone() the tensor before performing the operation.")
+
+
 def _check_operand(t, other):
     """PyTorch's checks of a tensor operand of an in-place op (its TensorIterator), in its order."""
     a, b = t._data, other._data
     if a is not b and np.may_share_memory(a, b) and not (
             a.__array_interface__["data"] == b.__array_interface__["data"] and a.shape == b.shape
             and a.strides == b.strides):  # (x.add_(x) is fine: the same elements in the same places)
-        raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor refer "
-                           "to a single memory location. Please clone() the tensor before performing the operation.")
+        raise RuntimeError(OVERLAP)
     if a.shape != b.shape:
         shape = broadcast_shape(t, other)  # "The size of tensor a (3) must match the size of tensor b (4) ..."
         if shape != a.shape:
@@ -82,6 +85,9 @@ class CopySlices(Node):
     recorded double-backward graph uses minigrad's own nodes, ``AsStridedBackward0`` and
     ``WhereBackward0``, where PyTorch's has ``CopySlices`` again; the numbers are the same.)
     """
+
+    def name(self):
+        return "minigrad::autograd::CopySlices"  # (PyTorch's: torch::autograd::CopySlices, a C++ node)
 
     def __init__(self, base, fn, positions):
         self.next_functions = (edge_of(base),) + fn.next_functions[1:]

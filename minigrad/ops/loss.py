@@ -89,6 +89,9 @@ class NllLoss(Function):
     def forward(cls, ctx, input, target, weight, reduction, ignore_index):
         _check_reduction(reduction)
         x = _check_nll_shapes(input, target)
+        if weight is not None and weight.dtype != x.dtype:
+            raise RuntimeError(f"expected scalar type {_TYPE_NAMES[x.dtype.name]} but found "
+                               f"{_TYPE_NAMES[weight.dtype.name]}")
         ctx.grad_op = cls.grad_op
         ctx.save_for_backward(input)
         if x.ndim == 1:  # a single sample: (C,) with a 0-dim target

@@ -518,7 +518,7 @@ def setitem(t, key, value):
     then expanded to the written shape (``ExpandBackward0``), as PyTorch's ``copy_to`` does."""
     from ..autograd import grad_mode
     from ._util import as_operand
-    from .inplace import inplace
+    from .inplace import OVERLAP, inplace
     from .elementwise import CopyFrom
     key = sequence_as_tuple(key)
     _check_zero_dim_key(t, key)
@@ -534,6 +534,9 @@ def setitem(t, key, value):
             k is None or (isinstance(k, int) and not isinstance(k, bool))
             or (isinstance(k, slice) and not (k.start in (None, 0) and k.stop is None and k.step in (None, 1)))
             for k in keys)
+        recording_leaf = grad_mode.is_grad_enabled() and t._requires_grad and t.grad_fn is None
+        if not on_view and not recording_leaf and np.may_share_memory(t._data, value._data):
+            raise RuntimeError(OVERLAP)  # (index_put_ refuses a value sharing memory with x, as PyTorch does)
         return _leaf_check(t, on_view) or inplace(t, CopySlices if on_view else IndexPut, np_key, value)
     dst_shape = t._data[np_key].shape
     whole = (all(k is Ellipsis or (isinstance(k, slice) and k.step in (None, 1)) for k in keys)

@@ -369,6 +369,7 @@ OPS += [
     Op("sin_", "{a}.sin_()", kind="inplace", sample=False),
     Op("floor_", "{a}.floor_()", kind="inplace", sample=False),
     Op("clamp_min_", "{a}.clamp_min_({c})", kind="inplace", args=number, sample=False),
+    Op("huber_loss", "F.huber_loss({a}, {b}, reduction={red})", pair="same", args=reduction, sample=False),
     # class probabilities as targets ({b}: the input's shape; it gets a gradient too), and label smoothing
     Op("cross_entropy_probs", "F.cross_entropy({a}, {b}.abs(), weight={w}, reduction={red}, label_smoothing={ls})",
        pair="same", args=cross_entropy_more),

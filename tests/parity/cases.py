@@ -3021,3 +3021,40 @@ def f18b_zero_dim_keys(T, F, o):
             o.fn(f"put_{name}.grad_fn", z)
     for d in (0, 1, -1, -2):
         o.val(f"select_{d}", lambda: T.tensor(0.5).select(d, 0))
+
+
+@case
+def f18b_losses_at_nan_and_weight_dtypes(T, F, o):
+    """smooth_l1/huber gradients where the difference is nan or inf (PyTorch's kernels give nan there,
+    l1 gives 0); nll_loss with weights of another dtype (after its other checks, as in PyTorch)."""
+    for name, fn in (("smooth_l1", lambda x, t: F.smooth_l1_loss(x, t, reduction="none")),
+                     ("smooth_l1_beta0", lambda x, t: F.smooth_l1_loss(x, t, reduction="none", beta=0.0)),
+                     ("huber", lambda x, t: F.huber_loss(x, t, reduction="none")),
+                     ("l1", lambda x, t: F.l1_loss(x, t, reduction="none"))):
+        x = T.tensor([-1.3, 1.32, 1.63, 0.5, float("inf")], requires_grad=True)
+        t = T.tensor([float("nan"), 1.91, 0.97, float("nan"), float("inf")])
+        y = o.warns(f"{name}.warns", lambda: fn(x, t))
+        o[name] = y
+        y.sum().backward()
+        o[f"{name}.grad"] = x.grad
+    for i, w in enumerate((T.ones(3), T.ones(3, dtype=T.float64))):
+        for j, t in enumerate((T.tensor([0, 1]), T.tensor([0.0, 1.0]), T.tensor([0, 1, 2]))):
+            o.val(f"nll_weight_{i}_{j}", lambda: F.nll_loss(T.zeros(2, 3, dtype=T.float64), t, weight=w))
+
+
+@case
+def f18b_index_put_overlap(T, F, o):
+    """x[mask] = v / x[list] = v where v shares memory with x: PyTorch's overlap error (x[slice] = v is a copy_)."""
+    for k in ("mask", "list", "slice"):
+        for src in ("graph", "same"):
+            v1 = T.tensor([[0.63, -1.95], [1.53, 1.77]], requires_grad=True)
+            v3 = v1.round()
+            v4 = v3.detach()
+            key = (v4 > 0) if k == "mask" else [0] if k == "list" else slice(0, 1)
+            value = (v3 if src == "graph" else v4)
+            value = value[value > 0] if k == "mask" and src == "graph" else value if k == "mask" else value[0]
+
+            def put():
+                v4[key] = value
+                return v4
+            o.val(f"{k}_{src}", put)
