@@ -248,14 +248,19 @@ class PowScalarBase(Function):
                 out = Tensor(np.asarray(p, dtype=dtype))
             else:
                 out = Tensor(np.asarray(np.power(np.asarray(base, dtype=dtype), e)))
-        ctx.base = base
+        ctx.base, ctx.negative_exponent = base, e < 0
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
         out, = ctx.saved_tensors
-        return None, grad * out * float(np.log(ctx.base))
+        with np.errstate(divide="ignore"):
+            log_base = float(np.log(ctx.base))
+        d_out = MulScalar.apply(out, log_base)  # (PyTorch: grad * (result * log(base)), in this order)
+        if ctx.base == 0:  # PyTorch: 0 where the exponent is >= 0 (not 0 * log 0 = nan), else out * log 0
+            return None, grad * grad_where(ctx.negative_exponent, d_out)
+        return None, grad * d_out
 
 
 class Exp(Function):

@@ -3058,3 +3058,13 @@ def f18b_index_put_overlap(T, F, o):
                 v4[key] = value
                 return v4
             o.val(f"{k}_{src}", put)
+
+
+@case
+def f18b_zero_base_pow(T, F, o):
+    """0.0 ** x: PyTorch's gradient is 0 where x >= 0 (not 0 * log 0 = nan), -inf where x < 0; second order too."""
+    for base in (0.0, 0, 2.0):
+        x = T.tensor([[0.33], [0.0], [1.01], [-1.0]], requires_grad=True)
+        g, = T.autograd.grad((base ** x).sum(), x, create_graph=True)
+        o.all(g, f"grad_{base!r}")
+        o[f"grad_grad_{base!r}"] = T.autograd.grad(g.sum(), x)[0]
