@@ -259,7 +259,7 @@ class PowScalarBase(Function):
             log_base = float(np.log(ctx.base))
         d_out = MulScalar.apply(out, log_base)  # (PyTorch: grad * (result * log(base)), in this order)
         if ctx.base == 0:  # PyTorch: 0 where the exponent is >= 0 (not 0 * log 0 = nan), else out * log 0
-            return None, grad * grad_where(ctx.negative_exponent, d_out)
+            return None, grad * Where.apply(~ctx.negative_exponent, constant(np.zeros((), out._data.dtype)), d_out)
         return None, grad * d_out
 
 
