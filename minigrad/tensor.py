@@ -645,8 +645,8 @@ class Tensor:
             return _ops.select.SqueezeDimList.apply(self, tuple(_wrap_dim(d, self._data.ndim) for d in dim))
         return _ops.SqueezeDim.apply(self, _wrap_dim(dim, self._data.ndim))
 
-    def select(self, dim, index):
-        return _ops.Select.apply(self, _wrap_dim(dim, self._data.ndim), index)
+    def select(self, dim, index):  # (of a 0-dim tensor: Select's own error, before the dim's)
+        return _ops.Select.apply(self, _wrap_dim(dim, self._data.ndim) if self._data.ndim else dim, index)
 
     def expand(self, *sizes):
         if not sizes:

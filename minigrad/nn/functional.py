@@ -2,6 +2,7 @@
 import numpy as np
 
 from .. import ops
+from ..autograd import grad_mode
 from ..tensor import Tensor
 
 
@@ -67,9 +68,11 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
-    t = target._data if isinstance(target, Tensor) else np.asarray(target)
-    if not np.issubdtype(t.dtype, np.integer):
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_TYPE_NAMES.get(t.dtype.name, t.dtype.name)}")
+    t = target._data if isinstance(target, Tensor) else np.asarray(target)  # (its dtype: checked after the shapes)
+    if weight is not None and weight.requires_grad and grad_mode.is_grad_enabled():  # (no gradient for the weights)
+        spatial = input.dim() == 4 or (input.dim() == 3 and t.shape == (input.shape[0], input.shape[2]))
+        raise RuntimeError(f"The function '{'nll_loss2d_forward' if spatial else 'nll_loss_forward'}' is not "
+                           "differentiable with respect to argument 'weight'. This input cannot have requires_grad True.")
     w = weight._data if weight is not None else None
     if input.dim() == 3 and t.shape == (input.shape[0], input.shape[2]):
         # PyTorch sees (N, C, d) as the image (N, C, d, 1), and the loss per position back as (N, d)
@@ -82,16 +85,84 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
-    """``nll_loss(log_softmax(input, 1), target)``: the graph shows both nodes, as in PyTorch."""
-    if label_smoothing:
-        raise NotImplementedError("minigrad's cross_entropy does not support label_smoothing")
+    """``nll_loss(log_softmax(input, 1), target)``: the graph shows both nodes, as in PyTorch.
+
+    A target of the input's shape holds class probabilities: see ``_cross_entropy_probabilities``."""
+    ops.loss._check_reduction(reduction)
     if target.shape == input.shape:  # PyTorch reads a target of the input's shape as class probabilities
         if not target.is_floating_point():
             raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
                                f"{_TYPE_NAMES.get(target.dtype.name, 'Long')}")
-        raise NotImplementedError("minigrad's cross_entropy takes class indices as targets, not class probabilities")
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        return _cross_entropy_probabilities(input, target, weight, reduction, label_smoothing)
+    if label_smoothing > 0:
+        if label_smoothing > 1:
+            raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+        return _cross_entropy_smoothed(input, target, weight, reduction, ignore_index, label_smoothing)
     dim = 0 if input.dim() == 1 else 1
     return nll_loss(input.log_softmax(dim), target, weight, ignore_index=ignore_index, reduction=reduction)
+
+
+def _cross_entropy_smoothed(input, target, weight, reduction, ignore_index, label_smoothing):
+    """Class indices with label smoothing ``s``: ``(1 - s) * nll_loss + s / C * smooth``, where
+    ``smooth`` is ``-log_softmax(input)`` summed over the classes (weighted; 0 where the target is
+    ignored), reduced as the loss is (``mean``: divided by the number, or the weights, of the
+    targets not ignored). PyTorch's ``cross_entropy_loss_label_smoothing``, op by op."""
+    class_dim = 0 if input.dim() == 1 else 1
+    n_classes = input.shape[class_dim]
+    log_p = input.log_softmax(class_dim)
+    nll = nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
+    target = target if isinstance(target, Tensor) else Tensor(np.asarray(target))
+    ignored = target == ignore_index
+    if weight is not None:  # (viewed along the class dim, whatever the rank)
+        smooth = -(log_p * weight.view([n_classes if d == class_dim else 1 for d in range(input.dim())])).sum(class_dim)
+    else:
+        smooth = -log_p.sum(class_dim)
+    smooth.masked_fill_(ignored, 0.0)
+    if reduction == "mean":
+        if weight is not None:
+            kept = Tensor(target._data[~ignored._data].reshape(-1))
+            smooth = smooth.sum() / weight.gather(0, kept).sum()
+        else:
+            smooth = smooth.sum() / (~ignored).sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return ops.MulScalar.apply(nll, 1 - label_smoothing) + ops.MulScalar.apply(smooth, label_smoothing / n_classes)
+
+
+def _cross_entropy_probabilities(input, target, weight, reduction, label_smoothing):
+    """``-(log_softmax(input) * target * weight)`` summed over the classes, then over the samples
+    (``sum``), or that sum divided by the number of samples (``mean``: ``DivBackward1``).
+
+    PyTorch's ``cross_entropy_loss_prob_target`` computes it with these ops, so its graph has their
+    nodes (``LogSoftmaxBackward0``, ``MulBackward0``, ``SumBackward0``, ``NegBackward0``, ...) and
+    the target gets a gradient too. Label smoothing mixes the target with the uniform distribution:
+    ``target * (1 - s) + s / C``."""
+    class_dim = 0 if input.dim() == 1 else 1
+    if input.dim() == 0:  # (PyTorch asks the 0-dim input for its size along dim 1)
+        raise IndexError("Dimension specified as 1 but tensor has no dimensions")
+    n_classes = input.shape[class_dim]
+    if weight is not None and (weight.dim() != 1 or weight.numel() != n_classes):
+        raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all {n_classes} classes or no "
+                           f"classes but got weight tensor of shape: {list(weight.shape)}")
+    log_p = input.log_softmax(class_dim)
+    if label_smoothing > 0:
+        if label_smoothing > 1:
+            raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+        target = ops.AddScalar.apply(ops.MulScalar.apply(target, 1 - label_smoothing), label_smoothing / n_classes)
+    terms = log_p * target
+    if weight is not None:  # one weight per class, viewed along the class dim
+        terms = terms * (weight.view([n_classes if d == 1 else 1 for d in range(input.dim())]) if input.dim() > 1
+                         else weight)
+    if reduction == "none":
+        return -terms.sum(class_dim)
+    total = terms.sum()
+    if reduction == "sum":
+        return -total
+    if input.numel() == 0:  # the mean of no samples: nan
+        return -total.fill_(float("nan"))
+    return ops.DivScalar.apply(-total, input.numel() // n_classes)
 
 
 # more activations, dropout, one_hot and losses (issue 19): see functional_more.py

@@ -106,6 +106,35 @@ class MulScalar(Function):
         return MulScalar.apply(grad, ctx.number), None
 
 
+class AddScalar(Function):
+    """``tensor + number`` inside a formula written in PyTorch's C++ (``AddBackward1``: one edge, see MulScalar)."""
+    node_name = "AddBackward1"
+
+    @staticmethod
+    def forward(ctx, a, number):
+        with np.errstate(invalid="ignore", over="ignore"):
+            return Tensor(np.asarray(a._data + np.asarray(number, a._data.dtype)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
+class DivScalar(Function):
+    """``tensor / number`` inside a formula written in PyTorch's C++ (``DivBackward1``). d/da = grad / number."""
+    node_name = "DivBackward1"
+
+    @staticmethod
+    def forward(ctx, a, number):
+        ctx.number = number
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return Tensor(np.asarray(a._data / np.asarray(number, a._data.dtype)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return DivScalar.apply(grad, ctx.number), None
+
+
 class Div(Function):
     node_name = "DivBackward0"
     saved_names = {"self": 0, "other": 1}  # (grad_fn._saved_*)
@@ -227,14 +256,19 @@ class PowScalarBase(Function):
                 out = Tensor(np.asarray(p, dtype=dtype))
             else:
                 out = Tensor(np.asarray(np.power(np.asarray(base, dtype=dtype), e)))
-        ctx.base = base
+        ctx.base, ctx.negative_exponent = base, e < 0
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
         out, = ctx.saved_tensors
-        return None, grad * out * float(np.log(ctx.base))
+        with np.errstate(divide="ignore"):
+            log_base = float(np.log(ctx.base))
+        d_out = MulScalar.apply(out, log_base)  # (PyTorch: grad * (result * log(base)), in this order)
+        if ctx.base == 0:  # PyTorch: 0 where the exponent is >= 0 (not 0 * log 0 = nan), else out * log 0
+            return None, grad * Where.apply(~ctx.negative_exponent, constant(np.zeros((), out._data.dtype)), d_out)
+        return None, grad * d_out
 
 
 class Exp(Function):

@@ -131,9 +131,10 @@ class HuberLoss(Function):
     @staticmethod
     def forward(ctx, a, b, reduction, delta):
         _check_reduction(reduction)
-        d = a._data - b._data
-        ad = np.abs(d)
-        loss = np.where(ad <= delta, 0.5 * d * d, delta * (ad - 0.5 * delta))
+        with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf is nan, 1e30 squared inf, silently)
+            d = a._data - b._data
+            ad = np.abs(d)
+            loss = np.where(ad <= delta, 0.5 * d * d, delta * (ad - 0.5 * delta))
         ctx.save_for_backward(a, b)
         ctx.reduction, ctx.delta = reduction, delta
         return reduce(np.asarray(loss, dtype=d.dtype), reduction)

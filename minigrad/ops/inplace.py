@@ -34,21 +34,21 @@ def _bump_version(t):
 
 def inplace(t, fn, *args):
     """``t.add_(x)`` and friends: ``t`` takes the values of ``fn(t, *args)``, and its place in the graph."""
-    for other in args:
-        if isinstance(other, Tensor) and not getattr(fn, "indexed", False):  # (x[key] = value: setitem checks)
-            _check_operand(t, other)
     recording = grad_mode.is_grad_enabled() and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
+    base = t._base
+    if recording and t.requires_grad and t.grad_fn is None:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    if recording and base is not None and base.requires_grad and base.grad_fn is None:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    for other in args:  # (after those checks, as in PyTorch, where the kernel checks its operands)
+        if isinstance(other, Tensor) and not getattr(fn, "indexed", False):  # (x[key] = value: IndexPut checks)
+            _check_operand(t, other)
     if not recording:  # under no_grad (an optimizer step) or without gradients: only the numbers change
         _set_values(t, fn, args)
         _bump_version(t)
         return t
 
-    if t.requires_grad and t.grad_fn is None:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    base = t._base
-    if base is not None and base.requires_grad and base.grad_fn is None:
-        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     snapshot = Tensor(t._data.copy())  # the old values, with the old place in the graph
     snapshot.grad_fn, snapshot._output_nr, snapshot._requires_grad = t.grad_fn, t._output_nr, t.requires_grad
     out = fn.apply(snapshot, *args)
@@ -67,14 +67,17 @@ def inplace(t, fn, *args):
     return t
 
 
+OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
+           "memory location. Please clone() the tensor before performing the operation.")
+
+
 def _check_operand(t, other):
     """PyTorch's checks of a tensor operand of an in-place op (its TensorIterator), in its order."""
     a, b = t._data, other._data
     if a is not b and np.may_share_memory(a, b) and not (
             a.__array_interface__["data"] == b.__array_interface__["data"] and a.shape == b.shape
             and a.strides == b.strides):  # (x.add_(x) is fine: the same elements in the same places)
-        raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor refer "
-                           "to a single memory location. Please clone() the tensor before performing the operation.")
+        raise RuntimeError(OVERLAP)
     if a.shape != b.shape:
         shape = broadcast_shape(t, other)  # "The size of tensor a (3) must match the size of tensor b (4) ..."
         if shape != a.shape:
@@ -90,6 +93,9 @@ class CopySlices(Node):
     recorded double-backward graph uses minigrad's own nodes, ``AsStridedBackward0`` and
     ``WhereBackward0``, where PyTorch's has ``CopySlices`` again; the numbers are the same.)
     """
+
+    def name(self):
+        return "minigrad::autograd::CopySlices"  # (PyTorch's: torch::autograd::CopySlices, a C++ node)
 
     def __init__(self, base, fn, positions):
         self.next_functions = (edge_of(base),) + fn.next_functions[1:]

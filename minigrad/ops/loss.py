@@ -114,6 +114,9 @@ class NllLoss(Function):
     def forward(cls, ctx, input, target, weight, reduction, ignore_index):
         _check_reduction(reduction)
         x = _check_nll_shapes(input, target)
+        if weight is not None and weight.dtype != x.dtype:
+            raise RuntimeError(f"expected scalar type {_TYPE_NAMES[x.dtype.name]} but found "
+                               f"{_TYPE_NAMES[weight.dtype.name]}")
         ctx.grad_op = cls.grad_op
         ctx.save_for_backward(input)
         if x.ndim == 1:  # a single sample: (C,) with a 0-dim target
@@ -161,6 +164,9 @@ def _check_nll_shapes(input, target):
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"nll_loss_out_frame" not implemented for \'{_TYPE_NAMES[input.dtype.name]}\'')
     if x.ndim == 1:
+        if target.ndim > 1:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        _check_target_dtype(x, target)
         if target.ndim == 1 and target.shape[0] != 1:
             raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
         return x
@@ -174,4 +180,12 @@ def _check_nll_shapes(input, target):
             raise RuntimeError("only batches of spatial targets supported (3D tensors) but got targets of "
                                f"dimension: {target.ndim}")
         raise RuntimeError(f"Expected target size {list(x.shape[:1] + x.shape[2:])}, got {list(target.shape)}")
+    return _check_target_dtype(x, target)
+
+
+def _check_target_dtype(x, target):
+    """The last of nll_loss's checks (its kernel's): class indices are integers."""
+    if not np.issubdtype(target.dtype, np.integer):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{_TYPE_NAMES.get(target.dtype.name, target.dtype.name)}")
     return x

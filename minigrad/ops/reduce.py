@@ -221,7 +221,7 @@ class Softmax(Function):
         _check_float(a, "softmax", d)
         axis = d if a._data.ndim else None
         with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, silently, in PyTorch too
-            e = np.exp(a._data - a._data.max(axis=axis, keepdims=True))
+            e = np.exp(a._data - a._data.max(axis=axis, keepdims=True, initial=-np.inf))
             out = Tensor(e / e.sum(axis=axis, keepdims=True))
         ctx.dim, ctx.dim_arg = d, dim
         ctx.save_for_backward(out)
@@ -271,7 +271,7 @@ class LogSoftmax(Function):
         _check_float(a, "log_softmax", d)
         axis = d if a._data.ndim else None
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-            shifted = a._data - a._data.max(axis=axis, keepdims=True)
+            shifted = a._data - a._data.max(axis=axis, keepdims=True, initial=-np.inf)
             out = Tensor(shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True)))
         ctx.dim, ctx.dim_arg = d, dim
         ctx.save_for_backward(out)

@@ -347,8 +347,25 @@ def _is_advanced(k):
     return isinstance(k, (Tensor, list, np.ndarray)) or (isinstance(k, bool))
 
 
+def _check_zero_dim_key(t, key):
+    """PyTorch's errors for indexing a 0-dim tensor (x[0], x[:], x[:] = 1, x[..., 0]): a lone slice or
+    int has its own message, any other key is counted (``None``, ``...`` and ``True`` take no dim)."""
+    if t._data.ndim:
+        return
+    if isinstance(key, slice):
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if isinstance(key, int) and not isinstance(key, bool):
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+                         "in C++ to convert a 0-dim tensor to a number")
+    if any(k is not None and k is not Ellipsis and not _is_bool_scalar(k)
+           for k in (key if isinstance(key, tuple) else (key,))):
+        raise IndexError("too many indices for tensor of dimension 0")
+
+
 def _is_bool_scalar(k):
-    return isinstance(k, bool) or (isinstance(k, Tensor) and k.dtype.name == "bool" and k._data.ndim == 0)
+    """``True``, a 0-dim bool tensor (or a 0-dim bool array: the key backward uses for such a mask)."""
+    k = k._data if isinstance(k, Tensor) else k
+    return isinstance(k, (bool, np.bool_)) or (isinstance(k, np.ndarray) and k.dtype == bool and k.ndim == 0)
 
 
 def _whole(s, size):
@@ -366,14 +383,8 @@ def index(t, key):
         return Index.apply(Unsqueeze.apply(t, 0), np.asarray([_as_index_array(key)]).reshape(1))
     key = sequence_as_tuple(key)
     lone_slice = isinstance(key, slice)
+    _check_zero_dim_key(t, key)
     key = key if isinstance(key, tuple) else (key,)
-    if t._data.ndim == 0:
-        first = next((k for k in key if k is not None and k is not Ellipsis), None)
-        if isinstance(first, slice):
-            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
-        if first is not None:
-            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
-                             "in C++ to convert a 0-dim tensor to a number")
     used = sum(1 for k in key if k is not None and k is not Ellipsis and not
                (isinstance(k, (Tensor, np.ndarray)) and k.dtype == bool))
     if used > t._data.ndim:
@@ -423,6 +434,13 @@ class IndexPut(Function):
 
     @staticmethod
     def forward(ctx, a, key, value):
+        try:
+            result_shape = np.broadcast_to(np.empty((), bool), a._data.shape)[key].shape
+        except IndexError:
+            result_shape = value._data.shape  # (a bad index: its error comes below)
+        if not is_expandable_to(value._data.shape, result_shape):  # (numpy would accept extra leading dims)
+            raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast "
+                               f"to indexing result of shape {list(result_shape)}")
         out = a._data.copy()
         try:
             out[key] = value._data
@@ -501,9 +519,10 @@ def setitem(t, key, value):
     then expanded to the written shape (``ExpandBackward0``), as PyTorch's ``copy_to`` does."""
     from ..autograd import grad_mode
     from ._util import as_operand
-    from .inplace import inplace
+    from .inplace import OVERLAP, inplace
     from .elementwise import CopyFrom
     key = sequence_as_tuple(key)
+    _check_zero_dim_key(t, key)
     keys = key if isinstance(key, tuple) else (key,)
     np_key = tuple(k._data if isinstance(k, Tensor) else k for k in keys)
     np_key = np_key if isinstance(key, tuple) else np_key[0]
@@ -511,18 +530,14 @@ def setitem(t, key, value):
     if any(_is_advanced(k) for k in keys):
         if value._data.ndim and value._data.shape[0] == 1:
             value = _drop_leading_ones(value)
-        try:
-            dst_shape = np.broadcast_to(np.empty((), bool), t._data.shape)[np_key].shape
-        except IndexError:
-            dst_shape = value._data.shape  # (a bad index: IndexPut raises PyTorch's error for it)
-        if not is_expandable_to(value._data.shape, dst_shape):  # (numpy would also accept extra leading dims)
-            raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast "
-                               f"to indexing result of shape {list(dst_shape)}")
         # index_put_ on t itself, or (after an int, None or a part of a dim) on a view of t: CopySlices
         on_view = _is_bool_scalar(key) or any(
             k is None or (isinstance(k, int) and not isinstance(k, bool))
             or (isinstance(k, slice) and not (k.start in (None, 0) and k.stop is None and k.step in (None, 1)))
             for k in keys)
+        recording_leaf = grad_mode.is_grad_enabled() and t._requires_grad and t.grad_fn is None
+        if not on_view and not recording_leaf and np.may_share_memory(t._data, value._data):
+            raise RuntimeError(OVERLAP)  # (index_put_ refuses a value sharing memory with x, as PyTorch does)
         return _leaf_check(t, on_view) or inplace(t, CopySlices if on_view else IndexPut, np_key, value)
     dst_shape = t._data[np_key].shape
     whole = (all(k is Ellipsis or (isinstance(k, slice) and k.step in (None, 1)) for k in keys)

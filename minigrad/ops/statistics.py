@@ -194,7 +194,7 @@ class Prod(Function):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
-        dims = (ctx.dim,) if ctx.dim is not None else tuple(range(a._data.ndim))
+        dims = (ctx.dim,) if ctx.dim is not None and a._data.ndim else tuple(range(a._data.ndim))
         g = _unreduce(grad, a._data.shape, dims, ctx.keepdim)
         if not (a._data == 0).any():
             return g * _unreduce(out, a._data.shape, dims, ctx.keepdim) / a, None, None
@@ -207,7 +207,7 @@ class ProdDim(Prod):
 
 def _prod_of_others(x, axis):
     """For each element, the product of all the others along ``axis`` (all elements if None), without dividing."""
-    if axis is None:
+    if axis is None or x.ndim == 0:  # (a 0-dim tensor has no others: 1)
         return _prod_of_others(x.reshape(-1), 0).reshape(x.shape)
     x = np.moveaxis(x, axis, -1)
     ones = np.ones(x.shape[:-1] + (1,), x.dtype)

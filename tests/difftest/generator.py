@@ -140,7 +140,7 @@ class Generator:
             other = dtype if r.random() < 0.8 or rule == "same" else r.choice(["float64", "int64", "float32"])
             return self.leaf(shape=shape if not wrong else shape + (2,), dtype=other)
         if rule == "target":
-            if t.dim() == 0 or t.dim() > 2:
+            if t.dim() == 0 or t.dim() > 2 or not shape[-1]:  # (no classes: a 0-dim target, PyTorch raises)
                 return self.leaf(shape=(), dtype="int64", rg=False)
             k = shape[-1]
             n = shape[0] if t.dim() == 2 else None

@@ -148,6 +148,14 @@ def cross_entropy_args(r, a):
     return {"ii": r.choice([-100, 0, 1]), "red": repr(r.choice(["mean", "sum", "none"]))}
 
 
+def cross_entropy_more(r, a):
+    """Label smoothing (now and then one out of range), and class weights for the classes of ``a``."""
+    classes = a.shape[0 if a.dim() == 1 else 1] if a.dim() else 1
+    weight = f"T.tensor({[round(0.25 + 0.25 * i, 2) for i in range(classes)]})" if r.random() < 0.4 else "None"
+    return {"red": repr(r.choice(["mean", "sum", "none"])), "ls": repr(r.choice([0.0, 0.1, 0.3, 1.5])),
+            "w": weight, "ii": r.choice([-100, 0, 1])}
+
+
 def reduction(r, a):
     return {"red": repr(r.choice(["mean", "sum", "none"]))}
 
@@ -227,7 +235,7 @@ OPS = [
     Op("flatten_se", "{a}.flatten({s}, {e})", args=flatten_args),
     Op("t", "{a}.t()", dtypes="any"),
     Op("T_attr", "{a}.T"),
-    Op("mT", "{a}.mT"),
+    Op("mT", "{a}.mT", sample=False),  # (on a 0-d tensor torch warns once per process: the live sample depends on test order)
     Op("transpose", "{a}.transpose({d0}, {d1})", args=dims2, dtypes="any"),
     Op("permute", "{a}.permute{perm}", args=perm),
     Op("unsqueeze", "{a}.unsqueeze({dim})", args=new_dim, dtypes="any"),
@@ -490,4 +498,10 @@ OPS += [
     Op("addcmul_", "{a}.addcmul_({a}, {a}, value=0.5)", kind="inplace", sample=False),
     Op("lerp_", "{a}.lerp_({a} * 2, 0.25)", kind="inplace", sample=False),
     Op("tril_", "{a}.tril_()", kind="inplace", sample=False),
+    Op("huber_loss", "F.huber_loss({a}, {b}, reduction={red})", pair="same", args=reduction, sample=False),
+    # class probabilities as targets ({b}: the input's shape; it gets a gradient too), and label smoothing
+    Op("cross_entropy_probs", "F.cross_entropy({a}, {b}.abs(), weight={w}, reduction={red}, label_smoothing={ls})",
+       pair="same", args=cross_entropy_more),
+    Op("cross_entropy_smoothed", "F.cross_entropy({a}, {b}, weight={w}, ignore_index={ii}, reduction={red}, "
+       "label_smoothing={ls})", pair="target", args=cross_entropy_more),
 ]

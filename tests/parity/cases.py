@@ -2926,8 +2926,8 @@ def f18b_inplace_operand_errors(T, F, o):
         for what, v in operands.items():
             if name == "clamp_min" and what in ("list", "none", "str"):
                 continue  # (clamp_'s overloads: a long message of its own)
-            for grad in (False, True):
-                x = T.zeros(3, requires_grad=grad) * 1 if grad else T.zeros(3)
+            for grad in (False, True, "leaf"):  # (on a leaf that requires grad: that error first)
+                x = T.zeros(3, requires_grad=True) if grad == "leaf" else T.zeros(3, requires_grad=grad) * 1
                 o.val(f"{name}_{what}_{grad}", lambda: fn(x, v(T)))
         o.val(f"{name}_0d", lambda: fn(T.zeros(()), T.ones(2)))
         o.val(f"{name}_wrong_dim", lambda: fn(T.zeros(2, 3, 4), T.ones(5, 4)))
@@ -2980,14 +2980,14 @@ def f18b_setitem_value_shapes(T, F, o):
     values = [(2, 3), (4,), (6,), (1, 6), (1, 1, 6), (6, 1), (1,), (1, 3), (2, 1), (3, 2), (2,), ()]
     for kname, key in keys.items():
         for i, vshape in enumerate(values):
-            for grad in (False, True):
-                a = T.zeros(2, 3, requires_grad=grad) * 1 if grad else T.zeros(2, 3)
+            for grad in (False, True, "leaf"):
+                a = T.zeros(2, 3, requires_grad=True) if grad == "leaf" else T.zeros(2, 3, requires_grad=grad) * 1
                 v = leaf(T, 260 + i, *vshape)
 
                 def put():
                     a[key(a)] = v
                     return a
-                if o.val(f"{kname}_{i}_{grad}", put) is not None and grad:
+                if o.val(f"{kname}_{i}_{grad}", put) is not None and grad is True:
                     o.fn(f"{kname}_{i}.grad_fn", a)
     o.val("getitem_wrong_mask", lambda: T.zeros(2, 3)[T.ones(3, dtype=T.bool)])
     o.val("getitem_wrong_mask_dim1", lambda: T.zeros(2, 3)[:, T.ones(2, dtype=T.bool)])
@@ -3656,3 +3656,165 @@ def b19c_addmm_cross_kron_grids(T, F, o):
     o["broadcast_is_self"] = p is x
     o.all(q, "broadcast")
     o.err("broadcast_error", lambda: T.broadcast_tensors(x, T.ones(2)))
+
+
+def f18b_cross_entropy_probabilities_and_smoothing(T, F, o):
+    """F.cross_entropy with class-probability targets (the target gets a gradient) and with label
+    smoothing (both kinds of target): every reduction, weights, 1-D/2-D/3-D inputs, PyTorch's graph
+    and its errors; nll_loss refuses weights that require grad (with grad mode on)."""
+    inputs = {"1d": ((4,), (), 2), "2d": ((3, 4), (3,), [0, 3, 1]), "3d": ((2, 4, 2), (2, 2), [[0, 1], [3, 2]])}
+    for name, (shape, _, index_target) in inputs.items():
+        for i, kw in enumerate([{}, {"reduction": "sum"}, {"reduction": "none"}, {"weight": True},
+                                {"weight": True, "reduction": "none"}, {"label_smoothing": 0.3},
+                                {"label_smoothing": 0.2, "weight": True, "reduction": "sum"},
+                                {"label_smoothing": -0.1}, {"ignore_index": 1}, {"ignore_index": 1, "label_smoothing": 0.3},
+                                {"ignore_index": 1, "label_smoothing": 0.3, "weight": True},
+                                {"ignore_index": 1, "label_smoothing": 0.3, "reduction": "none"},
+                                {"label_smoothing": 1.5}, {"reduction": "avg"}]):
+            for kind in ("probabilities", "indices"):
+                x = leaf(T, 270 + i, *shape)
+                w = leaf(T, 290 + i, 4, lo=0.1, hi=1.0, rg=kind == "probabilities")
+                t = (leaf(T, 280 + i, *shape, lo=0.0, hi=1.0) if kind == "probabilities" else T.tensor(index_target))
+                args = dict(kw, weight=w) if kw.get("weight") else kw
+                y = o.val(f"{name}_{i}_{kind}", lambda: F.cross_entropy(x, t, **args))
+                if y is None:
+                    continue
+                o.fn(f"{name}_{i}_{kind}.grad_fn", y)
+                o.tree(f"{name}_{i}_{kind}.tree", y, depth=8)
+                y.backward(T.ones(y.shape) if y.dim() else None)
+                o.grads(f"{name}_{i}_{kind}.", x=x, w=w, **({"t": t} if kind == "probabilities" else {}))
+    x, p = leaf(T, 300, 2, 3), leaf(T, 301, 2, 3, lo=0.0, hi=1.0, rg=False)
+    o.val("target_float64", lambda: F.cross_entropy(x, p.double()))
+    o.val("weight_shape", lambda: F.cross_entropy(x, p, weight=T.ones(2)))
+    o.val("weight_2d", lambda: F.cross_entropy(x, p, weight=T.ones(1, 3)))
+    o.val("zero_d", lambda: F.cross_entropy(T.tensor(0.5), T.tensor(0.2)))
+    o.val("no_samples", lambda: F.cross_entropy(T.zeros(0, 3), T.zeros(0, 3)))
+    o.val("int_target_of_input_shape", lambda: F.cross_entropy(x, T.ones(2, 3, dtype=T.int64)))
+    wg = T.ones(3, requires_grad=True)
+    o.val("nll_weight_requires_grad", lambda: F.nll_loss(x, T.tensor([0, 1]), weight=wg))
+    o.val("nll2d_weight_requires_grad", lambda: F.nll_loss(leaf(T, 302, 2, 3, 2), T.tensor([[0, 1], [2, 2]]), weight=wg))
+    with T.no_grad():
+        o.val("nll_weight_requires_grad_no_grad", lambda: F.nll_loss(x, T.tensor([0, 1]), weight=wg))
+    g, = T.autograd.grad(F.cross_entropy(x * x, p), x, create_graph=True)  # second order, values only
+    o["second_order"] = T.autograd.grad(g.sum(), x)[0]
+
+
+@case
+def f18b_nll_loss_check_order(T, F, o):
+    """nll_loss / cross_entropy with every input rank and target shape, float and integer targets:
+    PyTorch's checks in its order (shapes first, the target's dtype last, 1-D input's size after it)."""
+    inputs = [(3,), (2, 3), (2, 3, 2), (2, 3, 2, 2), (2, 3, 2, 2, 2), ()]
+    targets = [(), (2,), (3,), (2, 2), (2, 2, 2), (1,), (2, 3), (2, 2, 2, 2, 2), (2, 3, 2, 2)]
+    for i, xs in enumerate(inputs):
+        for j, ts in enumerate(targets):
+            for dtype in ("float32", "int64"):
+                x, t = T.zeros(xs), T.zeros(ts, dtype=getattr(T, dtype))
+                o.val(f"nll_{i}_{j}_{dtype}", lambda: F.nll_loss(x, t))
+                o.val(f"ce_{i}_{j}_{dtype}", lambda: F.cross_entropy(x, t))
+    # no classes (softmax over an empty dim is empty, the target is then out of bounds)
+    o.val("log_softmax_empty", lambda: T.zeros(2, 0).log_softmax(1))
+    o.val("softmax_empty", lambda: T.zeros(0).softmax(0))
+    o.val("ce_no_classes", lambda: F.cross_entropy(T.zeros(0), T.tensor(2)))
+    o.val("ce_no_classes_smoothed", lambda: F.cross_entropy(T.zeros(0), T.tensor(2), label_smoothing=0.2))
+    o.val("ce_no_classes_probabilities", lambda: F.cross_entropy(T.zeros(0), T.zeros(0)))
+
+
+@case
+def f18b_zero_dim_mask_setitem(T, F, o):
+    """y[y > 0] = v on a 0-dim y (a 0-dim mask): the graph, and the gradients of y's history and of v."""
+    for i, start in enumerate([1.5, -0.45]):
+        for second in (False, True):
+            x, v = T.tensor(start, requires_grad=True), T.tensor(-1.24, requires_grad=True)
+            y = x * 2
+            y[y > 0] = v
+            o.all(y, f"y{i}_{second}")
+            if second:
+                g = T.autograd.grad(y.exp(), [x, v], create_graph=True)
+                o[f"grad{i}"] = g
+                o[f"grad_grad{i}"] = T.autograd.grad(g[1], [v], allow_unused=True)
+            else:
+                y.backward()
+                o.grads(f"{i}.", x=x, v=v)
+
+
+@case
+def f18b_prod_zero_dim(T, F, o):
+    """prod over a dim of a 0-dim tensor (0 or not), keepdim or not: the gradient is 1, as in PyTorch."""
+    for i, v in enumerate((0.0, 0.7)):
+        for d in (0, -1):
+            x = T.tensor(v, requires_grad=True)
+            y = x.prod(d, keepdim=d == 0)
+            o.all(y, f"y{i}{d}")
+            y.backward()
+            o[f"y{i}{d}.grad"] = x.grad
+
+
+@case
+def f18b_zero_dim_keys(T, F, o):
+    """x[key] and x[key] = 2.0 on a 0-dim x for every kind of key, and select() of a 0-dim tensor:
+    PyTorch's result, node or error (a lone slice or int has its own message, other keys are counted)."""
+    keys = {"slice": lambda x: slice(None), "slice1": lambda x: slice(1, None), "int": lambda x: 0,
+            "ellipsis": lambda x: Ellipsis, "none": lambda x: None, "true": lambda x: True, "list": lambda x: [0],
+            "ellipsis_slice": lambda x: (Ellipsis, slice(None)), "none_int": lambda x: (None, 0),
+            "tuple_int": lambda x: (0,), "mask": lambda x: x > 0, "tensor0": lambda x: T.tensor(0)}
+    for name, key in keys.items():
+        x = T.tensor(0.5, requires_grad=True) * 1
+        y = o.val(f"get_{name}", lambda: x[key(x)])
+        if y is not None:
+            o.fn(f"get_{name}.grad_fn", y)
+        z = T.tensor(0.5, requires_grad=True) * 1
+
+        def put():
+            z[key(z)] = 2.0
+            return z
+        if o.val(f"put_{name}", put) is not None:
+            o.fn(f"put_{name}.grad_fn", z)
+    for d in (0, 1, -1, -2):
+        o.val(f"select_{d}", lambda: T.tensor(0.5).select(d, 0))
+
+
+@case
+def f18b_losses_at_nan_and_weight_dtypes(T, F, o):
+    """smooth_l1/huber gradients where the difference is nan or inf (PyTorch's kernels give nan there,
+    l1 gives 0); nll_loss with weights of another dtype (after its other checks, as in PyTorch)."""
+    for name, fn in (("smooth_l1", lambda x, t: F.smooth_l1_loss(x, t, reduction="none")),
+                     ("smooth_l1_beta0", lambda x, t: F.smooth_l1_loss(x, t, reduction="none", beta=0.0)),
+                     ("huber", lambda x, t: F.huber_loss(x, t, reduction="none")),
+                     ("l1", lambda x, t: F.l1_loss(x, t, reduction="none"))):
+        x = T.tensor([-1.3, 1.32, 1.63, 0.5, float("inf")], requires_grad=True)
+        t = T.tensor([float("nan"), 1.91, 0.97, float("nan"), float("inf")])
+        y = o.warns(f"{name}.warns", lambda: fn(x, t))
+        o[name] = y
+        y.sum().backward()
+        o[f"{name}.grad"] = x.grad
+    for i, w in enumerate((T.ones(3), T.ones(3, dtype=T.float64))):
+        for j, t in enumerate((T.tensor([0, 1]), T.tensor([0.0, 1.0]), T.tensor([0, 1, 2]))):
+            o.val(f"nll_weight_{i}_{j}", lambda: F.nll_loss(T.zeros(2, 3, dtype=T.float64), t, weight=w))
+
+
+@case
+def f18b_index_put_overlap(T, F, o):
+    """x[mask] = v / x[list] = v where v shares memory with x: PyTorch's overlap error (x[slice] = v is a copy_)."""
+    for k in ("mask", "list", "slice"):
+        for src in ("graph", "same"):
+            v1 = T.tensor([[0.63, -1.95], [1.53, 1.77]], requires_grad=True)
+            v3 = v1.round()
+            v4 = v3.detach()
+            key = (v4 > 0) if k == "mask" else [0] if k == "list" else slice(0, 1)
+            value = (v3 if src == "graph" else v4)
+            value = value[value > 0] if k == "mask" and src == "graph" else value if k == "mask" else value[0]
+
+            def put():
+                v4[key] = value
+                return v4
+            o.val(f"{k}_{src}", put)
+
+
+@case
+def f18b_zero_base_pow(T, F, o):
+    """0.0 ** x: PyTorch's gradient is 0 where x >= 0 (not 0 * log 0 = nan), -inf where x < 0; second order too."""
+    for base in (0.0, 0, 2.0):
+        x = T.tensor([[0.33], [0.0], [1.01], [-1.0]], requires_grad=True)
+        g, = T.autograd.grad((base ** x).sum(), x, create_graph=True)
+        o.all(g, f"grad_{base!r}")
+        o[f"grad_grad_{base!r}"] = T.autograd.grad(g.sum(), x)[0]
