@@ -86,9 +86,6 @@ class CopySlices(Node):
     ``WhereBackward0``, where PyTorch's has ``CopySlices`` again; the numbers are the same.)
     """
 
-    def name(self):
-        return "minigrad::autograd::CopySlices"  # (PyTorch's: torch::autograd::CopySlices, a C++ node)
-
     def __init__(self, base, fn, positions):
         self.next_functions = (edge_of(base),) + fn.next_functions[1:]
         self._sequence_nr = next_sequence_nr()
