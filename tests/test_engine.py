@@ -645,3 +645,18 @@ def test_inplace_on_a_view_of_a_leaf_is_refused_and_under_no_grad_only_the_numbe
     assert a.grad_fn.name() == "MulBackward0" and a.tolist() == [2.0, 2.0, 3.0]
     a.sum().backward()
     assert x.grad.tolist() == [1.0, 1.0, 1.0]
+
+
+def test_a_second_backward_through_a_node_that_saved_nothing_is_allowed_as_in_pytorch():
+    """fmod/remainder by a tensor that needs no gradient save nothing (derivatives.yaml), so a second
+    backward without retain_graph runs; mul saved the other factor, so it raises."""
+    x = leaf([[-0.97, 2.0], [-1.62, 0.2]])
+    for f in (minigrad.fmod, minigrad.remainder):
+        y = f(x, minigrad.tensor(1.5))
+        y.sum().backward()
+        y.sum().backward()
+    assert x.grad.tolist() == [[4.0, 4.0], [4.0, 4.0]]
+    z = x * 2
+    z.sum().backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        z.sum().backward()

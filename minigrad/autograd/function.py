@@ -341,7 +341,7 @@ class BackwardNode(Node):
         for s in self._saved:
             if s is not None:
                 s.free()
-        self._freed = bool(self._saved)
+        self._freed = any(s is not None and not s.undefined for s in self._saved)  # (nothing saved: nothing to miss)
         self._released = True
 
     def _kept_arrays(self):

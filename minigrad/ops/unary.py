@@ -341,7 +341,8 @@ class Remainder(Function):
         x, y = a._data, b._data
         if x.dtype.kind in "iub" and y.dtype.kind in "iub" and (y == 0).any():
             raise RuntimeError("ZeroDivisionError")
-        ctx.save_for_backward(a, b)
+        need_b = ctx.needs_input_grad[1]  # only b's gradient needs the values (derivatives.yaml), as PyTorch saves
+        ctx.save_for_backward(a if need_b else None, b if need_b else None)
         with np.errstate(all="ignore"):
             return result(a, b, cls.op(x, y))
 
