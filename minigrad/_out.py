@@ -32,12 +32,11 @@ def write_out(name, out, inputs, compute, cast_error=None):
                            "but one of the arguments requires grad.")
     with grad_mode.no_grad():
         result = compute()
-    have, want = result._data.dtype, out._data.dtype
-    if not can_cast(have, want) and cast_error:
+    want = out._data.dtype
+    if cast_error and not can_cast(result._data.dtype, want):
         raise TypeError(cast_error.format(_TYPE_NAMES[want.name]))
-    if not can_cast(have, want):
-        raise RuntimeError(f"result type {_TYPE_NAMES[have.name]} can't be cast to the desired output type "
-                           f"{_TYPE_NAMES[want.name]}")
+    from .ops.inplace import check_fits  # (the same rule as an in-place op's, with its message)
+    check_fits(out, result)
     if out._data.shape != result._data.shape:  # out takes the result's shape
         if out._data.size:
             warnings.warn(RESIZED.format(old=list(out._data.shape), new=list(result._data.shape)), UserWarning,

@@ -185,7 +185,7 @@ def _set_values(t, fn, args):
 
 
 def _write(t, out, fn, args):
-    _check_fits(t, out, fn, args)
+    check_fits(t, out, fn, args)
     if out._data.shape != t._data.shape:
         raise RuntimeError(f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
                            f"{list(out._data.shape)}")
@@ -200,10 +200,11 @@ _C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "
             "bool": "bool"}
 
 
-def _check_fits(t, out, fn, args):
+def check_fits(t, out, fn=None, args=()):
     """An in-place op keeps ``t``'s dtype, so its result must fit in it, as PyTorch checks: no floating-point
     result into an integer tensor (``long_tensor.add_(1.5)``), nothing but bools into a bool tensor.
-    (``copy_``, ``fill_`` and ``x[i] = v`` convert the value to ``t``'s dtype first, so they always fit.)"""
+    (``copy_``, ``fill_`` and ``x[i] = v`` convert the value to ``t``'s dtype first, so they always fit;
+    ``out=`` follows the same rule.)"""
     have, want = out._data.dtype, t._data.dtype
     if can_cast(have, want):
         return
