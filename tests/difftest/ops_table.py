@@ -505,3 +505,12 @@ OPS += [
     Op("cross_entropy_smoothed", "F.cross_entropy({a}, {b}, weight={w}, ignore_index={ii}, reduction={red}, "
        "label_smoothing={ls})", pair="target", args=cross_entropy_more),
 ]
+
+# pow_, scatter_ in place, out= (not differentiable: PyTorch's error when an input requires grad), and the
+# in-place dtype rule on an integer tensor (a float number raises "can't be cast")
+OPS += [
+    Op("pow_", "{a}.pow_(2)", kind="inplace", sample=False),
+    Op("scatter_value_", "{a}.scatter_(0, T.zeros_like({a}, dtype=T.int64), 1.5)", kind="inplace", sample=False),
+    Op("mul_out", "T.mul({a}, {c}, out=T.empty(0))", args=number, dtypes="any", sample=False),
+    Op("long_add_", "T.ones(2, dtype=T.int64).add_({c})", args=number, dtypes="any", sample=False),
+]
