@@ -145,6 +145,8 @@ class Tensor:
     # ------------------------------------------------------------------ requires_grad
     @property
     def requires_grad(self):
+        if self._base is not None and self._view_version != self._vc[0]:  # a view whose base changed in place
+            _ops.inplace_view_refresh(self)  # (it requires grad now if the base does: see grad_fn)
         return self._requires_grad
 
     @requires_grad.setter

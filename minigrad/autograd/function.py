@@ -469,7 +469,7 @@ class Function:
             bound.apply_defaults()
             args = bound.args
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+        ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
         recording = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
         with grad_mode.no_grad():  # the operations inside forward are not recorded
             if separate:
@@ -534,10 +534,23 @@ def _connect_output(ctx, args, out, i):
     if ctx._non_differentiable and any(out is t for t in ctx._non_differentiable):
         out._requires_grad = False
     else:
-        out.grad_fn = ctx
-        out._output_nr = i
-        out._requires_grad = True
+        rebase_history(out, ctx, i)
     return out
+
+
+def rebase_history(t, node, output_nr=0):
+    """Make ``t`` output ``output_nr`` of ``node`` (PyTorch: ``set_history`` / ``rebase_history``).
+
+    After an in-place op the tensor is the op's output now.  If it called ``retain_grad()``, its
+    ``.grad`` is that of the new value: the request moves to the new node, as in PyTorch (hooks from
+    ``register_hook`` stay with the old value).
+    """
+    old, old_nr = t._grad_fn, t._output_nr
+    t.grad_fn, t._output_nr, t._requires_grad = node, output_nr, True
+    if t._retains_grad and old is not None and old is not node and old._retained:
+        retained = old._retained.pop(old_nr, None)
+        if retained is not None:
+            node._hook_dict("_retained")[output_nr] = retained
 
 
 def edge_of(t):

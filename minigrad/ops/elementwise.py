@@ -209,8 +209,8 @@ class Pow(Function):
     def backward(ctx, grad):
         a, = ctx.saved_tensors
         p = ctx.exponent
-        if p == 0:
-            return grad * 0, None
+        if p == 0:  # PyTorch: zeros_like(self), whatever the gradient (0 * inf would be nan)
+            return constant(np.zeros(a._data.shape, grad._data.dtype)), None
         return grad * MulScalar.apply(a ** (p - 1), p), None
 
 
@@ -230,8 +230,8 @@ class PowTensor(Function):
     def backward(ctx, grad):
         a, b, out = ctx.saved_tensors
         ga = gb = None
-        if ctx.needs_input_grad[0]:
-            ga = sum_to(grad * b * a ** (b - 1), a._data.shape)
+        if ctx.needs_input_grad[0]:  # d(a**b)/da = b * a**(b-1); PyTorch defines it as 0 where b == 0
+            ga = sum_to(grad_where(b._data != 0, grad * b * a ** (b - 1)), a._data.shape)
         if ctx.needs_input_grad[1]:
             # d(a**b)/db = a**b * log(a); PyTorch defines it as 0 where a == 0 and b >= 0
             zero = np.broadcast_to((a._data == 0) & (b._data >= 0), out._data.shape)
@@ -628,7 +628,7 @@ class Fill(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0, None
+        return constant(np.zeros_like(grad._data)), None  # PyTorch: zeros_like(grad) (0 * inf would be nan)
 
 
 class Zero(Fill):
@@ -654,4 +654,4 @@ class CopyFrom(Function):
     def backward(ctx, grad):
         shape, dtype = ctx.src_meta
         g_src = sum_to(grad, shape) if ctx.needs_input_grad[1] else None
-        return grad * 0 if ctx.needs_input_grad[0] else None, g_src
+        return constant(np.zeros_like(grad._data)) if ctx.needs_input_grad[0] else None, g_src  # (zeros_like(grad))

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._dtype import can_cast, is_expandable_to
 from ..autograd import grad_mode, inference
-from ..autograd.function import Function, Node, SavedTensor, edge_of, next_sequence_nr
+from ..autograd.function import Function, Node, SavedTensor, edge_of, next_sequence_nr, rebase_history
 from ..tensor import _TYPE_NAMES, Tensor
 from ._fast import update_in_place
 from ._util import broadcast_shape
@@ -58,10 +58,9 @@ def inplace(t, fn, *args):
         if s is not None and s.tensor is None and s.data is out._data:
             s.vc, s.version, s.data = t._vc, t._vc[0], t._data
     if base is None:
-        t.grad_fn, t._output_nr, t._requires_grad = out.grad_fn, 0, True
+        rebase_history(t, out.grad_fn)
     else:  # the base changed too: its history gets CopySlices, and the view is seen anew from it
-        base.grad_fn = CopySlices(base, out.grad_fn, positions_in(base, t))
-        base._output_nr, base._requires_grad = 0, True
+        rebase_history(base, CopySlices(base, out.grad_fn, positions_in(base, t)))
         t._requires_grad = True
         inplace_view_refresh(t)
     return t
@@ -118,12 +117,14 @@ class CopySlices(Node):
 
 
 def inplace_view_refresh(view):
-    """Give ``view`` a node onto its base's present history (PyTorch regenerates a view's grad_fn so)."""
+    """Give ``view`` a node onto its base's present history (PyTorch regenerates a view's grad_fn so).
+    A view of a base that requires grad requires grad too, even if the base only got a history by
+    the in-place change (``view = x[1:]; x.add_(w)``)."""
     base = view._base
-    if base.requires_grad and view.requires_grad:
+    if base.requires_grad:
         with grad_mode.enable_grad():
             out = AsStrided.apply(base, positions_in(base, view))
-        view.grad_fn, view._output_nr, view._requires_grad = out.grad_fn, 0, True
+        rebase_history(view, out.grad_fn)
     view._view_version = view._vc[0]
 
 

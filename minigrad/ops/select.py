@@ -236,7 +236,8 @@ class Unbind(Function):
         ctx.dim = dim
         if a._data.ndim == 0:
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-        return tuple(view_of(a, a._data[(slice(None),) * dim + (i,)]) for i in range(a._data.shape[dim]))
+        # (the trailing ... keeps a 0-dim piece a view: x[0] of a 1-D numpy array would be a copied scalar)
+        return tuple(view_of(a, a._data[(slice(None),) * dim + (i, ...)]) for i in range(a._data.shape[dim]))
 
     @staticmethod
     def backward(ctx, *grads):

@@ -18,6 +18,7 @@ def view_of(a, array):
     out = Tensor(array)
     out._vc = a._vc
     out._base = a if a._base is None else a._base
+    out._view_version = a._vc[0]  # (its history is up to date with the base's until the next in-place change)
     return out
 
 

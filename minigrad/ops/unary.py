@@ -480,21 +480,22 @@ class Lerp(Function):
     def forward(ctx, a, end, weight):
         w = weight._data if isinstance(weight, Tensor) else np.asarray(weight, a._data.dtype)
         x, e = a._data, end._data
-        ctx.save_for_backward(a, end, weight if isinstance(weight, Tensor) else None)
-        ctx.weight = weight
+        need = ctx.needs_input_grad
+        if isinstance(weight, Tensor):  # PyTorch saves only what the wanted gradients need
+            ctx.save_for_backward(a if need[2] else None, end if need[2] else None, weight if need[0] or need[1] else None)
+        ctx.number = None if isinstance(weight, Tensor) else weight  # a number weight: nothing is saved
         with np.errstate(all="ignore"):  # (inf - inf is nan, silently, as in PyTorch)
             out = np.where(np.abs(w) < 0.5, x + w * (e - x), e - (e - x) * (1 - w))
         return Tensor(np.asarray(out, dtype=x.dtype))
 
     @staticmethod
     def backward(ctx, grad):
-        a, end, weight = ctx.saved_tensors
-        w = ctx.weight if weight is None else weight
+        a, end, w = ctx.saved_tensors if ctx.number is None else (None, None, ctx.number)
         sa, se = ctx.input_shapes[:2]
         need = ctx.needs_input_grad
         return (sum_to(grad * (1 - w), sa) if need[0] else None,
                 sum_to(grad * w, se) if need[1] else None,
-                sum_to(grad * (end - a), ctx.input_shapes[2]) if weight is not None and need[2] else None)
+                sum_to(grad * (end - a), ctx.input_shapes[2]) if ctx.number is None and need[2] else None)
 
 
 class LerpTensor(Lerp):
