@@ -208,10 +208,10 @@ def sub(a, b, alpha=1, *, out=None):
     return a.sub(b, alpha=alpha)
 
 
-def div(a, b, *, out=None):
+def div(a, b, *, rounding_mode=None, out=None):
     if out is not None:
-        return write_out("div", out, (a, b), lambda: a / b)
-    return a / b
+        return write_out("div", out, (a, b), lambda: a.div(b, rounding_mode=rounding_mode))
+    return a.div(b, rounding_mode=rounding_mode)
 
 
 def clone(x):
@@ -252,7 +252,7 @@ from .serialization import load, save  # noqa: E402
 from .functions import (einsum, sin, cos, tan, sinh, cosh, asin, acos, atan, arcsin, arccos, arctan, square,
                         log1p, expm1, log2, log10, exp2, rsqrt, erf, floor, ceil, trunc, frac, round,
                         clamp_min, clamp_max, clip, floor_divide, remainder, minimum, var, std, norm, prod,
-                        cumsum, logsumexp, amax, amin, argmin, all, any, masked_fill, index_select, gather,
+                        cumsum, logsumexp, amax, amin, argmin, all, any, masked_fill, index_select, index_put, index_put_, gather,
                         index_add, sort, argsort,
                         scatter, scatter_add, flip, narrow, split, chunk, unbind, permute, outer, mv, bmm,
                         FloatTensor, DoubleTensor, LongTensor, IntTensor, BoolTensor, ByteTensor,

@@ -150,6 +150,14 @@ def masked_fill(input, mask, value):  # noqa: A002
     return input.masked_fill(mask, value)
 
 
+def index_put(input, indices, values, accumulate=False):  # noqa: A002
+    return input.index_put(indices, values, accumulate)
+
+
+def index_put_(input, indices, values, accumulate=False):  # noqa: A002
+    return input.index_put_(indices, values, accumulate)
+
+
 def index_select(input, dim, index):  # noqa: A002
     return input.index_select(dim, index)
 

@@ -25,7 +25,7 @@ from ._format import tensor_repr
 
 class Tensor:
     __slots__ = ("_requires_grad", "_grad_fn", "_output_nr", "_grad", "_retains_grad", "_hooks", "_grad_accumulator",
-                 "_vc", "_base", "_view_version", "_data", "name", "__weakref__", "__dict__")
+                 "_vc", "_base", "_view_version", "_multi_output_view", "_data", "name", "__weakref__", "__dict__")
 
     def __init__(self, data, requires_grad=False):
         # what autograd keeps about a tensor (PyTorch: its AutogradMeta)
@@ -39,6 +39,7 @@ class Tensor:
         self._vc = _inference.new_counter()  # the version counter, shared with views: bumped by in-place ops
         self._base = None              # the tensor this one is a view of
         self._view_version = 0         # for a view: the version at which its grad_fn was last set
+        self._multi_output_view = False  # a view made by split/chunk/unbind (or a view of one): no in-place changes
         # the values
         if isinstance(data, Tensor):
             data = data._data
@@ -145,8 +146,8 @@ class Tensor:
     # ------------------------------------------------------------------ requires_grad
     @property
     def requires_grad(self):
-        if self._base is not None and self._view_version != self._vc[0]:  # a view whose base changed in place
-            _ops.inplace_view_refresh(self)  # (it requires grad now if the base does: see grad_fn)
+        if self._base is not None and self._view_version != self._vc[0]:  # a view whose base changed in place:
+            return self._requires_grad or self._base.requires_grad      # the base's new history reaches it
         return self._requires_grad
 
     @requires_grad.setter
@@ -473,9 +474,11 @@ class Tensor:
         _check_other("mul", other)
         return self * other
 
-    def div(self, other):
+    def div(self, other, *, rounding_mode=None):
         _check_other("div", other)
-        return self / other
+        if rounding_mode is None:
+            return self / other
+        return _ops.binary(_ops.unary.DivRounded, self, other, _rounding_mode(rounding_mode))
 
     def neg(self):
         return -self
@@ -683,9 +686,11 @@ class Tensor:
         _check_other("mul_", other)
         return _ops.inplace(self, _ops.Mul, _ops.as_operand(other, self))
 
-    def div_(self, other):
+    def div_(self, other, *, rounding_mode=None):
         _check_other("div_", other)
-        return _ops.inplace(self, _ops.Div, _ops.as_operand(other, self))
+        if rounding_mode is None:
+            return _ops.inplace(self, _ops.Div, _ops.as_operand(other, self))
+        return _ops.inplace(self, _ops.unary.DivRounded, _ops.as_operand(other, self), _rounding_mode(rounding_mode))
 
     def pow_(self, exponent):
         if isinstance(exponent, Tensor):
@@ -1039,6 +1044,12 @@ class Tensor:
     def masked_fill_(self, mask, value):
         return _ops.inplace(self, _ops.select.MaskedFill, _ops.select.mask_array(mask), value)
 
+    def index_put_(self, indices, values, accumulate=False):
+        return _ops.shape.index_put(self, indices, values, accumulate, in_place=True)
+
+    def index_put(self, indices, values, accumulate=False):
+        return _ops.shape.index_put(self, indices, values, accumulate)
+
     def index_select(self, dim, index):
         idx = _ops.select.index_array(index, "index_select")
         return _ops.select.IndexSelect.apply(self, _wrap_dim(dim, self._data.ndim), idx)
@@ -1159,13 +1170,8 @@ class Tensor:
     def subtract(self, other, alpha=1):
         return self.sub(other, alpha=alpha)
 
-    def divide(self, other, rounding_mode=None):
-        if rounding_mode is None:
-            return self.div(other)
-        if rounding_mode not in ("trunc", "floor"):
-            raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
-                               f"'{rounding_mode}'")
-        return _ops.binary(_ops.unary.DivRounded, self, other, rounding_mode)
+    def divide(self, other, *, rounding_mode=None):
+        return self.div(other, rounding_mode=rounding_mode)
 
     def true_divide(self, other):
         return self.div(other)
@@ -1385,6 +1391,12 @@ def _warn_once(message):
 def _is_operand(x):
     """What an operator takes next to a tensor: a tensor or a Python/numpy number (or a numpy array)."""
     return isinstance(x, (Tensor, bool, int, float, np.ndarray, np.generic))
+
+
+def _rounding_mode(mode):
+    if mode not in ("trunc", "floor"):
+        raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'")
+    return mode
 
 
 def _check_other(name, other):

@@ -64,7 +64,12 @@ def _run_program(T, source):
     """Run ``source`` with ``T`` as the library; it sets ``out`` to a list of tensors, numbers or names."""
     names = {"T": T, "inf": INF, "nan": NAN}
     exec(source, names)
-    return [v.detach().tolist() if isinstance(v, T.Tensor) else v for v in names["out"]]
+    return [v.detach().tolist() if isinstance(v, T.Tensor) else _named(v) for v in names["out"]]
+
+
+def _named(v):
+    """PyTorch's "torch.FloatTensor" is minigrad's "minigrad.FloatTensor" (the library's name, as in the parity tests)."""
+    return v.replace("torch.", "minigrad.") if isinstance(v, str) else v
 
 
 _PROGRAMS = {
@@ -144,6 +149,92 @@ part = c[1:]
 c.add_(T.tensor([1., 2., 3.], requires_grad=True))
 out = [w.grad, row.requires_grad, type(v.grad_fn).__name__, part.requires_grad, type(part.grad_fn).__name__]
 """, [3.0, True, "AsStridedBackward0", True, "AsStridedBackward0"]),
+    # div with rounding_mode: values, a zero gradient for the tensor (a graph of DivBackward0), torch.div and div_ alike
+    "div_rounding_mode": ("""
+def err(f):
+    try:
+        f()
+        return "ran"
+    except (RuntimeError, TypeError, ValueError) as e:
+        return type(e).__name__ + ": " + str(e)[:60]
+a = T.tensor([7., -7., 5.5], requires_grad=True)
+b = T.tensor([2., 2., -2.], requires_grad=True)
+f = a.div(b, rounding_mode="floor")
+t = T.div(a, b, rounding_mode="trunc")
+n = a.divide(b, rounding_mode=None)
+(f + t + n).sum().backward(retain_graph=True)
+c = T.tensor([7, -7])
+c.div_(2, rounding_mode="floor")
+out = [f, t, n, a.grad, b.grad, type(f.grad_fn).__name__, c, c.dtype == T.int64,
+       err(lambda: a.div(b, rounding_mode="round")),
+       err(lambda: f.sum().backward()),
+       err(lambda: T.tensor([1, 2]).div_(2))]
+""", [[3.0, -4.0, -3.0], [3.0, -3.0, -2.0], [3.5, -3.5, -2.75], [0.5, 0.5, -0.5], [-1.75, 1.75, -1.375], 'DivBackward2', [3, -4], True, "RuntimeError: div expected rounding_mode to be one of None, 'trunc', or 'f", 'ran', "RuntimeError: result type Float can't be cast to the desired output type L"]),
+    # a[idx] = value checks the dtypes as index_put does; a numpy array is no value
+    "setitem_dtypes": ("""
+import numpy
+def err(f):
+    try:
+        f()
+        return "ran"
+    except (RuntimeError, TypeError, ValueError, IndexError) as e:
+        return type(e).__name__ + ": " + str(e)
+x = T.zeros(3)
+def put(key, value):
+    x[key] = value
+out = [err(lambda: put(T.tensor([0, 1]), T.tensor([1, 2]))),
+       err(lambda: put(T.tensor([True, False, True]), T.tensor([1.5, 2.5], dtype=T.float64))),
+       err(lambda: put(T.tensor([True, False, True]), T.tensor(2, dtype=T.int64))),
+       err(lambda: put(0, T.tensor(4, dtype=T.int64))),
+       err(lambda: put(T.tensor([2]), 7)),
+       err(lambda: put(slice(0, 2), numpy.ones(2))),
+       x]
+""", ['RuntimeError: Index put requires the source and destination dtypes match, got Float for the destination and Long for the source.', 'RuntimeError: Index put requires the source and destination dtypes match, got Float for the destination and Double for the source.', 'ran', 'ran', 'ran', "TypeError: can't assign a numpy.ndarray to a minigrad.FloatTensor", [4.0, 0.0, 7.0]]),
+    # index_put(_) with accumulate: repeated positions add up; the node is IndexPutBackward0
+    "index_put_accumulate": ("""
+x = T.zeros(4, requires_grad=True)
+v = T.tensor([1., 2., 3.], requires_grad=True)
+i = T.tensor([0, 2, 0])
+y = x.index_put((i,), v, accumulate=True)
+z = T.index_put(x, (i,), v)
+(y * T.tensor([1., 2., 3., 4.])).sum().backward()
+w = T.ones(4)
+w.index_put_((i,), T.tensor(5.), accumulate=True)
+out = [y, z, x.grad, v.grad, type(y.grad_fn).__name__, w]
+""", [[4.0, 0.0, 2.0, 0.0], [3.0, 0.0, 2.0, 0.0], [1.0, 2.0, 3.0, 4.0], [1.0, 3.0, 1.0], 'IndexPutBackward0', [11.0, 1.0, 6.0, 1.0]]),
+    # the pieces of split/unbind/chunk are views that refuse an in-place op while recording
+    "multi_output_views": ("""
+def err(f):
+    try:
+        f()
+        return "ran"
+    except RuntimeError as e:
+        return str(e)[:150]
+x = T.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+h = x * 1
+first, second = h.unbind(0)
+a, b = h.split(1)
+c, d = h.chunk(2, 1)
+out = [err(lambda: first.mul_(2)), err(lambda: a.add_(1)), err(lambda: c.zero_())]
+with T.no_grad():
+    first.mul_(2)
+out.append(h)
+out.append(err(lambda: second.grad_fn))
+""", ['Output 0 of Unbind is a view and is being modified inplace. This view is the output of a function that returns multiple views. Such functions do not a', 'Output 0 of Split is a view and is being modified inplace. This view is the output of a function that returns multiple views. Such functions do not al', 'Output 0 of Split is a view and is being modified inplace. This view is the output of a function that returns multiple views. Such functions do not al', [[2.0, 4.0], [3.0, 4.0]], 'Output 1 of Unbind is a view and its base or another view of its base has been modified inplace. This view is the output of a function that returns mu']),
+    # an in-place op checks its operand's overlap before its shape, and only between dense tensors
+    "inplace_overlap_before_shape": ("""
+def err(f):
+    try:
+        f()
+        return "ran"
+    except RuntimeError as e:
+        return str(e)[:40]
+s = T.tensor(0.5)
+v = T.ones(1, 2)
+r = T.arange(6.)
+out = [err(lambda: s.copy_(s.flatten(-1, -1))), err(lambda: v.add_(v.expand(3, 2))),
+       err(lambda: r[:3].add_(r[1:4])), err(lambda: r[::2].add_(r[1::2])), err(lambda: r[:3].mul_(r[:4]))]
+""", ['unsupported operation: some elements of ', "output with shape [1, 2] doesn't match t", 'unsupported operation: some elements of ', 'ran', 'unsupported operation: some elements of ']),
 }
 
 

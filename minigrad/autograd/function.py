@@ -202,8 +202,10 @@ class SavedTensor:
         maker, nr = (node, self.output_nr) if self.tensor is None else (t.grad_fn, t._output_nr)
         where = ""
         if maker is not None:
-            # PyTorch drops "Backward" from the node's name, and a final 0: ExpBackward0 -> Exp, MaxBackward1 -> Max1
-            where = f", which is output {nr} of {re.sub(r'Backward(0$)?', '', maker.name())},"
+            # PyTorch drops "Backward" from a generated node's name, and a final 0: ExpBackward0 -> Exp,
+            # MaxBackward1 -> Max1; its hand-written nodes keep theirs (minigrad::autograd::CopyBackwards)
+            name = maker.name()
+            where = f", which is output {nr} of {name if '::' in name else re.sub(r'Backward(0$)?', '', name)},"
         return (f"one of the variables needed for gradient computation has been modified by an inplace operation: "
                 f"[{kind} {list(data.shape)}]{where} is at version {self.vc[0]}; expected version {self.version} "
                 f"instead. Hint: enable anomaly detection to find the operation that failed to compute its "
@@ -229,6 +231,11 @@ class BackwardNode(Node):
     PyTorch: ``BackwardCFunction`` (the Python object) wrapped in a ``PyNode`` (the C++ node).
     """
     _forward_cls = None  # the Function subclass this node belongs to (set per node class)
+
+    def name(self):
+        if type(self).__name__ in ("CopyBackwards", "CopySlices"):  # written by hand in PyTorch's C++, so
+            return "minigrad::autograd::" + type(self).__name__   # name() has the namespace (torch::autograd::)
+        return type(self).__name__
 
     needs_input_grad = ()      # per forward argument: is it a tensor that requires grad?
     to_save = ()               # what forward passed to save_for_backward ...

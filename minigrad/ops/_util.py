@@ -65,9 +65,16 @@ def float_data(a):
     return a._data.astype(_dtype.get_default_dtype().numpy)
 
 
+def is_bool(x):
+    """A bool tensor or a Python bool (also once wrapped as a tensor: ``x.sub_(True)``)."""
+    if isinstance(x, Tensor):
+        return x.dtype is _dtype.bool_ or isinstance(getattr(x, "_wrapped_number", None), bool)
+    return isinstance(x, bool)
+
+
 def check_not_bool(a, b, what):
     """PyTorch refuses ``-`` with bool tensors (a Python bool counts as one): ``what`` is "Subtraction"."""
-    a_bool, b_bool = (x.dtype is _dtype.bool_ if isinstance(x, Tensor) else isinstance(x, bool) for x in (a, b))
+    a_bool, b_bool = (is_bool(a), is_bool(b))
     if a_bool and b_bool:
         raise RuntimeError(f"{what}, the `-` operator, with two bool tensors is not supported. Use the `^` or "
                            "`logical_xor()` operator instead.")

@@ -11,6 +11,8 @@ PyTorch, the base's history gets a ``CopySlices`` node (the op applied to the vi
 every view of that base gets a new node onto it (``AsStridedBackward0``) the next time its
 ``grad_fn`` is read.
 """
+import re
+
 import numpy as np
 
 from .._dtype import can_cast, is_expandable_to
@@ -18,7 +20,7 @@ from ..autograd import grad_mode, inference
 from ..autograd.function import Function, Node, SavedTensor, edge_of, next_sequence_nr, rebase_history
 from ..tensor import _TYPE_NAMES, Tensor
 from ._fast import update_in_place
-from ._util import broadcast_shape
+from ._util import broadcast_shape, check_not_bool
 from .elementwise import Add, Clamp, CopyFrom, Div, Mul, Sub, grad_where
 from .unary import ClampMax, ClampMin
 
@@ -37,10 +39,14 @@ def inplace(t, fn, *args):
     recording = grad_mode.is_grad_enabled() and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     base = t._base
+    if recording and t._multi_output_view:
+        raise RuntimeError(multi_output_view_message(t, "is being"))
     if recording and t.requires_grad and t.grad_fn is None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
     if recording and base is not None and base.requires_grad and base.grad_fn is None:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    if fn is Sub:  # (before the operands' shapes: PyTorch refuses bools first)
+        check_not_bool(t, args[0], "Subtraction")
     for other in args:  # (after those checks, as in PyTorch, where the kernel checks its operands)
         if isinstance(other, Tensor) and not getattr(fn, "indexed", False):  # (x[key] = value: IndexPut checks)
             _check_operand(t, other)
@@ -71,16 +77,37 @@ OVERLAP = ("unsupported operation: some elements of the input tensor and the wri
 
 
 def _check_operand(t, other):
-    """PyTorch's checks of a tensor operand of an in-place op (its TensorIterator), in its order."""
-    a, b = t._data, other._data
-    if a is not b and np.may_share_memory(a, b) and not (
-            a.__array_interface__["data"] == b.__array_interface__["data"] and a.shape == b.shape
-            and a.strides == b.strides):  # (x.add_(x) is fine: the same elements in the same places)
+    """PyTorch's checks of a tensor operand of an in-place op (its TensorIterator), in its order:
+    first that the operand does not partly overlap the written-to tensor, then the shapes."""
+    if _partial_overlap(t._data, other._data):
         raise RuntimeError(OVERLAP)
-    if a.shape != b.shape:
+    if t._data.shape != other._data.shape:
         shape = broadcast_shape(t, other)  # "The size of tensor a (3) must match the size of tensor b (4) ..."
-        if shape != a.shape:
-            raise RuntimeError(f"output with shape {list(a.shape)} doesn't match the broadcast shape {list(shape)}")
+        if shape != t._data.shape:
+            raise RuntimeError(f"output with shape {list(t._data.shape)} doesn't match the broadcast shape {list(shape)}")
+
+
+def _partial_overlap(a, b):
+    """PyTorch's ``get_overlap_status(a, b) == Partial``: both arrays are dense (no gaps, no repeats) and their
+    memory ranges meet, without being the same elements in the same places (``x.add_(x)`` is fine).
+    An expanded operand is "too hard" for PyTorch to judge, so it is not refused here."""
+    if a is b or a.size == 0 or b.size == 0 or not (_dense(a) and _dense(b)):
+        return False
+    a_begin, b_begin = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
+    a_end, b_end = a_begin + a.nbytes, b_begin + b.nbytes
+    if a_begin == b_begin and a_end == b_end:
+        return a.strides != b.strides
+    return a_begin < b_end and b_begin < a_end
+
+
+def _dense(a):
+    """PyTorch's ``is_non_overlapping_and_dense``: some order of the dimensions makes the array contiguous."""
+    step = a.itemsize
+    for stride, size in sorted((stride, size) for size, stride in zip(a.shape, a.strides) if size != 1):
+        if stride != step:
+            return False
+        step *= size
+    return True
 
 
 class CopySlices(Node):
@@ -116,11 +143,25 @@ class CopySlices(Node):
         self.fn._release_saved()
 
 
+def multi_output_view_message(view, what):
+    """PyTorch's refusal (``handle_view_on_rebase``) for a piece of ``split``/``chunk``/``unbind``: its
+    node stands for all the pieces at once, so it cannot be rewritten for one of them."""
+    node = view._grad_fn
+    if node is None:
+        start = f"A view was created in no_grad mode and {what} modified inplace with grad mode enabled."
+    else:
+        start = f"Output {view._output_nr} of {re.sub(r'Backward(0$)?', '', node.name())} is a view and {what} modified inplace."
+    return (start + " This view is the output of a function that returns multiple views. Such functions do not allow "
+            "the output views to be modified inplace. You should replace the inplace operation by an out-of-place one.")
+
+
 def inplace_view_refresh(view):
     """Give ``view`` a node onto its base's present history (PyTorch regenerates a view's grad_fn so).
     A view of a base that requires grad requires grad too, even if the base only got a history by
     the in-place change (``view = x[1:]; x.add_(w)``)."""
     base = view._base
+    if view._multi_output_view and view._grad_fn is not None:  # (a piece made while recording)
+        raise RuntimeError(multi_output_view_message(view, "its base or another view of its base has been"))
     if base.requires_grad:
         with grad_mode.enable_grad():
             out = AsStrided.apply(base, positions_in(base, view))

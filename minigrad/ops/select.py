@@ -215,6 +215,8 @@ class Split(Function):
         for s in sizes:
             out.append(view_of(a, a._data[(slice(None),) * dim + (slice(start, start + s),)]))
             start += s
+        for piece in out:  # PyTorch's CreationMeta::MULTI_OUTPUT_NODE: the pieces may not be changed in place
+            piece._multi_output_view = True
         return tuple(out)
 
     @staticmethod
@@ -237,7 +239,10 @@ class Unbind(Function):
         if a._data.ndim == 0:
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         # (the trailing ... keeps a 0-dim piece a view: x[0] of a 1-D numpy array would be a copied scalar)
-        return tuple(view_of(a, a._data[(slice(None),) * dim + (i, ...)]) for i in range(a._data.shape[dim]))
+        out = tuple(view_of(a, a._data[(slice(None),) * dim + (i, ...)]) for i in range(a._data.shape[dim]))
+        for piece in out:  # (as in Split)
+            piece._multi_output_view = True
+        return out
 
     @staticmethod
     def backward(ctx, *grads):

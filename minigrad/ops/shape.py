@@ -19,6 +19,7 @@ def view_of(a, array):
     out._vc = a._vc
     out._base = a if a._base is None else a._base
     out._view_version = a._vc[0]  # (its history is up to date with the base's until the next in-place change)
+    out._multi_output_view = a._multi_output_view  # (a view of a piece of split() is one too, as in PyTorch)
     return out
 
 
@@ -197,7 +198,8 @@ class Expand(Function):
     def forward(ctx, a, sizes):
         shape = a._data.shape
         if len(sizes) < len(shape):
-            raise RuntimeError(f"expand({a.type()}{{{list(shape)}}}, size={list(sizes)}): the number of "
+            kind = "CPUBoolType" if a._data.dtype == bool else a.type()  # (PyTorch's C++ names bool so here)
+            raise RuntimeError(f"expand({kind}{{{list(shape)}}}, size={list(sizes)}): the number of "
                                f"sizes provided ({len(sizes)}) must be greater or equal to the number of dimensions "
                                f"in the tensor ({len(shape)})")
         lead = len(sizes) - len(shape)
@@ -442,6 +444,8 @@ class IndexPut(Function):
         if not is_expandable_to(value._data.shape, result_shape):  # (numpy would accept extra leading dims)
             raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast "
                                f"to indexing result of shape {list(result_shape)}")
+        if value._data.dtype != a._data.dtype and getattr(value, "_wrapped_number", None) is None:
+            _check_index_put_dtype(a, key if isinstance(key, tuple) else (key,), value)  # (a number converts)
         out = a._data.copy()
         try:
             out[key] = value._data
@@ -461,6 +465,43 @@ class IndexPut(Function):
         ga = IndexPutZero.apply(g, ctx.key) if ctx.needs_input_grad[0] else None
         gv = sum_to(grad[ctx.key], ctx.value_shape) if ctx.needs_input_grad[2] else None
         return ga, None, gv
+
+
+class IndexPutAccumulate(IndexPut):
+    """``x.index_put_(indices, values, accumulate=True)``: the values are added in, and a place named twice
+    gets both (numpy's ``np.add.at``).  The gradient of ``x`` passes unchanged; ``values`` get that of
+    their places, as without ``accumulate``."""
+    node_name = "IndexPutBackward0"
+
+    @staticmethod
+    def forward(ctx, a, key, value):
+        IndexPut.forward(ctx, a, key, value)  # (its checks of shapes and dtypes, and ctx.key)
+        out = a._data.copy()
+        np.add.at(out, key, value._data)
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        gv = sum_to(grad[ctx.key], ctx.value_shape) if ctx.needs_input_grad[2] else None
+        return (grad if ctx.needs_input_grad[0] else None), None, gv
+
+
+def index_put(t, indices, values, accumulate=False, in_place=False):
+    """``x.index_put_(indices, values)`` (and out of place, ``index_put``): ``x[indices] = values``, with a
+    tuple of index tensors; ``accumulate=True`` adds instead."""
+    from .inplace import inplace
+    name = "index_put_" if in_place else "index_put"
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(f"{name}(): argument 'indices' (position 1) must be tuple of Tensors, not "
+                        f"{type(indices).__name__}")
+    if not isinstance(values, Tensor):
+        raise TypeError(f"{name}(): argument 'values' (position 2) must be Tensor, not {type(values).__name__}")
+    if in_place and not accumulate:
+        setitem(t, tuple(indices), values)
+        return t
+    fn = IndexPutAccumulate if accumulate else IndexPut
+    key = tuple(i._data if isinstance(i, Tensor) else i for i in indices)
+    return inplace(t, fn, key, values) if in_place else fn.apply(t, key, values)
 
 
 class CopySlices(IndexPut):
@@ -527,6 +568,8 @@ def setitem(t, key, value):
     keys = key if isinstance(key, tuple) else (key,)
     np_key = tuple(k._data if isinstance(k, Tensor) else k for k in keys)
     np_key = np_key if isinstance(key, tuple) else np_key[0]
+    if isinstance(value, np.ndarray):
+        raise TypeError(f"can't assign a numpy.ndarray to a {t.type()}")
     value = as_operand(value, t)
     if any(_is_advanced(k) for k in keys):
         if value._data.ndim and value._data.shape[0] == 1:
@@ -550,6 +593,20 @@ def setitem(t, key, value):
     if whole:
         return inplace(t, CopyFrom if value._data.shape == dst_shape else FillTensor, value)
     return _leaf_check(t, True) or inplace(t, CopySlices, np_key, value)
+
+
+def _check_index_put_dtype(t, keys, value):
+    """``index_put_`` (a key with lists, index arrays or masks) takes a value of ``t``'s dtype only, except where
+    PyTorch fills instead (``masked_fill_``: one bool mask among the indices and a single value).  Basic
+    keys copy, and convert any dtype."""
+    from ..tensor import _TYPE_NAMES
+    indices = [np.asarray(k) for k in keys if _is_advanced(k) and not isinstance(k, bool)]  # (a Python True or False adds a dim, like None)
+    indices = [i for i in indices if i.ndim or i.dtype == bool]  # (a 0-dim integer tensor indexes like an int)
+    if not indices or (len(indices) == 1 and indices[0].dtype == bool and indices[0].ndim and value._data.size == 1):
+        return
+    raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                       f"{_TYPE_NAMES[t._data.dtype.name]} for the destination and "
+                       f"{_TYPE_NAMES[value._data.dtype.name]} for the source.")
 
 
 def _leaf_check(t, into_view):

@@ -446,16 +446,18 @@ class NanToNum(Function):
     """``x.nan_to_num(nan=0.0, posinf=None, neginf=None)``: nan, inf and -inf replaced (by default with
     0 and the dtype's largest and smallest numbers); the gradient passes where ``x`` was finite."""
     node_name = "NanToNumBackward0"
+    saved_names = {"self": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, nan, posinf, neginf):
-        ctx.finite = np.isfinite(a._data)
+        ctx.save_for_backward(a)
         return Tensor(np.nan_to_num(a._data, nan=nan, posinf=posinf, neginf=neginf))
 
     @staticmethod
     def backward(ctx, grad):
         from .elementwise import grad_where
-        return grad_where(ctx.finite, grad), None, None, None
+        a, = ctx.saved_tensors
+        return grad_where(np.isfinite(a._data), grad), None, None, None
 
 
 # ------------------------------------------------------------------ three tensors: lerp, addcmul, addcdiv
@@ -593,11 +595,15 @@ def pointwise3(fn, a, t1, t2, value):
 # ------------------------------------------------------------------ divide(..., rounding_mode=)
 class DivRounded(Function):
     """``x.div(y, rounding_mode="floor" | "trunc")``: PyTorch's derivative of a rounded quotient is 0
-    (``DivBackward2``)."""
+    (``DivBackward2``).  It keeps ``other`` (and ``self`` when ``other`` needs a gradient), as PyTorch's node does."""
     node_name = "DivBackward2"
+    saved_names = {"other": 0, "self": 1, "rounding_mode": "mode"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, b, mode):
+        need_a, need_b = ctx.needs_input_grad[:2]
+        ctx.save_for_backward(b if need_a else None, a if need_b else None)
+        ctx.mode = mode
         x, y = a._data, b._data
         if x.dtype.kind in "iub" and y.dtype.kind in "iub" and (y == 0).any():
             raise RuntimeError("ZeroDivisionError")
