@@ -202,6 +202,30 @@ def permute(input, dims):  # noqa: A002
     return input.permute(dims)
 
 
+def movedim(input, source, destination):  # noqa: A002
+    return input.movedim(source, destination)
+
+
+def moveaxis(input, source, destination):  # noqa: A002
+    return input.movedim(source, destination)
+
+
+def swapaxes(input, axis0, axis1):  # noqa: A002
+    return input.transpose(axis0, axis1)
+
+
+def swapdims(input, dim0, dim1):  # noqa: A002
+    return input.transpose(dim0, dim1)
+
+
+def unflatten(input, dim, sizes):  # noqa: A002
+    return input.unflatten(dim, sizes)
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):  # noqa: A002
+    return input.diagonal(offset, dim1, dim2)
+
+
 def outer(input, vec2):  # noqa: A002
     return input.outer(vec2)
 

@@ -610,6 +610,39 @@ class Tensor:
         dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
         return _ops.Permute.apply(self, tuple(dims))
 
+    def swapaxes(self, axis0, axis1):  # (numpy's name for transpose)
+        return self.transpose(axis0, axis1)
+
+    def swapdims(self, dim0, dim1):
+        return self.transpose(dim0, dim1)
+
+    def movedim(self, source, destination):
+        """Moves the dims ``source`` to the places ``destination``; the others keep their order (a permute)."""
+        src = [source] if isinstance(source, int) else list(source)
+        dst = [destination] if isinstance(destination, int) else list(destination)
+        if len(src) != len(dst):
+            raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) should contain the "
+                               f"same number of dims as destination ({dst} dims)")
+        n = self._data.ndim
+        wrapped_src, wrapped_dst = [_wrap_dim(d, n) for d in src], [_wrap_dim(d, n) for d in dst]
+        if len(set(wrapped_src)) < len(src):
+            raise RuntimeError(f"movedim: repeated dim in `source` ({src})")
+        if len(set(wrapped_dst)) < len(dst):
+            raise RuntimeError(f"movedim: repeated dim in `destination` ({dst})")
+        if n == 0:
+            return _ops.shape.Alias.apply(self)
+        order = [None] * n
+        for s, d in zip(wrapped_src, wrapped_dst):
+            order[d] = s
+        rest = iter([d for d in range(n) if d not in wrapped_src])
+        return self.permute([next(rest) if d is None else d for d in order])
+
+    def moveaxis(self, source, destination):
+        return self.movedim(source, destination)
+
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        return _ops.Diagonal.apply(self, offset, dim1, dim2)
+
     # ------------------------------------------------------------------ shapes
     def view(self, *shape):
         return _ops.View.apply(self, _shape_arg(shape))
@@ -637,6 +670,24 @@ class Tensor:
             return self
         shape = self._data.shape
         return self.reshape(shape[:s] + (-1,) + shape[e + 1:])
+
+    def unflatten(self, dim, sizes):
+        """Splits dim ``dim`` into ``sizes`` (one of them may be -1): a view."""
+        dim = _wrap_dim(dim, self._data.ndim)
+        if self._data.ndim == 0:  # (PyTorch's message, without its C++ trace)
+            raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but tensor has no dimensions")
+        if len(sizes) == 0:
+            raise RuntimeError("unflatten: sizes must be non-empty")
+        size = self._data.shape[dim]
+        if list(sizes).count(-1) > 1:
+            raise RuntimeError("unflatten got an unexpected error:\nonly one dimension can be inferred")
+        known = int(np.prod([s for s in sizes if s != -1]))
+        if (known != size) if -1 not in sizes else (known == 0 or size % known):
+            raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
+                               f"({size}) in the input tensor")
+        sizes = tuple(size // known if s == -1 else s for s in sizes)
+        shape = self._data.shape
+        return self.view(shape[:dim] + sizes + shape[dim + 1:])
 
     def unsqueeze(self, dim=None, *, axis=None):
         dim = _required_dim("unsqueeze", dim, axis)
@@ -1019,11 +1070,11 @@ class Tensor:
 
     def amax(self, dim=(), keepdim=False, *, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
-        return _ops.statistics.Amax.apply(self, _ops.statistics.reduced_dims(dim, self._data.ndim), keepdim)
+        return _ops.statistics.Amax.apply(self, dim, keepdim)
 
     def amin(self, dim=(), keepdim=False, *, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
-        return _ops.statistics.Amin.apply(self, _ops.statistics.reduced_dims(dim, self._data.ndim), keepdim)
+        return _ops.statistics.Amin.apply(self, dim, keepdim)
 
     def argmin(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)

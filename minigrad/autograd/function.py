@@ -353,8 +353,9 @@ class BackwardNode(Node):
 
     def _kept_arrays(self):
         """Did forward keep an index array or a mask on ctx (``ctx.index`` of ``max(dim)``, ``ctx.cond`` of
-        ``where``)?  PyTorch keeps those as saved tensors, so a second backward through the node raises."""
-        return any(_is_saved_array(value) for value in vars(self).values())
+        ``where``)?  PyTorch keeps those as saved tensors, so a second backward through the node raises.  (The
+        ``positions`` of ``AsStridedBackward0`` stand for PyTorch's sizes and strides, numbers: not saved tensors.)"""
+        return any(_is_saved_array(value) for name, value in vars(self).items() if name != "positions")
 
     # ---- called by the engine -----------------------------------------------------------
     def apply(self, *grad_outputs):

@@ -112,11 +112,13 @@ def sum_to(t, shape):
     shape = tuple(shape)
     if t._data.shape == shape:  # (the usual case: nothing was broadcast)
         return t
+    if shape == ():  # (as PyTorch: a plain sum, SumBackward0 in a recorded graph)
+        return t.sum()
     lead = t._data.ndim - len(shape)
     dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape)
                                       if s == 1 and t._data.shape[lead + i] != 1)
     out = t.sum(dims, keepdim=True) if dims else t
-    return out.view(shape) if out._data.shape != shape else out
+    return out.view(shape) if lead > 0 else out
 
 
 def dims_arg(dim, ndim):

@@ -656,10 +656,6 @@ def nonzero(t, as_tuple=False):
 def count_nonzero(t, dim=None):
     from .statistics import reduced_dims
     dims = None if dim is None else reduced_dims(dim, t._data.ndim)
-    if dims is not None:
-        for d in dims:
-            if dims.count(d) > 1:
-                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
     return Tensor(np.asarray(np.count_nonzero(t._data, axis=dims), dtype=np.int64))
 
 

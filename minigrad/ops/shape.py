@@ -72,8 +72,14 @@ class View(Function):
 
 
 class UnsafeView(View):
-    """The reshape at the end of a batched matmul (PyTorch names it ``UnsafeViewBackward0``)."""
+    """The reshape at the end of a batched matmul, or of a copy (PyTorch's ``_unsafe_view``,
+    ``UnsafeViewBackward0``).  Its input is a fresh tensor no one else sees, so the result is not a
+    view to autograd: no ``_base``, its own version counter (an in-place op on it records its own node)."""
     node_name = "UnsafeViewBackward0"
+
+    @staticmethod
+    def forward(ctx, a, shape):
+        return Tensor(View.forward(ctx, a, shape)._data)
 
 
 class ReshapeAlias(View):
@@ -139,6 +145,49 @@ class Permute(Function):
     @staticmethod
     def backward(ctx, grad):
         return grad.permute(tuple(np.argsort(ctx.dims).tolist())), None
+
+
+def diagonal_view(array, offset, dim1, dim2):
+    """The diagonal of ``array`` in dims ``dim1, dim2`` as a view, last (numpy's; writable, as PyTorch's is)."""
+    d = np.diagonal(array, offset, dim1, dim2)
+    d.setflags(write=array.flags.writeable)  # (numpy hands out its diagonal read-only)
+    return d
+
+
+class Diagonal(Function):
+    """``x.diagonal(offset, dim1, dim2)``: a view of the elements ``x[..., i, i + offset, ...]``, in a new last dim."""
+    node_name = "DiagonalBackward0"
+    saved_names = {"offset": "offset", "dim1": "dim1", "dim2": "dim2", "self_sym_sizes": "shape"}
+
+    @staticmethod
+    def forward(ctx, a, offset, dim1, dim2):
+        n = a._data.ndim
+        d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
+        if d1 == d2:
+            raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        ctx.shape, ctx.offset, ctx.dim1, ctx.dim2 = a._data.shape, offset, d1, d2
+        return view_of(a, diagonal_view(a._data, offset, d1, d2))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return DiagonalGrad.apply(grad, ctx.shape, ctx.offset, ctx.dim1, ctx.dim2), None, None, None
+
+
+class DiagonalGrad(Function):
+    """The backward of ``diagonal``: zeros of the input's shape with the gradient on the diagonal
+    (PyTorch: ``diagonal_backward``)."""
+    node_name = "DiagonalBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, shape, offset, dim1, dim2):
+        ctx.offset, ctx.dim1, ctx.dim2 = offset, dim1, dim2
+        out = np.zeros(shape, grad._data.dtype)
+        diagonal_view(out, offset, dim1, dim2)[...] = grad._data
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.diagonal(ctx.offset, ctx.dim1, ctx.dim2), None, None, None, None
 
 
 class Unsqueeze(Function):

@@ -13,15 +13,12 @@ from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
 from ._util import constant, dims_arg
-from .reduce import _unreduce
+from .reduce import _unreduce, reduce_dims
 
 
 def reduced_dims(dim, ndim):
-    """``dim=None`` (or ``()``) means every dim; otherwise PyTorch's dim checks (``dims_arg``)."""
-    if dim is None or dim == () or dim == []:
-        return tuple(range(ndim))
-    dims = dims_arg(dim, ndim)  # (raises PyTorch's IndexError for a dim out of range)
-    return dims if ndim else ()  # a 0-dim tensor accepts dim 0 and -1 and reduces nothing
+    """``dim=None`` (or ``()``, ``[]``) means every dim; otherwise PyTorch's dim checks (``reduce_dims``)."""
+    return reduce_dims(() if dim is None or dim == [] else dim, ndim)
 
 
 def _count(shape, dims):
@@ -321,10 +318,14 @@ class Amax(Function):
     numpy_fn = np.max
 
     @classmethod
-    def forward(cls, ctx, a, dims, keepdim):
-        if a._data.size == 0:
-            raise IndexError(f"{cls.numpy_fn.__name__}(): Expected reduction dim to be specified for "
-                             "input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+    def forward(cls, ctx, a, dim, keepdim):
+        dims, name = reduced_dims(dim, a._data.ndim), "a" + cls.numpy_fn.__name__
+        if a._data.size == 0 and dim in (None, (), []):
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                               "Specify the reduction dim with the 'dim' argument.")
+        for d in dims:
+            if a._data.shape[d] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         out = Tensor(np.asarray(cls.numpy_fn(a._data, axis=dims, keepdims=keepdim)))
         ctx.save_for_backward(a, out)
         ctx.dims, ctx.keepdim = dims, keepdim

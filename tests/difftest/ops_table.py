@@ -514,3 +514,35 @@ OPS += [
     Op("mul_out", "T.mul({a}, {c}, out=T.empty(0))", args=number, dtypes="any", sample=False),
     Op("long_add_", "T.ones(2, dtype=T.int64).add_({c})", args=number, dtypes="any", sample=False),
 ]
+
+
+# movedim/moveaxis, swapaxes/swapdims, unflatten and diagonal (views): dims in and now and then out of range
+def movedim_args(r, a):
+    n = max(a.dim(), 1)
+    k = r.randint(1, n)
+    src, dst = r.sample(range(-n, n), k), r.sample(range(-n, n), k)
+    if r.random() < 0.2:
+        return {"src": any_dim(r, a), "dst": any_dim(r, a)}
+    return {"src": repr(tuple(src)), "dst": repr(tuple(dst))}
+
+
+def unflatten_args(r, a):
+    d = any_dim(r, a)
+    size = a.shape[d] if a.dim() and -a.dim() <= d < a.dim() else 1
+    sizes = r.choice([(size,), (1, size), (size, 1), (-1,), (1, -1), (2, -1), (2, size // 2 or 1)])
+    return {"dim": d, "sizes": repr(sizes)}
+
+
+def diagonal_args(r, a):
+    return {"offset": r.choice([0, 0, 1, -1, 2]), "d0": any_dim(r, a), "d1": any_dim(r, a)}
+
+
+OPS += [
+    Op("movedim", "{a}.movedim({src}, {dst})", args=movedim_args, dtypes="any"),
+    Op("moveaxis", "T.moveaxis({a}, {src}, {dst})", args=movedim_args),
+    Op("swapaxes", "{a}.swapaxes({d0}, {d1})", args=dims2, dtypes="any"),
+    Op("swapdims", "T.swapdims({a}, {d0}, {d1})", args=dims2),
+    Op("unflatten", "{a}.unflatten({dim}, {sizes})", args=unflatten_args, dtypes="any"),
+    Op("diagonal", "{a}.diagonal({offset}, {d0}, {d1})", args=diagonal_args, dtypes="any"),
+    Op("diagonal_torch", "T.diagonal({a}, offset={offset}, dim1={d0}, dim2={d1})", args=diagonal_args),
+]

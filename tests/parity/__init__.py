@@ -73,6 +73,7 @@ def normalise(s, torch_side):
     s = _ADDR.sub("", s)
     if torch_side:
         s = _TRIGGERED.sub("", s)
+        s = s.split("\nException raised from ")[0]  # (the C++ stack trace under some of PyTorch's messages)
         s = s.replace("torch::autograd::", "minigrad::autograd::")
         s = re.sub(r"\btorch\.", "minigrad.", s)
     return s

@@ -3818,3 +3818,45 @@ def f18b_zero_base_pow(T, F, o):
         g, = T.autograd.grad((base ** x).sum(), x, create_graph=True)
         o.all(g, f"grad_{base!r}")
         o[f"grad_grad_{base!r}"] = T.autograd.grad(g.sum(), x)[0]
+
+
+@case
+def f19_movedim_swapaxes_unflatten_diagonal(T, F, o):
+    """movedim/moveaxis (a permute), swapaxes/swapdims (a transpose), unflatten (a view), diagonal (its own
+    view, DiagonalBackward0; its backward's backward is DiagonalBackwardBackward0): values, graphs, errors."""
+    x = leaf(T, 58, 2, 3, 4)
+    o.all(x.movedim(0, 2), "movedim")
+    o.all(T.moveaxis(x, (0, 1), (2, 0)), "moveaxis_tuple")
+    o.all(x.movedim(1, 1), "movedim_same")
+    o.all(x.swapaxes(0, -1), "swapaxes")
+    o.all(T.swapdims(x, 1, 2), "swapdims")
+    o.all(x.unflatten(-1, (2, -1)), "unflatten")
+    o.all(T.unflatten(x, 0, [1, 2]), "unflatten_torch")
+    o.all(x.diagonal(), "diagonal")
+    o.all(T.diagonal(x, offset=1, dim1=-1, dim2=1), "diagonal_kw")
+    o.all(x.diagonal(-1, 2, 1), "diagonal_neg")
+    o.all(x.diagonal(7), "diagonal_empty")
+    o.err("movedim_repeated", lambda: x.movedim((0, -3), (1, 2)))
+    o.err("movedim_repeated_dst", lambda: x.movedim((0, 1), (2, -1)))
+    o.err("movedim_count", lambda: x.movedim((0,), (1, 2)))
+    o.err("movedim_range", lambda: x.movedim(0, 3))
+    o.err("unflatten_sizes", lambda: x.unflatten(2, (3, 2)))
+    o.err("unflatten_empty", lambda: x.unflatten(2, ()))
+    o.err("unflatten_two_inferred", lambda: x.unflatten(2, (-1, -1)))
+    o.err("diagonal_same", lambda: x.diagonal(0, 1, -2))
+    o.err("diagonal_1d", lambda: T.ones(3).diagonal())
+    y = x.movedim((0, 1), (2, 0)).unflatten(2, (1, 2)).swapaxes(0, 1)
+    fwd_bwd(T, o, y * y.diagonal(0, 1, 3).sum(), name="chain", depth=5, x=x)
+    m = leaf(T, 59, 3, 4)
+    g, = T.autograd.grad((m.diagonal(1) ** 3).sum(), m, create_graph=True)
+    o.all(g, "second_order.g")
+    o["second_order.gg"] = T.autograd.grad((g * g).sum(), m)[0]
+    h = m * 1
+    d = h.diagonal()
+    d.mul_(2)
+    o.all(h, "inplace_on_diagonal.base")
+    o.all(d, "inplace_on_diagonal.view")
+    h.sum().backward()
+    o["inplace_on_diagonal.m.grad"] = m.grad
+    nodes = m.diagonal(1, 0, 1).grad_fn
+    o["saved"] = [nodes._saved_offset, nodes._saved_dim1, nodes._saved_dim2, list(nodes._saved_self_sym_sizes)]
