@@ -291,6 +291,71 @@ e = T.zeros(0, 2)
 out = [err(lambda: e.amax(-1)), err(lambda: e.amin(1, keepdim=True)), err(lambda: e.amax(0)),
        err(lambda: e.amax()), err(lambda: e.amin((0, 1))), err(lambda: T.ones(2, 3).amax((1, -1)))]
 """, [[0], [0, 1], 'IndexError: amax(): Expected reduction dim 0 to have non-zero size.', "RuntimeError: amax(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.", 'IndexError: amin(): Expected reduction dim 0 to have non-zero size.', 'RuntimeError: dim 1 appears multiple times in the list of dims']),
+    # the backward of indexing is named after the op it undoes (select_backward, slice_backward, index_put on
+    # zeros, index_add, put_, masked_scatter), with PyTorch's edges; second derivatives through them
+    "index_backward_nodes": ("""
+x = T.tensor([[1., 2., 3., 4.], [5., 6., 7., 8.], [9., 10., 11., 12.]], requires_grad=True)
+out = []
+for y in [x[1], x[:, 1:3], x[[0, 2, 0]], x[x > 4], x.index_select(0, T.tensor([0, 2, 2])),
+          x.take(T.tensor([[0, 2], [-1, 0]])), x.masked_select(x > 4), x.diagonal()]:
+    g, = T.autograd.grad((y * y).sum(), x, create_graph=True)
+    gg, = T.autograd.grad((g * g).sum(), x)
+    out += [type(g.grad_fn).__name__, [type(f[0]).__name__ if f[0] else None for f in g.grad_fn.next_functions], gg]
+""", ['SelectBackwardBackward0', ['AddBackward0'], [[0.0, 0.0, 0.0, 0.0], [40.0, 48.0, 56.0, 64.0], [0.0, 0.0, 0.0, 0.0]], 'SliceBackwardBackward0', ['AddBackward0'], [[0.0, 16.0, 24.0, 0.0], [0.0, 48.0, 56.0, 0.0], [0.0, 80.0, 88.0, 0.0]], 'IndexPutImplBackward0', [None, 'AddBackward0'], [[32.0, 64.0, 96.0, 128.0], [0.0, 0.0, 0.0, 0.0], [72.0, 80.0, 88.0, 96.0]], 'IndexPutImplBackward0', [None, 'AddBackward0'], [[0.0, 0.0, 0.0, 0.0], [40.0, 48.0, 56.0, 64.0], [72.0, 80.0, 88.0, 96.0]], 'IndexAddBackward0', [None, 'AddBackward0'], [[8.0, 16.0, 24.0, 32.0], [0.0, 0.0, 0.0, 0.0], [288.0, 320.0, 352.0, 384.0]], 'PutBackward0', [None, 'AddBackward0'], [[32.0, 0.0, 24.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 96.0]], 'MaskedScatterBackward0', [None, 'AddBackward0'], [[0.0, 0.0, 0.0, 0.0], [40.0, 48.0, 56.0, 64.0], [72.0, 80.0, 88.0, 96.0]], 'DiagonalBackwardBackward0', ['AddBackward0'], [[8.0, 0.0, 0.0, 0.0], [0.0, 48.0, 0.0, 0.0], [0.0, 0.0, 88.0, 0.0]]]),
+    # x[0] = v records CopySlices, which drops what it wraps after backward: a second backward raises
+    "copy_slices_second_backward": ("""
+def err(f):
+    try:
+        f()
+        return "ran"
+    except RuntimeError as e:
+        return str(e)[:50]
+x = T.tensor([-0.45, 2.0], requires_grad=True)
+y = x.clone()
+y[0] = -1.0
+z = x * 1
+z[1:].mul_(3)
+out = [err(lambda: y.sum().backward()), err(lambda: y.sum().backward()),
+       err(lambda: z.sum().backward()), err(lambda: z.sum().backward()), x.grad]
+""", ['ran', 'Trying to backward through the graph a second time', 'ran', 'Trying to backward through the graph a second time', [1.0, 4.0]]),
+    # hooks and retain_grad run in the backward's grad mode: a second-order backward leaves a plain .grad
+    "retain_grad_in_the_tasks_grad_mode": ("""
+x = T.tensor([-0.8, 1.5], requires_grad=True)
+y = x.clone()
+y.retain_grad()
+z = (y ** 3).sum()
+g, = T.autograd.grad(z, [x], create_graph=True)
+first = y.grad.requires_grad
+g.sum().backward()
+out = [first, y.grad, y.grad.requires_grad, x.grad]
+""", [True, [-2.880000114440918, 15.75], False, [-4.800000190734863, 9.0]]),
+    # take saves its input (an in-place change before backward is refused); cumprod of one element passes the
+    # gradient as it is (no graph behind it)
+    "take_saves_self_cumprod_of_one": ("""
+x = T.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+y = x.clone()
+t = y.take(T.tensor([0, -1]))
+y.floor_()
+try:
+    t.sum().backward()
+    msg = "ran"
+except RuntimeError as e:
+    msg = str(e)[:60]
+w = T.tensor([1.58], dtype=T.float64, requires_grad=True)
+g, = T.autograd.grad((3 + w).cumprod(-1).sum(), w, create_graph=True)
+out = [msg, g, g.requires_grad, g.grad_fn is None]
+""", ['one of the variables needed for gradient computation has bee', [1.0], False, True]),
+    # an index out of range names its place in the key as the "dimension", Ellipsis and None counted
+    "index_error_names_the_place_in_the_key": ("""
+def err(shape, key):
+    try:
+        T.zeros(*shape)[key]
+        return "ran"
+    except IndexError as e:
+        return str(e)
+out = [err((0,), (Ellipsis, 0)), err((2, 3), (Ellipsis, 1, 5)), err((2, 3, 4), (Ellipsis, 9)),
+       err((3,), (None, 7)), err((2, 3), (0, None, 5)), err((2, 3, 4), (0, Ellipsis, 9))]
+""", ['index 0 is out of bounds for dimension 1 with size 0', 'index 5 is out of bounds for dimension 2 with size 3', 'index 9 is out of bounds for dimension 1 with size 4', 'index 7 is out of bounds for dimension 1 with size 3', 'index 5 is out of bounds for dimension 2 with size 3', 'index 9 is out of bounds for dimension 2 with size 4']),
 }
 
 

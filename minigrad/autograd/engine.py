@@ -115,8 +115,9 @@ class GraphTask:
         while ready:
             node = heapq.heappop(ready)[2]
             grads = buffers.pop(node)
-            if node._tensor_pre_hooks or node._retained:
-                grads = self._run_tensor_hooks(node, grads)
+            if node._tensor_pre_hooks or node._retained:  # (in the task's grad mode, like the node itself)
+                with grad_mode.set_grad_enabled(self.create_graph):
+                    grads = self._run_tensor_hooks(node, grads)
             if node in capture:
                 for nr, i in capture[node]:
                     self.captured[i] = grads[nr]

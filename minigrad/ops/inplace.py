@@ -17,7 +17,7 @@ import numpy as np
 
 from .._dtype import can_cast, is_expandable_to
 from ..autograd import grad_mode, inference
-from ..autograd.function import Function, Node, SavedTensor, edge_of, next_sequence_nr, rebase_history
+from ..autograd.function import FREED_MSG, Function, Node, SavedTensor, edge_of, next_sequence_nr, rebase_history
 from ..tensor import _TYPE_NAMES, Tensor
 from ._fast import update_in_place
 from ._util import broadcast_shape, check_not_bool
@@ -129,6 +129,8 @@ class CopySlices(Node):
         self.fn, self.positions, self.base_shape = fn, positions, base._data.shape
 
     def apply(self, grad):
+        if self.fn is None:
+            raise RuntimeError(FREED_MSG)
         if grad is None:
             return [None] * len(self.next_functions)
         view_grads = self.fn.apply(AsStrided.apply(grad, self.positions))  # the op's backward on the viewed part
@@ -139,8 +141,8 @@ class CopySlices(Node):
             base_grad = base_grad + AsStridedScatter.apply(view_grads[0], self.positions, self.base_shape)
         return [base_grad] + list(view_grads[1:])
 
-    def _release_saved(self):
-        self.fn._release_saved()
+    def _release_saved(self):  # (PyTorch drops the op's node, fn = nullptr: a second backward raises)
+        self.fn = None
 
 
 def multi_output_view_message(view, what):

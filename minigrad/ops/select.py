@@ -10,7 +10,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor, _wrap_dim
 from ._util import sum_to
-from .shape import IndexGrad, view_of
+from .shape import IndexAddGrad, MaskedScatterGrad, PutGrad, view_of
 
 
 def index_array(index, what):
@@ -71,7 +71,7 @@ class IndexSelect(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return IndexGrad.apply(grad, ctx.shape, ctx.key), None, None
+        return IndexAddGrad.of(grad, ctx.shape, ctx.key), None, None
 
 
 def _gather_key(idx, dim):
@@ -605,7 +605,7 @@ class MaskedSelect(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return sum_to(IndexGrad.apply(grad, ctx.mask.shape, ctx.mask), ctx.input_shapes[0]), None
+        return sum_to(MaskedScatterGrad.of(grad, ctx.mask.shape, ctx.mask), ctx.input_shapes[0]), None
 
 
 def masked_select(t, mask):
@@ -620,6 +620,7 @@ class Take(Function):
     """``x.take(index)``: elements of the flattened ``x`` (shaped like ``index``); backward adds the
     gradient back at those places (repeated indices add up; PyTorch: ``put_(..., accumulate=True)``)."""
     node_name = "TakeBackward0"
+    saved_names = {"self": 0}
 
     @staticmethod
     def forward(ctx, a, idx):
@@ -627,14 +628,14 @@ class Take(Function):
         bad = idx[(idx >= n) | (idx < -n)]
         if bad.size:
             raise IndexError(f"out of range: tried to access index {bad.flat[0]} on a tensor of {n} elements.")
-        ctx.key = (np.where(idx < 0, idx + n, idx).reshape(-1),)
-        ctx.shape = a._data.shape
-        return Tensor(a._data.reshape(-1)[ctx.key].reshape(idx.shape))
+        ctx.index = np.where(idx < 0, idx + n, idx)
+        ctx.save_for_backward(a)  # (PyTorch saves self: changing it in place before backward is an error)
+        return Tensor(a._data.reshape(-1)[ctx.index])
 
     @staticmethod
     def backward(ctx, grad):
-        n = int(np.prod(ctx.shape))
-        return IndexGrad.apply(grad.reshape(-1), (n,), ctx.key).reshape(ctx.shape), None
+        a, = ctx.saved_tensors
+        return PutGrad.apply(Tensor(np.zeros(a._data.shape, grad._data.dtype)), grad, ctx.index), None
 
 
 def take(t, index):

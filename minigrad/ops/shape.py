@@ -276,19 +276,79 @@ class Expand(Function):
 # ---- indexing ----------------------------------------------------------------------------
 
 class IndexGrad(Function):
-    """The backward of indexing: a zero tensor of the input's shape with the gradient placed at ``key``."""
+    """The backward of taking part of a tensor: zeros of the input's shape, the gradient added in at ``key``
+    (``np.add.at`` sums repeated indices, e.g. of ``x[[0, 0]]``).  Its own backward takes ``key`` again.
+
+    PyTorch names this node after the op it undoes, and writes it as a call on zeros where the op
+    copied (``zeros.index_put_(key, grad, accumulate=True)``): that form has a first edge, to the
+    zeros, which needs no gradient (``IndexPutGrad`` below)."""
     node_name = "IndexGradBackward"
 
     @staticmethod
     def forward(ctx, grad, shape, key):
         ctx.key = key
         out = np.zeros(shape, grad._data.dtype)
-        np.add.at(out, key, grad._data)  # add.at sums repeated indices, e.g. x[[0, 0]]
+        np.add.at(out, key, grad._data)
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, g):
         return g[ctx.key], None, None
+
+
+class SelectGrad(IndexGrad):
+    node_name = "SelectBackwardBackward0"  # (PyTorch: select_backward)
+
+
+class SliceGrad(IndexGrad):
+    node_name = "SliceBackwardBackward0"  # (PyTorch: slice_backward)
+
+
+class IndexPutGrad(Function):
+    """``zeros.index_put_(key, grad, accumulate=True)``: the backward of advanced indexing, as PyTorch writes it
+    (``IndexPutImplBackward0``, edges: the zeros, needing no gradient, then ``grad``)."""
+    node_name = "IndexPutImplBackward0"
+
+    @staticmethod
+    def forward(ctx, zeros, grad, key):
+        ctx.key = key
+        out = zeros._data.copy()
+        np.add.at(out, key, grad._data)
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, g):
+        return None, g[ctx.key], None
+
+    @classmethod
+    def of(cls, grad, shape, key):
+        """The gradient placed into zeros of ``shape``."""
+        return cls.apply(Tensor(np.zeros(shape, grad._data.dtype)), grad, key)
+
+
+class IndexAddGrad(IndexPutGrad):
+    node_name = "IndexAddBackward0"  # (index_select's backward: zeros.index_add(dim, index, grad))
+
+
+class MaskedScatterGrad(IndexPutGrad):
+    node_name = "MaskedScatterBackward0"  # (masked_select's backward: zeros.masked_scatter(mask, grad))
+
+
+class PutGrad(IndexPutGrad):
+    """``take``'s backward, ``zeros.put_(index, grad, accumulate=True)``: ``index`` counts through the
+    flattened tensor."""
+    node_name = "PutBackward0"
+
+    @staticmethod
+    def forward(ctx, zeros, grad, index):
+        ctx.index = index
+        out = zeros._data.copy()
+        np.add.at(out.reshape(-1), index.reshape(-1), grad._data.reshape(-1))
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, g):
+        return None, g.take(Tensor(ctx.index)), None
 
 
 class Select(Function):
@@ -297,7 +357,7 @@ class Select(Function):
 
     @staticmethod
     def forward(ctx, a, dim, i, dim_for_errors=None):
-        """``dim_for_errors``: when called for ``x[..., i]``, the dim of the original tensor (for the message)."""
+        """``dim_for_errors``: when called for ``x[..., i]``, the place of ``i`` in the key (for the message)."""
         if a._data.ndim == 0:
             raise IndexError("select() cannot be applied to a 0-dim tensor.")
         size = a._data.shape[dim]
@@ -312,7 +372,7 @@ class Select(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return IndexGrad.apply(grad, ctx.shape, ctx.key), None, None, None
+        return SelectGrad.apply(grad, ctx.shape, ctx.key), None, None, None
 
 
 class Slice(Function):
@@ -329,7 +389,7 @@ class Slice(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return IndexGrad.apply(grad, ctx.shape, ctx.key), None, None
+        return SliceGrad.apply(grad, ctx.shape, ctx.key), None, None
 
 
 class Index(Function):
@@ -347,7 +407,7 @@ class Index(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return IndexGrad.apply(grad, ctx.shape, ctx.key), None
+        return IndexPutGrad.of(grad, ctx.shape, ctx.key), None
 
 
 def _index_message(msg, key, shape):
@@ -458,22 +518,20 @@ def _as_index_array(k):
 
 
 def _basic_index(t, key):
-    out, dim, orig = t, 0, 0  # dim: position in `out`; orig: the dim of `t` it came from (for messages)
+    out, dim = t, 0  # dim: the position in `out` the next item of the key applies to
     for pos, k in enumerate(key):
         if k is Ellipsis:
             later = sum(1 for k2 in key[pos + 1:] if k2 is not None and k2 is not Ellipsis)
-            skip = out._data.ndim - later - dim
-            dim, orig = dim + skip, orig + skip
+            dim = out._data.ndim - later
         elif k is None:
             out = Unsqueeze.apply(out, dim)
             dim += 1
         elif isinstance(k, slice):
             if not _whole(k, out._data.shape[dim]):
                 out = Slice.apply(out, dim, k)
-            dim, orig = dim + 1, orig + 1
-        else:
-            out = Select.apply(out, dim, int(k), orig)
-            orig += 1
+            dim += 1
+        else:  # (PyTorch's message names the index's place in the key as its "dimension")
+            out = Select.apply(out, dim, int(k), pos)
     return out  # (``t`` itself when the key selects everything)
 
 

@@ -262,7 +262,7 @@ class Cumprod(Function):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
-        if a._data.ndim == 0:
+        if a._data.size <= 1:  # (PyTorch: with one element or none the gradient passes as it is)
             return grad, None, None
         d = ctx.dim
         if not (a._data == 0).any():
