@@ -356,6 +356,26 @@ def err(shape, key):
 out = [err((0,), (Ellipsis, 0)), err((2, 3), (Ellipsis, 1, 5)), err((2, 3, 4), (Ellipsis, 9)),
        err((3,), (None, 7)), err((2, 3), (0, None, 5)), err((2, 3, 4), (0, Ellipsis, 9))]
 """, ['index 0 is out of bounds for dimension 1 with size 0', 'index 5 is out of bounds for dimension 2 with size 3', 'index 9 is out of bounds for dimension 1 with size 4', 'index 7 is out of bounds for dimension 1 with size 3', 'index 5 is out of bounds for dimension 2 with size 3', 'index 9 is out of bounds for dimension 2 with size 4']),
+    # elu saves its input (a later in-place change of its output is fine), elu/silu with inplace=True work in place
+    # (EluBackward1 saves the result); elu, softplus and gelu backward are one node each under create_graph
+    "elu_softplus_gelu_backward_nodes": ("""
+F = T.nn.functional
+x = T.tensor([1.69, -1.88, -0.24, 0.0], requires_grad=True)
+y = F.elu(x)
+y.mul_(-1)
+y.sum().backward()
+out = [x.grad]
+h = x * 1
+z = F.elu(h, alpha=0.5, inplace=True)
+out += [z is h, type(z.grad_fn).__name__, z._version]
+s = x * 1
+out += [F.silu(s, inplace=True) is s, type(s.grad_fn).__name__]
+for f in [lambda v: F.elu(v, alpha=0.7), lambda v: F.softplus(v, beta=2.0), F.gelu, lambda v: F.gelu(v, approximate="tanh"),
+          lambda v: F.elu(v * 1, alpha=0.5, inplace=True)]:
+    g, = T.autograd.grad(f(x).sum(), x, create_graph=True)
+    gg, = T.autograd.grad((g * g).sum(), x)
+    out += [type(g.grad_fn).__name__, g, gg]
+""", [[-1.0, -0.15259011089801788, -0.7866278886795044, -1.0], True, 'EluBackward1', 1, True, 'SiluBackward0', 'EluBackwardBackward0', [1.0, 0.10681307315826416, 0.5506395101547241, 0.699999988079071], [0.0, 0.0228180643171072, 0.6064077615737915, 0.0], 'SoftplusBackwardBackward0', [0.9670736193656921, 0.022753944620490074, 0.38225212693214417, 0.5], [0.12317535281181335, 0.00202384521253407, 0.36105307936668396, 0.5], 'GeluBackwardBackward0', [1.1161459684371948, -0.09805595874786377, 0.3121371269226074, 0.5], [-0.18280638754367828, 0.02050536312162876, 0.4700201749801636, 0.7978845834732056], 'GeluBackwardBackward0', [1.1167268753051758, -0.09886971116065979, 0.31215423345565796, 0.5], [-0.1793261021375656, 0.020521510392427444, 0.46991774439811707, 0.7978845834732056], 'MulBackward0', [1.0, 0.07629504799842834, 0.3933139443397522, 0.5], [0.0, 0.011641868390142918, 0.30939170718193054, 0.0]]),
 }
 
 

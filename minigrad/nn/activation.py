@@ -98,7 +98,7 @@ class SiLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return F.silu(input)
+        return F.silu(input, self.inplace)
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
@@ -126,7 +126,7 @@ class ELU(Module):
         self.alpha, self.inplace = alpha, inplace
 
     def forward(self, input):
-        return F.elu(input, self.alpha)
+        return F.elu(input, self.alpha, self.inplace)
 
     def extra_repr(self):
         return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")

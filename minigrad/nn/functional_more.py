@@ -30,6 +30,9 @@ def gelu(input, approximate="none"):  # noqa: A002
 
 
 def silu(input, inplace=False):  # noqa: A002
+    if inplace:
+        from ..ops import inplace as _inplace
+        return _inplace(input, _act.Silu)
     return _act.Silu.apply(input)
 
 
@@ -38,6 +41,10 @@ def softplus(input, beta=1.0, threshold=20.0):  # noqa: A002
 
 
 def elu(input, alpha=1.0, inplace=False):  # noqa: A002
+    """``inplace=True`` overwrites ``input`` and returns it (``EluBackward1``)."""
+    if inplace:
+        from ..ops import inplace as _inplace
+        return _inplace(input, _act.EluInPlace, alpha)
     return _act.Elu.apply(input, alpha)
 
 

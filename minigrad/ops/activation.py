@@ -12,7 +12,7 @@ from ..autograd.function import Function
 from ..tensor import Tensor
 from ._fast import keep_or_zero
 from ._util import constant
-from .elementwise import grad_where
+from .elementwise import SigmoidBackward, grad_where
 from .unary import Erf
 
 
@@ -86,10 +86,7 @@ class Gelu(Function):
     """``x * Phi(x)`` with ``Phi`` the normal distribution's CDF, ``0.5 (1 + erf(x / sqrt 2))``;
     ``approximate="tanh"`` uses ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``.
 
-    d/dx = Phi(x) + x phi(x), with phi the normal density (for "tanh": the derivative of that formula).
-
-    Under ``create_graph=True`` PyTorch records this backward as one ``GeluBackwardBackward0`` node;
-    minigrad records the ops of the formula (the same values and second derivatives, other node names)."""
+    d/dx = Phi(x) + x phi(x), with phi the normal density (for "tanh": the derivative of that formula)."""
     node_name = "GeluBackward0"
 
     @staticmethod
@@ -106,14 +103,45 @@ class Gelu(Function):
     @staticmethod
     def backward(ctx, grad):
         x, = ctx.saved_tensors
-        if ctx.approximate == "tanh":
+        return GeluBackward.apply(grad, x, ctx.approximate), None
+
+
+class GeluBackward(Function):
+    """gelu's backward formula as one op (PyTorch: ``gelu_backward``, ``GeluBackwardBackward0`` under
+    ``create_graph=True``): ``grad * (Phi(x) + x phi(x))``, or the derivative of the tanh formula.  Its own
+    backward (``gelu_double_backward``): the same op on the incoming gradient; for ``x``, ``gg * grad``
+    times the second derivative, ``phi(x) (2 - x^2)`` (for "tanh": that of its formula)."""
+    node_name = "GeluBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, approximate):
+        ctx.save_for_backward(grad, x)
+        ctx.approximate = approximate
+        g, v = grad._data, x._data
+        with np.errstate(all="ignore"):
+            if approximate == "tanh":
+                k = math.sqrt(2 / math.pi)
+                t = np.tanh(k * (v + 0.044715 * v * v * v))
+                d = 0.5 * (1 + t) + 0.5 * v * (1 - t * t) * k * (1 + 3 * 0.044715 * v * v)
+            else:
+                cdf = 0.5 * (1 + Erf.numpy_fn(v * (1 / math.sqrt(2))))
+                pdf = np.exp(v * v * -0.5) * (1 / math.sqrt(2 * math.pi))
+                d = cdf + v * pdf
+            return Tensor(np.asarray(g * d, g.dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x = ctx.saved_tensors
+        if ctx.approximate == "tanh":  # d = (1 + t) / 2 + x (1 - t^2) u' / 2 with u = k (x + 0.044715 x^3), t = tanh(u)
             k = math.sqrt(2 / math.pi)
             t = (k * (x + 0.044715 * x * x * x)).tanh()
-            d = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 3 * 0.044715 * x * x)
-            return grad * d, None
-        cdf = 0.5 * (1 + (x * (1 / math.sqrt(2))).erf())
-        pdf = (-0.5 * x * x).exp() * (1 / math.sqrt(2 * math.pi))
-        return grad * (cdf + x * pdf), None
+            du, ddu = k * (1 + 3 * 0.044715 * x * x), k * 6 * 0.044715 * x
+            dt = (1 - t * t) * du  # (the product rule, term by term, in PyTorch's order)
+            second = 0.5 * dt + (0.5 * (1 - t * t) * du + 0.5 * x * (-2 * t * dt) * du + 0.5 * x * (1 - t * t) * ddu)
+        else:  # d = Phi(x) + x phi(x), phi' = -x phi
+            pdf = (x * x * -0.5).exp() * (1 / math.sqrt(2 * math.pi))
+            second = pdf * 2 + x * (-x * pdf)
+        return GeluBackward.apply(gg, x, ctx.approximate), gg * grad * second, None
 
 
 class Silu(Function):
@@ -136,10 +164,7 @@ class Silu(Function):
 
 class Softplus(Function):
     """``log(1 + exp(beta x)) / beta``, and just ``x`` where ``beta x > threshold`` (no overflow);
-    d/dx = sigmoid(beta x) (1 on the linear part).
-
-    Under ``create_graph=True`` PyTorch records this backward as one ``SoftplusBackwardBackward0`` node;
-    minigrad records the ops of the formula (the same values and second derivatives, other node names)."""
+    d/dx = sigmoid(beta x) (1 on the linear part)."""
     node_name = "SoftplusBackward0"
 
     @staticmethod
@@ -154,31 +179,100 @@ class Softplus(Function):
     @staticmethod
     def backward(ctx, grad):
         x, = ctx.saved_tensors
-        linear = x._data * ctx.beta > ctx.threshold
-        return grad_where(linear, grad) + grad_where(~linear, grad * (x * ctx.beta).sigmoid()), None, None
+        return SoftplusBackward.apply(grad, x, ctx.beta, ctx.threshold), None, None
+
+
+class SoftplusBackward(Function):
+    """softplus's backward formula as one op (PyTorch: ``softplus_backward``, ``SoftplusBackwardBackward0``
+    under ``create_graph=True``): with ``z = exp(beta x)``, ``grad * z / (z + 1)``, or ``grad`` on the
+    linear part.  Its own backward (``softplus_double_backward``): the same op on the incoming gradient;
+    for ``x``, ``sigmoid_backward(gg * grad, sigmoid(beta x)) * beta`` off the linear part."""
+    node_name = "SoftplusBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, beta, threshold):
+        ctx.save_for_backward(grad, x)
+        ctx.beta, ctx.threshold = beta, threshold
+        g, xb = grad._data, x._data * np.asarray(beta, x._data.dtype)
+        with np.errstate(over="ignore", invalid="ignore"):
+            z = np.exp(xb)
+            return Tensor(np.asarray(np.where(xb > threshold, g, g * z / (z + 1)), g.dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x = ctx.saved_tensors
+        xb = x * ctx.beta
+        d_x = SigmoidBackward.apply(gg * grad, xb.sigmoid()) * (xb < ctx.threshold).to(gg.dtype) * ctx.beta
+        return SoftplusBackward.apply(gg, x, ctx.beta, ctx.threshold), d_x, None, None
+
+
+def _elu(x, alpha):
+    with np.errstate(over="ignore"):
+        return np.asarray(np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))), dtype=x.dtype)
 
 
 class Elu(Function):
-    """``x`` where ``x > 0``, else ``alpha (exp(x) - 1)``; d/dx = 1, or ``out + alpha`` below 0.
-
-    Under ``create_graph=True`` PyTorch records this backward as one ``EluBackwardBackward0`` node;
-    minigrad records the ops of the formula (the same values and second derivatives, other node names)."""
+    """``x`` where ``x > 0``, else ``alpha (exp(x) - 1)``; d/dx = 1, or ``alpha exp(x)`` where ``x <= 0``
+    (PyTorch's ``elu_backward`` from the saved input, so a later in-place change of the output is fine)."""
     node_name = "EluBackward0"
 
     @staticmethod
     def forward(ctx, a, alpha):
-        x = a._data
-        with np.errstate(over="ignore"):
-            out = Tensor(np.asarray(np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))), dtype=x.dtype))
-        ctx.save_for_backward(a, out)
+        ctx.save_for_backward(a)
+        ctx.alpha = alpha
+        return Tensor(_elu(a._data, alpha))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, = ctx.saved_tensors
+        return EluBackward.apply(grad, a, ctx.alpha, False), None
+
+
+class EluInPlace(Elu):
+    """``F.elu(x, alpha, inplace=True)``: PyTorch's ``EluBackward1`` saves the *result* (the input is
+    overwritten); below 0 the derivative is then ``out + alpha``."""
+    node_name = "EluBackward1"
+    saved_names = {"result": 0, "alpha": "alpha"}
+
+    @staticmethod
+    def forward(ctx, a, alpha):
+        out = Tensor(_elu(a._data, alpha))
+        ctx.save_for_backward(out)
         ctx.alpha = alpha
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        a, out = ctx.saved_tensors
-        pos = a._data > 0
-        return grad_where(pos, grad) + grad_where(~pos, grad * (out + ctx.alpha)), None
+        out, = ctx.saved_tensors
+        if ctx.alpha < 0:  # (PyTorch refuses it only here, in backward)
+            raise RuntimeError("In-place elu backward calculation is triggered with a negative slope which is not "
+                               "supported. This is caused by calling in-place forward function with a negative slope, "
+                               "please call out-of-place version instead.")
+        return EluBackward.apply(grad, out, ctx.alpha, True), None
+
+
+class EluBackward(Function):
+    """elu's backward formula as one op (PyTorch: ``elu_backward``, ``EluBackwardBackward0`` under
+    ``create_graph=True``): ``grad`` where ``x > 0``, else ``grad * alpha * exp(x)``, or, from the
+    result (``is_result``), ``grad * (out + alpha)``.  Its own backward (``elu_double_backward``): the
+    same op on the incoming gradient; for ``x`` the same op on ``gg * grad`` (from the result: just
+    ``gg * grad``), where ``x < 0``."""
+    node_name = "EluBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, v, alpha, is_result):
+        ctx.save_for_backward(grad, v)
+        ctx.alpha, ctx.is_result = alpha, is_result
+        g, x, a = grad._data, v._data, np.asarray(alpha, grad._data.dtype)
+        with np.errstate(over="ignore", invalid="ignore"):
+            below = g * (x + a) if is_result else g * a * np.exp(x)
+            return Tensor(np.asarray(np.where(x <= 0, below, g), g.dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, v = ctx.saved_tensors
+        d_v = gg * grad if ctx.is_result else EluBackward.apply(gg * grad, v, ctx.alpha, False)
+        return EluBackward.apply(gg, v, ctx.alpha, ctx.is_result), d_v * (v < 0).to(gg.dtype), None, None
 
 
 class Hardtanh(Function):

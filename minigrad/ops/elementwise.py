@@ -153,7 +153,7 @@ class Div(Function):
         a, b = ctx.saved_tensors
         sa, sb = ctx.input_shapes
         return (sum_to(grad / b, sa) if ctx.needs_input_grad[0] else None,
-                sum_to(-grad * a / (b * b), sb) if ctx.needs_input_grad[1] else None)
+                sum_to(-grad * ((a / b) / b), sb) if ctx.needs_input_grad[1] else None)  # (PyTorch's order)
 
 
 class Neg(Function):
@@ -185,7 +185,7 @@ class Reciprocal(Function):
     @staticmethod
     def backward(ctx, grad):
         out, = ctx.saved_tensors
-        return -grad * out * out
+        return -grad * (out * out)
 
 
 class Pow(Function):
