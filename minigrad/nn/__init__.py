@@ -11,6 +11,7 @@
 """
 from . import functional
 from . import init
+from . import utils
 from .parameter import Parameter
 from .module import Module
 from .linear import Identity, LazyLinear, Linear
