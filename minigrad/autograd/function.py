@@ -349,6 +349,8 @@ class BackwardNode(Node):
             if s is not None:
                 s.free()
         self._freed = any(s is not None and not s.undefined for s in self._saved)  # (nothing saved: nothing to miss)
+        if self._forward_cls is not None and self._forward_cls.node_name == "CopySlices":
+            self._freed = True  # (PyTorch's CopySlices drops the op it wraps, so it cannot run again)
         self._released = True
 
     def _kept_arrays(self):
@@ -360,10 +362,8 @@ class BackwardNode(Node):
     # ---- called by the engine -----------------------------------------------------------
     def apply(self, *grad_outputs):
         """Run the Function's backward and check what it returns, like PyTorch's ``PyNode::apply``."""
-        if self._released and self._forward_cls.node_name is not None and (
-                self._freed or self._kept_arrays() or self._forward_cls.node_name == "CopySlices"):
-            raise RuntimeError(FREED_MSG)  # (a built-in op reads what it saved first thing, as PyTorch's nodes do;
-            #                                 CopySlices drops the op it wraps when released, so it cannot run again)
+        if self._released and self._forward_cls.node_name is not None and (self._freed or self._kept_arrays()):
+            raise RuntimeError(FREED_MSG)  # (a built-in op reads what it saved first thing, as PyTorch's nodes do)
         missing = [g is None for g in grad_outputs]
         if any(missing):  # some output got no gradient
             if self._forward_cls.node_name is not None and all(missing):
