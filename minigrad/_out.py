@@ -35,8 +35,10 @@ def write_out(name, out, inputs, compute, cast_error=None):
     want = out._data.dtype
     if cast_error and not can_cast(result._data.dtype, want):
         raise TypeError(cast_error.format(_TYPE_NAMES[want.name]))
-    from .ops.inplace import check_fits  # (the same rule as an in-place op's, with its message)
+    from .ops.inplace import SHARED_PLACE, check_fits, has_internal_overlap  # (an in-place op's rules and messages)
     check_fits(out, result)
+    if has_internal_overlap(out._data):  # (an expanded out: its elements share places)
+        raise RuntimeError(SHARED_PLACE)
     if out._data.shape != result._data.shape:  # out takes the result's shape
         if out._data.size:
             warnings.warn(RESIZED.format(old=list(out._data.shape), new=list(result._data.shape)), UserWarning,

@@ -376,6 +376,60 @@ for f in [lambda v: F.elu(v, alpha=0.7), lambda v: F.softplus(v, beta=2.0), F.ge
     gg, = T.autograd.grad((g * g).sum(), x)
     out += [type(g.grad_fn).__name__, g, gg]
 """, [[-1.0, -0.15259011089801788, -0.7866278886795044, -1.0], True, 'EluBackward1', 1, True, 'SiluBackward0', 'EluBackwardBackward0', [1.0, 0.10681307315826416, 0.5506395101547241, 0.699999988079071], [0.0, 0.0228180643171072, 0.6064077615737915, 0.0], 'SoftplusBackwardBackward0', [0.9670736193656921, 0.022753944620490074, 0.38225212693214417, 0.5], [0.12317535281181335, 0.00202384521253407, 0.36105307936668396, 0.5], 'GeluBackwardBackward0', [1.1161459684371948, -0.09805595874786377, 0.3121371269226074, 0.5], [-0.18280638754367828, 0.02050536312162876, 0.4700201749801636, 0.7978845834732056], 'GeluBackwardBackward0', [1.1167268753051758, -0.09886971116065979, 0.31215423345565796, 0.5], [-0.1793261021375656, 0.020521510392427444, 0.46991774439811707, 0.7978845834732056], 'MulBackward0', [1.0, 0.07629504799842834, 0.3933139443397522, 0.5], [0.0, 0.011641868390142918, 0.30939170718193054, 0.0]]),
+
+    # writes into an expanded tensor (rows that share memory): fill_/zero_ and a row that has places of its own
+    # write through; index_put_/masked_fill_ warn and write; copy_, add_, a shared column, out= refuse
+    "expanded_writes_no_grad": ("""
+import warnings
+out = []
+for src in ["e.fill_(2.)", "e.zero_()", "e[0] = 4.", "e[1].add_(1.)", "e[0, 1] = 4.", "e[1, [1, 2]] = 5.",
+            "e.masked_fill_(e > 1, 7.)", "e[e > 1] = 4.", "e[T.tensor([0, 1])] = 4.",
+            "e.index_put_((T.tensor([0, 1]),), T.tensor(9.), accumulate=True)", "e[:, [1, 2]] = 5.",
+            "e.t()[1].fill_(3.)", "e[:, 0] = 4.", "e.add_(1.)", "e.copy_(T.ones(3, 4))", "e[:] = 3.", "e[1:] = 4.",
+            "e[..., 0] = 1.", "e.t()[1] = 3.", "T.add(T.ones(3, 4), 1, out=e)"]:
+    x = T.arange(4.)
+    e = x.expand(3, 4)
+    try:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            exec(src, {"T": T, "e": e})
+        out += [x, [str(m.message).split(" Please")[0] for m in w]]
+    except RuntimeError as err:
+        out += [str(err)]
+""", [[2.0, 2.0, 2.0, 2.0], [], [0.0, 0.0, 0.0, 0.0], [], [4.0, 4.0, 4.0, 4.0], [], [1.0, 2.0, 3.0, 4.0], [], [0.0, 4.0, 2.0, 3.0], [], [0.0, 5.0, 5.0, 3.0], [], [0.0, 1.0, 7.0, 7.0], ['Use of masked_fill_ on expanded tensors is deprecated.'], [0.0, 1.0, 4.0, 4.0], ['Use of index_put_ on expanded tensors is deprecated.', 'Use of masked_fill_ on expanded tensors is deprecated.'], [4.0, 4.0, 4.0, 4.0], ['Use of index_put_ on expanded tensors is deprecated.'], [18.0, 19.0, 20.0, 21.0], ['Use of index_put_ on expanded tensors is deprecated.'], [0.0, 5.0, 5.0, 3.0], ['Use of index_put_ on expanded tensors is deprecated.'], [0.0, 3.0, 2.0, 3.0], [], 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.']),
+    # the same with a history: writing into a row (a view of its own) records CopySlices on the base with that
+    # row's geometry; writing into the expanded tensor itself refuses, as PyTorch's CopySlices would
+    "expanded_writes_recorded": ("""
+out = []
+for src in ["e[0] = 4.", "e[0, 1] = 4.", "e[1] += 1", "e[0:1] = 4.", "e[1, [1, 2]] = 5.", "e[0].add_(1.)", "e[0].fill_(1.)",
+            "e.fill_(2.)", "e.masked_fill_(e > 1, 7.)", "e[:, [1, 2]] = 5.", "e[1:] = 4.",
+            "e.index_put_((T.tensor([1]),), T.tensor(9.))"]:
+    x0 = T.arange(4., requires_grad=True)
+    x = x0 * 1
+    e = x.expand(3, 4)
+    try:
+        exec(src, {"T": T, "e": e})
+        (e * T.arange(12.).reshape(3, 4)).sum().backward()
+        out += [x, x0.grad, type(x.grad_fn).__name__, type(e.grad_fn).__name__]
+    except RuntimeError as err:
+        out += [str(err)]
+""", [[4.0, 4.0, 4.0, 4.0], [0.0, 0.0, 0.0, 0.0], 'CopySlices', 'AsStridedBackward0', [0.0, 4.0, 2.0, 3.0], [12.0, 0.0, 18.0, 21.0], 'CopySlices', 'AsStridedBackward0', [1.0, 2.0, 3.0, 4.0], [12.0, 15.0, 18.0, 21.0], 'CopySlices', 'AsStridedBackward0', [4.0, 4.0, 4.0, 4.0], [0.0, 0.0, 0.0, 0.0], 'CopySlices', 'AsStridedBackward0', [0.0, 5.0, 5.0, 3.0], [12.0, 0.0, 0.0, 21.0], 'CopySlices', 'AsStridedBackward0', [1.0, 2.0, 3.0, 4.0], [12.0, 15.0, 18.0, 21.0], 'CopySlices', 'AsStridedBackward0', [1.0, 1.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0], 'CopySlices', 'AsStridedBackward0', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.']),
+
+    # a True or False in an index adds a dim (like None) that PyTorch indexes with [0] or []: it takes no dim of x
+    "bool_in_key": ("""
+x = T.arange(24.).reshape(2, 3, 4).requires_grad_()
+out = []
+for k in ["x[True, 0]", "x[None, True, 1]", "x[True, 0, 1]", "x[0, 1, True]", "x[True, [0, 1]]", "x[[0, 1], True, [1, 2]]",
+          "x[1, False, 2]", "x[T.tensor(True), 0]", "x[:, True, 1:, [0]]", "x[True, ..., True]", "x[0, 1, 2, True, True]"]:
+    r = eval(k)
+    r.sum().backward()
+    out += [list(r.shape), r, type(r.grad_fn).__name__, x.grad]
+    x.grad = None
+try:
+    x[0, 1, 2, 3, True]
+except IndexError as err:
+    out += [str(err)]
+""", [[1, 3, 4], [[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]], 'IndexBackward0', [[[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]], [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]], [1, 1, 3, 4], [[[[12.0, 13.0, 14.0, 15.0], [16.0, 17.0, 18.0, 19.0], [20.0, 21.0, 22.0, 23.0]]]], 'IndexBackward0', [[[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]], [[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]]], [1, 4], [[4.0, 5.0, 6.0, 7.0]], 'IndexBackward0', [[[0.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]], [1, 4], [[4.0, 5.0, 6.0, 7.0]], 'IndexBackward0', [[[0.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]], [2, 3, 4], [[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]], [[12.0, 13.0, 14.0, 15.0], [16.0, 17.0, 18.0, 19.0], [20.0, 21.0, 22.0, 23.0]]], 'IndexBackward0', [[[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]], [[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]]], [2, 4], [[4.0, 5.0, 6.0, 7.0], [20.0, 21.0, 22.0, 23.0]], 'IndexBackward0', [[[0.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0]]], [0, 4], [], 'IndexBackward0', [[[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]], [1, 3, 4], [[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]], 'IndexBackward0', [[[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]], [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]], [1, 2, 2], [[[4.0, 8.0], [16.0, 20.0]]], 'IndexBackward0', [[[0.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]]], [1, 2, 3, 4], [[[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]], [[12.0, 13.0, 14.0, 15.0], [16.0, 17.0, 18.0, 19.0], [20.0, 21.0, 22.0, 23.0]]]], 'IndexBackward0', [[[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]], [[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]]], [1], [6.0], 'IndexBackward0', [[[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]], 'too many indices for tensor of dimension 3']),
 }
 
 

@@ -12,6 +12,7 @@ every view of that base gets a new node onto it (``AsStridedBackward0``) the nex
 ``grad_fn`` is read.
 """
 import re
+import warnings
 
 import numpy as np
 
@@ -21,7 +22,7 @@ from ..autograd.function import FREED_MSG, Function, Node, SavedTensor, edge_of,
 from ..tensor import _TYPE_NAMES, Tensor
 from ._fast import update_in_place
 from ._util import broadcast_shape, check_not_bool
-from .elementwise import Add, Clamp, CopyFrom, Div, Mul, Sub, grad_where
+from .elementwise import Add, Clamp, CopyFrom, Div, Fill, Mul, Sub, Zero, grad_where
 from .unary import ClampMax, ClampMin
 
 _UFUNCS = {Add: np.add, Sub: np.subtract, Mul: np.multiply, Div: np.true_divide}  # (for update_in_place)
@@ -50,6 +51,8 @@ def inplace(t, fn, *args):
     for other in args:  # (after those checks, as in PyTorch, where the kernel checks its operands)
         if isinstance(other, Tensor) and not getattr(fn, "indexed", False):  # (x[key] = value: IndexPut checks)
             _check_operand(t, other)
+    if recording and has_internal_overlap(t._data):  # (PyTorch's CopySlices would write into a view with shared places)
+        raise RuntimeError(SHARED_PLACE)
     if not recording:  # under no_grad (an optimizer step) or without gradients: only the numbers change
         _set_values(t, fn, args)
         _bump_version(t)
@@ -216,7 +219,8 @@ class AsStridedScatter(Function):
 def _set_values(t, fn, args):
     """Write ``fn(t, *args)`` into ``t`` without recording anything."""
     other = args[0] if args else None
-    if isinstance(other, Tensor) and is_expandable_to(other._data.shape, t._data.shape) and t._data.flags.writeable:
+    if (isinstance(other, Tensor) and is_expandable_to(other._data.shape, t._data.shape) and t._data.flags.writeable
+            and not has_internal_overlap(t._data)):
         if fn is CopyFrom:
             np.copyto(t._data, other._data, casting="unsafe")
             return
@@ -234,9 +238,60 @@ def _write(t, out, fn, args):
         raise RuntimeError(f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
                            f"{list(out._data.shape)}")
     if not t._data.flags.writeable:
-        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a "
-                           "single memory location. Please clone() the tensor before performing the operation.")
-    np.copyto(t._data, out._data, casting="unsafe")
+        raise RuntimeError(SHARED_PLACE)
+    if has_internal_overlap(t._data):
+        _write_expanded(t, out, fn, args)
+    else:
+        np.copyto(t._data, out._data, casting="unsafe")
+
+
+SHARED_PLACE = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                "location. Please clone() the tensor before performing the operation.")
+EXPANDED_WRITE = ("Use of {op} on expanded tensors is deprecated. Please clone() the tensor before performing this "
+                  "operation. This also applies to advanced indexing e.g. {example} (Triggered internally at "
+                  "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:{line}.)")
+
+
+def has_internal_overlap(a):
+    """PyTorch's ``has_internal_overlap(t) == YES``: a dim of stride 0 and more than one element, as in
+    ``x.expand(3, 4)``, where the three rows are one row of ``x`` in memory.  (A tensor without elements
+    shares nothing.)"""
+    return a.size > 0 and any(stride == 0 and size > 1 for size, stride in zip(a.shape, a.strides))
+
+
+def _write_expanded(t, out, fn, args):
+    """Write into a tensor whose elements share places in memory, as PyTorch does: ``fill_`` and ``zero_``
+    write one value everywhere; ``index_put_`` and ``masked_fill_`` (``x[key] = v`` with a list, tensor or
+    mask) warn that this is deprecated, then write the places they pick; ``x[i] = v`` writes into the view
+    ``x[i]``, which must have places of its own; every other op refuses."""
+    from .select import MaskedFill, MaskedFillTensor
+    from .shape import CopySlices, FillTensor, IndexPut, IndexPutAccumulate, _is_advanced
+    if fn in (Fill, Zero, FillTensor):
+        np.copyto(t._data, out._data, casting="unsafe")
+        return
+    if fn not in (IndexPut, IndexPutAccumulate, CopySlices, MaskedFill, MaskedFillTensor):
+        raise RuntimeError(SHARED_PLACE)
+    key, value = args[0], args[1]
+    keys = key if isinstance(key, tuple) else (key,)
+    if fn is CopySlices and not any(_is_advanced(k) for k in keys):  # x[i] = v: copy_ into the view x[i]
+        view = t._data[keys if Ellipsis in keys else keys + (Ellipsis,)]  # (a view even of one element)
+        if has_internal_overlap(view):
+            raise RuntimeError(SHARED_PLACE)
+        np.copyto(view, out._data[key], casting="unsafe")
+        return
+    masked = fn in (MaskedFill, MaskedFillTensor)
+    if fn is not CopySlices and not masked:
+        warnings.warn(EXPANDED_WRITE.format(op="index_put_", example="tensor[indices] = tensor", line=976),
+                      UserWarning, stacklevel=4)
+    if masked or (len(keys) == 1 and np.asarray(keys[0]).dtype == bool and value._data.size == 1):
+        warnings.warn(EXPANDED_WRITE.format(op="masked_fill_", example="tensor[mask] = scalar", line=2450),
+                      UserWarning, stacklevel=4)  # (x[mask] = number is index_put_ filling: both warn)
+    if fn is IndexPutAccumulate:  # every indexed element adds its value, into shared places too
+        np.add.at(t._data, key, value._data)
+        return
+    written = np.zeros(t._data.shape, bool)  # the places the op picks get their new values
+    written[np.broadcast_to(key, t._data.shape) if masked else key] = True
+    np.copyto(t._data, out._data, casting="unsafe", where=written)
 
 
 # how PyTorch's clamp_ with a number bound names the integer types (C++'s names)

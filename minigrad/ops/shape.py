@@ -240,6 +240,16 @@ class SqueezeDims(SqueezeDim):
         return SqueezeDim.forward(ctx, a, _wrap_dim(dim, a._data.ndim))
 
 
+def expanded(array, shape):
+    """``array`` seen with the bigger ``shape``: a new dim, or one of size 1, gets stride 0 (PyTorch's
+    ``inferExpandGeometry``).  Unlike numpy's ``broadcast_to`` the view can be written, as PyTorch's can:
+    the places it shares with ``array`` change."""
+    lead = len(shape) - array.ndim
+    strides = [0] * lead + [0 if old == 1 and new != 1 else stride
+                            for old, new, stride in zip(array.shape, shape[lead:], array.strides)]
+    return np.lib.stride_tricks.as_strided(array, shape, strides, writeable=array.flags.writeable)
+
+
 class Expand(Function):
     node_name = "ExpandBackward0"
 
@@ -266,7 +276,7 @@ class Expand(Function):
                                    f"{list(shape)}")
             target.append(s)
         ctx.shape = shape
-        return view_of(a, np.broadcast_to(a._data, tuple(target)))
+        return view_of(a, expanded(a._data, tuple(target)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -497,16 +507,18 @@ def index(t, key):
     lone_slice = isinstance(key, slice)
     _check_zero_dim_key(t, key)
     key = key if isinstance(key, tuple) else (key,)
-    used = sum(1 for k in key if k is not None and k is not Ellipsis and not
+    used = sum(1 for k in key if k is not None and k is not Ellipsis and not _is_bool_scalar(k) and not
                (isinstance(k, (Tensor, np.ndarray)) and k.dtype == bool))
     if used > t._data.ndim:
         raise IndexError(f"too many indices for tensor of dimension {t._data.ndim}")
     if lone_slice:
         return Slice.apply(t, 0, key[0])
     if any(_is_advanced(k) for k in key):
-        # the basic parts first (as views), then one advanced-indexing node on the result
-        basic = tuple(slice(None) if _is_advanced(k) else k for k in key)
-        rest = tuple(_as_index_array(k) if _is_advanced(k) else k if k is Ellipsis else slice(None)
+        # the basic parts first (as views), then one advanced-indexing node on the result.  A True or False
+        # (or a 0-dim bool tensor) adds a dim, like None, which PyTorch then indexes with [0] or [] (no dim taken)
+        basic = tuple(None if _is_bool_scalar(k) else slice(None) if _is_advanced(k) else k for k in key)
+        rest = tuple(np.arange(int(bool(_as_index_array(k)))) if _is_bool_scalar(k) else _as_index_array(k)
+                     if _is_advanced(k) else k if k is Ellipsis else slice(None)
                      for k in key if not isinstance(k, int) or isinstance(k, bool))
         return Index.apply(_basic_index(t, basic), rest if len(rest) > 1 else rest[0])
     out = _basic_index(t, key)
@@ -668,11 +680,20 @@ def setitem(t, key, value):
     then expanded to the written shape (``ExpandBackward0``), as PyTorch's ``copy_to`` does."""
     from ..autograd import grad_mode
     from ._util import as_operand
-    from .inplace import OVERLAP, inplace
+    from .inplace import OVERLAP, SHARED_PLACE, has_internal_overlap, inplace
     from .elementwise import CopyFrom
     key = sequence_as_tuple(key)
     _check_zero_dim_key(t, key)
     keys = key if isinstance(key, tuple) else (key,)
+    if has_internal_overlap(t._data):  # an expanded t: write into the view its leading ints and slices pick
+        lead = 0
+        while lead < len(keys) and (isinstance(keys[lead], slice) or (
+                isinstance(keys[lead], int) and not isinstance(keys[lead], bool))):
+            lead += 1
+        if any(k != slice(None) for k in keys[:lead]):  # (PyTorch's setitem takes that view first, then copies
+            #                                               or index_puts into it)
+            kept = sum(isinstance(k, slice) for k in keys[:lead])
+            return setitem(t[keys[:lead]], (slice(None),) * kept + tuple(keys[lead:]), value)
     np_key = tuple(k._data if isinstance(k, Tensor) else k for k in keys)
     np_key = np_key if isinstance(key, tuple) else np_key[0]
     if isinstance(value, np.ndarray):
@@ -698,6 +719,8 @@ def setitem(t, key, value):
         if value._data.shape != dst_shape:
             value = value.expand(dst_shape)
     if whole:
+        if has_internal_overlap(t._data):  # (PyTorch copies the value in, and copy_ refuses shared places)
+            raise RuntimeError(SHARED_PLACE)
         return inplace(t, CopyFrom if value._data.shape == dst_shape else FillTensor, value)
     return _leaf_check(t, True) or inplace(t, CopySlices, np_key, value)
 
