@@ -430,6 +430,60 @@ try:
 except IndexError as err:
     out += [str(err)]
 """, [[1, 3, 4], [[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]], 'IndexBackward0', [[[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]], [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]], [1, 1, 3, 4], [[[[12.0, 13.0, 14.0, 15.0], [16.0, 17.0, 18.0, 19.0], [20.0, 21.0, 22.0, 23.0]]]], 'IndexBackward0', [[[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]], [[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]]], [1, 4], [[4.0, 5.0, 6.0, 7.0]], 'IndexBackward0', [[[0.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]], [1, 4], [[4.0, 5.0, 6.0, 7.0]], 'IndexBackward0', [[[0.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]], [2, 3, 4], [[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]], [[12.0, 13.0, 14.0, 15.0], [16.0, 17.0, 18.0, 19.0], [20.0, 21.0, 22.0, 23.0]]], 'IndexBackward0', [[[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]], [[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]]], [2, 4], [[4.0, 5.0, 6.0, 7.0], [20.0, 21.0, 22.0, 23.0]], 'IndexBackward0', [[[0.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0]]], [0, 4], [], 'IndexBackward0', [[[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]], [1, 3, 4], [[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]], 'IndexBackward0', [[[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]], [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]], [1, 2, 2], [[[4.0, 8.0], [16.0, 20.0]]], 'IndexBackward0', [[[0.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]]], [1, 2, 3, 4], [[[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]], [[12.0, 13.0, 14.0, 15.0], [16.0, 17.0, 18.0, 19.0], [20.0, 21.0, 22.0, 23.0]]]], 'IndexBackward0', [[[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]], [[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]]], [1], [6.0], 'IndexBackward0', [[[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]], 'too many indices for tensor of dimension 3']),
+
+    # split/chunk of an empty dim: split gives one empty piece, chunk `chunks` of them (SplitWithSizesBackward0)
+    "split_chunk_empty": ("""
+x = T.zeros(2, 0, requires_grad=True)
+out = []
+for pieces in [x.split(2, 1), x.split(0, 1), x.chunk(3, 1), T.zeros(5, requires_grad=True).chunk(2)]:
+    out += [[list(p.shape) for p in pieces], [type(p.grad_fn).__name__ for p in pieces]]
+for bad in ["T.zeros(5).split(-1)", "T.zeros(5).split(0)"]:
+    try:
+        eval(bad)
+    except RuntimeError as err:
+        out += [str(err)]
+""", [[[2, 0]], ['SplitBackward0'], [[2, 0]], ['SplitBackward0'], [[2, 0], [2, 0], [2, 0]], ['SplitWithSizesBackward0', 'SplitWithSizesBackward0', 'SplitWithSizesBackward0'], [[3], [2]], ['SplitBackward0', 'SplitBackward0'], 'split expects split_size be non-negative, but got split_size=-1', 'split_size can only be 0 if dimension size is 0, but got dimension size of 5']),
+    # a vector @ a matrix is PyTorch's a.unsqueeze(0).mm(b).squeeze_(0): no view, version 1, so copy_ into it
+    # records CopyBackwards on it (not CopySlices on a base)
+    "vector_matrix_product_is_no_view": ("""
+v = T.tensor([0.5, 1.0, 2.0], requires_grad=True)
+w = T.tensor([[0.87, -0.63, -1.89], [-1.09, 1.17, -1.33], [-1.39, -0.01, -1.55]], requires_grad=True)
+y = T.nn.functional.linear(v, w)
+out = [type(y.grad_fn).__name__, y._version, y._base is None]
+y.copy_(v * 3)
+y.sum().backward()
+out += [type(y.grad_fn).__name__, [type(n).__name__ for n, _ in y.grad_fn.next_functions], v.grad, w.grad]
+""", ['SqueezeBackward4', 1, True, 'CopyBackwards', ['SqueezeBackward4', 'MulBackward0'], [3.0, 3.0, 3.0], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]]),
+    # masked_select saves its input: changing it in place afterwards makes backward raise
+    "masked_select_saves_self": ("""
+x = T.tensor([[0.64, -0.76], [1.07, -0.84]], requires_grad=True)
+h = x * 2
+s = T.masked_select(h, h > 0)
+h.round_(decimals=1)
+out = []
+try:
+    s.sum().backward()
+except RuntimeError as err:
+    out += [str(err).split(". Hint")[0]]
+""", ['one of the variables needed for gradient computation has been modified by an inplace operation: [minigrad.FloatTensor [2, 2]], which is output 0 of Round1, is at version 1; expected version 0 instead']),
+    # an empty binary cross-entropy is nan without numpy's "Mean of empty slice"; a 0-dim input with label
+    # smoothing fails in log_softmax, as in PyTorch; an expanded tensor refuses sub_ before its operand's shape
+    "empty_bce_smoothing_0dim_expanded_sub_": ("""
+import warnings
+F = T.nn.functional
+out = []
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    loss = F.binary_cross_entropy(T.zeros(0, requires_grad=True).sigmoid(), T.zeros(0))
+    loss.backward()
+out += [loss, [str(m.message) for m in w]]
+for bad in ["F.cross_entropy(T.tensor(0.15), T.tensor([0.73, 1.24]), label_smoothing=0.1)",
+            "T.meshgrid(T.arange(3.), T.arange(2.), indexing='ij')[1].sub_(T.ones(2, 3, 2))"]:
+    try:
+        eval(bad)
+    except (RuntimeError, IndexError) as err:
+        out += [type(err).__name__, str(err)]
+""", [NAN, [], 'IndexError', 'Dimension out of range (expected to be in range of [-1, 0], but got 1)', 'RuntimeError', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.']),
 }
 
 

@@ -110,8 +110,8 @@ def _cross_entropy_smoothed(input, target, weight, reduction, ignore_index, labe
     ignored), reduced as the loss is (``mean``: divided by the number, or the weights, of the
     targets not ignored). PyTorch's ``cross_entropy_loss_label_smoothing``, op by op."""
     class_dim = 0 if input.dim() == 1 else 1
+    log_p = input.log_softmax(class_dim)  # (first, as in PyTorch: a 0-dim input has no dim 1)
     n_classes = input.shape[class_dim]
-    log_p = input.log_softmax(class_dim)
     nll = nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
     target = target if isinstance(target, Tensor) else Tensor(np.asarray(target))
     ignored = target == ignore_index

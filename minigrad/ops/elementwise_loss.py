@@ -17,8 +17,8 @@ from .loss import _check_reduction
 
 def reduce(loss, reduction):
     """A numpy array of per-element losses, reduced as asked."""
-    if reduction == "mean":
-        return Tensor(np.asarray(loss.mean(), dtype=loss.dtype))
+    if reduction == "mean":  # (the mean of no elements is nan)
+        return Tensor(np.asarray(loss.mean() if loss.size else np.nan, dtype=loss.dtype))
     if reduction == "sum":
         return Tensor(np.asarray(loss.sum(), dtype=loss.dtype))
     return Tensor(loss)

@@ -48,6 +48,8 @@ def inplace(t, fn, *args):
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     if fn is Sub:  # (before the operands' shapes: PyTorch refuses bools first)
         check_not_bool(t, args[0], "Subtraction")
+    if has_internal_overlap(t._data) and not _writes_shared_places(fn):  # (then the operands, as in PyTorch)
+        raise RuntimeError(SHARED_PLACE)
     for other in args:  # (after those checks, as in PyTorch, where the kernel checks its operands)
         if isinstance(other, Tensor) and not getattr(fn, "indexed", False):  # (x[key] = value: IndexPut checks)
             _check_operand(t, other)
@@ -259,18 +261,23 @@ def has_internal_overlap(a):
     return a.size > 0 and any(stride == 0 and size > 1 for size, stride in zip(a.shape, a.strides))
 
 
+def _writes_shared_places(fn):
+    """The in-place ops PyTorch lets write into an expanded tensor (see ``_write_expanded``)."""
+    from .select import MaskedFill, MaskedFillTensor
+    from .shape import CopySlices, FillTensor, IndexPut, IndexPutAccumulate
+    return fn in (Fill, Zero, FillTensor, IndexPut, IndexPutAccumulate, CopySlices, MaskedFill, MaskedFillTensor)
+
+
 def _write_expanded(t, out, fn, args):
     """Write into a tensor whose elements share places in memory, as PyTorch does: ``fill_`` and ``zero_``
     write one value everywhere; ``index_put_`` and ``masked_fill_`` (``x[key] = v`` with a list, tensor or
     mask) warn that this is deprecated, then write the places they pick; ``x[i] = v`` writes into the view
-    ``x[i]``, which must have places of its own; every other op refuses."""
+    ``x[i]``, which must have places of its own.  (Every other op refused before it began: ``inplace``.)"""
     from .select import MaskedFill, MaskedFillTensor
     from .shape import CopySlices, FillTensor, IndexPut, IndexPutAccumulate, _is_advanced
     if fn in (Fill, Zero, FillTensor):
         np.copyto(t._data, out._data, casting="unsafe")
         return
-    if fn not in (IndexPut, IndexPutAccumulate, CopySlices, MaskedFill, MaskedFillTensor):
-        raise RuntimeError(SHARED_PLACE)
     key, value = args[0], args[1]
     keys = key if isinstance(key, tuple) else (key,)
     if fn is CopySlices and not any(_is_advanced(k) for k in keys):  # x[i] = v: copy_ into the view x[i]

@@ -258,7 +258,11 @@ def split(t, split_size_or_sections, dim=0):
     n = t._data.shape[dim]
     if isinstance(split_size_or_sections, int):
         size = split_size_or_sections
-        sizes = [min(size, n - i) for i in range(0, n, size)] if size > 0 else [n]
+        if size < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got split_size={size}")
+        if size == 0 and n > 0:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
+        sizes = [min(size, n - i) for i in range(0, n, size)] if n > 0 else [0]  # (an empty dim: one empty piece)
         return Split.apply(t, sizes, dim)
     sizes = list(split_size_or_sections)
     if sum(sizes) != n:
@@ -274,7 +278,9 @@ def chunk(t, chunks, dim=0):
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     n = t._data.shape[_wrap_dim(dim, t._data.ndim)]
-    return split(t, max(-(-n // chunks), 1), dim)
+    if n == 0:  # (PyTorch: `chunks` empty pieces, by split_with_sizes)
+        return split(t, [0] * chunks, dim)
+    return split(t, -(-n // chunks), dim)
 
 
 # ------------------------------------------------------------------ einsum
@@ -600,12 +606,14 @@ class MaskedSelect(Function):
     @staticmethod
     def forward(ctx, a, mask):
         x, m = np.broadcast_arrays(a._data, mask)
+        ctx.save_for_backward(a)  # (PyTorch saves self too: changing x in place afterwards breaks backward)
         ctx.mask = m
         return Tensor(x[m])
 
     @staticmethod
     def backward(ctx, grad):
-        return sum_to(MaskedScatterGrad.of(grad, ctx.mask.shape, ctx.mask), ctx.input_shapes[0]), None
+        a, = ctx.saved_tensors
+        return sum_to(MaskedScatterGrad.of(grad, ctx.mask.shape, ctx.mask), a.shape), None
 
 
 def masked_select(t, mask):

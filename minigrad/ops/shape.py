@@ -240,6 +240,16 @@ class SqueezeDims(SqueezeDim):
         return SqueezeDim.forward(ctx, a, _wrap_dim(dim, a._data.ndim))
 
 
+class SqueezeDimsInPlace(SqueezeDims):
+    """``product.squeeze_(0)`` inside matmul: the product itself loses the dim, so the result is no view."""
+    node_name = "SqueezeBackward4"
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.shape = a._data.shape
+        return Tensor(np.squeeze(a._data, dim))
+
+
 def expanded(array, shape):
     """``array`` seen with the bigger ``shape``: a new dim, or one of size 1, gets stride 0 (PyTorch's
     ``inferExpandGeometry``).  Unlike numpy's ``broadcast_to`` the view can be written, as PyTorch's can:
