@@ -6,13 +6,12 @@
 import random
 import warnings
 
-import numpy as np
 import pytest
 
 import minigrad
 from difftest.ops_table import OPS
+from recorded_programs import INF, NAN, run_program, same
 
-INF, NAN = float("inf"), float("nan")
 _EDGE_INPUTS = ([[INF, 0.0], [-INF, NAN]], [[0.0, 0.0], [1e30, -1e30]], [[INF, 0.0], [1.0, 3.0]])
 
 
@@ -60,18 +59,6 @@ def test_no_runtime_warning_at_inf_nan_zero(op):
 
 
 # ---- classes found by `make fuzz` (each program: what torch 2.13 printed, and the same run live) -------------
-def _run_program(T, source):
-    """Run ``source`` with ``T`` as the library; it sets ``out`` to a list of tensors, numbers or names."""
-    names = {"T": T, "inf": INF, "nan": NAN}
-    exec(source, names)
-    return [v.detach().tolist() if isinstance(v, T.Tensor) else _named(v) for v in names["out"]]
-
-
-def _named(v):
-    """PyTorch's "torch.FloatTensor" is minigrad's "minigrad.FloatTensor" (the library's name, as in the parity tests)."""
-    return v.replace("torch.", "minigrad.") if isinstance(v, str) else v
-
-
 _PROGRAMS = {
     # retain_grad() then an in-place op: .grad is the gradient of the new value (the request follows the tensor)
     "retain_grad_follows_inplace": ("""
@@ -487,21 +474,13 @@ for bad in ["F.cross_entropy(T.tensor(0.15), T.tensor([0.73, 1.24]), label_smoot
 }
 
 
-def _same(got, want):
-    if isinstance(want, list):
-        return isinstance(got, list) and len(got) == len(want) and all(_same(g, w) for g, w in zip(got, want))
-    if isinstance(want, float):
-        return isinstance(got, (int, float)) and (np.isnan(want) and np.isnan(got) or abs(got - want) <= 1e-6 * max(1, abs(want)))
-    return got == want
-
-
 @pytest.mark.parametrize("name", sorted(_PROGRAMS))
 def test_fuzz_class(name):
     source, want = _PROGRAMS[name]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # (torch's and minigrad's non-tuple index warning)
-        got = _run_program(minigrad, source)
-    assert _same(got, want), f"{name}: minigrad {got}, torch printed {want}"
+        got = run_program(minigrad, source)
+    assert same(got, want), f"{name}: minigrad {got}, torch printed {want}"
 
 
 @pytest.mark.parametrize("name", sorted(_PROGRAMS))
@@ -510,5 +489,5 @@ def test_fuzz_class_live(name):
     source, want = _PROGRAMS[name]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        got = _run_program(torch, source)
-    assert _same(got, want), f"{name}: torch now prints {got}, the test has {want}"
+        got = run_program(torch, source)
+    assert same(got, want), f"{name}: torch now prints {got}, the test has {want}"

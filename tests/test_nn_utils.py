@@ -6,25 +6,10 @@ answer, ``test_nn_utils_live`` checks that torch, when installed, still gives it
 """
 import warnings
 
-import numpy as np
 import pytest
 
 import minigrad
-
-INF, NAN = float("inf"), float("nan")
-
-
-def _run_program(T, source):
-    """Run ``source`` with ``T`` as the library; it sets ``out`` to a list of tensors, numbers or names."""
-    names = {"T": T, "inf": INF, "nan": NAN}
-    exec(source, names)
-    return [v.detach().tolist() if isinstance(v, T.Tensor) else _named(v) for v in names["out"]]
-
-
-def _named(v):
-    """PyTorch's "torch.float32" is minigrad's "minigrad.float32" (the library's name, as in the parity tests)."""
-    return v.replace("torch.", "minigrad.") if isinstance(v, str) else v
-
+from recorded_programs import INF, NAN, run_program, same
 
 _PROGRAMS = {
     # a small Linear model after backward: clipping below the norm scales the grads, above it leaves them
@@ -177,23 +162,11 @@ out = [err(lambda: T.nn.utils.vector_to_parameters([1., 2.], p)),
 }
 
 
-def _same(got, want):
-    if isinstance(want, list):
-        return isinstance(got, list) and len(got) == len(want) and all(_same(g, w) for g, w in zip(got, want))
-    if isinstance(want, float):
-        if not isinstance(got, (int, float)):
-            return False
-        if np.isnan(want) or np.isinf(want):  # (nan: got is nan too; inf: the same inf)
-            return np.isnan(got) if np.isnan(want) else got == want
-        return abs(got - want) <= 1e-6 * max(1, abs(want))
-    return got == want
-
-
 @pytest.mark.parametrize("name", sorted(_PROGRAMS))
 def test_nn_utils(name):
     source, want = _PROGRAMS[name]
-    got = _run_program(minigrad, source)
-    assert _same(got, want), f"{name}: minigrad {got}, torch printed {want}"
+    got = run_program(minigrad, source)
+    assert same(got, want), f"{name}: minigrad {got}, torch printed {want}"
 
 
 @pytest.mark.parametrize("name", sorted(_PROGRAMS))
@@ -202,5 +175,5 @@ def test_nn_utils_live(name):
     source, want = _PROGRAMS[name]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # (torch's warning about backward(create_graph=True))
-        got = _run_program(torch, source)
-    assert _same(got, want), f"{name}: torch now prints {got}, the test has {want}"
+        got = run_program(torch, source)
+    assert same(got, want), f"{name}: torch now prints {got}, the test has {want}"

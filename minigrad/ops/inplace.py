@@ -22,6 +22,7 @@ from ..autograd.function import FREED_MSG, Function, Node, SavedTensor, edge_of,
 from ..tensor import _TYPE_NAMES, Tensor
 from ._fast import update_in_place
 from ._util import broadcast_shape, check_not_bool
+from . import select, shape
 from .elementwise import Add, Clamp, CopyFrom, Div, Fill, Mul, Sub, Zero, grad_where
 from .unary import ClampMax, ClampMin
 
@@ -48,7 +49,7 @@ def inplace(t, fn, *args):
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     if fn is Sub:  # (before the operands' shapes: PyTorch refuses bools first)
         check_not_bool(t, args[0], "Subtraction")
-    if has_internal_overlap(t._data) and not _writes_shared_places(fn):  # (then the operands, as in PyTorch)
+    if has_internal_overlap(t._data) and fn not in _WRITE_SHARED_PLACES:  # (then the operands, as in PyTorch)
         raise RuntimeError(SHARED_PLACE)
     for other in args:  # (after those checks, as in PyTorch, where the kernel checks its operands)
         if isinstance(other, Tensor) and not getattr(fn, "indexed", False):  # (x[key] = value: IndexPut checks)
@@ -261,11 +262,10 @@ def has_internal_overlap(a):
     return a.size > 0 and any(stride == 0 and size > 1 for size, stride in zip(a.shape, a.strides))
 
 
-def _writes_shared_places(fn):
-    """The in-place ops PyTorch lets write into an expanded tensor (see ``_write_expanded``)."""
-    from .select import MaskedFill, MaskedFillTensor
-    from .shape import CopySlices, FillTensor, IndexPut, IndexPutAccumulate
-    return fn in (Fill, Zero, FillTensor, IndexPut, IndexPutAccumulate, CopySlices, MaskedFill, MaskedFillTensor)
+# the in-place ops PyTorch lets write into an expanded tensor (see _write_expanded)
+_FILLS = (Fill, Zero, shape.FillTensor)
+_MASKED_FILLS = (select.MaskedFill, select.MaskedFillTensor)
+_WRITE_SHARED_PLACES = _FILLS + _MASKED_FILLS + (shape.IndexPut, shape.IndexPutAccumulate, shape.CopySlices)
 
 
 def _write_expanded(t, out, fn, args):
@@ -273,27 +273,25 @@ def _write_expanded(t, out, fn, args):
     write one value everywhere; ``index_put_`` and ``masked_fill_`` (``x[key] = v`` with a list, tensor or
     mask) warn that this is deprecated, then write the places they pick; ``x[i] = v`` writes into the view
     ``x[i]``, which must have places of its own.  (Every other op refused before it began: ``inplace``.)"""
-    from .select import MaskedFill, MaskedFillTensor
-    from .shape import CopySlices, FillTensor, IndexPut, IndexPutAccumulate, _is_advanced
-    if fn in (Fill, Zero, FillTensor):
+    if fn in _FILLS:
         np.copyto(t._data, out._data, casting="unsafe")
         return
     key, value = args[0], args[1]
     keys = key if isinstance(key, tuple) else (key,)
-    if fn is CopySlices and not any(_is_advanced(k) for k in keys):  # x[i] = v: copy_ into the view x[i]
+    if fn is shape.CopySlices and not any(shape._is_advanced(k) for k in keys):  # x[i] = v: copy_ into the view x[i]
         view = t._data[keys if Ellipsis in keys else keys + (Ellipsis,)]  # (a view even of one element)
         if has_internal_overlap(view):
             raise RuntimeError(SHARED_PLACE)
         np.copyto(view, out._data[key], casting="unsafe")
         return
-    masked = fn in (MaskedFill, MaskedFillTensor)
-    if fn is not CopySlices and not masked:
+    masked = fn in _MASKED_FILLS
+    if fn is not shape.CopySlices and not masked:
         warnings.warn(EXPANDED_WRITE.format(op="index_put_", example="tensor[indices] = tensor", line=976),
                       UserWarning, stacklevel=4)
     if masked or (len(keys) == 1 and np.asarray(keys[0]).dtype == bool and value._data.size == 1):
         warnings.warn(EXPANDED_WRITE.format(op="masked_fill_", example="tensor[mask] = scalar", line=2450),
                       UserWarning, stacklevel=4)  # (x[mask] = number is index_put_ filling: both warn)
-    if fn is IndexPutAccumulate:  # every indexed element adds its value, into shared places too
+    if fn is shape.IndexPutAccumulate:  # every indexed element adds its value, into shared places too
         np.add.at(t._data, key, value._data)
         return
     written = np.zeros(t._data.shape, bool)  # the places the op picks get their new values

@@ -1,0 +1,34 @@
+"""Short programs run on both libraries, with what torch 2.13 gave recorded next to them.
+
+A program runs with ``T`` as the library and sets ``out`` to a list of tensors, numbers or names;
+``run_program`` turns that into plain lists, and ``same`` compares it with the recorded answer (to
+float tolerance; nan matches nan, inf the same inf).  ``test_faithful_classes`` and ``test_nn_utils``
+keep their programs in this form.
+"""
+import numpy as np
+
+INF, NAN = float("inf"), float("nan")
+
+
+def run_program(T, source):
+    """Run ``source`` with ``T`` as the library; it sets ``out`` to a list of tensors, numbers or names."""
+    names = {"T": T, "inf": INF, "nan": NAN}
+    exec(source, names)
+    return [v.detach().tolist() if isinstance(v, T.Tensor) else _named(v) for v in names["out"]]
+
+
+def _named(v):
+    """PyTorch's "torch.FloatTensor" is minigrad's "minigrad.FloatTensor" (the library's name, as in the parity tests)."""
+    return v.replace("torch.", "minigrad.") if isinstance(v, str) else v
+
+
+def same(got, want):
+    if isinstance(want, list):
+        return isinstance(got, list) and len(got) == len(want) and all(same(g, w) for g, w in zip(got, want))
+    if isinstance(want, float):
+        if not isinstance(got, (int, float)):
+            return False
+        if np.isnan(want) or np.isinf(want):  # (nan: got is nan too; inf: the same inf)
+            return np.isnan(got) if np.isnan(want) else got == want
+        return abs(got - want) <= 1e-6 * max(1, abs(want))
+    return got == want
