@@ -22,7 +22,7 @@ from .creation import (arange, as_tensor, cat, concat, empty, empty_like, eye, f
                        linspace, ones, ones_like, stack, tensor, zeros, zeros_like)
 from .random import Generator, manual_seed, initial_seed, seed, rand, rand_like, randint, randn, randn_like, randperm, normal
 from .random import multinomial
-from .devices import device, get_default_device, set_default_device
+from .devices import device, get_default_device, set_default_device, memory_format, preserve_format, contiguous_format
 from . import accelerator, backends, cuda
 from .autograd.inference import inference_mode, is_inference, is_inference_mode_enabled
 from .ops import where
@@ -214,8 +214,8 @@ def div(a, b, *, rounding_mode=None, out=None):
     return a.div(b, rounding_mode=rounding_mode)
 
 
-def clone(x):
-    return x.clone()
+def clone(x, *, memory_format=preserve_format):
+    return x.clone(memory_format=memory_format)
 
 
 def detach(x):

@@ -197,10 +197,13 @@ def cat(tensors, dim=0, *, out=None):
     for i, t in enumerate(tensors):
         if t._data.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
-    tensors = [t for t in tensors if not (t._data.ndim == 1 and t._data.size == 0)] or list(tensors)
-    first = tensors[0]._data
+    # PyTorch skips the legacy empty tensors of shape (0,): they join any cat, along any dim
+    shaped = [(i, t) for i, t in enumerate(tensors) if not (t._data.ndim == 1 and t._data.size == 0)]
+    if not shaped:
+        return Cat.apply(dim, *tensors)
+    first = shaped[0][1]._data
     d = _wrap_dim(dim, first.ndim)
-    for i, t in enumerate(tensors[1:], 1):
+    for i, t in shaped[1:]:
         if t._data.ndim != first.ndim:
             raise RuntimeError(f"Tensors must have same number of dimensions: got {first.ndim} and {t._data.ndim}")
         for k in range(first.ndim):

@@ -79,3 +79,28 @@ def set_default_device(where):
 
 def get_default_device():
     return CPU
+
+
+class memory_format:  # noqa: N801  (PyTorch's name)
+    """How a new tensor lays out its elements: ``preserve_format`` (the source's order, the default of
+    ``clone``) or ``contiguous_format`` (row-major, what ``contiguous()`` and ``reshape`` copy into).
+    PyTorch's ``channels_last`` formats are for 4-d images on fast kernels; minigrad has none."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"minigrad.{self.name}"
+
+
+preserve_format = memory_format("preserve_format")
+contiguous_format = memory_format("contiguous_format")
+
+
+def numpy_order(fmt):
+    """The numpy ``order=`` of a memory format: ``"K"`` keeps the source's order, ``"C"`` is row-major."""
+    if fmt is preserve_format:
+        return "K"
+    if fmt is contiguous_format:
+        return "C"
+    raise NotImplementedError(f"memory_format={fmt!r}: minigrad has only preserve_format and contiguous_format")

@@ -21,6 +21,7 @@ import numpy as np
 from . import _dtype
 from ._dtype import Size
 from ._format import tensor_repr
+from .devices import contiguous_format, numpy_order, preserve_format
 
 
 class Tensor:
@@ -334,14 +335,15 @@ class Tensor:
     def cuda(self, device=None, non_blocking=False):
         _device.check("cuda" if device is None else device)
 
-    def contiguous(self):
-        return self if self._data.flags.c_contiguous else self.clone()
+    def contiguous(self, memory_format=contiguous_format):
+        numpy_order(memory_format)  # (only the formats minigrad has)
+        return self if self._data.flags.c_contiguous else self.clone(memory_format=contiguous_format)
 
     def is_contiguous(self):
         return bool(self._data.flags.c_contiguous)
 
-    def clone(self):
-        return _ops.Clone.apply(self)
+    def clone(self, *, memory_format=preserve_format):
+        return _ops.Clone.apply(self, numpy_order(memory_format))
 
     def __repr__(self):
         return tensor_repr(self)
@@ -567,15 +569,7 @@ class Tensor:
 
     def argmax(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
-        if self.dtype.name == "bool":
-            raise RuntimeError("argmax(): does not support bool input")
-        if dim is not None and self._data.ndim == 0:
-            _wrap_dim(dim, 0)  # (dim 0 or -1: the only element)
-            return Tensor(np.asarray(0))
-        if dim is None:
-            return Tensor(np.asarray(np.argmax(self._data)))
-        out = np.argmax(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim)
-        return Tensor(np.asarray(out))
+        return _ops.statistics.argmax_or_argmin(np.argmax, self, dim, keepdim)
 
     def softmax(self, dim=None, *, axis=None):
         dim = _required_dim("softmax", dim, axis)
@@ -651,7 +645,7 @@ class Tensor:
         shape = _shape_arg(shape)
         if _ops.can_view(self._data, shape):  # PyTorch: view, or _reshape_alias when not contiguous
             return (_ops.View if self.is_contiguous() else _ops.shape.ReshapeAlias).apply(self, shape)
-        return _ops.UnsafeView.apply(self.clone(), shape)  # PyTorch: a copy, then a view of the copy
+        return _ops.UnsafeView.apply(self.clone(memory_format=contiguous_format), shape)  # PyTorch: a copy, then a view of the copy
 
     def view_as(self, other):
         return self.view(other.shape)
@@ -1078,7 +1072,7 @@ class Tensor:
 
     def argmin(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
-        return _ops.statistics.argmin(self, dim, keepdim)
+        return _ops.statistics.argmax_or_argmin(np.argmin, self, dim, keepdim)
 
     def all(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)

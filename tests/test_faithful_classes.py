@@ -471,6 +471,93 @@ for bad in ["F.cross_entropy(T.tensor(0.15), T.tensor([0.73, 1.24]), label_smoot
     except (RuntimeError, IndexError) as err:
         out += [type(err).__name__, str(err)]
 """, [NAN, [], 'IndexError', 'Dimension out of range (expected to be in range of [-1, 0], but got 1)', 'RuntimeError', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.']),
+
+    # PyTorch gives reductions, softmax, cumsum, cat, masked_fill, index_select, repeat, tril and roll a
+    # fresh contiguous result; clone and flip keep the input's layout: it decides whether view works
+    "result_layouts": ("""
+x = T.arange(24.).reshape(2, 3, 4).permute(2, 0, 1)
+ops = [x.softmax(0), x.log_softmax(1), x.sum(1), x.mean(1), x.amax(1), x.var(1), x.std(1), x.prod(1),
+       x.norm(dim=1), x.logsumexp(1), x.max(1)[0], x.max(1)[1], x.argmax(1), x.cumsum(0), x.cumprod(1),
+       T.cat([x, x], 0), x.masked_fill(x > 3, 0.), x.index_select(1, T.tensor([0, 1])), x.repeat(1, 1, 1),
+       x.tril(), x.roll(1, 0), x.clone(), x.flip(0), x.exp(), x + 1, x.clone(memory_format=T.contiguous_format),
+       x[:, :, ::2].clone(), T.randn(4, 1).expand(4, 3).clone()]
+out = [[r.is_contiguous(), list(r.stride())] for r in ops]
+y = x.t() if x.dim() == 2 else x.transpose(1, 2)
+out += [type(y.log_softmax(0).flatten().grad_fn).__name__ if y.requires_grad else y.softmax(0).view(-1).shape[0]]
+try:
+    x.clone().view(-1)
+except RuntimeError as err:
+    out += [str(err)]
+out += [str(T.preserve_format), str(T.contiguous_format)]
+""", [[True, [6, 3, 1]], [True, [6, 3, 1]], [True, [3, 1]], [True, [3, 1]], [True, [3, 1]], [True, [3, 1]], [True, [3, 1]], [True, [3, 1]], [True, [3, 1]], [True, [3, 1]], [True, [3, 1]], [True, [3, 1]], [True, [3, 1]], [True, [6, 3, 1]], [True, [6, 3, 1]], [True, [6, 3, 1]], [True, [6, 3, 1]], [True, [6, 3, 1]], [True, [6, 3, 1]], [True, [6, 3, 1]], [True, [6, 3, 1]], [False, [1, 12, 4]], [False, [1, 12, 4]], [False, [1, 12, 4]], [False, [1, 12, 4]], [True, [6, 3, 1]], [False, [1, 8, 4]], [True, [3, 1]], 24, "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.", 'minigrad.preserve_format', 'minigrad.contiguous_format']),
+    "flatten_after_log_softmax": ("""
+v = T.tensor([[[[-0.59, 0.45], [1.2, 1.33]]], [[[1.68, -0.97], [-1.46, -0.36]]]], requires_grad=True)
+f = v.permute(3, 2, 1, 0).log_softmax(0).flatten()
+out = [type(f.grad_fn).__name__, [type(n).__name__ for n, _ in f.grad_fn.next_functions]]
+""", ['ViewBackward0', ['LogSoftmaxBackward0']]),
+    # index_select, gather, scatter and index_add take no negative index (numpy would count it from the
+    # end): PyTorch's bounds errors, in the words of each kernel
+    "index_bounds": ("""
+I = T.tensor
+cases = [lambda: T.zeros(2, 3).index_select(1, I([-1])), lambda: T.zeros(2, 3).index_select(1, I([0, -2, 5])),
+         lambda: T.zeros(3, 2).index_select(0, I([5])), lambda: T.zeros(3, 2).index_select(0, I([-1])),
+         lambda: T.zeros(2, 3, 4).index_select(2, I([4])), lambda: T.zeros(0, 3).index_select(0, I([0])),
+         lambda: T.zeros(3, 0).index_select(0, I([4])), lambda: T.zeros(3).index_select(0, I([-1])),
+         lambda: T.tensor(2.).index_select(0, I([1])), lambda: T.zeros(2, 3).gather(1, I([[-1]])),
+         lambda: T.zeros(2, 3).gather(0, I([[1, 2, -1]])), lambda: T.tensor(1.).gather(0, I(1)),
+         lambda: T.zeros(2, 3).scatter(1, I([[-1]]), 1.), lambda: T.zeros(2, 3).scatter(1, I([[3]]), T.ones(1, 1)),
+         lambda: T.zeros(2, 3).scatter_add(1, I([[-1]]), T.ones(1, 1)),
+         lambda: T.zeros(2, 3).index_add(1, I([-1]), T.ones(2, 1)), lambda: T.zeros(3).index_add(0, I([-1]), T.ones(1)),
+         lambda: T.zeros(0)[[0]], lambda: T.zeros(2, 0)[[0, 1], [0, 0]], lambda: T.zeros(3)[[5]]]
+out = []
+for case in cases:
+    try:
+        out += [case()]
+    except (RuntimeError, IndexError) as err:
+        out += [type(err).__name__, str(err)]
+out += [T.zeros(3, 0).index_select(0, I([0])).shape[0], T.zeros(2, 3).index_select(1, I([], dtype=T.int64)).shape[1]]
+""", ['RuntimeError', 'INDICES element is out of DATA bounds, id=-1 axis_dim=3', 'RuntimeError', 'INDICES element is out of DATA bounds, id=-2 axis_dim=3', 'IndexError', 'index out of range in self', 'IndexError', 'index out of range in self', 'IndexError', 'index out of range in self', 'RuntimeError', 'index_select(): self indexing axis dim should be positive', 'RuntimeError', 'INDICES element is out of DATA bounds, id=4 axis_dim=3', 'IndexError', 'index out of range in self', 'IndexError', 'index out of range in self', 'RuntimeError', 'index -1 is out of bounds for dimension 1 with size 3', 'RuntimeError', 'index 2 is out of bounds for dimension 0 with size 2', 'RuntimeError', 'index 1 is out of bounds for dimension 0 with size 1', 'RuntimeError', 'index -1 is out of bounds for dimension 1 with size 3', 'RuntimeError', 'index 3 is out of bounds for dimension 1 with size 3', 'RuntimeError', 'index -1 is out of bounds for dimension 1 with size 3', 'RuntimeError', 'index -1 is out of bounds for dimension 1 with size 3', 'IndexError', 'index out of range in self', 'IndexError', 'index is out of bounds for dimension with size 0', 'IndexError', 'index is out of bounds for dimension with size 0', 'IndexError', 'index 5 is out of bounds for dimension 0 with size 3', 1, 0]),
+    # errors of empty reductions, in PyTorch's order and words; a cat of legacy empty (0,) tensors only
+    "empty_reductions_and_cat": ("""
+e = T.zeros(0, requires_grad=True)
+out = []
+for bad in ["e.argmax(0)", "e.argmin(-1)", "e.argmax()", "T.zeros(3, 0).argmax(1)", "T.zeros(3, 0).amax(-1)",
+            "T.zeros(3, 0).amin((0, -1))", "T.zeros(3, 0).amax((-1, 0))", "T.zeros(2, 3, dtype=T.bool).median(3)",
+            "T.zeros(3, 2) @ T.zeros(3, dtype=T.float64)", "T.zeros(3) @ T.zeros(2, dtype=T.float64)"]:
+    try:
+        out += [eval(bad)]
+    except (RuntimeError, IndexError) as err:
+        out += [type(err).__name__, str(err)]
+x = T.randn(2, 3)
+out += [list(x.argmax(keepdim=True).shape), list(x.argmin(keepdim=True).shape), T.zeros(3, 0).argmax(0)]
+r = T.cat([e, e], 5)
+r.sum().backward()
+a = T.ones(2, 3, requires_grad=True)
+s = T.cat([e, a, e], 1)
+s.sum().backward()
+out += [r, e.grad, list(s.shape), len(s.grad_fn.next_functions), a.grad, str(T.cat([T.zeros(0, dtype=T.float64), T.ones(0, dtype=T.int64)], 3).dtype)]
+""", ['IndexError', 'argmax(): Expected reduction dim 0 to have non-zero size.', 'IndexError', 'argmin(): Expected reduction dim 0 to have non-zero size.', 'IndexError', 'argmax(): Expected reduction dim to be specified for input.numel() == 0.', 'IndexError', 'argmax(): Expected reduction dim 1 to have non-zero size.', 'IndexError', 'amax(): Expected reduction dim -1 to have non-zero size.', 'IndexError', 'amin(): Expected reduction dim -1 to have non-zero size.', 'IndexError', 'amax(): Expected reduction dim -1 to have non-zero size.', 'IndexError', 'Dimension out of range (expected to be in range of [-2, 1], but got 3)', 'RuntimeError', 'size mismatch, got input (3), mat (3x2), vec (3)', 'RuntimeError', 'dot : expected both vectors to have same dtype, but found Float and Double', [1, 1], [1, 1], [], [], [], [2, 3], 3, [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]], 'minigrad.float64']),
+    # the gradient of the inf-norm respects nan (a nan counts as chosen, and sign(nan) is 0); var's
+    # backward takes the mean of every element (MeanBackward0) when no dim was given
+    "inf_norm_nan_and_var_mean": ("""
+out = []
+for v in [[0.37, nan], [-0.5, 0.5], [nan, nan], [inf, 1.0], [1.0, -1.0, 0.5]]:
+    for p in [inf, -inf]:
+        x = T.tensor(v, requires_grad=True)
+        x.norm(p=p).backward()
+        out += [x.grad]
+x = T.tensor([[1.87, -0.41], [-1.65, -1.88], [1.63, -0.28]], dtype=T.float64, requires_grad=True)
+g, = T.autograd.grad(x.var().sum(), x, create_graph=True)
+names, todo = [], [g.grad_fn]
+while todo:
+    node = todo.pop()
+    names.append(type(node).__name__)
+    todo += [n for n, _ in node.next_functions if n is not None]
+out += [g, sorted(names)]
+F = T.nn.functional
+out += [F.cross_entropy(T.zeros(0, requires_grad=True), T.zeros(0), label_smoothing=0.3),
+        F.cross_entropy(T.zeros(2, 0, requires_grad=True), T.zeros(2, 0), label_smoothing=0.3, reduction="none")]
+""", [[0.0, 0.0], [0.0, 0.0], [-0.5, 0.5], [-0.5, 0.5], [0.0, 0.0], [0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.5, -0.5, 0.0], [0.0, -0.0, 1.0], [[0.7960000000000002, -0.11599999999999998], [-0.612, -0.704], [0.7000000000000001, -0.06399999999999999]], ['AccumulateGrad', 'AccumulateGrad', 'MeanBackward0', 'MulBackward0', 'SubBackward0'], NAN, [-0.0, -0.0]]),
 }
 
 

@@ -1,4 +1,6 @@
 """Functions behind the layers (PyTorch: ``torch.nn.functional``, usually imported as ``F``)."""
+import math
+
 import numpy as np
 
 from .. import ops
@@ -150,7 +152,8 @@ def _cross_entropy_probabilities(input, target, weight, reduction, label_smoothi
     if label_smoothing > 0:
         if label_smoothing > 1:
             raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
-        target = ops.AddScalar.apply(ops.MulScalar.apply(target, 1 - label_smoothing), label_smoothing / n_classes)
+        uniform = label_smoothing / n_classes if n_classes else math.inf  # (no classes: C++'s s / 0, for no element)
+        target = ops.AddScalar.apply(ops.MulScalar.apply(target, 1 - label_smoothing), uniform)
     terms = log_p * target
     if weight is not None:  # one weight per class, viewed along the class dim
         terms = terms * (weight.view([n_classes if d == 1 else 1 for d in range(input.dim())]) if input.dim() > 1

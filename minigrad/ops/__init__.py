@@ -8,7 +8,7 @@
 - ``inplace.py``: add_, mul_, zero_, x[i] = v, ...
 - ``unary.py``: sin cos tan ..., log1p expm1 log2 log10 exp2 rsqrt erf, floor ceil round trunc frac, // %, clamp_min/max,
   fmod, nan_to_num, lerp, addcmul, addcdiv, div(rounding_mode=)
-- ``statistics.py``: var, std, norm, prod, cumsum, cumprod, logsumexp, amax/amin, argmin, all, any
+- ``statistics.py``: var, std, norm, prod, cumsum, cumprod, logsumexp, amax/amin, argmax, argmin, all, any
 - ``select.py``: masked_fill, index_select, gather, scatter, flip, repeat, split/chunk, unbind, einsum,
   tril/triu, diag, trace, masked_select, take, nonzero, roll, repeat_interleave, tile, meshgrid, broadcast_tensors
 - ``sorting.py``: sort, argsort, topk, median, unique

@@ -610,12 +610,14 @@ class Clone(Function):
     node_name = "CloneBackward0"
 
     @staticmethod
-    def forward(ctx, a):
-        return Tensor(a._data.copy())
+    def forward(ctx, a, order="K"):
+        """``order`` is numpy's: ``"K"`` keeps the input's layout (PyTorch's ``preserve_format``), ``"C"``
+        is row-major (``contiguous_format``)."""
+        return Tensor(a._data.copy(order=order))
 
     @staticmethod
     def backward(ctx, grad):
-        return grad
+        return grad, None
 
 
 class Fill(Function):

@@ -113,13 +113,13 @@ class Dot(Function):
     def forward(ctx, a, b):
         if a._data.ndim != 1 or b._data.ndim != 1:
             raise RuntimeError(f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors")
+        if a._data.dtype != b._data.dtype:
+            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_NAME[a.dtype.name]} "
+                               f"and {_NAME[b.dtype.name]}")
         if a._data.shape != b._data.shape:
             raise RuntimeError(f"inconsistent tensor size, expected tensor [{a._data.size}] and src "
                                f"[{b._data.size}] to have the same number of elements, but got {a._data.size} and "
                                f"{b._data.size} elements respectively")
-        if a._data.dtype != b._data.dtype:
-            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_NAME[a.dtype.name]} "
-                               f"and {_NAME[b.dtype.name]}")
         ctx.save_for_backward(a, b)
         return Tensor(np.asarray(_product(a._data, b._data)))
 
@@ -139,12 +139,12 @@ class Mv(Function):
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         if m._data.ndim != 2 or v._data.ndim != 1:
             raise RuntimeError(f"vector + matrix @ vector expected, got 1, {m._data.ndim}, {v._data.ndim}")
-        if m._data.dtype != v._data.dtype:  # (PyTorch's addmv also names the "input", the result: v's dtype)
-            raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_NAME[v.dtype.name]}, "
-                               f"{_NAME[m.dtype.name]}, and {_NAME[v.dtype.name]}")
         if m._data.shape[1] != v._data.shape[0]:
             raise RuntimeError(f"size mismatch, got input ({m._data.shape[0]}), mat ({m._data.shape[0]}x"
                                f"{m._data.shape[1]}), vec ({v._data.shape[0]})")
+        if m._data.dtype != v._data.dtype:  # (PyTorch's addmv also names the "input", the result: v's dtype)
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_NAME[v.dtype.name]}, "
+                               f"{_NAME[m.dtype.name]}, and {_NAME[v.dtype.name]}")
         ctx.save_for_backward(m, v)
         return Tensor(_product(m._data, v._data))
 

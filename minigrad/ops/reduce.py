@@ -1,4 +1,8 @@
-"""Reductions (sum, mean, max) and softmax: forward and backward side by side."""
+"""Reductions (sum, mean, max) and softmax: forward and backward side by side.
+
+PyTorch gives the result of a reduction, softmax and the like a fresh row-major (contiguous) layout,
+whatever the input's strides; numpy keeps the input's order, so these ops ask for ``order="C"``
+(it decides whether a later ``view`` works)."""
 from collections import namedtuple
 
 import numpy as np
@@ -80,7 +84,7 @@ class SumDim(Function):
         ctx.dims = reduce_dims(dim, a._data.ndim)
         ctx.keepdim = keepdim
         with np.errstate(invalid="ignore", over="ignore"):
-            return Tensor(np.asarray(a._data.sum(axis=ctx.dims, keepdims=keepdim, dtype=_sum_dtype(a, dtype))))
+            return Tensor(np.asarray(a._data.sum(axis=ctx.dims, keepdims=keepdim, dtype=_sum_dtype(a, dtype)), order="C"))
 
     @staticmethod
     def backward(ctx, grad):
@@ -117,7 +121,7 @@ class MeanDim(Function):
         n = int(np.prod([ctx.shape[d] for d in ctx.dims])) if ctx.dims else 1
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # the mean of nothing is 0 / 0 = nan, silently
             total = a._data.sum(axis=ctx.dims, keepdims=keepdim)  # (numpy's mean is this sum / n, but warns at n = 0)
-            return Tensor(np.asarray(total / n, dtype=a._data.dtype))
+            return Tensor(np.asarray(total / n, dtype=a._data.dtype, order="C"))
 
     @staticmethod
     def backward(ctx, grad):
@@ -189,9 +193,9 @@ class MaxDim(Function):
         values = np.take_along_axis(a._data, idx, axis=d)
         if not keepdim:
             values, idx = values.squeeze(d), idx.squeeze(d)
-        indices = Tensor(np.asarray(idx, dtype=np.int64))
+        indices = Tensor(np.asarray(idx, dtype=np.int64, order="C"))
         ctx.mark_non_differentiable(indices)
-        return Tensor(np.asarray(values)), indices
+        return Tensor(np.asarray(values, order="C")), indices
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
@@ -222,7 +226,7 @@ class Softmax(Function):
         axis = d if a._data.ndim else None
         with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, silently, in PyTorch too
             e = np.exp(a._data - a._data.max(axis=axis, keepdims=True, initial=-np.inf))
-            out = Tensor(e / e.sum(axis=axis, keepdims=True))
+            out = Tensor(np.asarray(e / e.sum(axis=axis, keepdims=True), order="C"))
         ctx.dim, ctx.dim_arg = d, dim
         ctx.save_for_backward(out)
         return out
@@ -272,7 +276,7 @@ class LogSoftmax(Function):
         axis = d if a._data.ndim else None
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             shifted = a._data - a._data.max(axis=axis, keepdims=True, initial=-np.inf)
-            out = Tensor(shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True)))
+            out = Tensor(np.asarray(shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True)), order="C"))
         ctx.dim, ctx.dim_arg = d, dim
         ctx.save_for_backward(out)
         return out

@@ -4,10 +4,15 @@ Each backward puts the gradient back where forward took the values from: ``gathe
 its backward adds into zeros (``scatter_add``); ``flip`` reverses, so its backward reverses;
 ``split`` cuts, so its backward joins (``cat``).  Formulas and node names from PyTorch's
 ``tools/autograd/derivatives.yaml``.
+
+Where PyTorch allocates a fresh row-major (contiguous) result whatever the input's strides
+(masked_fill, index_select, repeat, tril, roll), numpy's result is asked for in ``order="C"``; flip
+keeps the input's layout (``order="K"``), as in PyTorch. It decides whether a later ``view`` works.
 """
 import numpy as np
 
 from ..autograd.function import Function
+from ..devices import contiguous_format
 from ..tensor import Tensor, _wrap_dim
 from ._util import sum_to
 from .shape import IndexAddGrad, MaskedScatterGrad, PutGrad, view_of
@@ -34,7 +39,7 @@ class MaskedFill(Function):
     def forward(ctx, a, m, value):
         ctx.mask = m
         v = value._data if isinstance(value, Tensor) else value
-        return Tensor(np.where(m, np.asarray(v, a._data.dtype), a._data))
+        return Tensor(np.asarray(np.where(m, np.asarray(v, a._data.dtype), a._data), order="C"))
 
     @staticmethod
     def backward(ctx, grad):
@@ -61,22 +66,51 @@ class IndexSelect(Function):
         if idx.ndim > 1:
             raise IndexError("index_select(): Index is supposed to be a vector")
         ctx.shape = a._data.shape
-        if a._data.ndim == 0:  # a 0-dim tensor: the index must be one 0
-            if idx.size != 1:
-                raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
+        if a._data.ndim == 0 and idx.size != 1:  # a 0-dim tensor: the index must be one 0
+            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
+        _check_index_select(a._data.shape, dim, idx.reshape(-1))
+        if a._data.ndim == 0:
             ctx.key = ()
             return Tensor(a._data.copy())
         ctx.key = (slice(None),) * dim + (idx.reshape(-1),)
-        return Tensor(a._data[ctx.key])
+        return Tensor(np.asarray(a._data[ctx.key], order="C"))
 
     @staticmethod
     def backward(ctx, grad):
         return IndexAddGrad.of(grad, ctx.shape, ctx.key), None, None
 
 
-def _gather_key(idx, dim):
-    """numpy's fancy index that picks ``x[i][j][index[i][j]]`` (for dim=2): PyTorch's gather rule.
-    (A 0-dim index counts as a 1-dim one of one element, as in PyTorch; use it on ``np.atleast_1d(x)``.)"""
+def _check_index_select(shape, dim, idx):
+    """index_select takes no negative index. PyTorch's CPU kernels word the check in two ways: one for
+    ``dim == 1`` (and for a tensor with no elements), one for the others."""
+    if len(shape) <= 1:
+        if ((idx < 0) | (idx >= int(np.prod(shape)))).any():  # (a 0-dim tensor has one element)
+            raise IndexError("index out of range in self")
+        return
+    if idx.size == 0:
+        return
+    if shape[dim] == 0:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    bad = idx[(idx < 0) | (idx >= shape[dim])]
+    if bad.size and (dim == 1 or 0 in shape):
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad[0]} axis_dim={shape[dim]}")
+    if bad.size:
+        raise IndexError("index out of range in self")
+
+
+def check_bounds(idx, size, dim):
+    """PyTorch's bounds check of gather, scatter and index_add: each index in ``[0, size)`` (numpy would
+    count a negative one from the end)."""
+    bad = idx[(idx < 0) | (idx >= size)]
+    if bad.size:
+        raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with size {size}")
+
+
+def _gather_key(idx, dim, shape):
+    """numpy's fancy index that picks ``x[i][j][index[i][j]]`` (for dim=2) of an ``x`` of ``shape``:
+    PyTorch's gather rule. (A 0-dim index counts as a 1-dim one of one element, as in PyTorch; use it on
+    ``np.atleast_1d(x)``.)"""
+    check_bounds(idx, shape[dim] if shape else 1, dim)
     idx = np.atleast_1d(idx)
     grids = list(np.indices(idx.shape, sparse=True))
     grids[dim] = idx
@@ -110,7 +144,7 @@ class Gather(Function):
         if max(idx.ndim, 1) != max(a._data.ndim, 1):  # (a 0-dim tensor counts as 1-dim, as in PyTorch)
             raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
         ctx.dim, ctx.index, ctx.shape = dim, idx, a._data.shape
-        return Tensor(np.atleast_1d(a._data)[_gather_key(idx, dim)].reshape(idx.shape))
+        return Tensor(np.atleast_1d(a._data)[_gather_key(idx, dim, a._data.shape)].reshape(idx.shape))
 
     @staticmethod
     def backward(ctx, grad):
@@ -128,7 +162,7 @@ class ScatterAdd(Function):
         _check_scatter(a, idx, src)
         ctx.dim, ctx.index = dim, idx
         out = a._data.copy()
-        np.add.at(np.atleast_1d(out), _gather_key(idx, dim), _src_part(src, idx))
+        np.add.at(np.atleast_1d(out), _gather_key(idx, dim, out.shape), _src_part(src, idx))
         return Tensor(out)
 
     @staticmethod
@@ -148,7 +182,7 @@ class Scatter(Function):
         _check_scatter(a, idx, src)
         ctx.dim, ctx.index = dim, idx
         out = a._data.copy()
-        np.atleast_1d(out)[_gather_key(idx, dim)] = _src_part(src, idx) if isinstance(src, Tensor) else src
+        np.atleast_1d(out)[_gather_key(idx, dim, out.shape)] = _src_part(src, idx) if isinstance(src, Tensor) else src
         return Tensor(out)
 
     @staticmethod
@@ -171,7 +205,7 @@ class Flip(Function):
     @staticmethod
     def forward(ctx, a, dims):
         ctx.dims = dims
-        return Tensor(np.flip(a._data, dims if a._data.ndim else ()).copy())
+        return Tensor(np.flip(a._data, dims if a._data.ndim else ()).copy(order="K"))
 
     @staticmethod
     def backward(ctx, grad):
@@ -189,7 +223,7 @@ class Repeat(Function):
                                "of tensor")
         ctx.shape = a._data.shape
         ctx.repeats = repeats
-        return Tensor(np.tile(a._data, repeats))
+        return Tensor(np.asarray(np.tile(a._data, repeats), order="C"))
 
     @staticmethod
     def backward(ctx, grad):
@@ -485,6 +519,9 @@ class IndexAdd(Function):
     def forward(ctx, a, dim, idx, source, alpha=1):
         if idx.ndim > 1:
             raise IndexError("index_add_(): Index is supposed to be a vector")
+        if a._data.ndim <= 1 and ((idx < 0) | (idx >= a._data.size)).any():
+            raise IndexError("index out of range in self")
+        check_bounds(idx, a._data.shape[dim] if a._data.ndim else 1, dim)
         ctx.dim, ctx.index, ctx.alpha = dim, idx, alpha
         out = a._data.copy()
         key = (slice(None),) * dim + (idx.reshape(-1),)
@@ -524,7 +561,7 @@ class Tril(Function):
         if a._data.ndim < 2:
             raise RuntimeError(f"{cls.__name__.lower()}: input tensor must have at least 2 dimensions")
         ctx.k = k
-        return Tensor(cls.numpy_fn(a._data, k))
+        return Tensor(np.asarray(cls.numpy_fn(a._data, k), order="C"))
 
     @classmethod
     def backward(cls, ctx, grad):
@@ -679,7 +716,7 @@ class Roll(Function):
         ctx.shifts, ctx.dims = shifts, dims
         if not dims:
             return Tensor(np.roll(a._data.reshape(-1), shifts[0]).reshape(a._data.shape))
-        return Tensor(np.roll(a._data, shifts, axis=dims) if a._data.ndim else a._data.copy())
+        return Tensor(np.asarray(np.roll(a._data, shifts, axis=dims), order="C") if a._data.ndim else a._data.copy())
 
     @staticmethod
     def backward(ctx, grad):
@@ -718,7 +755,7 @@ def repeat_interleave(t, repeats, dim=None):
         raise RuntimeError("Repeats must be non-negative")
     shape = list(t._data.shape)
     expanded = t.unsqueeze(dim + 1).expand(shape[:dim + 1] + [repeats] + shape[dim + 1:])
-    return expanded.clone().view(shape[:dim] + [shape[dim] * repeats] + shape[dim + 1:])
+    return expanded.clone(memory_format=contiguous_format).view(shape[:dim] + [shape[dim] * repeats] + shape[dim + 1:])
 
 
 def tile(t, dims):

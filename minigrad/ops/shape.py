@@ -447,6 +447,8 @@ def _index_message(msg, key, shape):
     m = re.match(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", msg)
     if not m:
         return msg
+    if m.group(3) == "0":  # (PyTorch names neither the index nor the dim then)
+        return "index is out of bounds for dimension with size 0"
     axis, dim, seen = int(m.group(2)), 0, 0
     for k in key if isinstance(key, tuple) else (key,):
         if k is Ellipsis:
@@ -769,15 +771,21 @@ class Cat(Function):
 
     @staticmethod
     def forward(ctx, dim, *tensors):
-        d = _wrap_dim(dim, tensors[0]._data.ndim)
-        ctx.dim = d
-        ctx.sizes = [t._data.shape[d] for t in tensors]
-        return Tensor(np.concatenate([t._data for t in tensors], axis=d, dtype=promote(tensors).numpy))
+        """``dim`` is wrapped already; a legacy empty tensor of shape (0,) takes no part (size None)."""
+        ctx.dim = dim
+        ctx.sizes = [None if t._data.shape == (0,) else t._data.shape[dim] for t in tensors]
+        parts = [t._data for t, size in zip(tensors, ctx.sizes) if size is not None]
+        if not parts:  # every input is a legacy empty tensor: so is the result
+            return Tensor(np.zeros(0, dtype=promote(tensors).numpy))
+        return Tensor(np.asarray(np.concatenate(parts, axis=dim, dtype=promote(tensors).numpy), order="C"))  # (contiguous, as in PyTorch)
 
     @staticmethod
     def backward(ctx, grad):
         grads, start = [], 0
         for size in ctx.sizes:
+            if size is None:
+                grads.append(grad.new_zeros(0))
+                continue
             grads.append(index(grad, (slice(None),) * ctx.dim + (slice(start, start + size),)))
             start += size
         return (None, *grads)

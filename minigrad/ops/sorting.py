@@ -130,6 +130,7 @@ class MedianDim(MaxDim):
 
     @classmethod
     def forward(cls, ctx, a, dim, keepdim):
+        _wrap_dim(dim, max(a._data.ndim, 1))  # (the dim is checked first)
         _no_bool(a, "median_out")
         return super().forward(ctx, a, dim, keepdim)
 

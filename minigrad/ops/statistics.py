@@ -1,8 +1,9 @@
-"""More reductions: var, std, norm, prod, cumsum, cumprod, logsumexp, amax/amin (and argmin, all, any).
+"""More reductions: var, std, norm, prod, cumsum, cumprod, logsumexp, amax/amin (and argmax, argmin, all, any).
 
 Like ``reduce.py``: forward reduces a numpy array over ``dims``; backward gives the gradient its
 reduced dims back (``_unreduce``) and spreads it with the derivative of the reduction, as written
 in PyTorch's ``tools/autograd/derivatives.yaml`` (``var_backward``, ``norm_backward``, ...).
+The results are row-major (``order="C"``), as PyTorch allocates them (see ``reduce.py``).
 """
 import math
 import warnings
@@ -12,7 +13,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
-from ._util import constant, dims_arg
+from ._util import _wrap_dim, constant, dims_arg
 from .reduce import _unreduce, reduce_dims
 
 
@@ -80,7 +81,7 @@ def _variance(x, dims, correction, keepdim, name):
     x64 = x.astype(np.float64)  # (PyTorch accumulates float32 in double too)
     with np.errstate(all="ignore"):
         sq = ((x64 - x64.sum(axis=dims, keepdims=True) / n) ** 2).sum(axis=dims, keepdims=keepdim)
-        return np.asarray(sq / max(n - correction, 0), dtype=x.dtype)
+        return np.asarray(sq / max(n - correction, 0), dtype=x.dtype, order="C")
 
 
 def _var_backward(grad, a, ctx):
@@ -96,7 +97,7 @@ def _var_backward(grad, a, ctx):
             mean = x.sum() / x.size
         return g * constant(np.where(x == mean, np.nan, np.inf).astype(x.dtype))
     scale = 2.0 / (n - correction) if n != correction else math.inf
-    return g * scale * (a - a.mean(dims, True))
+    return g * scale * (a - (a.mean() if ctx.every_element else a.mean(dims, True)))
 
 
 def var_or_std(fn, a, dim=None, unbiased=None, keepdim=False, correction=None, name="var"):
@@ -133,7 +134,7 @@ class Norm(Function):
                 out = (x != 0).sum(axis=dims, keepdims=keepdim)
             else:
                 out = (x.astype(np.float64) ** p).sum(axis=dims, keepdims=keepdim) ** (1.0 / p)
-        out = Tensor(np.asarray(out, dtype=a._data.dtype))
+        out = Tensor(np.asarray(out, dtype=a._data.dtype, order="C"))
         ctx.save_for_backward(a, out)
         ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
         return out
@@ -150,8 +151,8 @@ class Norm(Function):
             return a.sign() * g, None, None, None
         if p == 2:
             return (a * (g / norm)).masked_fill(norm == 0, 0), None, None, None
-        if math.isinf(p):
-            mask = (a.abs() == norm).to(a.dtype)
+        if math.isinf(p):  # amax's (amin's) backward of |x|; a nan counts as chosen, and sign(nan) is 0
+            mask = ((a.abs() == norm) | a.isnan()).to(a.dtype)
             return a.sign() * (g / mask.sum(dims, True)) * mask, None, None, None
         return (a * a.abs().pow(p - 2) * g / norm.pow(p - 1)).masked_fill(norm == 0, 0), None, None, None
 
@@ -184,7 +185,7 @@ class Prod(Function):
         x = a._data
         ctx.dim, ctx.keepdim = dim, keepdim
         with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 is nan, silently, as in PyTorch
-            out = Tensor(np.asarray(x.prod(axis=dim, keepdims=keepdim, dtype=_sum_dtype(x.dtype))))
+            out = Tensor(np.asarray(x.prod(axis=dim, keepdims=keepdim, dtype=_sum_dtype(x.dtype)), order="C"))
         ctx.save_for_backward(a, out)
         return out
 
@@ -230,7 +231,7 @@ class Cumsum(Function):
         if a._data.ndim == 0:
             return Tensor(a._data.astype(_sum_dtype(a._data.dtype)))
         with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, silently, as in PyTorch
-            return Tensor(np.cumsum(a._data, axis=dim, dtype=_sum_dtype(a._data.dtype)))
+            return Tensor(np.asarray(np.cumsum(a._data, axis=dim, dtype=_sum_dtype(a._data.dtype)), order="C"))
 
     @staticmethod
     def backward(ctx, grad):
@@ -255,7 +256,7 @@ class Cumprod(Function):
         x = a._data if dtype is None else a._data.astype(dtype.numpy)
         dtype = _sum_dtype(x.dtype)
         with np.errstate(over="ignore", invalid="ignore"):  # (inf * 0 is nan, silently, as in PyTorch)
-            out = Tensor(x.astype(dtype) if x.ndim == 0 else np.cumprod(x, axis=dim, dtype=dtype))
+            out = Tensor(x.astype(dtype) if x.ndim == 0 else np.asarray(np.cumprod(x, axis=dim, dtype=dtype), order="C"))
         ctx.save_for_backward(a, out)
         return out
 
@@ -297,7 +298,7 @@ class Logsumexp(Function):
             out = np.log(np.exp(x - m).sum(axis=dims, keepdims=True)) + m
         if not keepdim:
             out = out.squeeze(dims)
-        out = Tensor(np.asarray(out, dtype=x.dtype))
+        out = Tensor(np.asarray(out, dtype=x.dtype, order="C"))
         ctx.save_for_backward(a, out)
         ctx.dims, ctx.keepdim = dims, keepdim
         return out
@@ -323,10 +324,11 @@ class Amax(Function):
         if a._data.size == 0 and dim in (None, (), []):
             raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                                "Specify the reduction dim with the 'dim' argument.")
-        for d in dims:
+        given = (dim,) if isinstance(dim, int) else dim or dims  # (PyTorch names the dim as it was given)
+        for d in given if a._data.ndim else ():
             if a._data.shape[d] == 0:
                 raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
-        out = Tensor(np.asarray(cls.numpy_fn(a._data, axis=dims, keepdims=keepdim)))
+        out = Tensor(np.asarray(cls.numpy_fn(a._data, axis=dims, keepdims=keepdim), order="C"))
         ctx.save_for_backward(a, out)
         ctx.dims, ctx.keepdim = dims, keepdim
         return out
@@ -344,16 +346,27 @@ class Amin(Amax):
     numpy_fn = np.min
 
 
-# ------------------------------------------------------------------ not differentiable: argmin, all, any
-def argmin(a, dim=None, keepdim=False):
+# ------------------------------------------------------------------ not differentiable: argmax, argmin, all, any
+def argmax_or_argmin(fn, a, dim=None, keepdim=False):
+    """``x.argmax(dim)`` / ``x.argmin(dim)``: int64 indices (``fn`` is ``np.argmax`` or ``np.argmin``).
+    A nan counts as the largest and the smallest value, in PyTorch as in numpy."""
+    name = fn.__name__
     if a.dtype.name == "bool":
-        raise RuntimeError("argmin(): does not support bool input")
-    if dim is None:
-        return Tensor(np.asarray(np.argmin(a._data)))
-    return Tensor(np.asarray(np.argmin(a._data, axis=dims_arg(dim, a._data.ndim)[0], keepdims=keepdim)))
+        raise RuntimeError(f"{name}(): does not support bool input")
+    if dim is None:  # over all elements; keepdim keeps every dim, of size 1
+        if a._data.size == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+        return Tensor(np.asarray(fn(a._data, keepdims=keepdim)))
+    if a._data.ndim == 0:
+        _wrap_dim(dim, 0)  # (dim 0 or -1: the only element)
+        return Tensor(np.asarray(0))
+    d = _wrap_dim(dim, a._data.ndim)
+    if a._data.shape[d] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    return Tensor(np.asarray(fn(a._data, axis=d, keepdims=keepdim), order="C"))
 
 
 def all_or_any(fn, a, dim=None, keepdim=False):
     """``x.all()`` / ``x.any(dim)``: a bool tensor (``fn`` is ``np.all`` or ``np.any``)."""
     axis = None if dim is None else reduced_dims(dim, a._data.ndim)
-    return Tensor(np.asarray(fn(a._data != 0, axis=axis, keepdims=keepdim)))
+    return Tensor(np.asarray(fn(a._data != 0, axis=axis, keepdims=keepdim), order="C"))
