@@ -558,6 +558,76 @@ F = T.nn.functional
 out += [F.cross_entropy(T.zeros(0, requires_grad=True), T.zeros(0), label_smoothing=0.3),
         F.cross_entropy(T.zeros(2, 0, requires_grad=True), T.zeros(2, 0), label_smoothing=0.3, reduction="none")]
 """, [[0.0, 0.0], [0.0, 0.0], [-0.5, 0.5], [-0.5, 0.5], [0.0, 0.0], [0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.5, -0.5, 0.0], [0.0, -0.0, 1.0], [[0.7960000000000002, -0.11599999999999998], [-0.612, -0.704], [0.7000000000000001, -0.06399999999999999]], ['AccumulateGrad', 'AccumulateGrad', 'MeanBackward0', 'MulBackward0', 'SubBackward0'], NAN, [-0.0, -0.0]]),
+
+    # an expanded tensor without a history takes a value that requires grad by index_put_ and masked_fill_
+    # (CopySlices on its base; where two indices share a place the last one's value stays); other writes refuse
+    "expanded_writes_of_a_new_value": ("""
+import warnings
+warnings.simplefilter("ignore")
+out = []
+for src in ["e.fill_(V)", "e[0] = V", "e[0, 1] = V", "e[1:] = V", "e[:, 1] = V", "e[...] = V", "e.add_(V)",
+            "e.masked_fill_(e > 1, V)", "e[[1]] = V", "e[e > 1] = V", "e[:, [0, 0]] = W", "e[[2, 0]] = W[:, 0]"]:
+    x = T.arange(4.) * 1
+    e = x.expand(3, 4)
+    V = T.tensor(5., requires_grad=True)
+    W = T.arange(6.).reshape(3, 2).requires_grad_()
+    try:
+        exec(src, {"T": T, "e": e, "V": V, "W": W})
+        (e * T.arange(12.).reshape(3, 4)).sum().backward()
+        out += [x, V.grad if V.grad is not None else W.grad, type(x.grad_fn).__name__, type(e.grad_fn).__name__]
+    except RuntimeError as err:
+        out += [str(err)]
+e = (T.arange(4.) * 1).expand(2, 4)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    try:
+        e[:, [0, 0]] = T.ones(2, 2, 6)
+    except RuntimeError as err:
+        out += [str(err), [str(m.message).split(" (Triggered")[0] for m in w]]
+""", ['unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.', [5.0, 5.0, 5.0, 5.0], 66.0, 'CopySlices', 'AsStridedBackward0', [0.0, 5.0, 2.0, 3.0], 15.0, 'CopySlices', 'AsStridedBackward0', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.', 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.', [0.0, 1.0, 5.0, 5.0], 117.0, 'CopySlices', 'AsStridedBackward0', [5.0, 5.0, 5.0, 5.0], 66.0, 'CopySlices', 'AsStridedBackward0', [0.0, 1.0, 5.0, 5.0], 117.0, 'CopySlices', 'AsStridedBackward0', [5.0, 1.0, 2.0, 3.0], [[12.0, 12.0], [12.0, 12.0], [12.0, 12.0]], 'CopySlices', 'AsStridedBackward0', 'shape mismatch: value tensor of shape [3] cannot be broadcast to indexing result of shape [2, 4]', 'shape mismatch: value tensor of shape [2, 2, 6] cannot be broadcast to indexing result of shape [2, 2]', ['Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before performing this operation. This also applies to advanced indexing e.g. tensor[indices] = tensor']]),
+    # what a second backward must refuse: index_put_ saved its indices (a list too); index_add saves its index
+    # only for the source's gradient; the product of a 0-dim tensor passes the gradient through
+    "second_backward_index_put_and_prod": ("""
+out = []
+def twice(make):
+    y, leaf = make()
+    y.sum().backward()
+    try:
+        y.sum().backward()
+        return ["ran twice", leaf.grad]
+    except RuntimeError as err:
+        return [str(err)[:50], leaf.grad]
+def put():
+    x, v = T.zeros(3), T.tensor(1., requires_grad=True)
+    x[[0]] = v
+    return x, v
+def put_view():
+    x, v = T.zeros(2, 3), T.tensor(1., requires_grad=True)
+    y = x[0]
+    x[[0]] = v
+    return y, v
+def add_no_source_grad():
+    x = T.randn(3, 4, requires_grad=True)
+    return x.index_add(0, T.tensor([0]), T.ones(1, 4)), x
+def add_source_grad():
+    s = T.ones(1, 4, requires_grad=True)
+    return T.zeros(3, 4).index_add(0, T.tensor([0]), s), s
+for make in [put, put_view, add_no_source_grad, add_source_grad]:
+    out += twice(make)
+a = T.tensor(1.0, requires_grad=True)
+loss = T.nn.functional.l1_loss(a.clamp(-1, 1), T.tensor(inf))
+loss.prod(-1).backward()
+b = T.tensor(1.5, requires_grad=True)
+g, = T.autograd.grad((b * 2).prod(), b, create_graph=True)
+out += [a.grad, g, g.requires_grad]
+def setitem(x, key):
+    x[key] = 1.
+for x, key in [(T.zeros(0), 0), (T.zeros(2, 0), (0, 1)), (T.zeros(3, 2), (1, 5)), (T.zeros(3, 2), (..., 5)), (T.zeros(3), -4)]:
+    try:
+        setitem(x, key)
+    except IndexError as err:
+        out += [str(err)]
+""", ['Trying to backward through the graph a second time', 1.0, 'Trying to backward through the graph a second time', 3.0, 'ran twice', [[2.0, 2.0, 2.0, 2.0], [2.0, 2.0, 2.0, 2.0], [2.0, 2.0, 2.0, 2.0]], 'Trying to backward through the graph a second time', [[1.0, 1.0, 1.0, 1.0]], -1.0, 2.0, False, 'index 0 is out of bounds for dimension 0 with size 0', 'index 1 is out of bounds for dimension 1 with size 0', 'index 5 is out of bounds for dimension 1 with size 2', 'index 5 is out of bounds for dimension 1 with size 2', 'index -4 is out of bounds for dimension 0 with size 3']),
 }
 
 

@@ -51,11 +51,13 @@ def inplace(t, fn, *args):
         check_not_bool(t, args[0], "Subtraction")
     if has_internal_overlap(t._data) and fn not in _WRITE_SHARED_PLACES:  # (then the operands, as in PyTorch)
         raise RuntimeError(SHARED_PLACE)
+    if has_internal_overlap(t._data) and fn in _INDEX_PUTS:  # (they warn first, then check their operands)
+        _warn_expanded(fn, args)
     for other in args:  # (after those checks, as in PyTorch, where the kernel checks its operands)
         if isinstance(other, Tensor) and not getattr(fn, "indexed", False):  # (x[key] = value: IndexPut checks)
             _check_operand(t, other)
-    if recording and has_internal_overlap(t._data):  # (PyTorch's CopySlices would write into a view with shared places)
-        raise RuntimeError(SHARED_PLACE)
+    if recording and has_internal_overlap(t._data) and (t.requires_grad or fn not in _INDEX_PUTS):
+        raise RuntimeError(SHARED_PLACE)  # (only index_put_ and masked_fill_ may record a new value's history there)
     if not recording:  # under no_grad (an optimizer step) or without gradients: only the numbers change
         _set_values(t, fn, args)
         _bump_version(t)
@@ -265,13 +267,14 @@ def has_internal_overlap(a):
 # the in-place ops PyTorch lets write into an expanded tensor (see _write_expanded)
 _FILLS = (Fill, Zero, shape.FillTensor)
 _MASKED_FILLS = (select.MaskedFill, select.MaskedFillTensor)
-_WRITE_SHARED_PLACES = _FILLS + _MASKED_FILLS + (shape.IndexPut, shape.IndexPutAccumulate, shape.CopySlices)
+_INDEX_PUTS = _MASKED_FILLS + (shape.IndexPut, shape.IndexPutAccumulate)
+_WRITE_SHARED_PLACES = _FILLS + _INDEX_PUTS + (shape.CopySlices,)
 
 
 def _write_expanded(t, out, fn, args):
     """Write into a tensor whose elements share places in memory, as PyTorch does: ``fill_`` and ``zero_``
     write one value everywhere; ``index_put_`` and ``masked_fill_`` (``x[key] = v`` with a list, tensor or
-    mask) warn that this is deprecated, then write the places they pick; ``x[i] = v`` writes into the view
+    mask) write the places they pick (``inplace`` warned that this is deprecated); ``x[i] = v`` writes into the view
     ``x[i]``, which must have places of its own.  (Every other op refused before it began: ``inplace``.)"""
     if fn in _FILLS:
         np.copyto(t._data, out._data, casting="unsafe")
@@ -284,19 +287,26 @@ def _write_expanded(t, out, fn, args):
             raise RuntimeError(SHARED_PLACE)
         np.copyto(view, out._data[key], casting="unsafe")
         return
-    masked = fn in _MASKED_FILLS
-    if fn is not shape.CopySlices and not masked:
-        warnings.warn(EXPANDED_WRITE.format(op="index_put_", example="tensor[indices] = tensor", line=976),
-                      UserWarning, stacklevel=4)
-    if masked or (len(keys) == 1 and np.asarray(keys[0]).dtype == bool and value._data.size == 1):
-        warnings.warn(EXPANDED_WRITE.format(op="masked_fill_", example="tensor[mask] = scalar", line=2450),
-                      UserWarning, stacklevel=4)  # (x[mask] = number is index_put_ filling: both warn)
     if fn is shape.IndexPutAccumulate:  # every indexed element adds its value, into shared places too
         np.add.at(t._data, key, value._data)
         return
-    written = np.zeros(t._data.shape, bool)  # the places the op picks get their new values
-    written[np.broadcast_to(key, t._data.shape) if masked else key] = True
-    np.copyto(t._data, out._data, casting="unsafe", where=written)
+    if fn is shape.IndexPut:  # one index after the other: where two share a place, the last one's value stays
+        t._data[key] = value._data.astype(t._data.dtype)
+        return
+    np.copyto(t._data, out._data, casting="unsafe", where=np.broadcast_to(key, t._data.shape))  # masked_fill_
+
+
+def _warn_expanded(fn, args):
+    """``index_put_`` and ``masked_fill_`` into an expanded tensor: PyTorch warns that it is deprecated."""
+    key, value = args[0], args[1]
+    keys = key if isinstance(key, tuple) else (key,)
+    masked = fn in _MASKED_FILLS
+    if not masked:
+        warnings.warn(EXPANDED_WRITE.format(op="index_put_", example="tensor[indices] = tensor", line=976),
+                      UserWarning, stacklevel=5)
+    if masked or (len(keys) == 1 and np.asarray(keys[0]).dtype == bool and value._data.size == 1):
+        warnings.warn(EXPANDED_WRITE.format(op="masked_fill_", example="tensor[mask] = scalar", line=2450),
+                      UserWarning, stacklevel=5)  # (x[mask] = number is index_put_ filling: both warn)
 
 
 # how PyTorch's clamp_ with a number bound names the integer types (C++'s names)

@@ -522,7 +522,8 @@ class IndexAdd(Function):
         if a._data.ndim <= 1 and ((idx < 0) | (idx >= a._data.size)).any():
             raise IndexError("index out of range in self")
         check_bounds(idx, a._data.shape[dim] if a._data.ndim else 1, dim)
-        ctx.dim, ctx.index, ctx.alpha = dim, idx, alpha
+        ctx.dim, ctx.alpha = dim, alpha
+        ctx.index = idx if ctx.needs_input_grad[3] else None  # (only source's gradient needs it: PyTorch saves it then)
         out = a._data.copy()
         key = (slice(None),) * dim + (idx.reshape(-1),)
         np.add.at(out, key, source._data if alpha == 1 else alpha * source._data)  # repeated indices add up

@@ -587,7 +587,8 @@ class IndexPut(Function):
             result = [int(n) for n in m.group(1).split(",") if n.strip()] if m else list(out[key].shape)
             raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast "
                                f"to indexing result of shape {result}") from None
-        ctx.key, ctx.value_shape = key, value._data.shape
+        ctx.key = np.asarray(key) if isinstance(key, list) else key  # (an index list is a saved index tensor in PyTorch)
+        ctx.value_shape = value._data.shape
         return Tensor(out)
 
     @staticmethod
@@ -723,7 +724,10 @@ def setitem(t, key, value):
         if not on_view and not recording_leaf and np.may_share_memory(t._data, value._data):
             raise RuntimeError(OVERLAP)  # (index_put_ refuses a value sharing memory with x, as PyTorch does)
         return _leaf_check(t, on_view) or inplace(t, CopySlices if on_view else IndexPut, np_key, value)
-    dst_shape = t._data[np_key].shape
+    try:
+        dst_shape = t._data[np_key].shape
+    except IndexError as e:  # an int out of range: numpy's axis is PyTorch's dim here
+        raise IndexError(str(e).replace(" for axis ", " for dimension ")) from None
     whole = (all(k is Ellipsis or (isinstance(k, slice) and k.step in (None, 1)) for k in keys)
              and dst_shape == t._data.shape)
     if value._data.shape != dst_shape and value._data.ndim:

@@ -192,7 +192,9 @@ class Prod(Function):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
-        dims = (ctx.dim,) if ctx.dim is not None and a._data.ndim else tuple(range(a._data.ndim))
+        if a._data.ndim == 0:  # the product of one number is that number (PyTorch: ``return grad``)
+            return grad, None, None
+        dims = (ctx.dim,) if ctx.dim is not None else tuple(range(a._data.ndim))
         g = _unreduce(grad, a._data.shape, dims, ctx.keepdim)
         if not (a._data == 0).any():
             return g * _unreduce(out, a._data.shape, dims, ctx.keepdim) / a, None, None

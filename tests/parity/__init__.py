@@ -71,8 +71,8 @@ _TRIGGERED = re.compile(r" \(Triggered internally at [^)]*\)")
 
 def normalise(s, torch_side):
     s = _ADDR.sub("", s)
+    s = _TRIGGERED.sub("", s)  # (minigrad repeats PyTorch's in a few warnings; not compared on either side)
     if torch_side:
-        s = _TRIGGERED.sub("", s)
         s = s.split("\nException raised from ")[0]  # (the C++ stack trace under some of PyTorch's messages)
         s = s.replace("torch::autograd::", "minigrad::autograd::")
         s = re.sub(r"\btorch\.", "minigrad.", s)
