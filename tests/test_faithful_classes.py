@@ -628,6 +628,24 @@ for x, key in [(T.zeros(0), 0), (T.zeros(2, 0), (0, 1)), (T.zeros(3, 2), (1, 5))
     except IndexError as err:
         out += [str(err)]
 """, ['Trying to backward through the graph a second time', 1.0, 'Trying to backward through the graph a second time', 3.0, 'ran twice', [[2.0, 2.0, 2.0, 2.0], [2.0, 2.0, 2.0, 2.0], [2.0, 2.0, 2.0, 2.0]], 'Trying to backward through the graph a second time', [[1.0, 1.0, 1.0, 1.0]], -1.0, 2.0, False, 'index 0 is out of bounds for dimension 0 with size 0', 'index 1 is out of bounds for dimension 1 with size 0', 'index 5 is out of bounds for dimension 1 with size 2', 'index 5 is out of bounds for dimension 1 with size 2', 'index -4 is out of bounds for dimension 0 with size 3']),
+
+    # F.normalize is PyTorch's composite: x / x.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(x)
+    "normalize": ("""
+F = T.nn.functional
+x = T.tensor([[3., 4.], [0., 0.], [1., -2.]], requires_grad=True)
+y = F.normalize(x)
+y.sum().backward()
+div = y.grad_fn
+expand = div.next_functions[1][0]
+out = [y, x.grad, type(div).__name__, type(expand).__name__, type(expand.next_functions[0][0]).__name__,
+       type(expand.next_functions[0][0].next_functions[0][0]).__name__,
+       F.normalize(T.tensor([1., -2., 2.]), p=1, dim=0), F.normalize(T.tensor([[1., 2.], [3., 4.]]), dim=0, eps=10.)]
+for bad in ["F.normalize(T.tensor([3, 4]), dim=0)", "F.normalize(T.tensor([3., 4.]))"]:
+    try:
+        eval(bad)
+    except (RuntimeError, IndexError) as err:
+        out += [type(err).__name__, str(err)]
+""", [[[0.6000000238418579, 0.800000011920929], [0.0, 0.0], [0.4472135901451111, -0.8944271802902222]], [[0.031999990344047546, -0.024000003933906555], [999999995904.0, 999999995904.0], [0.5366563200950623, 0.26832816004753113]], 'DivBackward0', 'ExpandBackward0', 'ClampMinBackward0', 'LinalgVectorNormBackward0', [0.20000000298023224, -0.4000000059604645, 0.4000000059604645], [[0.10000000149011612, 0.20000000298023224], [0.30000001192092896, 0.4000000059604645]], 'RuntimeError', 'linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long', 'IndexError', 'Dimension out of range (expected to be in range of [-1, 0], but got 1)']),
 }
 
 

@@ -85,6 +85,14 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
 
 
 # ------------------------------------------------------------------ one_hot
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):  # noqa: A002
+    """Each slice along ``dim`` divided by its p-norm (at least ``eps``): PyTorch writes it with these ops,
+    ``input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)``."""
+    if out is not None:
+        raise NotImplementedError("minigrad's normalize has no out=; use the returned tensor")
+    return input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+
+
 def one_hot(tensor, num_classes=-1):
     """``one_hot(tensor([0, 2]), 3)`` is ``[[1, 0, 0], [0, 0, 1]]`` (int64); ``num_classes=-1``: max + 1."""
     if tensor.dtype.name != "int64":

@@ -4,11 +4,14 @@
 - ``sgd.py``       ``SGD``  (momentum, Nesterov, weight decay)
 - ``adam.py``      ``Adam`` (bias-corrected running averages, AMSGrad)
 - ``rmsprop.py``   ``RMSprop``;  ``adagrad.py``  ``Adagrad``
+- ``lr_scheduler.py``  learning-rate schedules: ``StepLR``, ``MultiStepLR``, ``ExponentialLR``, ``CosineAnnealingLR``,
+  ``LambdaLR``
 """
 from .optimizer import Optimizer
 from .sgd import SGD
 from .adam import Adam
 from .rmsprop import RMSprop
 from .adagrad import Adagrad
+from . import lr_scheduler
 
-__all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "Adagrad"]
+__all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "Adagrad", "lr_scheduler"]
