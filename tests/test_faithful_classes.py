@@ -646,6 +646,25 @@ for bad in ["F.normalize(T.tensor([3, 4]), dim=0)", "F.normalize(T.tensor([3., 4
     except (RuntimeError, IndexError) as err:
         out += [type(err).__name__, str(err)]
 """, [[[0.6000000238418579, 0.800000011920929], [0.0, 0.0], [0.4472135901451111, -0.8944271802902222]], [[0.031999990344047546, -0.024000003933906555], [999999995904.0, 999999995904.0], [0.5366563200950623, 0.26832816004753113]], 'DivBackward0', 'ExpandBackward0', 'ClampMinBackward0', 'LinalgVectorNormBackward0', [0.20000000298023224, -0.4000000059604645, 0.4000000059604645], [[0.10000000149011612, 0.20000000298023224], [0.30000001192092896, 0.4000000059604645]], 'RuntimeError', 'linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long', 'IndexError', 'Dimension out of range (expected to be in range of [-1, 0], but got 1)']),
+
+    # what addmm (nn.Linear) and max/min/median over a dim save, as grad_fn._saved_* shows it: the numbers
+    # alpha and beta, the inputs' sizes, their strides only where that input's gradient is wanted, the indices
+    "saved_of_addmm_and_max_dim": ("""
+a = T.randn(2, 3, requires_grad=True)
+b = T.randn(3, 4)
+out = []
+g = T.addmm(T.zeros(4), a, b).grad_fn
+out += [g._saved_mat1 is None, list(g._saved_mat1_sym_sizes), list(g._saved_mat1_sym_strides), list(g._saved_mat2_sym_sizes),
+        list(g._saved_mat2_sym_strides), g._saved_alpha, g._saved_beta]
+g = T.addmm(T.zeros(4), a.detach(), b.t().contiguous().t().requires_grad_(), beta=0.5, alpha=2).grad_fn
+out += [list(g._saved_mat1_sym_strides), list(g._saved_mat2_sym_strides), g._saved_alpha, g._saved_beta]
+g = T.nn.Linear(3, 4)(a).grad_fn
+out += [type(g).__name__, list(g._saved_mat1_sym_strides), list(g._saved_mat2_sym_strides), list(g._saved_mat2_sym_sizes)]
+x = T.tensor([[1., 5., 2.], [7., 0., 3.]], requires_grad=True)
+for v in [x.max(1)[0], x.min(0)[0], x.max(-1, keepdim=True)[0], T.tensor(3., requires_grad=True).max(0)[0], x.median(1)[0]]:
+    g = v.grad_fn
+    out += [type(g).__name__, g._saved_indices, g._saved_dim, g._saved_keepdim]
+""", [True, [2, 3], [3, 1], [3, 4], [], 1, 1, [], [1, 3], 2, 0.5, 'AddmmBackward0', [3, 1], [1, 3], [3, 4], 'MaxBackward0', [1, 0], 1, False, 'MinBackward0', [0, 1, 0], 0, False, 'MaxBackward0', [[1], [0]], 18446744073709551615, True, 'MaxBackward0', 0, 0, False, 'MedianBackward1', [2, 2], 1, False]),
 }
 
 

@@ -58,7 +58,9 @@ class Addmm(Function):
     dL/d(w_t) = alpha * x^T @ grad (PyTorch multiplies only when the number is not 1: ``maybe_multiply``).
     """
     node_name = "AddmmBackward0"
-    saved_names = {"mat1": 0, "mat2": 1}  # (grad_fn._saved_*)
+    saved_names = {"mat1": 0, "mat2": 1, "alpha": "alpha", "beta": "beta", "mat1_sym_sizes": "mat1_shape",
+                   "mat2_sym_sizes": "mat2_shape", "mat1_sym_strides": "mat1_strides",
+                   "mat2_sym_strides": "mat2_strides"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, bias, x, w_t, beta=1, alpha=1):
@@ -66,6 +68,9 @@ class Addmm(Function):
         _, need_x, need_w_t = ctx.needs_input_grad[:3]
         ctx.save_for_backward(x if need_w_t else None, w_t if need_x else None)  # (as in Mm)
         ctx.beta, ctx.alpha = beta, alpha
+        ctx.mat1_shape, ctx.mat2_shape = x._data.shape, w_t._data.shape
+        # (PyTorch keeps an input's strides for the layout of its gradient: only when that gradient is wanted)
+        ctx.mat1_strides, ctx.mat2_strides = x.stride() if need_x else (), w_t.stride() if need_w_t else ()
         ctx.w_t_column_major = column_major(w_t)  # PyTorch keeps the strides of w_t for its gradient's layout
         with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf is nan, silently, as in PyTorch)
             if beta == 1 and alpha == 1:

@@ -173,7 +173,8 @@ class Min(Max):
 class MaxDim(Function):
     """``x.max(dim)`` returns (values, indices); the gradient goes to the chosen index."""
     node_name = "MaxBackward0"
-    saved_names = {"dim": "saved_dim", "keepdim": "keepdim", "self_sym_sizes": "shape"}  # (grad_fn._saved_*)
+    saved_names = {"dim": "saved_dim", "keepdim": "keepdim", "self_sym_sizes": "shape",
+                   "indices": "indices"}  # (grad_fn._saved_*)
     name = "max"
     arg = np.argmax
 
@@ -181,8 +182,8 @@ class MaxDim(Function):
     def forward(cls, ctx, a, dim, keepdim):
         d = dims_arg(dim, a._data.ndim)[0]
         if a._data.ndim == 0:  # the only element, at index 0
-            ctx.shape, ctx.dim, ctx.keepdim, ctx.index, ctx.dim_arg = (), None, True, np.asarray(0), dim
-            indices = Tensor(np.asarray(0, dtype=np.int64))
+            ctx.shape, ctx.dim, ctx.keepdim, ctx.index, ctx.dim_arg = (), None, keepdim, np.asarray(0), dim
+            indices = ctx.indices = Tensor(np.asarray(0, dtype=np.int64))
             ctx.mark_non_differentiable(indices)
             return Tensor(a._data.copy()), indices
         if a._data.shape[d] == 0:
@@ -195,6 +196,7 @@ class MaxDim(Function):
             values, idx = values.squeeze(d), idx.squeeze(d)
         indices = Tensor(np.asarray(idx, dtype=np.int64, order="C"))
         ctx.mark_non_differentiable(indices)
+        ctx.indices = indices  # (PyTorch saves this output for backward: grad_fn._saved_indices)
         return Tensor(np.asarray(values, order="C")), indices
 
     @staticmethod
