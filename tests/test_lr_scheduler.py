@@ -49,7 +49,67 @@ def _warnings_and_errors(T):
     return out
 
 
-RECORDED = {'schedules': [[[0.1, 0.3], [0.1, 0.3], [0.1, 0.3], [0.05, 0.15], [0.05, 0.15], [0.05, 0.15], [0.025, 0.075],
+def _plateau(T):
+    S, out = T.optim.lr_scheduler, []
+    losses = [1.0, 0.9, 0.9, 0.95, 0.91, 0.9, 0.89999, 0.7, 0.71, 0.72, 0.73, 0.74, 0.75, 0.76]
+    for kwargs in [{}, {"patience": 2}, {"patience": 1, "cooldown": 2, "factor": 0.5}, {"mode": "max", "patience": 0},
+                   {"threshold_mode": "abs", "threshold": 0.05, "patience": 1, "min_lr": [0.02, 0.001]}]:
+        opt = T.optim.SGD([{"params": [T.zeros(1, requires_grad=True)]},
+                           {"params": [T.zeros(1, requires_grad=True)], "lr": 0.01}], lr=0.1)
+        sched = S.ReduceLROnPlateau(opt, **kwargs)
+        rates = []
+        for loss in losses:
+            sched.step(T.tensor(loss))
+            rates.append(sched.get_last_lr())
+        out += [rates, sched.best, sched.num_bad_epochs, sched.last_epoch,
+                sorted(k for k in sched.state_dict() if not k.startswith("_"))]
+    opt = T.optim.SGD([T.zeros(1, requires_grad=True)], lr=0.1)
+    for bad in [lambda: S.ReduceLROnPlateau(opt, factor=1.0), lambda: S.ReduceLROnPlateau(opt, mode="up"),
+                lambda: S.ReduceLROnPlateau(opt, threshold_mode="x"), lambda: S.ReduceLROnPlateau(opt, min_lr=[0, 0])]:
+        try:
+            bad()
+        except ValueError as e:
+            out += [str(e)]
+    return out
+
+
+RECORDED = {'plateau': [[[0.1, 0.01], [0.1, 0.01], [0.1, 0.01], [0.1, 0.01], [0.1, 0.01], [0.1, 0.01], [0.1, 0.01],
+              [0.1, 0.01], [0.1, 0.01], [0.1, 0.01], [0.1, 0.01], [0.1, 0.01], [0.1, 0.01], [0.1, 0.01]],
+             0.699999988079071, 6, 14,
+             ['best', 'cooldown', 'cooldown_counter', 'default_min_lr', 'eps', 'factor', 'last_epoch', 'min_lrs',
+              'mode', 'mode_worse', 'num_bad_epochs', 'patience', 'threshold', 'threshold_mode'],
+             [[0.1, 0.01], [0.1, 0.01], [0.1, 0.01], [0.1, 0.01], [0.010000000000000002, 0.001],
+              [0.010000000000000002, 0.001], [0.010000000000000002, 0.001], [0.010000000000000002, 0.001],
+              [0.010000000000000002, 0.001], [0.010000000000000002, 0.001], [0.0010000000000000002, 0.0001],
+              [0.0010000000000000002, 0.0001], [0.0010000000000000002, 0.0001], [0.00010000000000000003, 1e-05]],
+             0.699999988079071, 0, 14,
+             ['best', 'cooldown', 'cooldown_counter', 'default_min_lr', 'eps', 'factor', 'last_epoch', 'min_lrs',
+              'mode', 'mode_worse', 'num_bad_epochs', 'patience', 'threshold', 'threshold_mode'],
+             [[0.1, 0.01], [0.1, 0.01], [0.1, 0.01], [0.05, 0.005], [0.05, 0.005], [0.05, 0.005], [0.05, 0.005],
+              [0.05, 0.005], [0.05, 0.005], [0.025, 0.0025], [0.025, 0.0025], [0.025, 0.0025], [0.025, 0.0025],
+              [0.0125, 0.00125]],
+             0.699999988079071, 0, 14,
+             ['best', 'cooldown', 'cooldown_counter', 'default_min_lr', 'eps', 'factor', 'last_epoch', 'min_lrs',
+              'mode', 'mode_worse', 'num_bad_epochs', 'patience', 'threshold', 'threshold_mode'],
+             [[0.1, 0.01], [0.010000000000000002, 0.001], [0.0010000000000000002, 0.0001],
+              [0.00010000000000000003, 1e-05], [1.0000000000000004e-05, 1.0000000000000002e-06],
+              [1.0000000000000004e-06, 1.0000000000000002e-07], [1.0000000000000005e-07, 1.0000000000000004e-08],
+              [1.0000000000000005e-08, 1.0000000000000004e-08], [1.0000000000000005e-08, 1.0000000000000004e-08],
+              [1.0000000000000005e-08, 1.0000000000000004e-08], [1.0000000000000005e-08, 1.0000000000000004e-08],
+              [1.0000000000000005e-08, 1.0000000000000004e-08], [1.0000000000000005e-08, 1.0000000000000004e-08],
+              [1.0000000000000005e-08, 1.0000000000000004e-08]],
+             1.0, 0, 14,
+             ['best', 'cooldown', 'cooldown_counter', 'default_min_lr', 'eps', 'factor', 'last_epoch', 'min_lrs',
+              'mode', 'mode_worse', 'num_bad_epochs', 'patience', 'threshold', 'threshold_mode'],
+             [[0.1, 0.01], [0.1, 0.01], [0.1, 0.01], [0.02, 0.001], [0.02, 0.001], [0.02, 0.001], [0.02, 0.001],
+              [0.02, 0.001], [0.02, 0.001], [0.02, 0.001], [0.02, 0.001], [0.02, 0.001], [0.02, 0.001],
+              [0.02, 0.001]],
+             0.699999988079071, 0, 14,
+             ['best', 'cooldown', 'cooldown_counter', 'default_min_lr', 'eps', 'factor', 'last_epoch', 'min_lrs',
+              'mode', 'mode_worse', 'num_bad_epochs', 'patience', 'threshold', 'threshold_mode'],
+             'Factor should be < 1.0.', 'mode up is unknown!', 'threshold mode x is unknown!',
+             'expected 1 min_lrs, got 2'],
+ 'schedules': [[[0.1, 0.3], [0.1, 0.3], [0.1, 0.3], [0.05, 0.15], [0.05, 0.15], [0.05, 0.15], [0.025, 0.075],
                 [0.025, 0.075], [0.025, 0.075], [0.0125, 0.0375], [0.0125, 0.0375]],
                [0.1, 0.3], [0.1, 0.3],
                [[0.1, 0.3], [0.1, 0.3], [0.010000000000000002, 0.03], [0.010000000000000002, 0.03],
@@ -104,7 +164,11 @@ def test_the_optimizer_is_not_kept_alive_by_its_scheduler():
         gc.enable()
 
 
-@pytest.mark.parametrize("run", [_schedules, _warnings_and_errors])
+def test_reduce_on_plateau():
+    assert _plateau(minigrad) == RECORDED["plateau"]
+
+
+@pytest.mark.parametrize("run", [_schedules, _warnings_and_errors, _plateau])
 def test_live_against_torch(run):
     torch = pytest.importorskip("torch")
     assert run(minigrad) == run(torch)

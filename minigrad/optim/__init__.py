@@ -5,7 +5,7 @@
 - ``adam.py``      ``Adam`` (bias-corrected running averages, AMSGrad)
 - ``rmsprop.py``   ``RMSprop``;  ``adagrad.py``  ``Adagrad``
 - ``lr_scheduler.py``  learning-rate schedules: ``StepLR``, ``MultiStepLR``, ``ExponentialLR``, ``CosineAnnealingLR``,
-  ``LambdaLR``
+  ``LambdaLR``, ``ReduceLROnPlateau``
 """
 from .optimizer import Optimizer
 from .sgd import SGD

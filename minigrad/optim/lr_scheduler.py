@@ -12,9 +12,10 @@ which a training loop calls after ``optimizer.step()``, usually once per epoch::
 Like PyTorch's, the schedules are *chainable*: each ``get_lr`` computes the new rate from the
 current ``group["lr"]`` (``StepLR`` multiplies it by ``gamma`` every ``step_size`` epochs), so the
 numbers are PyTorch's to the last bit.  ``base_lrs`` are the rates the optimizer had when the
-scheduler was made (kept in ``group["initial_lr"]``).  minigrad has the common schedules
-(``LambdaLR``, ``StepLR``, ``MultiStepLR``, ``ExponentialLR``, ``CosineAnnealingLR``) and none of
-PyTorch's tensor learning rates.
+scheduler was made (kept in ``group["initial_lr"]``).  ``ReduceLROnPlateau`` is the other kind:
+it lowers the rate when a metric stops improving.  minigrad has the common schedules (``LambdaLR``,
+``StepLR``, ``MultiStepLR``, ``ExponentialLR``, ``CosineAnnealingLR``, ``ReduceLROnPlateau``) and
+none of PyTorch's tensor learning rates.
 """
 import math
 import types
@@ -247,3 +248,77 @@ class CosineAnnealingLR(LRScheduler):
     def _get_closed_form_lr(self):
         return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
                 for base_lr in self.base_lrs]
+
+
+class ReduceLROnPlateau(LRScheduler):
+    """Multiply the rate by ``factor`` when a metric stopped improving: ``scheduler.step(val_loss)``.
+
+    The metric improved when it beat the best so far by more than ``threshold`` (relative, or absolute
+    with ``threshold_mode="abs"``; ``mode="max"`` for a metric that should grow).  After ``patience``
+    epochs without improvement the rate falls (not below ``min_lr``, and not by less than ``eps``),
+    then ``cooldown`` epochs pass before bad epochs count again.  It reads the metric, not the epoch:
+    there is no ``get_lr`` and no first step in ``__init__``."""
+
+    def __init__(self, optimizer, mode="min", factor=0.1, patience=10, threshold=1e-4, threshold_mode="rel",
+                 cooldown=0, min_lr=0, eps=1e-8):
+        if factor >= 1.0:
+            raise ValueError("Factor should be < 1.0.")
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        if mode not in ("min", "max"):
+            raise ValueError("mode " + mode + " is unknown!")
+        if threshold_mode not in ("rel", "abs"):
+            raise ValueError("threshold mode " + threshold_mode + " is unknown!")
+        n = len(optimizer.param_groups)
+        if isinstance(min_lr, (list, tuple)) and len(min_lr) != n:
+            raise ValueError(f"expected {n} min_lrs, got {len(min_lr)}")
+        self.optimizer, self.factor, self.patience, self.cooldown, self.eps = optimizer, factor, patience, cooldown, eps
+        self.default_min_lr = None if isinstance(min_lr, (list, tuple)) else min_lr
+        self.min_lrs = list(min_lr) if isinstance(min_lr, (list, tuple)) else [min_lr] * n
+        self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
+        self.mode_worse = math.inf if mode == "min" else -math.inf
+        self.last_epoch = 0
+        self._last_lr = self._current_lrs()
+        self.best, self.num_bad_epochs, self.cooldown_counter = self.mode_worse, 0, 0
+
+    @property
+    def in_cooldown(self):
+        return self.cooldown_counter > 0
+
+    def is_better(self, a, best):
+        """Did the metric ``a`` improve on ``best`` by more than the threshold?"""
+        if self.mode == "min":
+            return a < (best * (1.0 - self.threshold) if self.threshold_mode == "rel" else best - self.threshold)
+        return a > (best * (self.threshold + 1.0) if self.threshold_mode == "rel" else best + self.threshold)
+
+    def step(self, metrics, epoch=None):
+        current = float(metrics)
+        if epoch is not None:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
+        if self.is_better(current, self.best):
+            self.best, self.num_bad_epochs = current, 0
+        else:
+            self.num_bad_epochs += 1
+        if self.in_cooldown:  # bad epochs in the cooldown do not count
+            self.cooldown_counter -= 1
+            self.num_bad_epochs = 0
+        if self.num_bad_epochs > self.patience:
+            self._reduce_lr()
+            self.cooldown_counter, self.num_bad_epochs = self.cooldown, 0
+        self._last_lr = self._current_lrs()
+
+    def _reduce_lr(self):
+        if len(self.optimizer.param_groups) != len(self.min_lrs):  # a param group was added since
+            if self.default_min_lr is None:
+                raise RuntimeError(
+                    f"The number of param groups in the `optimizer` ({len(self.optimizer.param_groups)}) differs from "
+                    f"when `ReduceLROnPlateau` was initialized ({len(self.min_lrs)}), usually due to a new param group "
+                    "being added to the optimizer. Please modify the `min_lrs` field to match the length of the "
+                    "`optimizer` param groups.")
+            self.min_lrs = [self.default_min_lr] * len(self.optimizer.param_groups)
+        for group, min_lr in zip(self.optimizer.param_groups, self.min_lrs):
+            old_lr = float(group["lr"])
+            new_lr = max(old_lr * self.factor, min_lr)
+            if old_lr - new_lr > self.eps:
+                group["lr"] = new_lr

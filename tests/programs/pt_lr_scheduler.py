@@ -1,10 +1,11 @@
 """After PyTorch's torch.optim docs, "How to adjust learning rate": a scheduler stepped once per epoch
 after the optimizer (StepLR, then ExponentialLR and MultiStepLR chained on one optimizer), CosineAnnealingLR
-and a LambdaLR warm-up, get_last_lr(), and a scheduler saved and restored with its state_dict."""
+and a LambdaLR warm-up, get_last_lr(), a scheduler saved and restored with its state_dict, and
+ReduceLROnPlateau stepped with a validation loss."""
 import numpy as np
 import torch
 from torch import nn, optim
-from torch.optim.lr_scheduler import CosineAnnealingLR, ExponentialLR, LambdaLR, MultiStepLR, StepLR
+from torch.optim.lr_scheduler import CosineAnnealingLR, ExponentialLR, LambdaLR, MultiStepLR, ReduceLROnPlateau, StepLR
 
 rng = np.random.default_rng(0)
 X = torch.tensor(rng.standard_normal((64, 3)), dtype=torch.float32)
@@ -69,3 +70,11 @@ cosine.step()
 restored.step()
 print("resumed", cosine.get_last_lr(), restored.get_last_lr())
 print("final loss", round(train_one_epoch(optimizer), 5))
+
+# lower the rate when the validation loss stops improving (the losses of a run that levels off)
+optimizer = optim.SGD(model.parameters(), lr=0.2)
+plateau = ReduceLROnPlateau(optimizer, mode="min", factor=0.5, patience=1)
+for epoch, val_loss in enumerate([0.9, 0.6, 0.55, 0.56, 0.57, 0.5, 0.52, 0.51, 0.53, 0.5]):
+    train_one_epoch(optimizer)
+    plateau.step(torch.tensor(val_loss))
+    print(f"epoch {epoch}: best {plateau.best:.4f}, bad epochs {plateau.num_bad_epochs}, lr {optimizer.param_groups[0]['lr']}")
