@@ -665,6 +665,26 @@ for v in [x.max(1)[0], x.min(0)[0], x.max(-1, keepdim=True)[0], T.tensor(3., req
     g = v.grad_fn
     out += [type(g).__name__, g._saved_indices, g._saved_dim, g._saved_keepdim]
 """, [True, [2, 3], [3, 1], [3, 4], [], 1, 1, [], [1, 3], 2, 0.5, 'AddmmBackward0', [3, 1], [1, 3], [3, 4], 'MaxBackward0', [1, 0], 1, False, 'MinBackward0', [0, 1, 0], 0, False, 'MaxBackward0', [[1], [0]], 18446744073709551615, True, 'MaxBackward0', 0, 0, False, 'MedianBackward1', [2, 2], 1, False]),
+
+    # index_put_ saves its indices however they are written (a list of lists in a tuple too): a second
+    # backward through it raises, also from a view taken before the write
+    "second_backward_index_put_nested_lists": ("""
+import warnings
+warnings.simplefilter("ignore")
+out = []
+for key in ["[[0], [0]]", "([0], [0])", "(slice(None), [0], [1, 2])"]:
+    x = T.tensor([[[-0.4, -0.17, -0.06]], [[1.58, 0.77, 1.84]]])
+    view = x.mT
+    v = T.tensor(-1.29, requires_grad=True)
+    x[eval(key)] = v
+    view.sum().backward()
+    try:
+        view.sum().backward()
+        out += ["ran twice"]
+    except RuntimeError as err:
+        out += [str(err)[:50]]
+    out += [v.grad]
+""", ['Trying to backward through the graph a second time', 3.0, 'Trying to backward through the graph a second time', 3.0, 'Trying to backward through the graph a second time', 4.0]),
 }
 
 

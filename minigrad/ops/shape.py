@@ -587,7 +587,7 @@ class IndexPut(Function):
             result = [int(n) for n in m.group(1).split(",") if n.strip()] if m else list(out[key].shape)
             raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast "
                                f"to indexing result of shape {result}") from None
-        ctx.key = np.asarray(key) if isinstance(key, list) else key  # (an index list is a saved index tensor in PyTorch)
+        ctx.key = _as_index_arrays(key)  # (PyTorch saves the indices as tensors)
         ctx.value_shape = value._data.shape
         return Tensor(out)
 
@@ -739,6 +739,13 @@ def setitem(t, key, value):
             raise RuntimeError(SHARED_PLACE)
         return inplace(t, CopyFrom if value._data.shape == dst_shape else FillTensor, value)
     return _leaf_check(t, True) or inplace(t, CopySlices, np_key, value)
+
+
+def _as_index_arrays(key):
+    """A key with its index lists as arrays (numpy indexes with either alike)."""
+    if isinstance(key, tuple):
+        return tuple(np.asarray(k) if isinstance(k, list) else k for k in key)
+    return np.asarray(key) if isinstance(key, list) else key
 
 
 def _check_index_put_dtype(t, keys, value):
