@@ -685,6 +685,50 @@ for key in ["[[0], [0]]", "([0], [0])", "(slice(None), [0], [1, 2])"]:
         out += [str(err)[:50]]
     out += [v.grad]
 """, ['Trying to backward through the graph a second time', 3.0, 'Trying to backward through the graph a second time', 3.0, 'Trying to backward through the graph a second time', 4.0]),
+
+    # torch.linalg.norm / vector_norm and Tensor.norm are one op, LinalgVectorNormBackward0, whose
+    # grad_fn._saved_* show the ord as it was given (2 from Tensor.norm, 2.0 from linalg.norm) and the dims
+    "linalg_norms_and_saved": ("""
+a = T.tensor([[1., -2., 3.], [0.5, 0., -1.]], requires_grad=True)
+out = []
+for f in [lambda: a.norm(), lambda: a.norm(dim=1), lambda: a.norm(p=1, dim=(0, 1), keepdim=True),
+          lambda: T.linalg.vector_norm(a, float("inf"), dim=-1), lambda: T.linalg.norm(a), lambda: T.linalg.norm(a, dim=0),
+          lambda: T.linalg.norm(a[0], 1), lambda: T.norm(a, 3), lambda: T.linalg.vector_norm(a, True)]:
+    y = f()
+    g = y.grad_fn
+    y.sum().backward(retain_graph=True)
+    out += [y, type(g).__name__, g._saved_dim, g._saved_keepdim, g._saved_ord, type(g._saved_ord).__name__,
+            list(g._saved_result.shape), list(g._saved_self.shape), a.grad]
+    a.grad = None
+try:
+    T.linalg.vector_norm(a, "fro")
+except TypeError as err:
+    out += [str(err)]
+""", [3.9051249027252197, 'LinalgVectorNormBackward0', None, False, 2, 'int', [], [2, 3], [[0.2560737431049347, -0.5121474862098694, 0.7682212591171265], [0.12803687155246735, 0.0, -0.2560737431049347]], [3.7416574954986572, 1.1180340051651], 'LinalgVectorNormBackward0', (1,), False, 2, 'int', [2], [2, 3], [[0.26726123690605164, -0.5345224738121033, 0.8017836809158325], [0.4472135901451111, 0.0, -0.8944271802902222]], [[7.5]], 'LinalgVectorNormBackward0', (0, 1), True, 1, 'int', [1, 1], [2, 3], [[1.0, -1.0, 1.0], [1.0, 0.0, -1.0]], [3.0, 1.0], 'LinalgVectorNormBackward0', (18446744073709551615,), False, INF, 'float', [2], [2, 3], [[0.0, -0.0, 1.0], [0.0, 0.0, -1.0]], 3.9051249027252197, 'LinalgVectorNormBackward0', None, False, 2.0, 'float', [], [2, 3], [[0.2560737431049347, -0.5121474862098694, 0.7682212591171265], [0.12803687155246735, 0.0, -0.2560737431049347]], [1.1180340051651, 2.0, 3.1622776985168457], 'LinalgVectorNormBackward0', (0,), False, 2.0, 'float', [3], [2, 3], [[0.8944271802902222, -1.0, 0.9486832618713379], [0.4472135901451111, 0.0, -0.3162277638912201]], 6.0, 'LinalgVectorNormBackward0', None, False, 1, 'int', [], [3], [[1.0, -1.0, 1.0], [0.0, 0.0, 0.0]], 3.335970163345337, 'LinalgVectorNormBackward0', None, False, 3, 'int', [], [2, 3], [[0.08985777944326401, -0.35943111777305603, 0.8087199926376343], [0.022464444860816002, 0.0, -0.08985777944326401]], 7.5, 'LinalgVectorNormBackward0', None, False, True, 'bool', [], [2, 3], [[1.0, -1.0, 1.0], [1.0, 0.0, -1.0]], "linalg_vector_norm(): argument 'ord' (position 2) must be Number, not str"]),
+    # F.cosine_similarity is PyTorch's composite: both inputs expanded when their shapes differ, each over its
+    # norm (clone, then clamped to eps unrecorded), the products summed
+    "cosine_similarity": ("""
+F = T.nn.functional
+def walk(fn, d=0):
+    if fn is None:
+        return []
+    return [d * " " + type(fn).__name__] + [x for n, _ in fn.next_functions for x in walk(n, d + 1)]
+a = T.tensor([[1., -2., 3.], [0., 0., 0.]], requires_grad=True)
+b = T.tensor([[2., 1., 0.5], [1., 1., 1.]], requires_grad=True)
+y = F.cosine_similarity(a, b)
+y.sum().backward()
+out = [y, a.grad, b.grad, walk(y.grad_fn)]
+c = T.ones(2, 3, requires_grad=True)
+y = F.cosine_similarity(c, T.tensor([1., 2., 3.]))
+out += [y, walk(y.grad_fn), F.cosine_similarity(T.ones(3), T.ones(3), dim=0),
+        str(F.cosine_similarity(T.ones(3, dtype=T.float64), T.ones(3), dim=0).dtype)]
+for bad in ["F.cosine_similarity(T.ones(3), T.ones(2))", "F.cosine_similarity(T.tensor([1, 2]), T.tensor([2, 3]), dim=0)",
+            "F.cosine_similarity(T.ones(3), T.ones(3))"]:
+    try:
+        eval(bad)
+    except (RuntimeError, IndexError) as err:
+        out += [type(err).__name__, str(err)]
+""", [[0.17496353387832642, 0.0], [[0.22078731656074524, 0.1416371464729309, 0.020828992128372192], [57735028.0, 57735028.0, 57735028.0]], [[0.049989596009254456, -0.26661109924316406, 0.3332638740539551], [0.0, 0.0, 0.0]], ['SumBackward1', ' MulBackward0', '  DivBackward0', '   AccumulateGrad', '   CloneBackward0', '    LinalgVectorNormBackward0', '     AccumulateGrad', '  DivBackward0', '   AccumulateGrad', '   CloneBackward0', '    LinalgVectorNormBackward0', '     AccumulateGrad'], [0.9258200526237488, 0.9258200526237488], ['SumBackward1', ' MulBackward0', '  DivBackward0', '   ExpandBackward0', '    AccumulateGrad', '   CloneBackward0', '    LinalgVectorNormBackward0', '     ExpandBackward0', '      AccumulateGrad'], 0.9999999403953552, 'minigrad.float64', 'RuntimeError', 'The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0', 'RuntimeError', 'expected common dtype to be floating point, yet common dtype is Long', 'IndexError', 'Dimension out of range (expected to be in range of [-1, 0], but got 1)']),
 }
 
 

@@ -169,7 +169,7 @@ def _cross_entropy_probabilities(input, target, weight, reduction, label_smoothi
 
 
 # more activations, dropout, one_hot and losses (issue 19): see functional_more.py
-from .functional_more import (binary_cross_entropy, binary_cross_entropy_with_logits, dropout, elu, gelu,  # noqa: E402
+from .functional_more import (binary_cross_entropy, binary_cross_entropy_with_logits, cosine_similarity, dropout, elu, gelu,  # noqa: E402
                               hardtanh, huber_loss, l1_loss, leaky_relu, logsigmoid, normalize, one_hot, relu6, silu,
                               smooth_l1_loss, softplus)
 

@@ -93,6 +93,27 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):  # noqa: A002
     return input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
 
 
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """``sum(x1 * x2) / (|x1| |x2|)`` along ``dim``, PyTorch's composite: the two are broadcast, each is
+    divided by its norm (raised to ``eps`` without being recorded: the gradient is that of ``x / |x|``),
+    then the products are summed."""
+    from .. import autograd
+    from ..ops._util import broadcast_shape, result_type
+    from ..tensor import _TYPE_NAMES
+    common = result_type(x1, x2)
+    if not common.is_floating_point:
+        raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {_TYPE_NAMES[common.name]}")
+    shape = broadcast_shape(x1, x2)
+    units = []
+    for x in (x1, x2):
+        x = x if x1.shape == x2.shape else x.expand(shape)  # (PyTorch expands both when they differ)
+        n = x.norm(2, dim, keepdim=True).clone()
+        with autograd.no_grad():
+            n.clamp_min_(eps)
+        units.append(x / n)
+    return (units[0] * units[1]).sum(dim)
+
+
 def one_hot(tensor, num_classes=-1):
     """``one_hot(tensor([0, 2]), 3)`` is ``[[1, 0, 0], [0, 0, 1]]`` (int64); ``num_classes=-1``: max + 1."""
     if tensor.dtype.name != "int64":

@@ -119,9 +119,13 @@ class Norm(Function):
     otherwise ``x |x|^(p-2) grad / norm^(p-1)``; 0 where the norm is 0.
     """
     node_name = "LinalgVectorNormBackward0"
+    saved_names = {"self": 0, "result": 1, "ord": "ord", "dim": "saved_norm_dim", "keepdim": "keepdim"}
 
     @staticmethod
-    def forward(ctx, a, p, dims, keepdim):
+    def forward(ctx, a, p, dims, keepdim, dim=None):
+        """``p`` as given (``grad_fn._saved_ord``), ``dims`` checked and wrapped, ``dim`` as given."""
+        ctx.ord, p = p, float(p)
+        ctx.saved_norm_dim = None if dim is None else tuple(d % 2 ** 64 for d in ((dim,) if isinstance(dim, int) else dim))
         x = np.abs(a._data)
         with np.errstate(all="ignore"):
             if p == 2:
@@ -146,15 +150,15 @@ class Norm(Function):
         g = _unreduce(grad, a._data.shape, dims, keepdim)
         norm = _unreduce(out, a._data.shape, dims, keepdim)
         if p == 0:
-            return a * 0, None, None, None
+            return a * 0, None, None, None, None
         if p == 1:
-            return a.sign() * g, None, None, None
+            return a.sign() * g, None, None, None, None
         if p == 2:
-            return (a * (g / norm)).masked_fill(norm == 0, 0), None, None, None
+            return (a * (g / norm)).masked_fill(norm == 0, 0), None, None, None, None
         if math.isinf(p):  # amax's (amin's) backward of |x|; a nan counts as chosen, and sign(nan) is 0
             mask = ((a.abs() == norm) | a.isnan()).to(a.dtype)
-            return a.sign() * (g / mask.sum(dims, True)) * mask, None, None, None
-        return (a * a.abs().pow(p - 2) * g / norm.pow(p - 1)).masked_fill(norm == 0, 0), None, None, None
+            return a.sign() * (g / mask.sum(dims, True)) * mask, None, None, None, None
+        return (a * a.abs().pow(p - 2) * g / norm.pow(p - 1)).masked_fill(norm == 0, 0), None, None, None, None
 
 
 def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
@@ -168,7 +172,7 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
         raise NotImplementedError(f"minigrad has vector norms only, not the matrix norm p={p!r}")
     if dtype is not None:
         a = a.to(dtype)
-    return Norm.apply(a, float(p), reduced_dims(dim, a._data.ndim), keepdim)
+    return Norm.apply(a, p, reduced_dims(dim, a._data.ndim), keepdim, dim)
 
 
 # ------------------------------------------------------------------ product
