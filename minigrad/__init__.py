@@ -251,7 +251,7 @@ from . import serialization  # noqa: E402
 from .serialization import load, save  # noqa: E402
 from .functions import (einsum, sin, cos, tan, sinh, cosh, asin, acos, atan, arcsin, arccos, arctan, square,
                         log1p, expm1, log2, log10, exp2, rsqrt, erf, floor, ceil, trunc, frac, round,
-                        clamp_min, clamp_max, clip, floor_divide, remainder, minimum, var, std, norm, prod,
+                        clamp_min, clamp_max, clip, floor_divide, remainder, xlogy, minimum, var, std, norm, prod,
                         cumsum, logsumexp, amax, amin, argmin, all, any, masked_fill, index_select, index_put, index_put_, gather,
                         index_add, sort, argsort,
                         scatter, scatter_add, flip, narrow, split, chunk, unbind, permute, movedim, moveaxis, swapaxes, swapdims, unflatten,

@@ -94,6 +94,11 @@ def floor_divide(input, other):  # noqa: A002
     return input // other if isinstance(input, Tensor) else other.__rfloordiv__(input)
 
 
+def xlogy(input, other):  # noqa: A002
+    from .ops.unary import xlogy as _xlogy
+    return _xlogy(input, other)
+
+
 def remainder(input, other):  # noqa: A002
     return input % other if isinstance(input, Tensor) else other.__rmod__(input)
 

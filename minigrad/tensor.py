@@ -903,6 +903,9 @@ class Tensor:
     def __rfloordiv__(self, other):
         return _ops.unary.FloorDivide.apply(_ops.as_operand(other, self), self)
 
+    def xlogy(self, other):
+        return _ops.unary.xlogy(self, other)
+
     def remainder(self, other):
         if isinstance(other, Tensor):
             return _ops.binary(_ops.unary.Remainder, self, other)

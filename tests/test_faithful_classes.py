@@ -729,6 +729,41 @@ for bad in ["F.cosine_similarity(T.ones(3), T.ones(2))", "F.cosine_similarity(T.
     except (RuntimeError, IndexError) as err:
         out += [type(err).__name__, str(err)]
 """, [[0.17496353387832642, 0.0], [[0.22078731656074524, 0.1416371464729309, 0.020828992128372192], [57735028.0, 57735028.0, 57735028.0]], [[0.049989596009254456, -0.26661109924316406, 0.3332638740539551], [0.0, 0.0, 0.0]], ['SumBackward1', ' MulBackward0', '  DivBackward0', '   AccumulateGrad', '   CloneBackward0', '    LinalgVectorNormBackward0', '     AccumulateGrad', '  DivBackward0', '   AccumulateGrad', '   CloneBackward0', '    LinalgVectorNormBackward0', '     AccumulateGrad'], [0.9258200526237488, 0.9258200526237488], ['SumBackward1', ' MulBackward0', '  DivBackward0', '   ExpandBackward0', '    AccumulateGrad', '   CloneBackward0', '    LinalgVectorNormBackward0', '     ExpandBackward0', '      AccumulateGrad'], 0.9999999403953552, 'minigrad.float64', 'RuntimeError', 'The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0', 'RuntimeError', 'expected common dtype to be floating point, yet common dtype is Long', 'IndexError', 'Dimension out of range (expected to be in range of [-1, 0], but got 1)']),
+
+    # torch.xlogy (three overloads: XlogyBackward0/1/2) and F.kl_div / F.softmin as PyTorch composes them
+    "xlogy_kl_div_softmin": ("""
+import warnings
+F = T.nn.functional
+def walk(fn, d=0):
+    if fn is None:
+        return []
+    return [d * " " + type(fn).__name__] + [x for n, _ in fn.next_functions for x in walk(n, d + 1)]
+a = T.tensor([[-1., -2., -0.5], [-0.3, -1.2, -3.]], requires_grad=True)
+t = T.tensor([[0.5, 0.5, 0.], [0.2, 0.3, 0.5]], requires_grad=True)
+out = []
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    for red in ["none", "sum", "mean", "batchmean"]:
+        y = F.kl_div(a, t, reduction=red)
+        out += [y, walk(y.grad_fn)]
+out += [[str(m.message) for m in w]]
+y = F.kl_div(a, t.log(), reduction="sum", log_target=True)
+y.backward()
+out += [walk(y.grad_fn), a.grad, t.grad]
+a.grad = t.grad = None
+F.kl_div(a, t, reduction="batchmean").backward()
+out += [a.grad, t.grad]
+x = T.tensor([0., 1., 2.], requires_grad=True)
+o = T.tensor([0., 3., 0.], requires_grad=True)
+y = T.xlogy(x, o)
+y.sum().backward()
+out += [y, x.grad, o.grad, T.xlogy(T.tensor([0., 2.]), 3.), T.xlogy(2, T.tensor([3.])),
+        str(T.xlogy(T.tensor([1, 2]), T.tensor([3, 4])).dtype), T.xlogy(T.tensor([0., nan]), T.tensor([nan, 1.])),
+        T.tensor([2., 0.]).xlogy(T.tensor(-1.)), type(T.xlogy(x, 3.).grad_fn).__name__, type(T.xlogy(2, x).grad_fn).__name__]
+g, = T.autograd.grad(T.xlogy(x, o).sum(), o, create_graph=True)
+s = F.softmin(a, dim=1)
+out += [walk(g.grad_fn), s, walk(s.grad_fn)]
+""", [[[0.1534264087677002, 0.6534264087677002, 0.0], [-0.2618875801563263, -0.001191854476928711, 1.1534264087677002]], ['SubBackward0', ' XlogyBackward0', '  AccumulateGrad', '  AccumulateGrad', ' MulBackward0', '  AccumulateGrad', '  AccumulateGrad'], 1.697199821472168, ['SumBackward0', ' SubBackward0', '  XlogyBackward0', '   AccumulateGrad', '   AccumulateGrad', '  MulBackward0', '   AccumulateGrad', '   AccumulateGrad'], 0.28286662697792053, ['MeanBackward0', ' SubBackward0', '  XlogyBackward0', '   AccumulateGrad', '   AccumulateGrad', '  MulBackward0', '   AccumulateGrad', '   AccumulateGrad'], 0.848599910736084, ['DivBackward0', ' SumBackward0', '  SubBackward0', '   XlogyBackward0', '    AccumulateGrad', '    AccumulateGrad', '   MulBackward0', '    AccumulateGrad', '    AccumulateGrad'], ["reduction: 'mean' divides the total loss by both the batch size and the support size.'batchmean' divides only by the batch size, and aligns with the KL div math definition.'mean' will be changed to behave the same as 'batchmean' in the next major release."], ['SumBackward0', ' MulBackward0', '  ExpBackward0', '   LogBackward0', '    AccumulateGrad', '  SubBackward0', '   LogBackward0', '    AccumulateGrad', '   AccumulateGrad'], [[-0.5, -0.5, -0.0], [-0.19999998807907104, -0.29999998211860657, -0.5]], [[1.3068528175354004, 2.3068528175354004, NAN], [-0.30943796038627625, 0.9960271716117859, 3.3068528175354004]], [[-0.25, -0.25, -0.0], [-0.10000000149011612, -0.15000000596046448, -0.25]], [[0.6534264087677002, 1.1534264087677002, NAN], [-0.15471896529197693, 0.49801361560821533, 1.6534264087677002]], [0.0, 1.0986123085021973, -INF], [0.0, 1.0986123085021973, -INF], [NAN, 0.3333333432674408, INF], [0.0, 2.1972246170043945], [2.1972246170043945], 'minigrad.float32', [NAN, NAN], [NAN, 0.0], 'XlogyBackward2', 'XlogyBackward1', ['DivBackward0', ' MulBackward0', '  AccumulateGrad', ' AccumulateGrad'], [[0.23122389614582062, 0.6285316944122314, 0.14024437963962555], [0.05452760308980942, 0.1341162770986557, 0.8113561272621155]], ['SoftmaxBackward0', ' NegBackward0', '  AccumulateGrad']]),
 }
 
 

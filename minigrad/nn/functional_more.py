@@ -114,6 +114,35 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return (units[0] * units[1]).sum(dim)
 
 
+def softmin(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
+    """``softmax(-input)``: the smallest entries get the most weight (PyTorch records both ops)."""
+    return (-input).softmax(dim) if dtype is None else (-input).softmax(dim, dtype=dtype)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):  # noqa: A002
+    """KL(target || p) with ``input = log p``: ``xlogy(t, t) - t * input`` per element (``log_target``:
+    the target given as ``log t``, ``exp(log_t) * (log_t - input)``), as PyTorch computes it."""
+    from .. import functions
+    from .module import _legacy_reduction
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                      UserWarning, stacklevel=2)
+    if log_target:
+        terms = target.exp() * (target - input)
+    else:
+        terms = functions.xlogy(target, target) - target * input
+    if reduction == "none":
+        return terms
+    if reduction == "mean":
+        return terms.mean()
+    if reduction == "batchmean":
+        return terms.sum() / input.shape[0] if input.dim() != 0 else terms.sum()
+    return terms.sum()
+
+
 def one_hot(tensor, num_classes=-1):
     """``one_hot(tensor([0, 2]), 3)`` is ``[[1, 0, 0], [0, 0, 1]]`` (int64); ``num_classes=-1``: max + 1."""
     if tensor.dtype.name != "int64":

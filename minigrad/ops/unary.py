@@ -16,7 +16,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
-from ._util import as_operand, result, sum_to
+from ._util import as_operand, result, result_type, sum_to
 
 LN2 = math.log(2.0)
 LN10 = math.log(10.0)
@@ -440,6 +440,83 @@ class Fmod(Remainder):
 class FmodScalar(RemainderScalar):
     node_name = "FmodBackward0"
     op = staticmethod(np.fmod)
+
+
+# ------------------------------------------------------------------ xlogy: x * log(y), 0 where x is 0
+def _xlogy(x, y, dtype):
+    """``x * log(y)``, and 0 where ``x == 0`` (even where ``log(y)`` is -inf), unless ``y`` is nan."""
+    with np.errstate(all="ignore"):
+        out = np.where(x == 0, np.where(np.isnan(y), np.nan, 0.0), x * np.log(np.asarray(y, dtype)))
+    return Tensor(np.asarray(out, dtype=dtype))
+
+
+def _float_result(a, b):
+    """xlogy's dtype: the operands' promoted dtype, or the default float dtype for integers."""
+    dtype = result_type(a, b)
+    return (dtype if dtype.is_floating_point else _dtype.get_default_dtype()).numpy
+
+
+class Xlogy(Function):
+    """``torch.xlogy(x, y)``.  d/dx = log(y) where x != 0 (PyTorch: ``xlogy(x != 0, y)``), d/dy = x / y."""
+    node_name = "XlogyBackward0"
+    saved_names = {"self": 0, "other": 1}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return _xlogy(a._data, b._data, _float_result(a, b))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        sa, sb = ctx.input_shapes
+        return (sum_to(grad * Xlogy.apply(a != 0, b), sa) if ctx.needs_input_grad[0] else None,
+                sum_to(grad * a / b, sb) if ctx.needs_input_grad[1] else None)
+
+
+class XlogyOfNumber(Function):
+    """``torch.xlogy(x, 3.0)``: ``y`` a number (PyTorch's ``xlogy.Scalar_Other``): one edge."""
+    node_name = "XlogyBackward2"
+    saved_names = {"self": 0, "other": "number"}
+
+    @staticmethod
+    def forward(ctx, a, number):
+        ctx.save_for_backward(a)
+        ctx.number = number
+        return _xlogy(a._data, number, _float_result(a, number))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, = ctx.saved_tensors
+        return grad * XlogyOfNumber.apply(a != 0, ctx.number), None
+
+
+class NumberXlogy(Function):
+    """``torch.xlogy(2, y)``: ``x`` a number (PyTorch's ``xlogy.Scalar_Self``): d/dy = x / y."""
+    node_name = "XlogyBackward1"
+    saved_names = {"self": "number", "other": 0}
+
+    @staticmethod
+    def forward(ctx, number, b):
+        ctx.save_for_backward(b)
+        ctx.number = number
+        return _xlogy(number, b._data, _float_result(number, b))
+
+    @staticmethod
+    def backward(ctx, grad):
+        b, = ctx.saved_tensors
+        return None, grad * ctx.number / b
+
+
+def xlogy(x, y):
+    if isinstance(x, Tensor) and isinstance(y, Tensor):
+        from . import binary
+        return binary(Xlogy, x, y)
+    if isinstance(x, Tensor):
+        return XlogyOfNumber.apply(x, y)
+    if isinstance(y, Tensor):
+        return NumberXlogy.apply(x, y)
+    raise TypeError("xlogy() expects at least one tensor")
 
 
 class NanToNum(Function):
