@@ -104,14 +104,19 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     if not common.is_floating_point:
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {_TYPE_NAMES[common.name]}")
     shape = broadcast_shape(x1, x2)
-    units = []
-    for x in (x1, x2):
-        x = x if x1.shape == x2.shape else x.expand(shape)  # (PyTorch expands both when they differ)
-        n = x.norm(2, dim, keepdim=True).clone()
-        with autograd.no_grad():
-            n.clamp_min_(eps)
-        units.append(x / n)
-    return (units[0] * units[1]).sum(dim)
+    x1, x2 = (x if x.dtype.is_floating_point else x.to(common) for x in (x1, x2))  # (integers: the common dtype)
+    # (each step in the order PyTorch's C++ takes it: it decides the order in which backward reaches x1 and x2)
+    if x1.shape != x2.shape:  # PyTorch expands both when they differ
+        x2 = x2.expand(shape)
+        x1 = x1.expand(shape)
+    n1 = x1.norm(2, dim, keepdim=True).clone()
+    n2 = x2.norm(2, dim, keepdim=True).clone()
+    with autograd.no_grad():
+        n1.clamp_min_(eps)
+        n2.clamp_min_(eps)
+    unit2 = x2 / n2
+    unit1 = x1 / n1
+    return (unit1 * unit2).sum(dim)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002

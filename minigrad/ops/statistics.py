@@ -150,7 +150,7 @@ class Norm(Function):
         g = _unreduce(grad, a._data.shape, dims, keepdim)
         norm = _unreduce(out, a._data.shape, dims, keepdim)
         if p == 0:
-            return a * 0, None, None, None, None
+            return None, None, None, None, None  # (PyTorch: no gradient for the count of non-zeros)
         if p == 1:
             return a.sign() * g, None, None, None, None
         if p == 2:

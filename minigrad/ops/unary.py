@@ -457,7 +457,8 @@ def _float_result(a, b):
 
 
 class Xlogy(Function):
-    """``torch.xlogy(x, y)``.  d/dx = log(y) where x != 0 (PyTorch: ``xlogy(x != 0, y)``), d/dy = x / y."""
+    """``torch.xlogy(x, y)``.  d/dx = log(y), except 0 where x == 0 and y <= 0 (PyTorch:
+    ``xlogy(grad, y).masked_fill((x == 0) & (y <= 0), 0)``), d/dy = x / y."""
     node_name = "XlogyBackward0"
     saved_names = {"self": 0, "other": 1}  # (grad_fn._saved_*)
 
@@ -470,7 +471,7 @@ class Xlogy(Function):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         sa, sb = ctx.input_shapes
-        return (sum_to(grad * Xlogy.apply(a != 0, b), sa) if ctx.needs_input_grad[0] else None,
+        return (sum_to(Xlogy.apply(grad, b).masked_fill((a == 0) & (b <= 0), 0), sa) if ctx.needs_input_grad[0] else None,
                 sum_to(grad * a / b, sb) if ctx.needs_input_grad[1] else None)
 
 
@@ -488,7 +489,7 @@ class XlogyOfNumber(Function):
     @staticmethod
     def backward(ctx, grad):
         a, = ctx.saved_tensors
-        return grad * XlogyOfNumber.apply(a != 0, ctx.number), None
+        return XlogyOfNumber.apply(grad, ctx.number).masked_fill((a == 0) & (ctx.number <= 0), 0), None
 
 
 class NumberXlogy(Function):

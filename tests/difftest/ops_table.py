@@ -546,3 +546,25 @@ OPS += [
     Op("diagonal", "{a}.diagonal({offset}, {d0}, {d1})", args=diagonal_args, dtypes="any"),
     Op("diagonal_torch", "T.diagonal({a}, offset={offset}, dim1={d0}, dim2={d1})", args=diagonal_args),
 ]
+
+
+# linalg norms, xlogy, and the composites of nn.functional built on them
+def vector_norm_args(r, a):
+    return {"p": repr(r.choice([2, 1, 3, 2.0, float("inf"), -float("inf"), 0])), "dim": any_dim(r, a),
+            "keepdim": r.random() < 0.3}
+
+
+def kl_div_args(r, a):
+    return {"red": repr(r.choice(["sum", "none", "batchmean", "mean"])), "log_target": r.random() < 0.3}
+
+
+OPS += [
+    Op("linalg_vector_norm", "T.linalg.vector_norm({a}, {p}, dim={dim}, keepdim={keepdim})", args=vector_norm_args),
+    Op("linalg_norm", "T.linalg.norm({a})"),
+    Op("xlogy", "T.xlogy({a}, {b})", pair="broadcast"),
+    Op("xlogy_number", "T.xlogy({a}, {c})", args=positive_number),
+    Op("normalize", "F.normalize({a}, dim={dim})", args=dim),
+    Op("cosine_similarity", "F.cosine_similarity({a}, {b}, dim={dim})", pair="broadcast", args=dim),
+    Op("kl_div", "F.kl_div({a}, {b}, reduction={red}, log_target={log_target})", pair="same", args=kl_div_args),
+    Op("softmin", "F.softmin({a}, dim={dim})", args=dim),
+]
