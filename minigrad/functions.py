@@ -2,6 +2,7 @@
 ``Tensor.sin``).  Each calls the method; the op itself lives in ``minigrad/ops``.
 """
 from . import _dtype
+from .ops import unary as _unary
 from .ops.select import broadcast_tensors, einsum, meshgrid  # noqa: F401  (functions only: no Tensor method)
 from .tensor import Tensor
 
@@ -95,8 +96,7 @@ def floor_divide(input, other):  # noqa: A002
 
 
 def xlogy(input, other):  # noqa: A002
-    from .ops.unary import xlogy as _xlogy
-    return _xlogy(input, other)
+    return _unary.xlogy(input, other)
 
 
 def remainder(input, other):  # noqa: A002

@@ -127,7 +127,6 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):  # noqa: A002
     """KL(target || p) with ``input = log p``: ``xlogy(t, t) - t * input`` per element (``log_target``:
     the target given as ``log t``, ``exp(log_t) * (log_t - input)``), as PyTorch computes it."""
-    from .. import functions
     from .module import _legacy_reduction
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if reduction == "mean":
@@ -138,7 +137,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     if log_target:
         terms = target.exp() * (target - input)
     else:
-        terms = functions.xlogy(target, target) - target * input
+        terms = target.xlogy(target) - target * input
     if reduction == "none":
         return terms
     if reduction == "mean":
