@@ -68,7 +68,7 @@ def float_data(a):
 def is_bool(x):
     """A bool tensor or a Python bool (also once wrapped as a tensor: ``x.sub_(True)``)."""
     if isinstance(x, Tensor):
-        return x.dtype is _dtype.bool_ or isinstance(getattr(x, "_wrapped_number", None), bool)
+        return x._data.dtype == np.bool_ or isinstance(getattr(x, "_wrapped_number", None), bool)
     return isinstance(x, bool)
 
 

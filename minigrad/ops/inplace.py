@@ -49,17 +49,18 @@ def inplace(t, fn, *args):
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     if fn is Sub:  # (before the operands' shapes: PyTorch refuses bools first)
         check_not_bool(t, args[0], "Subtraction")
-    if has_internal_overlap(t._data) and fn not in _WRITE_SHARED_PLACES:  # (then the operands, as in PyTorch)
+    shared = has_internal_overlap(t._data)  # an expanded tensor: some of its elements are one place in memory
+    if shared and fn not in _WRITE_SHARED_PLACES:  # (then the operands, as in PyTorch)
         raise RuntimeError(SHARED_PLACE)
-    if has_internal_overlap(t._data) and fn in _INDEX_PUTS:  # (they warn first, then check their operands)
+    if shared and fn in _INDEX_PUTS:  # (they warn first, then check their operands)
         _warn_expanded(fn, args)
     for other in args:  # (after those checks, as in PyTorch, where the kernel checks its operands)
         if isinstance(other, Tensor) and not getattr(fn, "indexed", False):  # (x[key] = value: IndexPut checks)
             _check_operand(t, other)
-    if recording and has_internal_overlap(t._data) and (t.requires_grad or fn not in _INDEX_PUTS):
+    if recording and shared and (t.requires_grad or fn not in _INDEX_PUTS):
         raise RuntimeError(SHARED_PLACE)  # (only index_put_ and masked_fill_ may record a new value's history there)
     if not recording:  # under no_grad (an optimizer step) or without gradients: only the numbers change
-        _set_values(t, fn, args)
+        _set_values(t, fn, args, shared)
         _bump_version(t)
         return t
 
@@ -99,7 +100,9 @@ def _partial_overlap(a, b):
     """PyTorch's ``get_overlap_status(a, b) == Partial``: both arrays are dense (no gaps, no repeats) and their
     memory ranges meet, without being the same elements in the same places (``x.add_(x)`` is fine).
     An expanded operand is "too hard" for PyTorch to judge, so it is not refused here."""
-    if a is b or a.size == 0 or b.size == 0 or not (_dense(a) and _dense(b)):
+    if a is b or not np.may_share_memory(a, b):  # (their memory ranges do not meet: no overlap at all)
+        return False
+    if a.size == 0 or b.size == 0 or not (_dense(a) and _dense(b)):
         return False
     a_begin, b_begin = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
     a_end, b_end = a_begin + a.nbytes, b_begin + b.nbytes
@@ -221,11 +224,11 @@ class AsStridedScatter(Function):
         return AsStrided.apply(gg, ctx.positions), None, None
 
 
-def _set_values(t, fn, args):
-    """Write ``fn(t, *args)`` into ``t`` without recording anything."""
+def _set_values(t, fn, args, shared):
+    """Write ``fn(t, *args)`` into ``t`` without recording anything (``shared``: ``t`` is an expanded tensor)."""
     other = args[0] if args else None
     if (isinstance(other, Tensor) and is_expandable_to(other._data.shape, t._data.shape) and t._data.flags.writeable
-            and not has_internal_overlap(t._data)):
+            and not shared):
         if fn is CopyFrom:
             np.copyto(t._data, other._data, casting="unsafe")
             return
