@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 
 from .. import random as _random
+from ..autograd import grad_mode
 from ..ops import activation as _act
 from ..ops import elementwise_loss as _loss
 from ..tensor import Tensor
@@ -126,7 +127,11 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):  # noqa: A002
     """KL(target || p) with ``input = log p``: ``xlogy(t, t) - t * input`` per element (``log_target``:
-    the target given as ``log t``, ``exp(log_t) * (log_t - input)``), as PyTorch computes it."""
+    the target given as ``log t``, ``exp(log_t) * (log_t - input)``), as PyTorch computes it.
+
+    Under ``create_graph=True`` a target that requires grad gets its two parts summed in the other order
+    than in PyTorch (``AddBackward0``'s two edges swapped: minigrad's engine runs the two branches in another
+    order); the values are the same."""
     from .module import _legacy_reduction
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if reduction == "mean":
@@ -179,10 +184,18 @@ def _numbers(t, like):
     return np.asarray(t._data if isinstance(t, Tensor) else t, dtype=like._data.dtype)
 
 
+def _no_gradient_for(t, argument, function):
+    """PyTorch has no derivative for a loss's weights: one that requires grad is refused while recording."""
+    if isinstance(t, Tensor) and t.requires_grad and grad_mode.is_grad_enabled():
+        raise RuntimeError(f"The function '{function}' is not differentiable with respect to argument '{argument}'. "
+                           "This input cannot have requires_grad True.")
+
+
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
     from .module import _legacy_reduction
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _same_size(input, target)
+    _no_gradient_for(weight, "weight", "binary_cross_entropy")
     w = None if weight is None else np.broadcast_to(_numbers(weight, input), input.shape)
     return _loss.BinaryCrossEntropy.apply(input, _as_tensor(target, input), w, reduction)
 
@@ -193,6 +206,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if input.shape != target.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    _no_gradient_for(weight, "weight", "binary_cross_entropy_with_logits")
+    _no_gradient_for(pos_weight, "pos_weight", "binary_cross_entropy_with_logits")
     return _loss.BinaryCrossEntropyWithLogits.apply(input, _as_tensor(target, input), _numbers(weight, input),
                                                     _numbers(pos_weight, input), reduction)
 

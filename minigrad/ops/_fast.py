@@ -23,9 +23,12 @@ def keep_or_zero(keep, g):
 
 
 def column_major(t):
-    """Is this matrix tensor stored column by column, like ``weight.t()`` in ``nn.Linear``?"""
-    d = t._data
-    return d.ndim == 2 and d.flags.f_contiguous and not d.flags.c_contiguous
+    """Is this matrix tensor stored column by column, like ``weight.t()`` in ``nn.Linear``?
+    (PyTorch's test, on the strides: a (1, 1) matrix or a row of a column counts too.)"""
+    if t._data.ndim != 2:
+        return False
+    (rows, _), (s0, s1) = t._data.shape, t.stride()
+    return s0 == 1 and s1 == rows
 
 
 def mm_mat2_backward(grad, mat1, mat2_column_major):

@@ -12,7 +12,7 @@ from ..autograd.function import Function
 from ..tensor import Tensor
 from ._fast import keep_or_zero
 from ._util import constant
-from .elementwise import SigmoidBackward, grad_where
+from .elementwise import AddScalar, SigmoidBackward, filled, grad_where
 from .unary import Erf
 
 
@@ -159,7 +159,7 @@ class Silu(Function):
     def backward(ctx, grad):
         x, = ctx.saved_tensors
         s = x.sigmoid()
-        return grad * s * (1 + x * (1 - s))
+        return grad * s * AddScalar.apply(x * filled(1.0, s).sub_(s), 1.0)  # (PyTorch: 1.0 + x * (1.0 - s))
 
 
 class Softplus(Function):

@@ -29,7 +29,7 @@ class Add(Function):
         sa, sb = ctx.input_shapes
         gb = None
         if ctx.needs_input_grad[1]:
-            gb = sum_to(grad if ctx.alpha == 1 else grad * ctx.alpha, sb)
+            gb = sum_to(grad if ctx.alpha == 1 else MulScalar.apply(grad, ctx.alpha), sb)  # (PyTorch: maybe_multiply)
         return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None), gb, None
 
 
@@ -50,7 +50,7 @@ class Sub(Function):
         sa, sb = ctx.input_shapes
         gb = None
         if ctx.needs_input_grad[1]:
-            gb = sum_to(-grad if ctx.alpha == 1 else grad * -ctx.alpha, sb)
+            gb = sum_to(-grad if ctx.alpha == 1 else MulScalar.apply(-grad, ctx.alpha), sb)
         return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None), gb, None
 
 
@@ -230,8 +230,8 @@ class PowTensor(Function):
     def backward(ctx, grad):
         a, b, out = ctx.saved_tensors
         ga = gb = None
-        if ctx.needs_input_grad[0]:  # d(a**b)/da = b * a**(b-1); PyTorch defines it as 0 where b == 0
-            ga = sum_to(grad_where(b._data != 0, grad * b * a ** (b - 1)), a._data.shape)
+        if ctx.needs_input_grad[0]:  # d(a**b)/da = b * a**(b-1); PyTorch: where(b == 0, 0, grad * (b * a.pow(b - 1)))
+            ga = sum_to(Where.apply(b._data == 0, grad.new_zeros(()), grad * (b * a.pow(SubScalar.apply(b, 1)))), a._data.shape)
         if ctx.needs_input_grad[1]:
             # d(a**b)/db = a**b * log(a); PyTorch defines it as 0 where a == 0 and b >= 0
             zero = np.broadcast_to((a._data == 0) & (b._data >= 0), out._data.shape)
@@ -318,7 +318,7 @@ class Sqrt(Function):
     @staticmethod
     def backward(ctx, grad):
         out, = ctx.saved_tensors
-        return grad / (2 * out)
+        return grad / MulScalar.apply(out, 2)  # (PyTorch: grad / (2 * result), a plain number)
 
 
 class Abs(Function):
@@ -537,9 +537,9 @@ class Maximum(Function):
         a_loses = a._data < b._data if ctx.keep_larger else a._data > b._data
         b_loses = a._data > b._data if ctx.keep_larger else a._data < b._data
         tie = np.broadcast_to(a._data == b._data, grad._data.shape)
-        shared = where(constant(tie), grad / 2, grad)
-        return (sum_to(grad_where(~a_loses, shared), a._data.shape) if ctx.needs_input_grad[0] else None,
-                sum_to(grad_where(~b_loses, shared), b._data.shape) if ctx.needs_input_grad[1] else None)
+        shared = where(constant(tie), DivScalar.apply(grad, 2), grad)
+        return (sum_to(shared.masked_fill(constant(a_loses), 0), a._data.shape) if ctx.needs_input_grad[0] else None,
+                sum_to(shared.masked_fill(constant(b_loses), 0), b._data.shape) if ctx.needs_input_grad[1] else None)
 
 
 class Minimum(Maximum):
@@ -589,6 +589,28 @@ def where(condition, a, b):
     both = broadcast_shape(Tensor(cond), a)  # PyTorch's error when the three shapes do not broadcast
     broadcast_shape(Tensor(np.empty(both)), b)
     return Where.apply(cond.astype(bool), a, b)
+
+
+def filled(number, like):
+    """``number - tensor`` or ``number / tensor`` inside a formula written in PyTorch's C++: PyTorch fills
+    a tensor like ``like`` with the number and subtracts or divides in place (``SubBackward0`` /
+    ``DivBackward0`` with a ``(None, 0)`` edge; dividing an integer one raises), so formulas write
+    ``filled(1.0, s).sub_(s)``; Python's ``1 - s`` is ``RsubBackward1``."""
+    return Tensor(np.full_like(like._data, number))
+
+
+class SubScalar(Function):
+    """``tensor - number`` inside a formula written in PyTorch's C++ (``SubBackward1``: one edge, see MulScalar)."""
+    node_name = "SubBackward1"
+
+    @staticmethod
+    def forward(ctx, a, number):
+        with np.errstate(invalid="ignore", over="ignore"):
+            return Tensor(np.asarray(a._data - np.asarray(number, a._data.dtype)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
 
 
 class ToCopy(Function):

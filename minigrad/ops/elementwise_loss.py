@@ -11,7 +11,8 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor
 from ._util import sum_to
-from .elementwise import grad_where
+from .activation import LogSigmoid
+from .elementwise import AddScalar, DivScalar, grad_where
 from .loss import _check_reduction
 
 
@@ -36,8 +37,11 @@ class BinaryCrossEntropy(Function):
     """``-w (t log p + (1 - t) log(1 - p))`` for probabilities ``p``; each log is clamped at -100, as in
     PyTorch, so that ``p = 0`` or ``1`` gives a finite loss.  d/dp = w (p - t) / max(p (1 - p), 1e-12).
 
-    Under ``create_graph=True`` PyTorch records this backward as one ``BinaryCrossEntropyBackwardBackward0`` node;
-    minigrad records the ops of the formula (the same values and second derivatives, other node names)."""
+    A target that requires grad gets ``-w log(p / (1 - p)) * grad`` (PyTorch: ``-logit(p)``).
+
+    Under ``create_graph=True`` PyTorch records this backward as one ``BinaryCrossEntropyBackwardBackward0`` node
+    (and the target's as ``LogitBackward0``); minigrad records the ops of the formula (the same values and
+    second derivatives, other node names)."""
     node_name = "BinaryCrossEntropyBackward0"
 
     @staticmethod
@@ -46,30 +50,37 @@ class BinaryCrossEntropy(Function):
         x, t = p._data, target._data
         if not ((x >= 0) & (x <= 1)).all():  # (nan fails this too)
             raise RuntimeError("all elements of input should be between 0 and 1")
+        if not ((t >= 0) & (t <= 1)).all():
+            raise RuntimeError("all elements of target should be between 0 and 1")
         with np.errstate(divide="ignore"):
             loss = -(t * np.maximum(np.log(x), -100) + (1 - t) * np.maximum(np.log1p(-x), -100))
         if weight is not None:
             loss = loss * weight
-        ctx.save_for_backward(p)
-        ctx.target, ctx.weight, ctx.reduction = t, weight, reduction
+        ctx.save_for_backward(p, target)
+        ctx.weight, ctx.reduction = weight, reduction
         return reduce(np.asarray(loss, dtype=x.dtype), reduction)
 
     @staticmethod
-    def backward(ctx, grad):  # (no gradient for the target: minigrad leaves that formula out)
-        p, = ctx.saved_tensors
+    def backward(ctx, grad):
+        p, t = ctx.saved_tensors
         g = spread(grad, p._data.shape, ctx.reduction)
-        t = Tensor(np.asarray(ctx.target, p._data.dtype))
-        d = (p - t) / (p * (1 - p)).clamp(min=1e-12)
-        if ctx.weight is not None:
-            d = d * Tensor(np.asarray(ctx.weight, p._data.dtype))
-        return g * d, None, None, None
+        w = None if ctx.weight is None else Tensor(np.asarray(ctx.weight, p._data.dtype))
+        gp = gt = None
+        if ctx.needs_input_grad[0]:
+            gp = g * ((p - t) / (p * (1 - p)).clamp(min=1e-12))
+            gp = gp if w is None else gp * w
+        if ctx.needs_input_grad[1]:  # (PyTorch: binary_cross_entropy_target_backward)
+            gt = -(p / (1 - p)).log() * g
+            gt = gt if w is None else gt * w
+        return gp, gt, None, None
 
 
 class BinaryCrossEntropyWithLogits(Function):
     """BCE of ``sigmoid(x)``, written so that it cannot overflow:
     ``(1 - t) x + (1 + (pw - 1) t) (log(1 + exp(-|x|)) + max(-x, 0))`` (``pw``: ``pos_weight``, 1 by default).
 
-    d/dx = (pw t + 1 - t) sigmoid(x) - pw t, which is ``sigmoid(x) - t`` without ``pos_weight``.
+    d/dx = (pw t + 1 - t) sigmoid(x) - pw t, which is ``sigmoid(x) - t`` without ``pos_weight``;
+    d/dt = -x, or ``log(sigmoid(-x)) - pw log(sigmoid(x))`` with ``pos_weight``.
     """
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
 
@@ -83,21 +94,36 @@ class BinaryCrossEntropyWithLogits(Function):
             loss = (1 - t) * x + (1 + (pw - 1) * t) * log_sig
         if weight is not None:
             loss = loss * weight
-        ctx.save_for_backward(a)
-        ctx.target, ctx.weight, ctx.pw, ctx.reduction = t, weight, pw, reduction
+        ctx.save_for_backward(a, target)
+        ctx.weight, ctx.pos_weight, ctx.reduction = weight, pos_weight, reduction
         return reduce(np.asarray(loss, dtype=x.dtype), reduction)
 
     @staticmethod
     def backward(ctx, grad):
-        x, = ctx.saved_tensors
+        # in PyTorch's steps: the derivative, times grad (0-dim when reduced: it broadcasts), times the
+        # weight, over the number of elements for "mean"
+        x, t = ctx.saved_tensors
         dtype = x._data.dtype
-        g = spread(grad, x._data.shape, ctx.reduction)
-        t = Tensor(np.asarray(ctx.target, dtype))
-        pw = Tensor(np.asarray(ctx.pw, dtype))
-        d = (pw * t + 1 - t) * x.sigmoid() - pw * t
-        if ctx.weight is not None:
-            d = d * Tensor(np.asarray(ctx.weight, dtype))
-        return g * d, None, None, None, None
+        pw = None if ctx.pos_weight is None else Tensor(np.asarray(ctx.pos_weight, dtype))
+        gx = gt = None
+        if ctx.needs_input_grad[0]:
+            if pw is None:
+                gx = (x.sigmoid() - t) * grad
+            else:
+                pwt = pw * t
+                gx = ((AddScalar.apply(pwt, 1) - t) * x.sigmoid() - pwt) * grad
+        if ctx.needs_input_grad[1]:  # (PyTorch: binary_cross_entropy_with_logits_target_backward)
+            gt = (-x if pw is None else LogSigmoid.apply(-x) - LogSigmoid.apply(x) * pw) * grad
+        return _weighted_mean(gx, ctx), _weighted_mean(gt, ctx), None, None, None
+
+
+def _weighted_mean(g, ctx):
+    """A loss's gradient times its ``weight``, over the number of elements for ``"mean"`` (PyTorch's last steps)."""
+    if g is None:
+        return None
+    if ctx.weight is not None:
+        g = g * Tensor(np.asarray(ctx.weight, g._data.dtype))
+    return DivScalar.apply(g, g._data.size) if ctx.reduction == "mean" else g
 
 
 class SmoothL1Loss(Function):

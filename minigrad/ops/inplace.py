@@ -23,7 +23,7 @@ from ..tensor import _TYPE_NAMES, Tensor
 from ._fast import update_in_place
 from ._util import broadcast_shape, check_not_bool
 from . import select, shape
-from .elementwise import Add, Clamp, CopyFrom, Div, Fill, Mul, Sub, Zero, grad_where
+from .elementwise import Add, Clamp, Clone, CopyFrom, Div, Fill, Mul, Sub, Zero, grad_where
 from .unary import ClampMax, ClampMin
 
 _UFUNCS = {Add: np.add, Sub: np.subtract, Mul: np.multiply, Div: np.true_divide}  # (for update_in_place)
@@ -67,6 +67,10 @@ def inplace(t, fn, *args):
     snapshot = Tensor(t._data.copy())  # the old values, with the old place in the graph
     snapshot.grad_fn, snapshot._output_nr, snapshot._requires_grad = t.grad_fn, t._output_nr, t.requires_grad
     out = fn.apply(snapshot, *args)
+    for s in out.grad_fn._saved:  # PyTorch saves a recorded clone of the old values (original_self): CloneBackward0
+        if s is not None and s.tensor is snapshot and s.packed is None:
+            s.tensor = Clone.apply(snapshot)
+            s.vc, s.version = s.tensor._vc, s.tensor._vc[0]
     _write(t, out, fn, args)
     _bump_version(t)
     for s in out.grad_fn._saved:  # what the node saved of its output is now `t`

@@ -50,6 +50,17 @@ class Mm(Function):
                 a.t().mm(grad) if ctx.needs_input_grad[1] else None)
 
 
+def mm_mat1_backward(grad, mat2, mat1_column_major):
+    """``grad.mm(mat2.t())``: the gradient of ``mat1`` in ``mat1 @ mat2``. For a column-major ``mat1`` PyTorch
+    computes it as ``(mat2 @ grad.t()).t()`` (see ``mm_mat2_backward``): the same numbers, laid out like
+    ``mat1``, and another graph under ``create_graph=True``. (``Addmm`` does as PyTorch; ``Mm`` keeps the
+    plain formulas, so a second order through ``x.mm(w.t())`` or ``F.linear`` without a bias has
+    PyTorch's values and gradients but ``TBackward0``/``MmBackward0`` in another order.)"""
+    if mat1_column_major:
+        return mat2.mm(grad.t()).t()
+    return grad.mm(mat2.t())
+
+
 class Addmm(Function):
     """``beta * bias + alpha * (x @ w_t)``: what ``nn.Linear`` records for a 2-D input, and ``torch.addmm``
     (PyTorch: ``AddmmBackward0``; ``beta`` and ``alpha`` are 1 unless given).
@@ -71,7 +82,7 @@ class Addmm(Function):
         ctx.mat1_shape, ctx.mat2_shape = x._data.shape, w_t._data.shape
         # (PyTorch keeps an input's strides for the layout of its gradient: only when that gradient is wanted)
         ctx.mat1_strides, ctx.mat2_strides = x.stride() if need_x else (), w_t.stride() if need_w_t else ()
-        ctx.w_t_column_major = column_major(w_t)  # PyTorch keeps the strides of w_t for its gradient's layout
+        ctx.x_column_major, ctx.w_t_column_major = column_major(x), column_major(w_t)  # (for the gradients' layouts)
         with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf is nan, silently, as in PyTorch)
             if beta == 1 and alpha == 1:
                 return Tensor(add_bias(x._data @ w_t._data, bias._data))  # bias + x @ w_t
@@ -85,7 +96,7 @@ class Addmm(Function):
         x, w_t = ctx.saved_tensors
         need_bias, need_x, need_w_t = ctx.needs_input_grad[:3]
         return (sum_to(_times(grad, ctx.beta), ctx.input_shapes[0]) if need_bias else None,
-                _times(grad.mm(w_t.t()), ctx.alpha) if need_x else None,
+                _times(mm_mat1_backward(grad, w_t, ctx.x_column_major), ctx.alpha) if need_x else None,
                 # x.t().mm(grad):
                 _times(mm_mat2_backward(grad, x, ctx.w_t_column_major), ctx.alpha) if need_w_t else None,
                 None, None)

@@ -11,7 +11,7 @@ from ..autograd import grad_mode
 from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
 from ._util import dims_arg
-from .elementwise import grad_where
+from .select import MaskedFillTensor, value_selecting_backward
 
 
 def reduce_dims(dim, ndim):
@@ -148,9 +148,10 @@ class Max(Function):
     def backward(ctx, grad):
         # PyTorch's evenly_distribute_backward: ties share the gradient equally; a nan maximum
         # gives its gradient to the nans
+        # (in PyTorch's steps: zeros, with grad / count filled in where the mask holds)
         a, out = ctx.saved_tensors
         mask = np.isnan(a._data) if np.isnan(out._data).any() else a._data == out._data
-        return grad_where(mask, grad / int(mask.sum()))
+        return MaskedFillTensor.apply(Tensor(np.zeros(a._data.shape, grad._data.dtype)), mask, grad / int(mask.sum()))
 
 
 def _return_type(name):
@@ -201,11 +202,8 @@ class MaxDim(Function):
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
-        if ctx.dim is None:  # a 0-dim input: all of the gradient
-            return grad_where(np.asarray(True), grad), None, None
-        chosen = np.zeros(ctx.shape, bool)
-        np.put_along_axis(chosen, ctx.index, True, axis=ctx.dim)
-        return grad_where(chosen, _unreduce(grad, ctx.shape, (ctx.dim,), ctx.keepdim)), None, None
+        # (PyTorch: value_selecting_reduction_backward, zeros with the gradient scattered to the chosen places)
+        return value_selecting_backward(grad, ctx.dim or 0, ctx.indices._data, ctx.shape, ctx.keepdim), None, None
 
 
 class MinDim(MaxDim):

@@ -451,18 +451,23 @@ def _parse_einsum(equation, operands):
 
 # ------------------------------------------------------------------ squeeze((0, 2))
 class SqueezeDimList(Function):
-    """``x.squeeze((0, 2))``: drop those dims where their size is 1 (a view); backward reshapes back."""
+    """``x.squeeze((0, 2))``: drop those dims where their size is 1 (a view); backward unsqueezes each back
+    (PyTorch: ``unsqueeze_to``)."""
     node_name = "SqueezeBackward2"
 
     @staticmethod
     def forward(ctx, a, dims):
-        ctx.shape = a._data.shape
-        drop = tuple(d for d in dims if a._data.shape[d] == 1)
-        return view_of(a, a._data.squeeze(drop) if drop else a._data.view())
+        for i, d in enumerate(dims):
+            if d in dims[:i]:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        ctx.drop = tuple(sorted(d for d in dims if a._data.shape[d] == 1))
+        return view_of(a, a._data.squeeze(ctx.drop) if ctx.drop else a._data.view())
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.reshape(ctx.shape), None
+        for d in ctx.drop:
+            grad = grad.unsqueeze(d)
+        return grad, None
 
 
 # ------------------------------------------------------------------ helpers for Tensor methods
@@ -543,9 +548,7 @@ class IndexAdd(Function):
 def value_selecting_backward(grad, dim, index, shape, keepdim):
     """PyTorch's ``value_selecting_reduction_backward``: zeros of the input's ``shape`` with each
     gradient written back at the place (``index`` along ``dim``) its value was picked from."""
-    if not shape:  # a 0-dim input: its one value was picked
-        return grad
-    if not keepdim:
+    if not keepdim and shape:  # (a 0-dim input has no dim to put back)
         grad, index = grad.unsqueeze(dim), np.expand_dims(index, dim)
     return Scatter.apply(Tensor(np.zeros(shape, grad._data.dtype)), dim, index, grad)
 

@@ -212,8 +212,11 @@ class Squeeze(Function):
         return view_of(a, a._data.reshape([s for s in a._data.shape if s != 1]))
 
     @staticmethod
-    def backward(ctx, grad):
-        return grad.reshape(ctx.shape)
+    def backward(ctx, grad):  # (PyTorch's unsqueeze_to: the size-1 dims back, one unsqueeze each)
+        for d, size in enumerate(ctx.shape):
+            if size == 1:
+                grad = grad.unsqueeze(d)
+        return grad
 
 
 class SqueezeDim(Function):
@@ -221,14 +224,14 @@ class SqueezeDim(Function):
 
     @staticmethod
     def forward(ctx, a, dim):
-        ctx.shape = a._data.shape
+        ctx.shape, ctx.dim = a._data.shape, dim
         if a._data.ndim and a._data.shape[dim] == 1:
             return view_of(a, np.squeeze(a._data, dim))
         return view_of(a, a._data.view())
 
     @staticmethod
-    def backward(ctx, grad):
-        return grad.reshape(ctx.shape), None
+    def backward(ctx, grad):  # (PyTorch's unsqueeze_to: the dim back if it was squeezed, else grad as it is)
+        return (grad.unsqueeze(ctx.dim) if ctx.shape and ctx.shape[ctx.dim] == 1 else grad), None
 
 
 class SqueezeDims(SqueezeDim):
@@ -246,7 +249,7 @@ class SqueezeDimsInPlace(SqueezeDims):
 
     @staticmethod
     def forward(ctx, a, dim):
-        ctx.shape = a._data.shape
+        ctx.shape, ctx.dim = a._data.shape, dim
         return Tensor(np.squeeze(a._data, dim))
 
 

@@ -14,6 +14,7 @@ from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
 from ._util import _wrap_dim, constant, dims_arg
+from .elementwise import MulScalar
 from .reduce import _unreduce, reduce_dims
 
 
@@ -69,7 +70,7 @@ class Std(Function):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
-        grad_var = (grad / (out * 2)).masked_fill(out == 0, 0)
+        grad_var = (grad / MulScalar.apply(out, 2)).masked_fill(out == 0, 0)
         return _var_backward(grad_var, a, ctx), None, None, None
 
 
@@ -90,14 +91,15 @@ def _var_backward(grad, a, ctx):
     and ``N - correction <= 0`` it is ``grad * (nan where x == mean, else inf)``."""
     dims, correction = ctx.dims, ctx.correction
     n = _count(a._data.shape, dims)
-    g = _unreduce(grad, a._data.shape, dims, ctx.keepdim)
+    # (PyTorch unsqueezes the gradient only for a dim given to a tensor of 2 or more dims)
+    g = _unreduce(grad, a._data.shape, dims, ctx.keepdim or ctx.every_element or a._data.ndim < 2)
     if n - correction <= 0 and (ctx.every_element or a._data.ndim == 0):
         x = a._data
         with np.errstate(invalid="ignore"):  # (the mean of no elements is nan)
             mean = x.sum() / x.size
         return g * constant(np.where(x == mean, np.nan, np.inf).astype(x.dtype))
     scale = 2.0 / (n - correction) if n != correction else math.inf
-    return g * scale * (a - (a.mean() if ctx.every_element else a.mean(dims, True)))
+    return MulScalar.apply(g, scale) * (a - (a.mean() if ctx.every_element else a.mean(dims, True)))
 
 
 def var_or_std(fn, a, dim=None, unbiased=None, keepdim=False, correction=None, name="var"):
@@ -114,9 +116,10 @@ def var_or_std(fn, a, dim=None, unbiased=None, keepdim=False, correction=None, n
 class Norm(Function):
     """``x.norm(p)``: ``(sum |x|^p) ^ (1/p)`` (PyTorch: ``linalg.vector_norm``).
 
-    Its derivative (PyTorch: ``norm_backward``): for p = 2, ``x * grad / norm``; for p = 1,
-    ``sign(x) * grad``; for p = inf, the gradient goes to the largest ``|x|`` (shared by ties);
-    otherwise ``x |x|^(p-2) grad / norm^(p-1)``; 0 where the norm is 0.
+    Its derivative (PyTorch: ``norm_backward``, in its order of steps): for p = 2,
+    ``grad * x / norm``; for p = 1, ``sgn(x) * grad``; for p = inf, the gradient goes to the largest
+    ``|x|`` (shared by ties); otherwise ``x |x|^(p-2) grad / norm^(p-1)``; 0 where the norm is 0
+    (for p < 1: where x is 0).
     """
     node_name = "LinalgVectorNormBackward0"
     saved_names = {"self": 0, "result": 1, "ord": "ord", "dim": "saved_norm_dim", "keepdim": "keepdim"}
@@ -146,19 +149,25 @@ class Norm(Function):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
-        p, dims, keepdim = ctx.p, ctx.dims, ctx.keepdim
-        g = _unreduce(grad, a._data.shape, dims, keepdim)
-        norm = _unreduce(out, a._data.shape, dims, keepdim)
+        p = ctx.p
+        # PyTorch unsqueezes only the dims it was given: without ``dim`` the gradient broadcasts as it is
+        dims = ctx.dims if ctx.saved_norm_dim else ()
+        g = _unreduce(grad, a._data.shape, dims, ctx.keepdim or a._data.ndim == 0)
+        norm = _unreduce(out, a._data.shape, dims, ctx.keepdim or a._data.ndim == 0)
         if p == 0:
             return None, None, None, None, None  # (PyTorch: no gradient for the count of non-zeros)
         if p == 1:
-            return a.sign() * g, None, None, None, None
+            return a.sgn() * g, None, None, None, None
         if p == 2:
-            return (a * (g / norm)).masked_fill(norm == 0, 0), None, None, None, None
-        if math.isinf(p):  # amax's (amin's) backward of |x|; a nan counts as chosen, and sign(nan) is 0
-            mask = ((a.abs() == norm) | a.isnan()).to(a.dtype)
-            return a.sign() * (g / mask.sum(dims, True)) * mask, None, None, None, None
-        return (a * a.abs().pow(p - 2) * g / norm.pow(p - 1)).masked_fill(norm == 0, 0), None, None, None, None
+            return g * (a / norm).masked_fill(norm == 0, 0), None, None, None, None
+        if math.isinf(p):  # amax's (amin's) backward of |x|; a nan counts as chosen, and sgn(nan) is 0
+            mask = (a.abs() == norm) | a.isnan()
+            return a.sgn() * ((g / mask.sum(ctx.dims, True)) * mask), None, None, None, None
+        if p < 1:
+            scaled = a.sgn() * a.abs().pow(p - 1).masked_fill(a == 0, 0)
+            return scaled * g * norm.pow(1 - p), None, None, None, None
+        scaled = a.sgn() * a.abs().pow(p - 1) if p < 2 else a * a.abs().pow(p - 2)
+        return scaled * (g / norm.pow(p - 1)).masked_fill(norm == 0, 0), None, None, None, None
 
 
 def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
@@ -198,10 +207,10 @@ class Prod(Function):
         a, out = ctx.saved_tensors
         if a._data.ndim == 0:  # the product of one number is that number (PyTorch: ``return grad``)
             return grad, None, None
-        dims = (ctx.dim,) if ctx.dim is not None else tuple(range(a._data.ndim))
+        dims = (ctx.dim,) if ctx.dim is not None else ()  # (the product of all: the gradient broadcasts as it is)
         g = _unreduce(grad, a._data.shape, dims, ctx.keepdim)
         if not (a._data == 0).any():
-            return g * _unreduce(out, a._data.shape, dims, ctx.keepdim) / a, None, None
+            return g * (_unreduce(out, a._data.shape, dims, ctx.keepdim) / a), None, None
         return g * Tensor(_prod_of_others(a._data, ctx.dim)), None, None
 
 
@@ -273,7 +282,7 @@ class Cumprod(Function):
             return grad, None, None
         d = ctx.dim
         if not (a._data == 0).any():
-            return (grad * out).flip(d).cumsum(d).flip(d) / a, None, None
+            return (out * grad).flip(d).cumsum(d).flip(d) / a, None, None  # (PyTorch: w = output * grad)
         return Tensor(_cumprod_grad(a._data, grad._data, d)), None, None
 
 
@@ -342,9 +351,17 @@ class Amax(Function):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
-        shape = a._data.shape
-        mask = (a == _unreduce(out, shape, ctx.dims, ctx.keepdim)).to(grad.dtype)
-        return _unreduce(grad, shape, ctx.dims, ctx.keepdim) / mask.sum(ctx.dims, True) * mask, None, None
+        grad, out = _restore_reduced_dims(grad, a, ctx), _restore_reduced_dims(out, a, ctx)
+        mask = (a == out).to(grad.dtype)
+        return grad / mask.sum(ctx.dims, True) * mask, None, None
+
+
+def _restore_reduced_dims(t, a, ctx):
+    """PyTorch's ``restore_reduced_dims``: a reduced result back to ``a``'s rank (size 1 in the reduced dims)
+    in one reshape (``ViewBackward0``)."""
+    if ctx.keepdim or a._data.ndim == 0:
+        return t
+    return t.reshape([1 if d in ctx.dims else n for d, n in enumerate(a._data.shape)])
 
 
 class Amin(Amax):

@@ -5,9 +5,10 @@ written with minigrad's own ops (so ``create_graph=True`` gives second derivativ
 node has PyTorch's name (``SinBackward0``).  Float-only ops give an integer input the default
 float dtype, as PyTorch does (``torch.tensor([1, 2]).sin()`` is float32).
 
-Second derivatives (``create_graph=True``) have PyTorch's values; their graphs may name a node
-differently: where PyTorch's C++ formula adds a plain number (``AddBackward1``), minigrad's Python
-formula adds a wrapped number (``AddBackward0`` with a ``(None, 0)`` edge).
+Second derivatives (``create_graph=True``) have PyTorch's values and graphs. Where PyTorch's C++
+formula adds or multiplies a plain number (``x + 1`` is ``AddBackward1``, one edge), the formula
+here says so with ``AddScalar``/``MulScalar``: Python's ``x + 1`` would record ``AddBackward0``
+with a ``(None, 0)`` edge for the number, as it does in PyTorch's Python too.
 """
 import math
 
@@ -17,6 +18,7 @@ from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
 from ._util import as_operand, result, result_type, sum_to
+from .elementwise import AddScalar, MulScalar, filled
 
 LN2 = math.log(2.0)
 LN10 = math.log(10.0)
@@ -89,7 +91,7 @@ class Tan(_ResultUnary):
     @staticmethod
     def backward(ctx, grad):  # d tan x = 1 + tan(x)^2
         y, = ctx.saved_tensors
-        return grad * (y * y + 1)
+        return grad * AddScalar.apply(y.pow(2), 1)  # (PyTorch: 1 + result.pow(2))
 
 
 class Sinh(_SelfUnary):
@@ -119,7 +121,7 @@ class Asin(_SelfUnary):
     @staticmethod
     def backward(ctx, grad):  # 1 / sqrt(1 - x^2)
         x, = ctx.saved_tensors
-        return grad * (-x * x + 1).rsqrt()
+        return grad * AddScalar.apply(-x * x, 1).rsqrt()
 
 
 class Acos(_SelfUnary):
@@ -129,7 +131,7 @@ class Acos(_SelfUnary):
     @staticmethod
     def backward(ctx, grad):  # -1 / sqrt(1 - x^2)
         x, = ctx.saved_tensors
-        return grad * -(-x * x + 1).rsqrt()
+        return grad * -AddScalar.apply(-x * x, 1).rsqrt()
 
 
 class Atan(_SelfUnary):
@@ -139,7 +141,7 @@ class Atan(_SelfUnary):
     @staticmethod
     def backward(ctx, grad):  # 1 / (1 + x^2)
         x, = ctx.saved_tensors
-        return grad / (x * x + 1)
+        return grad / AddScalar.apply(x * x, 1)
 
 
 # ------------------------------------------------------------------ logs, exponentials, roots, erf
@@ -150,7 +152,7 @@ class Log1p(_SelfUnary):
     @staticmethod
     def backward(ctx, grad):
         x, = ctx.saved_tensors
-        return grad / (x + 1)
+        return grad / AddScalar.apply(x, 1)
 
 
 class Expm1(_ResultUnary):
@@ -160,7 +162,7 @@ class Expm1(_ResultUnary):
     @staticmethod
     def backward(ctx, grad):  # d (e^x - 1) = e^x = y + 1
         y, = ctx.saved_tensors
-        return grad * (y + 1)
+        return grad * AddScalar.apply(y, 1)
 
 
 class Log2(_SelfUnary):
@@ -170,7 +172,7 @@ class Log2(_SelfUnary):
     @staticmethod
     def backward(ctx, grad):
         x, = ctx.saved_tensors
-        return grad / (x * LN2)
+        return grad / MulScalar.apply(x, LN2)
 
 
 class Log10(_SelfUnary):
@@ -180,7 +182,7 @@ class Log10(_SelfUnary):
     @staticmethod
     def backward(ctx, grad):
         x, = ctx.saved_tensors
-        return grad / (x * LN10)
+        return grad / MulScalar.apply(x, LN10)
 
 
 class Exp2(_ResultUnary):
@@ -190,7 +192,7 @@ class Exp2(_ResultUnary):
     @staticmethod
     def backward(ctx, grad):  # d 2^x = 2^x ln 2
         y, = ctx.saved_tensors
-        return grad * y * LN2
+        return MulScalar.apply(grad * y, LN2)
 
 
 class Rsqrt(_ResultUnary):
@@ -203,7 +205,7 @@ class Rsqrt(_ResultUnary):
     @staticmethod
     def backward(ctx, grad):  # d x^(-1/2) = -1/2 x^(-3/2) = -1/2 y^3
         y, = ctx.saved_tensors
-        return grad * -0.5 * y.pow(3)
+        return MulScalar.apply(grad, -0.5) * y.pow(3)  # (PyTorch: -0.5 * grad * result.pow(3))
 
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])  # numpy has no erf; Python's math module does
@@ -219,7 +221,7 @@ class Erf(_SelfUnary):
     @staticmethod
     def backward(ctx, grad):  # d erf x = 2 / sqrt(pi) * e^(-x^2)
         x, = ctx.saved_tensors
-        return grad * (2.0 / math.sqrt(math.pi)) * (-(x * x)).exp()
+        return MulScalar.apply((-x.pow(2)).exp(), 2.0 / math.sqrt(math.pi)) * grad  # (PyTorch's order)
 
 
 # ------------------------------------------------------------------ rounding: a zero gradient
@@ -333,8 +335,8 @@ class Remainder(Function):
     gives ``RemainderBackward0`` (one edge), a tensor ``b`` ``RemainderBackward1``.
     """
     node_name = "RemainderBackward1"
-    op = staticmethod(np.remainder)            # the remainder, and the quotient it leaves:
-    quotient = staticmethod(np.floor_divide)   # a = quotient(a, b) * b + op(a, b) (PyTorch: div(rounding_mode="floor"))
+    op = staticmethod(np.remainder)  # the remainder, and the rounding of the quotient it leaves:
+    rounding_mode = "floor"          # a = a.div(b, rounding_mode="floor") * b + op(a, b)
 
     @classmethod
     def forward(cls, ctx, a, b):
@@ -352,8 +354,7 @@ class Remainder(Function):
         sa, sb = ctx.input_shapes
         gb = None
         if ctx.needs_input_grad[1]:
-            with np.errstate(all="ignore"):
-                gb = sum_to(-grad * Tensor(cls.quotient(a._data, b._data)), sb)
+            gb = sum_to(-grad * DivRounded.apply(a, b, cls.rounding_mode), sb)  # (a zero gradient, with a graph)
         return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None), gb
 
 
@@ -434,7 +435,7 @@ class Fmod(Remainder):
     gives ``FmodBackward0`` (one edge), a tensor ``y`` ``FmodBackward1``.
     """
     node_name = "FmodBackward1"
-    op, quotient = staticmethod(np.fmod), staticmethod(lambda x, y: np.trunc(x / y))  # div(rounding_mode="trunc")
+    op, rounding_mode = staticmethod(np.fmod), "trunc"
 
 
 class FmodScalar(RemainderScalar):
@@ -506,7 +507,7 @@ class NumberXlogy(Function):
     @staticmethod
     def backward(ctx, grad):
         b, = ctx.saved_tensors
-        return None, grad * ctx.number / b
+        return None, MulScalar.apply(grad, ctx.number) / b
 
 
 def xlogy(x, y):
@@ -573,7 +574,10 @@ class Lerp(Function):
         a, end, w = ctx.saved_tensors if ctx.number is None else (None, None, ctx.number)
         sa, se = ctx.input_shapes[:2]
         need = ctx.needs_input_grad
-        return (sum_to(grad * (1 - w), sa) if need[0] else None,
+        if ctx.number is not None:  # (PyTorch: grad * (1 - weight) and grad * weight, plain numbers)
+            return (sum_to(MulScalar.apply(grad, 1 - w), sa) if need[0] else None,
+                    sum_to(MulScalar.apply(grad, w), se) if need[1] else None, None)
+        return (sum_to(grad * filled(1, w).sub_(w), sa) if need[0] else None,
                 sum_to(grad * w, se) if need[1] else None,
                 sum_to(grad * (end - a), ctx.input_shapes[2]) if ctx.number is None and need[2] else None)
 
@@ -618,8 +622,8 @@ class Addcmul(Function):
         s, s1, s2 = ctx.input_shapes
         need = ctx.needs_input_grad
         return (sum_to(grad, s) if need[0] else None,
-                sum_to(grad * (t2 * ctx.value), s1) if need[1] else None,
-                sum_to(grad * (t1 * ctx.value), s2) if need[2] else None, None)
+                sum_to(grad * MulScalar.apply(t2, ctx.value), s1) if need[1] else None,
+                sum_to(grad * MulScalar.apply(t1, ctx.value), s2) if need[2] else None, None)
 
 
 class Addcdiv(Function):
@@ -643,8 +647,8 @@ class Addcdiv(Function):
         s, s1, s2 = ctx.input_shapes
         need = ctx.needs_input_grad
         return (sum_to(grad, s) if need[0] else None,
-                sum_to(grad * (ctx.value / t2), s1) if need[1] else None,
-                sum_to(-grad * (ctx.value * t1 / (t2 * t2)), s2) if need[2] else None, None)
+                sum_to(grad * filled(ctx.value, t2).div_(t2), s1) if need[1] else None,  # (an integer t2: the error)
+                sum_to(-grad * (MulScalar.apply(t1, ctx.value) / (t2 * t2)), s2) if need[2] else None, None)
 
 
 def _three_dtype(a, t1, t2):

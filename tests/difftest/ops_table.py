@@ -568,3 +568,11 @@ OPS += [
     Op("kl_div", "F.kl_div({a}, {b}, reduction={red}, log_target={log_target})", pair="same", args=kl_div_args),
     Op("softmin", "F.softmin({a}, dim={dim})", args=dim),
 ]
+
+# issue 18: a target that requires grad gets its gradient (binary_cross_entropy's target formulas)
+OPS += [
+    Op("bce_target", "F.binary_cross_entropy({a}.sigmoid(), {b}.sigmoid(), reduction={red})", pair="same",
+       args=reduction),
+    Op("bce_logits_target", "F.binary_cross_entropy_with_logits({a}, {b}.sigmoid(), reduction={red}, "
+       "pos_weight=({b} * 0 + 2 if {b}.dim() else None))", pair="same", args=reduction),
+]
