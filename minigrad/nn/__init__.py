@@ -12,7 +12,7 @@
 from . import functional
 from . import init
 from . import utils
-from .parameter import Parameter
+from .parameter import Parameter, UninitializedParameter
 from .module import Module
 from .linear import Identity, LazyLinear, Linear
 from .flatten import Flatten
@@ -22,7 +22,7 @@ from .loss import CrossEntropyLoss, MSELoss, NLLLoss
 from .loss import BCELoss, BCEWithLogitsLoss, HuberLoss, L1Loss, SmoothL1Loss
 from .container import ModuleList, Sequential
 
-__all__ = ["Module", "Parameter", "Linear", "Sequential", "ModuleList", "ReLU", "Sigmoid", "Tanh", "Softmax",
+__all__ = ["Module", "Parameter", "UninitializedParameter", "Linear", "Sequential", "ModuleList", "ReLU", "Sigmoid", "Tanh", "Softmax",
            "LogSoftmax", "Flatten", "Identity", "MSELoss", "CrossEntropyLoss", "NLLLoss", "functional", "init",
            "LazyLinear", "ELU", "GELU", "Dropout", "Hardtanh", "LeakyReLU", "LogSigmoid", "ReLU6", "SiLU", "Softplus",
            "BCELoss", "BCEWithLogitsLoss", "HuberLoss", "L1Loss", "SmoothL1Loss"]
