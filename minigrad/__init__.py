@@ -20,7 +20,7 @@ Tensor.__module__ = "minigrad"  # type(x) prints <class 'minigrad.Tensor'>, as P
 from . import autograd
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .creation import (arange, as_tensor, cat, concat, empty, empty_like, eye, from_numpy, full, full_like,
-                       linspace, ones, ones_like, stack, tensor, zeros, zeros_like)
+                       linspace, logspace, ones, ones_like, stack, tensor, zeros, zeros_like)
 from .random import Generator, manual_seed, initial_seed, seed, rand, rand_like, randint, randn, randn_like, randperm, normal
 from .random import multinomial
 from .devices import device, get_default_device, set_default_device, memory_format, preserve_format, contiguous_format
@@ -268,5 +268,6 @@ from .functions import (multiply, subtract, divide, true_divide, eq, ne, lt, le,
                         logical_and, logical_or, logical_xor, isnan, isinf, isfinite, nan_to_num, count_nonzero,
                         nonzero, tril, triu, diag, trace, sort, argsort, topk, median, unique, cumprod, masked_select,
                         take, roll, repeat_interleave, tile, fmod, lerp, addcmul, addcdiv, addmm, cross, kron,
-                        meshgrid, broadcast_tensors)  # noqa: A004
+                        meshgrid, broadcast_tensors, diff, tensordot, kthvalue, mode, index_fill, index_copy,
+                        selu)  # noqa: A004
 

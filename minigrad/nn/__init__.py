@@ -17,7 +17,7 @@ from .module import Module
 from .linear import Identity, LazyLinear, Linear
 from .flatten import Flatten
 from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
-from .activation import ELU, GELU, Dropout, Hardtanh, LeakyReLU, LogSigmoid, ReLU6, SiLU, Softplus
+from .activation import ELU, GELU, SELU, Dropout, Hardtanh, LeakyReLU, LogSigmoid, ReLU6, SiLU, Softplus
 from .loss import CrossEntropyLoss, MSELoss, NLLLoss
 from .loss import BCELoss, BCEWithLogitsLoss, HuberLoss, L1Loss, SmoothL1Loss
 from .container import DataParallel, ModuleList, Sequential
@@ -25,7 +25,7 @@ from .container import DataParallel, ModuleList, Sequential
 __all__ = ["Module", "Parameter", "Linear", "Sequential", "ModuleList", "ReLU", "Sigmoid", "Tanh", "Softmax",
            "LogSoftmax", "Flatten", "Identity", "MSELoss", "CrossEntropyLoss", "NLLLoss", "functional", "init",
            "LazyLinear", "ELU", "GELU", "Dropout", "Hardtanh", "LeakyReLU", "LogSigmoid", "ReLU6", "SiLU", "Softplus",
-           "BCELoss", "BCEWithLogitsLoss", "HuberLoss", "L1Loss", "SmoothL1Loss", "DataParallel",
+           "BCELoss", "BCEWithLogitsLoss", "HuberLoss", "L1Loss", "SmoothL1Loss", "DataParallel", "SELU",
            "UninitializedParameter"]
 
 
