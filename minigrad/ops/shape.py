@@ -433,7 +433,12 @@ class Index(Function):
 def _index_message(msg, key, shape):
     """numpy's "index 5 is out of bounds for axis 1" in PyTorch's words: PyTorch counts the dim among
     the indexed dims only (``x[:, [5]]`` is out of bounds "for dimension 0"). A mask of the wrong
-    shape: PyTorch names the mask's shape and the tensor's."""
+    shape: PyTorch names the mask's shape and the tensor's. Index tensors whose shapes do not broadcast:
+    PyTorch names their shapes as lists."""
+    if msg.startswith("shape mismatch: indexing arrays could not be broadcast together"):
+        shapes = [list(k.shape) for k in (key if isinstance(key, tuple) else (key,)) if isinstance(k, np.ndarray)]
+        return ("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                + ", ".join(str(s) for s in shapes))
     m = re.match(r"boolean index did not match indexed array along (?:axis|dimension) (\d+)", msg)
     if m:
         axis, seen = int(m.group(1)), 0

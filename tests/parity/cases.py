@@ -3932,3 +3932,17 @@ def f19_tutorial_leftovers(T, F, o):
     o.err("mode_empty", lambda: T.ones(2, 0).mode(1))
     n = m.kthvalue(1, 0).values.grad_fn
     o["saved"] = [n._saved_dim, n._saved_keepdim, n._saved_indices, list(n._saved_self_sym_sizes)]
+
+
+@case
+def f19_index_tensors_that_do_not_broadcast(T, F, o):
+    """Index tensors whose shapes do not broadcast (makemore part 2 meets one): PyTorch's message names the
+    shapes as lists; reading and writing alike."""
+    x = leaf(T, 67, 5, 4)
+    o.err("get", lambda: x[T.arange(3), T.tensor([0, 1])])
+    o.err("get_lists", lambda: x[[0, 1, 2], [0, 1]])
+    o.err("get_2d", lambda: x[T.ones(2, 3).long(), T.ones(3, 2).long()])
+    o.err("get_apart", lambda: leaf(T, 68, 5, 4, 3)[T.arange(3), :, T.arange(2)])
+    y = x.detach().clone()
+    o.err("set", lambda: y.__setitem__((T.arange(3), T.tensor([0, 1])), 1.0))
+    o.err("index_put", lambda: y.index_put_((T.arange(3), T.tensor([0, 1])), T.tensor(1.0)))
