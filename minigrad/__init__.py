@@ -16,10 +16,11 @@ from ._dtype import Size, dtype, get_default_dtype, set_default_dtype
 from ._dtype import bool_ as bool  # noqa: A001  (PyTorch's names shadow the builtins here, as torch.float does)
 from ._dtype import float16, float32, float64, int8, int16, int32, int64, uint8
 from .tensor import Tensor
+Tensor.__module__ = "minigrad"  # type(x) prints <class 'minigrad.Tensor'>, as PyTorch's <class 'torch.Tensor'>
 from . import autograd
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .creation import (arange, as_tensor, cat, concat, empty, empty_like, eye, from_numpy, full, full_like,
-                       linspace, ones, ones_like, stack, tensor, zeros, zeros_like)
+                       linspace, logspace, ones, ones_like, stack, tensor, zeros, zeros_like)
 from .random import Generator, manual_seed, initial_seed, seed, rand, rand_like, randint, randn, randn_like, randperm, normal
 from .random import multinomial
 from .devices import device, get_default_device, set_default_device, memory_format, preserve_format, contiguous_format
@@ -40,208 +41,208 @@ __version__ = "0.1.0"
 
 # ---- functions that mirror the Tensor methods (minigrad.relu(x) is x.relu()) -------------
 # (with ``out=``, the result is written into that tensor: see _out.py)
-def sigmoid(x, *, out=None):
+def sigmoid(input, *, out=None):  # noqa: A002  (PyTorch's argument names, so keywords work: matmul(input=a, other=b))
     if out is not None:
-        return write_out("sigmoid", out, (x,), lambda: x.sigmoid())
-    return x.sigmoid()
+        return write_out("sigmoid", out, (input,), lambda: input.sigmoid())
+    return input.sigmoid()
 
 
-def relu(x):
-    return x.relu()
+def relu(input):  # noqa: A002
+    return input.relu()
 
 
-def sign(x, *, out=None):
+def sign(input, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("sign", out, (x,), lambda: x.sign())
-    return x.sign()
+        return write_out("sign", out, (input,), lambda: input.sign())
+    return input.sign()
 
 
-def sgn(x):
-    return x.sgn()
+def sgn(input):  # noqa: A002
+    return input.sgn()
 
 
-def tanh(x, *, out=None):
+def tanh(input, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("tanh", out, (x,), lambda: x.tanh())
-    return x.tanh()
+        return write_out("tanh", out, (input,), lambda: input.tanh())
+    return input.tanh()
 
 
-def exp(x, *, out=None):
+def exp(input, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("exp", out, (x,), lambda: x.exp())
-    return x.exp()
+        return write_out("exp", out, (input,), lambda: input.exp())
+    return input.exp()
 
 
-def log(x, *, out=None):
+def log(input, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("log", out, (x,), lambda: x.log())
-    return x.log()
+        return write_out("log", out, (input,), lambda: input.log())
+    return input.log()
 
 
-def sqrt(x, *, out=None):
+def sqrt(input, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("sqrt", out, (x,), lambda: x.sqrt())
-    return x.sqrt()
+        return write_out("sqrt", out, (input,), lambda: input.sqrt())
+    return input.sqrt()
 
 
-def abs(x, *, out=None):  # noqa: A001
+def abs(input, *, out=None):  # noqa: A001, A002
     if out is not None:
-        return write_out("abs", out, (x,), lambda: x.abs())
-    return x.abs()
+        return write_out("abs", out, (input,), lambda: input.abs())
+    return input.abs()
 
 
-def neg(x, *, out=None):
+def neg(input, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("neg", out, (x,), lambda: -x)
-    return -x
+        return write_out("neg", out, (input,), lambda: -input)
+    return -input
 
 
-def pow(x, exponent, *, out=None):  # noqa: A001
+def pow(input, exponent, *, out=None):  # noqa: A001, A002
     if out is not None:
-        return write_out("pow", out, (x, exponent), lambda: pow(x, exponent))
-    if not isinstance(x, Tensor):
-        return exponent.__rpow__(x)
-    return x.pow(exponent)
+        return write_out("pow", out, (input, exponent), lambda: pow(input, exponent))
+    if not isinstance(input, Tensor):
+        return exponent.__rpow__(input)
+    return input.pow(exponent)
 
 
-def sum(x, dim=None, keepdim=False, dtype=None, *, out=None):  # noqa: A001
+def sum(input, dim=None, keepdim=False, dtype=None, *, out=None):  # noqa: A001, A002
     if out is not None:
-        return write_out("sum", out, (x,), lambda: x.sum(dim, keepdim, dtype=dtype))
-    return x.sum(dim, keepdim, dtype=dtype)
+        return write_out("sum", out, (input,), lambda: input.sum(dim, keepdim, dtype=dtype))
+    return input.sum(dim, keepdim, dtype=dtype)
 
 
-def mean(x, dim=None, keepdim=False, *, out=None):
+def mean(input, dim=None, keepdim=False, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("mean", out, (x,), lambda: x.mean(dim, keepdim))
-    return x.mean(dim, keepdim)
+        return write_out("mean", out, (input,), lambda: input.mean(dim, keepdim))
+    return input.mean(dim, keepdim)
 
 
-def max(x, dim=None, keepdim=False):  # noqa: A001
-    return x.max(dim, keepdim)
+def max(input, dim=None, keepdim=False):  # noqa: A001, A002
+    return input.max(dim, keepdim)
 
 
-def min(x, dim=None, keepdim=False):  # noqa: A001
-    return x.min(dim, keepdim)
+def min(input, dim=None, keepdim=False):  # noqa: A001, A002
+    return input.min(dim, keepdim)
 
 
-def argmax(x, dim=None, keepdim=False):
-    return x.argmax(dim, keepdim)
+def argmax(input, dim=None, keepdim=False):  # noqa: A002
+    return input.argmax(dim, keepdim)
 
 
-def maximum(a, b, *, out=None):
+def maximum(input, other, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("maximum", out, (a, b), lambda: a.maximum(b))
-    return a.maximum(b)
+        return write_out("maximum", out, (input, other), lambda: input.maximum(other))
+    return input.maximum(other)
 
 
-def clamp(x, min=None, max=None, *, out=None):  # noqa: A002
+def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("clamp", out, (x,), lambda: x.clamp(min, max))
-    return x.clamp(min, max)
+        return write_out("clamp", out, (input,), lambda: input.clamp(min, max))
+    return input.clamp(min, max)
 
 
-def mm(a, b, *, out=None):
+def mm(input, mat2, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("mm", out, (a, b), lambda: a.mm(b))
-    return a.mm(b)
+        return write_out("mm", out, (input, mat2), lambda: input.mm(mat2))
+    return input.mm(mat2)
 
 
-def matmul(a, b, *, out=None):
+def matmul(input, other, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("matmul", out, (a, b), lambda: a.matmul(b))
-    return a.matmul(b)
+        return write_out("matmul", out, (input, other), lambda: input.matmul(other))
+    return input.matmul(other)
 
 
-def dot(a, b, *, out=None):
+def dot(input, tensor, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("dot", out, (a, b), lambda: a.dot(b))
-    return a.dot(b)
+        return write_out("dot", out, (input, tensor), lambda: input.dot(tensor))
+    return input.dot(tensor)
 
 
-def t(x):
-    return x.t()
+def t(input):  # noqa: A002
+    return input.t()
 
 
-def transpose(x, dim0, dim1):
-    return x.transpose(dim0, dim1)
+def transpose(input, dim0, dim1):  # noqa: A002
+    return input.transpose(dim0, dim1)
 
 
-def reshape(x, shape):
-    return x.reshape(shape)
+def reshape(input, shape):  # noqa: A002
+    return input.reshape(shape)
 
 
-def flatten(x, start_dim=0, end_dim=-1):
-    return x.flatten(start_dim, end_dim)
+def flatten(input, start_dim=0, end_dim=-1):  # noqa: A002
+    return input.flatten(start_dim, end_dim)
 
 
-def unsqueeze(x, dim):
-    return x.unsqueeze(dim)
+def unsqueeze(input, dim):  # noqa: A002
+    return input.unsqueeze(dim)
 
 
-def squeeze(x, dim=None):
-    return x.squeeze(dim)
+def squeeze(input, dim=None):  # noqa: A002
+    return input.squeeze(dim)
 
 
-def softmax(x, dim):
-    return x.softmax(dim)
+def softmax(input, dim):  # noqa: A002
+    return input.softmax(dim)
 
 
-def log_softmax(x, dim):
-    return x.log_softmax(dim)
+def log_softmax(input, dim):  # noqa: A002
+    return input.log_softmax(dim)
 
 
-def add(a, b, alpha=1, *, out=None):
+def add(input, other, alpha=1, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("add", out, (a, b), lambda: a.add(b, alpha=alpha))
-    return a.add(b, alpha=alpha)
+        return write_out("add", out, (input, other), lambda: input.add(other, alpha=alpha))
+    return input.add(other, alpha=alpha)
 
 
-def mul(a, b, *, out=None):
+def mul(input, other, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("mul", out, (a, b), lambda: a * b)
-    return a * b
+        return write_out("mul", out, (input, other), lambda: input * other)
+    return input * other
 
 
-def sub(a, b, alpha=1, *, out=None):
+def sub(input, other, alpha=1, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("sub", out, (a, b), lambda: a.sub(b, alpha=alpha))
-    return a.sub(b, alpha=alpha)
+        return write_out("sub", out, (input, other), lambda: input.sub(other, alpha=alpha))
+    return input.sub(other, alpha=alpha)
 
 
-def div(a, b, *, rounding_mode=None, out=None):
+def div(input, other, *, rounding_mode=None, out=None):  # noqa: A002
     if out is not None:
-        return write_out("div", out, (a, b), lambda: a.div(b, rounding_mode=rounding_mode))
-    return a.div(b, rounding_mode=rounding_mode)
+        return write_out("div", out, (input, other), lambda: input.div(other, rounding_mode=rounding_mode))
+    return input.div(other, rounding_mode=rounding_mode)
 
 
-def clone(x, *, memory_format=preserve_format):
-    return x.clone(memory_format=memory_format)
+def clone(input, *, memory_format=preserve_format):  # noqa: A002
+    return input.clone(memory_format=memory_format)
 
 
-def detach(x):
-    return x.detach()
+def detach(input):  # noqa: A002
+    return input.detach()
 
 
-def numel(x):
-    return x.numel()
+def numel(input):  # noqa: A002
+    return input.numel()
 
 
-def is_tensor(x):
-    return isinstance(x, Tensor)
+def is_tensor(obj, /):
+    return isinstance(obj, Tensor)
 
 
-def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A002
     import numpy as _np
-    return _np.allclose(a._data, b._data, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return _np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
-def equal(a, b):
-    return a.shape == b.shape and (a._data == b._data).all().item()
+def equal(input, other):  # noqa: A002
+    return input.shape == other.shape and (input._data == other._data).all().item()
 
 
-def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A002
     import numpy as _np
-    return Tensor(_np.isclose(a._data, b._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return Tensor(_np.isclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 from . import nn  # noqa: E402
@@ -267,5 +268,6 @@ from .functions import (multiply, subtract, divide, true_divide, eq, ne, lt, le,
                         logical_and, logical_or, logical_xor, isnan, isinf, isfinite, nan_to_num, count_nonzero,
                         nonzero, tril, triu, diag, trace, sort, argsort, topk, median, unique, cumprod, masked_select,
                         take, roll, repeat_interleave, tile, fmod, lerp, addcmul, addcdiv, addmm, cross, kron,
-                        meshgrid, broadcast_tensors)  # noqa: A004
+                        meshgrid, broadcast_tensors, diff, tensordot, kthvalue, mode, index_fill, index_copy,
+                        selu)  # noqa: A004
 

@@ -183,6 +183,28 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
     return Tensor(out, requires_grad=requires_grad)
 
 
+def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_grad=False):
+    """``steps`` values from ``base ** start`` to ``base ** end``, evenly spaced in the exponent.
+
+    Computed as PyTorch's CPU code does: ``start`` and ``end`` in the tensor's dtype, the step and
+    the powers in double precision (``std::pow``), the first half counted up from ``start`` and the
+    second half down from ``end``, each value then rounded to the dtype.
+    """
+    _device.check(device)
+    d = _dtype.to_dtype(dtype) or _dtype.get_default_dtype()
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    t = d.numpy.type
+    first, last = t(start), t(end)
+    step = float(last - first) / (steps - 1) if steps > 1 else 0.0
+    exponents = [float(first) + step * i if i < steps // 2 else float(last) - step * (steps - 1 - i)
+                 for i in range(steps)]
+    if steps == 1:
+        exponents = [float(start)]
+    out = np.array([math.pow(base, e) for e in exponents], dtype=np.float64).astype(d.numpy)
+    return Tensor(out, requires_grad=requires_grad)
+
+
 _CAT_CAST = "minigrad.cat(): input types can't be cast to the desired output type {}"
 
 

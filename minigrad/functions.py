@@ -527,6 +527,39 @@ def kron(input, other):  # noqa: A002
     return input.kron(other)
 
 
+def diff(input, n=1, dim=-1, prepend=None, append=None):  # noqa: A002
+    return input.diff(n, dim, prepend, append)
+
+
+def tensordot(a, b, dims=2, out=None):
+    from .ops.linalg import tensordot
+    if out is not None:
+        from ._out import write_out
+        return write_out("tensordot", out, (a, b), lambda: tensordot(a, b, dims))
+    return tensordot(a, b, dims)
+
+
+def kthvalue(input, k, dim=-1, keepdim=False):  # noqa: A002
+    return input.kthvalue(k, dim, keepdim)
+
+
+def mode(input, dim=-1, keepdim=False):  # noqa: A002
+    return input.mode(dim, keepdim)
+
+
+def index_fill(input, dim, index, value):  # noqa: A002
+    return input.index_fill(dim, index, value)
+
+
+def index_copy(input, dim, index, source):  # noqa: A002
+    return input.index_copy(dim, index, source)
+
+
+def selu(input):  # noqa: A002
+    from .nn.functional import selu
+    return selu(input)
+
+
 # ---- the old typed constructors: torch.FloatTensor([1, 2]), torch.LongTensor(2, 3) --------------
 def _typed(dtype, args):
     """``FloatTensor(data)`` copies ``data`` into a tensor of that dtype; ``FloatTensor(2, 3)`` makes one of

@@ -1110,6 +1110,20 @@ class Tensor:
         idx = _ops.select.index_array(index, "index_add_")
         return _ops.inplace(self, _ops.select.IndexAdd, _wrap_dim(dim, self._data.ndim), idx, source, alpha)
 
+    def index_fill(self, dim, index, value):
+        return _ops.select.index_fill(self, dim, index, value)
+
+    def index_fill_(self, dim, index, value):
+        return _ops.select.index_fill(self, dim, index, value, in_place=True)
+
+    def index_copy(self, dim, index, source):
+        idx = _ops.select.index_array(index, "index_copy_")
+        return _ops.select.IndexCopy.apply(self, _wrap_dim(dim, max(self._data.ndim, 1)), idx, source)
+
+    def index_copy_(self, dim, index, source):
+        idx = _ops.select.index_array(index, "index_copy_")
+        return _ops.inplace(self, _ops.select.IndexCopy, _wrap_dim(dim, max(self._data.ndim, 1)), idx, source)
+
     def gather(self, dim, index):
         idx = _ops.select.index_array(index, "gather")
         return _ops.select.Gather.apply(self, _wrap_dim(dim, self._data.ndim), idx)
@@ -1286,6 +1300,17 @@ class Tensor:
             return _ops.sorting.Median.apply(self)
         values, indices = _ops.sorting.MedianDim.apply(self, dim, keepdim)
         return _ops.sorting.MedianReturnTypes(values, indices)
+
+    def kthvalue(self, k, dim=-1, keepdim=False):
+        values, indices = _ops.sorting.KthvalueDim.apply(self, k, dim, keepdim)
+        return _ops.sorting.KthvalueReturnTypes(values, indices)
+
+    def mode(self, dim=-1, keepdim=False):
+        values, indices = _ops.sorting.ModeDim.apply(self, dim, keepdim)
+        return _ops.sorting.ModeReturnTypes(values, indices)
+
+    def diff(self, n=1, dim=-1, prepend=None, append=None):
+        return _ops.shape.diff(self, n, dim, prepend, append)
 
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
         return _ops.sorting.unique(self, sorted, return_inverse, return_counts, dim)

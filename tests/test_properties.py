@@ -413,3 +413,34 @@ def test_pointwise_gradient_broadcasting_19c(name, shapes, seed):
            "addcmul": lambda a, b: torch.addcmul(a, b, a * b), "addcdiv": lambda a, b: a.addcdiv(b, a * a + 1)}
     rng = np.random.RandomState(seed)
     check_grads(fns[name], [values(rng, s, "any") for s in shapes.input_shapes], seed)
+
+
+# ---------------------------------------------------------------------------------- the tutorials' leftovers
+DIM_OPS_19T = {
+    "index_fill": lambda x, d: x.index_fill(d, torch.tensor([0, x.shape[d] - 1]), 0.5),
+    "index_copy": lambda x, d: x.index_copy(d, torch.tensor([x.shape[d] - 1]), x.narrow(d, 0, 1).exp()),
+    "diff": lambda x, d: x.diff(dim=d),
+    "diff_2_prepend": lambda x, d: torch.diff(x, n=2, dim=d, prepend=x.exp()),
+    "kthvalue": lambda x, d: x.kthvalue((x.shape[d] + 1) // 2, d).values,
+    "mode": lambda x, d: x.mode(d, keepdim=True).values,
+    "pad": lambda x, d: F.pad(x, (1, -1) * (d % x.dim() + 1), value=0.5),
+    "selu": lambda x, d: F.selu(x * (d + 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DIM_OPS_19T))
+@SETTINGS
+@given(shape=shapes_nd, seed=seeds, data=st.data())
+def test_dim_op_gradient_19t(name, shape, seed, data):
+    d = data.draw(st.integers(-len(shape), len(shape) - 1), label="dim")
+    kind = "nonzero" if name == "selu" else "any"
+    check_grads(lambda x: DIM_OPS_19T[name](x, d), [values(np.random.RandomState(seed), shape, kind)], seed)
+
+
+@pytest.mark.parametrize("dims, b_shape", [(0, (3,)), (1, (3, 2)), (2, (2, 3)), (([0], [1]), (3, 2)),
+                                            (([1, 0], [0, 1]), (3, 2)), (([1], [0]), (1, 4))])
+@SETTINGS
+@given(seed=seeds)
+def test_tensordot_gradient(dims, b_shape, seed):
+    rng = np.random.RandomState(seed)
+    check_grads(lambda a, b: torch.tensordot(a, b, dims), [values(rng, (2, 3), "any"), values(rng, b_shape, "any")], seed)

@@ -5,27 +5,28 @@
 - ``linear.py``     ``Linear``, ``Identity``;  ``flatten.py``  ``Flatten``
 - ``activation.py`` ``ReLU``, ``Sigmoid``, ``Tanh``, ``Softmax``, ``LogSoftmax``, ``GELU``, ``Dropout`` ...
 - ``loss.py``       ``MSELoss``, ``CrossEntropyLoss``, ``NLLLoss``, ``BCELoss``, ``L1Loss`` ...
-- ``container.py``  ``Sequential``, ``ModuleList``
+- ``container.py``  ``Sequential``, ``ModuleList``, ``DataParallel``
 - ``init.py``       weight initialisation (``nn.init.kaiming_uniform_`` ...)
 - ``functional.py`` the functions behind the layers (``import minigrad.nn.functional as F``)
 """
 from . import functional
 from . import init
 from . import utils
-from .parameter import Parameter
+from .parameter import Parameter, UninitializedParameter
 from .module import Module
 from .linear import Identity, LazyLinear, Linear
 from .flatten import Flatten
 from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
-from .activation import ELU, GELU, Dropout, Hardtanh, LeakyReLU, LogSigmoid, ReLU6, SiLU, Softplus
+from .activation import ELU, GELU, SELU, Dropout, Hardtanh, LeakyReLU, LogSigmoid, ReLU6, SiLU, Softplus
 from .loss import CrossEntropyLoss, MSELoss, NLLLoss
 from .loss import BCELoss, BCEWithLogitsLoss, HuberLoss, L1Loss, SmoothL1Loss
-from .container import ModuleList, Sequential
+from .container import DataParallel, ModuleList, Sequential
 
 __all__ = ["Module", "Parameter", "Linear", "Sequential", "ModuleList", "ReLU", "Sigmoid", "Tanh", "Softmax",
            "LogSoftmax", "Flatten", "Identity", "MSELoss", "CrossEntropyLoss", "NLLLoss", "functional", "init",
            "LazyLinear", "ELU", "GELU", "Dropout", "Hardtanh", "LeakyReLU", "LogSigmoid", "ReLU6", "SiLU", "Softplus",
-           "BCELoss", "BCEWithLogitsLoss", "HuberLoss", "L1Loss", "SmoothL1Loss"]
+           "BCELoss", "BCEWithLogitsLoss", "HuberLoss", "L1Loss", "SmoothL1Loss", "DataParallel", "SELU",
+           "UninitializedParameter"]
 
 
 def __getattr__(name):  # (Python asks this for a name the module does not define)

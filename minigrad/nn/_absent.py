@@ -28,7 +28,7 @@ FUNCTIONS = {
     "normalisation": ("batch_norm", "layer_norm", "group_norm", "instance_norm", "local_response_norm", "rms_norm"),
     "embedding": ("embedding", "embedding_bag"),
     "attention": ("scaled_dot_product_attention", "multi_head_attention_forward"),
-    "image": ("interpolate", "upsample", "pad", "grid_sample", "affine_grid", "pixel_shuffle", "dropout1d",
+    "image": ("interpolate", "upsample", "grid_sample", "affine_grid", "pixel_shuffle", "dropout1d",
               "dropout2d", "dropout3d"),
 }
 

@@ -90,18 +90,22 @@ class GELU(Module):
         return f"approximate={self.approximate!r}"
 
 
-class SiLU(Module):
-    """``x * sigmoid(x)`` (also called swish)."""
+class _InplaceOption(Module):
+    """An activation whose one option is ``inplace`` (SiLU, SELU): stored, and printed when set."""
 
     def __init__(self, inplace=False):
         super().__init__()
         self.inplace = inplace
 
-    def forward(self, input):
-        return F.silu(input, self.inplace)
-
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
+
+
+class SiLU(_InplaceOption):
+    """``x * sigmoid(x)`` (also called swish)."""
+
+    def forward(self, input):
+        return F.silu(input, self.inplace)
 
 
 class Softplus(Module):
@@ -130,6 +134,13 @@ class ELU(Module):
 
     def extra_repr(self):
         return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class SELU(_InplaceOption):
+    """``scale * elu(x, alpha)`` with SELU's fixed ``alpha`` and ``scale`` (self-normalising networks)."""
+
+    def forward(self, input):
+        return F.selu(input, self.inplace)
 
 
 class Hardtanh(Module):

@@ -121,3 +121,21 @@ class ModuleList(Module):
             line = f"({start}): {r}" if start == end else f"({start}-{end}): {end - start + 1} x {r}"
             lines.append(_addindent(line, 2))
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+
+class DataParallel(Module):
+    """Runs the wrapped module on the whole batch (PyTorch: ``nn.DataParallel``).
+
+    PyTorch splits each batch across its GPUs and gathers the outputs.  Without a GPU (always, in
+    minigrad) it keeps ``device_ids`` empty and its forward calls the module, which is all this
+    does.  The wrapped module is the submodule ``module``, so its parameters are named
+    ``module.weight`` ... as in PyTorch.
+    """
+
+    def __init__(self, module, device_ids=None, output_device=None, dim=0):
+        super().__init__()
+        self.module = module
+        self.device_ids = []
+
+    def forward(self, *inputs, **kwargs):
+        return self.module(*inputs, **kwargs)

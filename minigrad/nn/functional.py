@@ -171,7 +171,7 @@ def _cross_entropy_probabilities(input, target, weight, reduction, label_smoothi
 # more activations, dropout, one_hot and losses (issue 19): see functional_more.py
 from .functional_more import (binary_cross_entropy, binary_cross_entropy_with_logits, cosine_similarity, dropout, elu, gelu,  # noqa: E402
                               hardtanh, huber_loss, kl_div, l1_loss, leaky_relu, logsigmoid, normalize, one_hot, relu6, silu,
-                              smooth_l1_loss, softmin, softplus)
+                              smooth_l1_loss, softmin, softplus, pad, selu)
 
 
 def __getattr__(name):  # F.conv2d and the other functions of the layers minigrad leaves out (see _absent.py)

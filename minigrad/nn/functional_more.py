@@ -45,8 +45,22 @@ def elu(input, alpha=1.0, inplace=False):  # noqa: A002
     """``inplace=True`` overwrites ``input`` and returns it (``EluBackward1``)."""
     if inplace:
         from ..ops import inplace as _inplace
-        return _inplace(input, _act.EluInPlace, alpha)
-    return _act.Elu.apply(input, alpha)
+        return _inplace(input, _act.EluInPlace, alpha, 1.0)
+    return _act.Elu.apply(input, alpha, 1.0)
+
+
+# SELU's constants (Klambauer et al. 2017), as PyTorch writes them
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input, inplace=False):  # noqa: A002
+    """``scale * elu(x, alpha)`` with SELU's fixed constants: PyTorch computes it as one ``elu`` with a
+    scale, so its node is ``EluBackward0`` (``EluBackward1`` in place)."""
+    if inplace:
+        from ..ops import inplace as _inplace
+        return _inplace(input, _act.EluInPlace, SELU_ALPHA, SELU_SCALE)
+    return _act.Elu.apply(input, SELU_ALPHA, SELU_SCALE)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
@@ -252,3 +266,22 @@ def _broadcast(input, target):  # noqa: A002
     shape = broadcast_shape(input, target)
     return (input if input.shape == shape else input.expand(shape)), \
         (target if target.shape == shape else target.expand(shape))
+
+
+def pad(input, pad, mode="constant", value=None):  # noqa: A002
+    """Pads ``input`` with ``value`` (0 by default): ``pad`` gives (before, after) amounts for the last
+    dim, then the one before it ...; negative amounts cut (``ConstantPadNdBackward0``).  PyTorch's
+    other modes (reflect, replicate, circular) copy values from the input; minigrad has only the
+    constant one."""
+    from ..ops.shape import ConstantPadNd
+    if mode != "constant":
+        if mode in ("reflect", "replicate", "circular"):
+            raise NotImplementedError(f"minigrad's F.pad has only mode='constant'; mode='{mode}' (PyTorch's "
+                                      f"{mode} padding) is not in minigrad")
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) > 2 * input.dim():
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.dim()}")
+    return ConstantPadNd.apply(input, tuple(pad), 0 if value is None else value)

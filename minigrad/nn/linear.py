@@ -2,10 +2,11 @@
 import math
 
 from .. import creation
+from ..autograd import grad_mode
 from . import functional as F
 from . import init
 from .module import Module
-from .parameter import Parameter
+from .parameter import Parameter, UninitializedParameter
 
 
 class Identity(Module):
@@ -57,29 +58,54 @@ class Linear(Module):
 class LazyLinear(Linear):
     """A ``Linear`` whose ``in_features`` is read from the first input (PyTorch: ``nn.LazyLinear``).
 
-    Until then its parameters hold no numbers (PyTorch: ``UninitializedParameter``; minigrad: empty
-    Parameters, filled in place on the first call, so an optimizer made before keeps them).  After
-    the first call the module *is* a ``Linear``, as in PyTorch (``cls_to_become``).
+    Until then its parameters are ``UninitializedParameter``s: no shape, no numbers.  The first
+    call gives them their shapes (``initialize_parameters``), draws them as ``Linear`` does, and the
+    module *becomes* a ``Linear`` (PyTorch: ``cls_to_become``).  Loading a ``state_dict`` into a lazy
+    module first gives each parameter the shape of the value loaded into it (PyTorch's
+    ``_lazy_load_hook``); ``in_features`` is then read from the first input.
     """
+
+    cls_to_become = Linear
 
     def __init__(self, out_features, bias=True, device=None, dtype=None):
         Module.__init__(self)
         self.in_features, self.out_features = 0, out_features
-        self.weight = Parameter(creation.empty(0, dtype=dtype, device=device))
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
         if bias:
-            self.bias = Parameter(creation.empty(0, dtype=dtype, device=device))
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
         else:
             self.register_parameter("bias", None)
 
+    def has_uninitialized_params(self):
+        return any(isinstance(p, UninitializedParameter) for p in self._parameters.values())
+
     def reset_parameters(self):
-        if self.in_features:
+        if not self.has_uninitialized_params() and self.in_features != 0:
             super().reset_parameters()
 
+    def initialize_parameters(self, input):
+        if self.has_uninitialized_params():
+            with grad_mode.no_grad():
+                self.in_features = input.shape[-1]
+                self.weight.materialize((self.out_features, self.in_features))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_features,))
+                self.reset_parameters()
+        if self.in_features == 0:  # loaded from a state_dict: the weight has its shape already
+            if input.shape[-1] != self.weight.shape[-1]:
+                raise AssertionError(f"The in_features inferred from input: {input.shape[-1]} is not equal to "
+                                     f"in_features from self.weight: {self.weight.shape[-1]}")
+            self.in_features = input.shape[-1]
+
+    def _load_from_state_dict(self, state_dict, prefix, strict, missing_keys, unexpected_keys, error_msgs):
+        for name, param in self._parameters.items():
+            key = prefix + name
+            if isinstance(param, UninitializedParameter) and key in state_dict \
+                    and not isinstance(state_dict[key], UninitializedParameter):
+                param.materialize(state_dict[key].shape)
+        super()._load_from_state_dict(state_dict, prefix, strict, missing_keys, unexpected_keys, error_msgs)
+
     def forward(self, input):
-        self.in_features = input.shape[-1]
-        self.weight.data = creation.empty(self.out_features, self.in_features, dtype=self.weight.dtype)
-        if self.bias is not None:
-            self.bias.data = creation.empty(self.out_features, dtype=self.bias.dtype)
-        self.reset_parameters()
-        self.__class__ = Linear
+        self.initialize_parameters(input)
+        self.__class__ = self.cls_to_become
         return self.forward(input)

@@ -39,3 +39,37 @@ class Parameter(Tensor):
 
     def __reduce_ex__(self, proto):
         return (Parameter, (Tensor(self._data), self._requires_grad))
+
+
+class UninitializedParameter(Parameter):
+    """A parameter whose shape is not known yet (PyTorch: ``nn.parameter.UninitializedParameter``).
+
+    A lazy module (``nn.LazyLinear``) holds these until its first input tells how large they are;
+    then ``materialize(shape)`` gives the parameter its numbers and it *becomes* a ``Parameter`` --
+    the same object, so an optimizer made before still holds it.  Until then it has no shape: it
+    prints as ``<UninitializedParameter>`` and asking for its shape raises PyTorch's error.  (PyTorch
+    also refuses every other operation on it; minigrad refuses only ``shape``.)
+    """
+
+    cls_to_become = Parameter
+
+    def __init__(self, requires_grad=True, device=None, dtype=None):
+        super().__init__(empty(0, device=device, dtype=dtype), requires_grad)
+
+    def materialize(self, shape, device=None, dtype=None):
+        """Give the parameter ``shape`` (uninitialised numbers, as ``torch.empty``); it becomes a Parameter."""
+        self._data = empty(shape, dtype=dtype if dtype is not None else self.dtype)._data
+        self.__class__ = self.cls_to_become
+
+    @property
+    def shape(self):
+        raise RuntimeError("Can't access the shape of an uninitialized parameter or buffer. This error usually "
+                           "happens in `load_state_dict` when trying to load an uninitialized parameter into an "
+                           "initialized one. Call `forward` to initialize the parameters before accessing their "
+                           "attributes.")
+
+    def __repr__(self):
+        return f"<{type(self).__name__}>"
+
+    def __reduce_ex__(self, proto):
+        return (type(self), (self.requires_grad,))

@@ -206,39 +206,44 @@ class SoftplusBackward(Function):
         return SoftplusBackward.apply(gg, x, ctx.beta, ctx.threshold), d_x, None, None
 
 
-def _elu(x, alpha):
+def _elu(x, alpha, scale):
+    # PyTorch's elu kernel: scale * x above 0, (alpha * scale) * expm1(x) below, each factor one
+    # number in the input's precision (negcoef, poscoef)
+    negcoef = np.asarray(alpha, x.dtype) * np.asarray(scale, x.dtype)
     with np.errstate(over="ignore"):
-        return np.asarray(np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))), dtype=x.dtype)
+        above = x if scale == 1 else x * np.asarray(scale, x.dtype)
+        return np.asarray(np.where(x > 0, above, negcoef * np.expm1(np.minimum(x, 0))), dtype=x.dtype)
 
 
 class Elu(Function):
-    """``x`` where ``x > 0``, else ``alpha (exp(x) - 1)``; d/dx = 1, or ``alpha exp(x)`` where ``x <= 0``
-    (PyTorch's ``elu_backward`` from the saved input, so a later in-place change of the output is fine)."""
+    """``x`` where ``x > 0``, else ``alpha (exp(x) - 1)``, all times ``scale`` (1, but for ``selu``);
+    d/dx = ``scale``, or ``scale alpha exp(x)`` where ``x <= 0`` (PyTorch's ``elu_backward`` from the
+    saved input, so a later in-place change of the output is fine)."""
     node_name = "EluBackward0"
 
     @staticmethod
-    def forward(ctx, a, alpha):
+    def forward(ctx, a, alpha, scale):
         ctx.save_for_backward(a)
-        ctx.alpha = alpha
-        return Tensor(_elu(a._data, alpha))
+        ctx.alpha, ctx.scale = alpha, scale
+        return Tensor(_elu(a._data, alpha, scale))
 
     @staticmethod
     def backward(ctx, grad):
         a, = ctx.saved_tensors
-        return EluBackward.apply(grad, a, ctx.alpha, False), None
+        return EluBackward.apply(grad, a, ctx.alpha, ctx.scale, False), None, None
 
 
 class EluInPlace(Elu):
     """``F.elu(x, alpha, inplace=True)``: PyTorch's ``EluBackward1`` saves the *result* (the input is
-    overwritten); below 0 the derivative is then ``out + alpha``."""
+    overwritten); below 0 the derivative is then ``out + alpha scale``."""
     node_name = "EluBackward1"
     saved_names = {"result": 0, "alpha": "alpha"}
 
     @staticmethod
-    def forward(ctx, a, alpha):
-        out = Tensor(_elu(a._data, alpha))
+    def forward(ctx, a, alpha, scale):
+        out = Tensor(_elu(a._data, alpha, scale))
         ctx.save_for_backward(out)
-        ctx.alpha = alpha
+        ctx.alpha, ctx.scale = alpha, scale
         return out
 
     @staticmethod
@@ -248,31 +253,34 @@ class EluInPlace(Elu):
             raise RuntimeError("In-place elu backward calculation is triggered with a negative slope which is not "
                                "supported. This is caused by calling in-place forward function with a negative slope, "
                                "please call out-of-place version instead.")
-        return EluBackward.apply(grad, out, ctx.alpha, True), None
+        return EluBackward.apply(grad, out, ctx.alpha, ctx.scale, True), None, None
 
 
 class EluBackward(Function):
     """elu's backward formula as one op (PyTorch: ``elu_backward``, ``EluBackwardBackward0`` under
-    ``create_graph=True``): ``grad`` where ``x > 0``, else ``grad * alpha * exp(x)``, or, from the
-    result (``is_result``), ``grad * (out + alpha)``.  Its own backward (``elu_double_backward``): the
-    same op on the incoming gradient; for ``x`` the same op on ``gg * grad`` (from the result: just
+    ``create_graph=True``): ``grad scale`` where ``x > 0``, else ``grad alpha scale exp(x)``, or, from
+    the result (``is_result``), ``grad (out + alpha scale)``.  Its own backward (``elu_double_backward``):
+    the same op on the incoming gradient; for ``x`` the same op on ``gg * grad`` (from the result: just
     ``gg * grad``), where ``x < 0``."""
     node_name = "EluBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, grad, v, alpha, is_result):
+    def forward(ctx, grad, v, alpha, scale, is_result):
         ctx.save_for_backward(grad, v)
-        ctx.alpha, ctx.is_result = alpha, is_result
-        g, x, a = grad._data, v._data, np.asarray(alpha, grad._data.dtype)
+        ctx.alpha, ctx.scale, ctx.is_result = alpha, scale, is_result
+        g, x = grad._data, v._data
+        negcoef = np.asarray(alpha, g.dtype) * np.asarray(scale, g.dtype)
         with np.errstate(over="ignore", invalid="ignore"):
-            below = g * (x + a) if is_result else g * a * np.exp(x)
-            return Tensor(np.asarray(np.where(x <= 0, below, g), g.dtype))
+            below = g * (x + negcoef) if is_result else g * negcoef * np.exp(x)
+            above = g if scale == 1 else g * np.asarray(scale, g.dtype)
+            return Tensor(np.asarray(np.where(x <= 0, below, above), g.dtype))
 
     @staticmethod
     def backward(ctx, gg):
         grad, v = ctx.saved_tensors
-        d_v = gg * grad if ctx.is_result else EluBackward.apply(gg * grad, v, ctx.alpha, False)
-        return EluBackward.apply(gg, v, ctx.alpha, ctx.is_result), d_v * (v < 0).to(gg.dtype), None, None
+        d_v = gg * grad if ctx.is_result else EluBackward.apply(gg * grad, v, ctx.alpha, ctx.scale, False)
+        d_grad = EluBackward.apply(gg, v, ctx.alpha, ctx.scale, ctx.is_result)
+        return d_grad, d_v * (v < 0).to(gg.dtype), None, None, None
 
 
 class Hardtanh(Function):

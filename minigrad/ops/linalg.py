@@ -1,4 +1,6 @@
 """Matrix products: ``mm``, ``dot``, ``mv``, ``bmm``, ``addmm`` (nn.Linear) and ``matmul``; ``cross``, ``kron``."""
+import math
+
 import numpy as np
 
 from ..autograd.function import Function
@@ -334,3 +336,50 @@ def kron(a, b):
     # (a transposed input cannot be viewed so: it raises view's error, as PyTorch's kron does)
     product = UnsafeView.apply(a, tuple(a_shape)) * UnsafeView.apply(b, tuple(b_shape))
     return UnsafeView.apply(product, tuple(x * y for x, y in zip(sa, sb)))
+
+
+def tensordot(a, b, dims=2):
+    """``torch.tensordot``: sums the products over ``dims`` -- the last ``dims`` dims of ``a`` with the
+    first ``dims`` of ``b``, or the two lists ``dims = ([dims of a], [dims of b])``.  Built as PyTorch
+    builds it: a contracted dim of size 1 on one side is summed away first; both are permuted so the
+    contracted dims meet, reshaped to matrices, multiplied by ``mm``, and the product reshaped
+    (``ViewBackward0``); when every dim is contracted, a ``dot`` instead."""
+    from ..tensor import _wrap_dim
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(a.dim(), b.dim()):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
+    else:
+        dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
+    if len(dims_a) != len(dims_b):
+        raise RuntimeError("both dimension lists should have same length")
+    given = list(zip(dims_a, dims_b))  # (the error names the dims as given)
+    dims_a = [_wrap_dim(d, a.dim()) for d in dims_a]
+    dims_b = [_wrap_dim(d, b.dim()) for d in dims_b]
+    contracted = 1
+    for (da, db), (ga, gb) in zip(zip(dims_a, dims_b), given):
+        sa, sb = a.shape[da], b.shape[db]
+        if sb == 1:  # broadcast dims are summed right away
+            a = a.sum(da, True)
+        elif sa == 1:
+            b = b.sum(db, True)
+        elif sa != sb:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {sa} in dim {ga} and "
+                               f"second has size {sb} in dim {gb}")
+        else:
+            contracted *= sa
+    keep_a = [d for d in range(a.dim()) if d not in dims_a]
+    keep_b = [d for d in range(b.dim()) if d not in dims_b]
+    size_a = math.prod(a.shape[d] for d in keep_a)
+    size_b = math.prod(b.shape[d] for d in keep_b)
+    sizes = [a.shape[d] for d in keep_a] + [b.shape[d] for d in keep_b]
+    a, b = a.permute(keep_a + dims_a), b.permute(dims_b + keep_b)
+    if size_a != 1 or size_b != 1:
+        return a.reshape(size_a, contracted).mm(b.reshape(contracted, size_b)).reshape(sizes)
+    # a full contraction: PyTorch takes the dot of the two flattened (views when both are contiguous),
+    # else multiplies and sums
+    if a.is_contiguous() and b.is_contiguous():
+        return a.flatten().dot(b.flatten()).reshape(sizes)
+    return (a.squeeze() * b.squeeze()).sum(dtype=a.dtype).reshape(sizes)

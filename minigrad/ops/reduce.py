@@ -189,7 +189,7 @@ class MaxDim(Function):
             return Tensor(a._data.copy()), indices
         if a._data.shape[d] == 0:
             raise IndexError(f"{cls.name}(): Expected reduction dim {d} to have non-zero size.")
-        idx = cls.arg(a._data, axis=d, keepdims=True)
+        idx = cls.index(ctx, a._data, d)
         ctx.shape, ctx.dim, ctx.keepdim, ctx.dim_arg = a._data.shape, d, keepdim, dim
         ctx.index = idx
         values = np.take_along_axis(a._data, idx, axis=d)
@@ -199,6 +199,11 @@ class MaxDim(Function):
         ctx.mark_non_differentiable(indices)
         ctx.indices = indices  # (PyTorch saves this output for backward: grad_fn._saved_indices)
         return Tensor(np.asarray(values, order="C")), indices
+
+    @classmethod
+    def index(cls, ctx, x, axis):
+        """Where the chosen value is along ``axis`` (the dim kept, with length 1)."""
+        return cls.arg(x, axis=axis, keepdims=True)
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):

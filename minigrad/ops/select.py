@@ -13,7 +13,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..devices import contiguous_format
-from ..tensor import Tensor, _wrap_dim
+from ..tensor import _TYPE_NAMES, Tensor, _wrap_dim
 from ._util import sum_to
 from .shape import IndexAddGrad, MaskedScatterGrad, PutGrad, view_of
 
@@ -542,6 +542,104 @@ class IndexAdd(Function):
             g_src = g_src if ctx.alpha == 1 else g_src * ctx.alpha
         return grad, None, None, g_src, None
 
+
+
+# ------------------------------------------------------------------ index_fill, index_copy
+def _check_index_vector(idx, size, dim, what):
+    """index_fill and index_copy take a 0-d or 1-d index; each entry in ``[-size, size)`` (index_fill
+    counts a negative one from the end) or ``[0, size)`` (index_copy)."""
+    if idx.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    low = -size if what == "index_fill" else 0
+    bad = idx[(idx < low) | (idx >= size)]
+    if bad.size:
+        prefix = "" if what == "index_fill" else f"{what}_(): "
+        raise IndexError(f"{prefix}index {bad.flat[0]} is out of bounds for dimension {dim} with size {size}")
+
+
+def _index_key(x, dim, idx):
+    """numpy's index of the slices ``idx`` along ``dim`` (of a 0-dim tensor: its one value)."""
+    return (slice(None),) * dim + (idx.reshape(-1),) if x.ndim else ()
+
+
+class IndexFill(Function):
+    """``x.index_fill(dim, index, v)``: the slices ``index`` along ``dim`` set to the number ``v``.
+    The gradient passes everywhere else: ``grad.index_fill(dim, index, 0)`` (derivatives.yaml)."""
+    node_name = "IndexFillBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, idx, value):
+        _check_index_vector(idx, a._data.shape[dim] if a._data.ndim else 1, dim, "index_fill")
+        ctx.dim, ctx.index = dim, idx
+        out = a._data.copy()
+        out[_index_key(out, dim, idx)] = value
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return IndexFill.apply(grad, ctx.dim, ctx.index, 0), None, None, None
+
+
+class IndexFillTensor(Function):
+    """``x.index_fill(dim, index, v)`` with ``v`` a 0-dim tensor: ``v`` gets the gradient of every place
+    it filled, ``grad.index_select(dim, unique(index)).sum()`` (a place filled twice counts once)."""
+    node_name = "IndexFillBackward1"
+
+    @staticmethod
+    def forward(ctx, a, dim, idx, value):
+        if value._data.ndim:
+            raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value._data.ndim} dimension(s).")
+        ctx.dim, ctx.index = dim, idx
+        return IndexFill.forward(ctx, a, dim, idx, value._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        g_value = None
+        if ctx.needs_input_grad[3]:
+            size = grad._data.shape[ctx.dim] if grad._data.ndim else 1
+            g_value = IndexSelect.apply(grad, ctx.dim, np.unique(ctx.index % size)).sum()
+        return IndexFill.apply(grad, ctx.dim, ctx.index, 0), None, None, g_value
+
+
+class IndexCopy(Function):
+    """``x.index_copy(dim, index, source)``: slice ``i`` of ``source`` replaces slice ``index[i]`` of
+    ``x`` along ``dim``.  dL/dx = ``grad.index_fill(dim, index, 0)``; dL/dsource =
+    ``grad.index_select(dim, index)`` (derivatives.yaml)."""
+    node_name = "IndexCopyBackward0"
+    indexed = True  # (source has the shape of the indexed slices, not of x)
+
+    @staticmethod
+    def forward(ctx, a, dim, idx, source):
+        x, src = a._data, source._data
+        _check_index_vector(idx, x.shape[dim] if x.ndim else 1, dim, "index_copy")
+        n_src = src.shape[dim] if src.ndim else 1
+        if idx.size != n_src:
+            raise IndexError(f"index_copy_(): Number of indices ({idx.size}) should be equal to source.size(dim) "
+                             f"({n_src})")
+        if x.dtype != src.dtype:
+            raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
+                               f"{_TYPE_NAMES[x.dtype.name]} and (source) {_TYPE_NAMES[src.dtype.name]}")
+        ctx.dim, ctx.index = dim, idx
+        out = x.copy()
+        out[_index_key(out, dim, idx)] = src
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        g_src = IndexSelect.apply(grad, ctx.dim, ctx.index.reshape(-1)) if ctx.needs_input_grad[3] else None
+        return IndexFill.apply(grad, ctx.dim, ctx.index, 0), None, None, g_src
+
+
+def index_fill(t, dim, index, value, in_place=False):
+    """``x.index_fill(dim, index, value)``: ``value`` a number (``IndexFillBackward0``) or a 0-dim tensor
+    (``IndexFillBackward1``, which passes ``value`` its gradient)."""
+    from .inplace import inplace
+    if not isinstance(index, Tensor) or index.dtype.name != "int64":
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    fn = IndexFillTensor if isinstance(value, Tensor) else IndexFill
+    args = (_wrap_dim(dim, max(t._data.ndim, 1)), index._data, value)
+    return inplace(t, fn, *args) if in_place else fn.apply(t, *args)
 
 
 # ------------------------------------------------------------------ the backward of sort, topk, median(dim)

@@ -436,7 +436,12 @@ class Index(Function):
 def _index_message(msg, key, shape):
     """numpy's "index 5 is out of bounds for axis 1" in PyTorch's words: PyTorch counts the dim among
     the indexed dims only (``x[:, [5]]`` is out of bounds "for dimension 0"). A mask of the wrong
-    shape: PyTorch names the mask's shape and the tensor's."""
+    shape: PyTorch names the mask's shape and the tensor's. Index tensors whose shapes do not broadcast:
+    PyTorch names their shapes as lists."""
+    if msg.startswith("shape mismatch: indexing arrays could not be broadcast together"):
+        shapes = [list(k.shape) for k in (key if isinstance(key, tuple) else (key,)) if isinstance(k, np.ndarray)]
+        return ("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                + ", ".join(str(s) for s in shapes))
     m = re.match(r"boolean index did not match indexed array along (?:axis|dimension) (\d+)", msg)
     if m:
         axis, seen = int(m.group(1)), 0
@@ -817,3 +822,58 @@ class Stack(Function):
     @staticmethod
     def backward(ctx, grad):
         return (None, *(grad.select(ctx.dim, i) for i in range(ctx.n)))
+
+
+# ------------------------------------------------------------------ F.pad with a constant
+class ConstantPadNd(Function):
+    """``F.pad(x, pad, value=v)``: ``pad`` holds (before, after) amounts for the last dim, then for the
+    one before it, and so on; ``v`` fills the new places and a negative amount cuts places off.
+    The gradient is the same op on ``grad`` with every amount negated, which cuts the padding away
+    (PyTorch: ``constant_pad_nd_backward``)."""
+    node_name = "ConstantPadNdBackward0"
+
+    @staticmethod
+    def forward(ctx, a, pad, value):
+        x = a._data
+        ctx.pad = pad
+        n = len(pad) // 2
+        amounts = [(0, 0)] * (x.ndim - n) + [(pad[2 * i], pad[2 * i + 1]) for i in reversed(range(n))]
+        kept = [slice(max(-before, 0), size - max(-after, 0)) for size, (before, after) in zip(x.shape, amounts)]
+        if any(s.stop < s.start for s in kept):
+            raise RuntimeError("narrow(): length must be non-negative.")
+        out = np.full([s.stop - s.start + max(b, 0) + max(e, 0) for s, (b, e) in zip(kept, amounts)], value, x.dtype)
+        into = tuple(slice(max(b, 0), max(b, 0) + s.stop - s.start) for s, (b, e) in zip(kept, amounts))
+        out[into] = x[tuple(kept)]
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return ConstantPadNd.apply(grad, tuple(-p for p in ctx.pad), 0), None, None
+
+
+# ------------------------------------------------------------------ diff: built from narrow and sub
+def diff(t, n=1, dim=-1, prepend=None, append=None):
+    """``torch.diff``: ``x[1:] - x[:-1]`` along ``dim``, ``n`` times, after joining ``prepend`` and
+    ``append`` on either side.  Built from other ops, as in PyTorch (``diff_helper``): each step is
+    two ``narrow`` views and a ``sub`` (``logical_xor`` for bools), so the graph shows ``SubBackward0``."""
+    from .. import creation
+    if t._data.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    for side in (prepend, append):  # (PyTorch's diff_check: the dim, then the sides' dims)
+        if side is not None:
+            _wrap_dim(dim, t._data.ndim)
+            if side._data.ndim != t._data.ndim:
+                raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    if n == 0:  # no difference taken: a copy (PyTorch: zeros_like(x).copy_(x), CopyBackwards)
+        return creation.zeros_like(t).copy_(t)
+    dim = _wrap_dim(dim, t._data.ndim)
+    if prepend is not None or append is not None:
+        t = creation.cat([p for p in (prepend, t, append) if p is not None], dim)
+    length = t.shape[dim] - 1
+    for _ in range(min(n, t.shape[dim])):
+        upper, lower = t.narrow(dim, 1, length), t.narrow(dim, 0, length)
+        t = upper.logical_xor(lower) if t.dtype.name == "bool" else upper - lower
+        length -= 1
+    return t

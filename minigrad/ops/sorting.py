@@ -20,6 +20,8 @@ from .select import value_selecting_backward
 SortReturnTypes = _return_type("sort")
 TopkReturnTypes = _return_type("topk")
 MedianReturnTypes = _return_type("median")
+KthvalueReturnTypes = _return_type("kthvalue")
+ModeReturnTypes = _return_type("mode")
 
 
 def order(x, axis, descending=False):
@@ -133,6 +135,56 @@ class MedianDim(MaxDim):
         _wrap_dim(dim, max(a._data.ndim, 1))  # (the dim is checked first)
         _no_bool(a, "median_out")
         return super().forward(ctx, a, dim, keepdim)
+
+
+# ------------------------------------------------------------------ kthvalue, mode
+class KthvalueDim(MaxDim):
+    """``x.kthvalue(k, dim)``: the k-th smallest value along ``dim`` and its index, (values, indices)
+    like ``max(dim)``; the gradient goes to that index (PyTorch: ``value_selecting_reduction_backward``).
+    Where minigrad simplifies: among equal values PyTorch's quickselect may pick another index than
+    the stable sort minigrad uses."""
+    node_name = "KthvalueBackward0"
+    name = "kthvalue"
+
+    @classmethod
+    def forward(cls, ctx, a, k, dim, keepdim):
+        x = a._data
+        d = _wrap_dim(dim, max(x.ndim, 1))
+        if x.ndim and x.shape[d] == 0:
+            raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
+        if not 1 <= k <= (x.shape[d] if x.ndim else 1):
+            raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+        ctx.k = k
+        return super().forward(ctx, a, dim, keepdim)
+
+    @classmethod
+    def index(cls, ctx, x, axis):
+        return np.take(order(x, axis), [ctx.k - 1], axis=axis)
+
+    @staticmethod
+    def backward(ctx, grad, grad_indices):
+        return MaxDim.backward(ctx, grad, grad_indices) + (None,)  # (and none for k)
+
+
+def mode_index(x, axis, keepdims=True):
+    """Where the mode is along ``axis``: the most frequent value (the smallest of equally frequent
+    ones), at the last place it occurs -- as PyTorch's CPU kernel finds it, from the values sorted."""
+    x = np.moveaxis(x, axis, -1)
+    idx = np.empty(x.shape[:-1] + (1,), np.int64)
+    for row in np.ndindex(x.shape[:-1]):
+        line = x[row]
+        values, counts = np.unique(line, return_counts=True)
+        value = values[np.argmax(counts)]  # (the first of the largest counts: the smallest value)
+        idx[row] = np.flatnonzero((line == value) | (np.isnan(line) & np.isnan(value)))[-1]
+    return np.moveaxis(idx, -1, axis)
+
+
+class ModeDim(MaxDim):
+    """``x.mode(dim)``: the most frequent value along ``dim`` and its index (values, indices); the
+    gradient goes to that index."""
+    node_name = "ModeBackward0"
+    name = "mode"
+    arg = staticmethod(mode_index)
 
 
 def _no_bool(a, kernel):

@@ -576,3 +576,49 @@ OPS += [
     Op("bce_logits_target", "F.binary_cross_entropy_with_logits({a}, {b}.sigmoid(), reduction={red}, "
        "pos_weight=({b} * 0 + 2 if {b}.dim() else None))", pair="same", args=reduction),
 ]
+
+
+# the ops a tutorial reaches for that minigrad lacked: F.pad, selu, index_fill, index_copy, diff, tensordot,
+# kthvalue, mode
+def pad_args(r, a):
+    n = r.randint(0, min(a.dim(), 2))
+    return {"pad": repr(tuple(r.choice([0, 1, 2, -1]) for _ in range(2 * n))), "value": repr(r.choice([0.0, 1.5, -2]))}
+
+
+def index_fill_args(r, a):
+    return {**index_for(r, a), **number(r, a)}
+
+
+def distinct_index_for(r, a):
+    """Distinct indices along a dim of ``a`` (index_copy's result is unspecified where an index repeats)."""
+    d = r.randrange(a.dim()) if a.dim() else 0
+    n = a.shape[d] if a.dim() else 1
+    return {"dim": d, "idx": f"T.tensor({r.sample(range(n), min(2, n))}, dtype=T.int64)"}
+
+
+def diff_args(r, a):
+    return {"n": r.choice([1, 1, 2, 0, 3]), "dim": any_dim(r, a)}
+
+
+def tensordot_args(r, a):
+    k = r.randint(0, a.dim())
+    dims = r.sample(range(a.dim()), k)
+    return {"dims": repr((dims, dims)) if r.random() < 0.7 else repr(k)}
+
+
+def kthvalue_args(r, a):
+    d = any_dim(r, a)
+    size = a.shape[d] if -a.dim() <= d < a.dim() else 1
+    return {"k": r.randint(1, max(size, 1)), "dim": d, "keepdim": r.random() < 0.3}
+
+
+OPS += [
+    Op("pad", "F.pad({a}, {pad}, value={value})", args=pad_args),
+    Op("selu", "F.selu({a})"),
+    Op("index_fill", "{a}.index_fill({dim}, {idx}, {c})", args=index_fill_args, dtypes="any"),
+    Op("index_copy", "{a}.index_copy({dim}, {idx}, {a}.index_select({dim}, {idx}) * 2)", args=distinct_index_for),
+    Op("diff", "{a}.diff(n={n}, dim={dim})", args=diff_args, dtypes="any"),
+    Op("tensordot", "T.tensordot({a}, {b}, dims={dims})", pair="same", args=tensordot_args),
+    Op("kthvalue", "{a}.kthvalue({k}, {dim}, keepdim={keepdim})[0]", args=kthvalue_args),
+    Op("mode", "{a}.mode({dim}, keepdim={keepdim})[0]", args=dim_keepdim),
+]

@@ -3860,3 +3860,89 @@ def f19_movedim_swapaxes_unflatten_diagonal(T, F, o):
     o["inplace_on_diagonal.m.grad"] = m.grad
     nodes = m.diagonal(1, 0, 1).grad_fn
     o["saved"] = [nodes._saved_offset, nodes._saved_dim1, nodes._saved_dim2, list(nodes._saved_self_sym_sizes)]
+
+
+@case
+def f19_tutorial_leftovers(T, F, o):
+    """The ops a tutorial reaches for that minigrad lacked: F.pad (ConstantPadNdBackward0, whose backward is
+    itself), F.selu / nn.SELU (one elu with a scale: EluBackward0, EluBackward1 in place), index_fill (number:
+    IndexFillBackward0, 0-dim tensor: IndexFillBackward1), index_copy, diff (narrow and sub), tensordot
+    (permute, mm, view), logspace, kthvalue and mode: values, graphs, gradients, second order, errors."""
+    x = leaf(T, 61, 2, 3)
+    _fb19(T, o, F.pad(x, (1, 2, 0, 1), value=0.5), "pad", x=x)
+    _fb19(T, o, F.pad(x, (-1, 2)), "pad_cut", x=x)
+    o["pad_int"] = F.pad(T.tensor([1, 2]), (1, 1), value=2.5)
+    o.err("pad_odd", lambda: F.pad(x, (1, 2, 3)))
+    o.err("pad_long", lambda: F.pad(x, (1,) * 6))
+    o.err("pad_cut_too_much", lambda: F.pad(x, (-4, 0)))
+    g, = T.autograd.grad(F.pad(x, (1, 1)).pow(3).sum(), x, create_graph=True)
+    o.all(g, "pad_second.g")
+    o["pad_second.gg"] = T.autograd.grad(g.sum(), x)[0]
+    _fb19(T, o, F.selu(x * 2), "selu", x=x)
+    _fb19(T, o, T.nn.SELU()(x), "SELU", x=x)
+    o["SELU_repr"] = [repr(T.nn.SELU()), repr(T.nn.SELU(inplace=True))]
+    y = x * 1
+    F.selu(y, inplace=True)
+    o.all(y, "selu_inplace")
+    g, = T.autograd.grad(F.selu(x).pow(2).sum(), x, create_graph=True)
+    o.all(g, "selu_second.g")
+    o["selu_second.gg"] = T.autograd.grad(g.sum(), x)[0]
+    idx = T.tensor([2, 0, 2])
+    _fb19(T, o, x.index_fill(1, idx, -1.5), "index_fill", x=x)
+    v = T.tensor(0.25, requires_grad=True)
+    _fb19(T, o, T.index_fill(x, 1, idx, v), "index_fill_tensor", x=x, v=v)
+    _fb19(T, o, x.index_fill(0, T.tensor(-1), 3.0), "index_fill_negative", x=x)
+    s = leaf(T, 62, 2, 1)
+    _fb19(T, o, x.index_copy(1, T.tensor([1]), s), "index_copy", x=x, s=s)
+    _fb19(T, o, T.index_copy(x, 0, T.tensor([1, 0]), x.exp()), "index_copy_rows", x=x)
+    z = T.zeros(2, 3)
+    o["in_place"] = [z.index_fill_(1, T.tensor([0]), 2.0), z.index_copy_(0, T.tensor([1]), T.ones(1, 3)), z._version]
+    o.err("index_fill_range", lambda: x.index_fill(1, T.tensor([5]), 0.0))
+    o.err("index_fill_2d", lambda: x.index_fill(1, T.tensor([[0]]), 0.0))
+    o.err("index_fill_float_index", lambda: x.index_fill(1, T.tensor([0.0]), 0.0))
+    o.err("index_fill_value_dims", lambda: x.index_fill(1, T.tensor([0]), T.ones(2)))
+    o.err("index_copy_range", lambda: x.index_copy(1, T.tensor([-1]), T.ones(2, 1)))
+    o.err("index_copy_count", lambda: x.index_copy(1, T.tensor([0, 1]), T.ones(2, 1)))
+    o.err("index_copy_dtype", lambda: x.index_copy(1, T.tensor([0]), T.ones(2, 1, dtype=T.float64)))
+    m = leaf(T, 63, 3, 4)
+    _fb19(T, o, m.diff(), "diff", m=m)
+    p = leaf(T, 64, 1, 4)
+    _fb19(T, o, T.diff(m, n=2, dim=0, prepend=p, append=p), "diff_twice", m=m, p=p)
+    o["diff_other"] = [T.diff(T.tensor([True, False, False])), T.diff(T.tensor([1, 4, 9]), n=5),
+                       T.tensor([1.0, 2.0]).diff(n=0)]
+    o.err("diff_0d", lambda: T.diff(T.tensor(1.0)))
+    o.err("diff_append_dims", lambda: T.ones(3).diff(append=T.tensor(2.0)))
+    a3 = leaf(T, 65, 2, 3, 4)
+    b3 = leaf(T, 66, 4, 2, 5)
+    _fb19(T, o, T.tensordot(a3, b3, dims=([0, 2], [1, 0])), "tensordot_lists", a3=a3, b3=b3)
+    _fb19(T, o, T.tensordot(x, m, dims=1), "tensordot_1", x=x, m=m)
+    _fb19(T, o, T.tensordot(x, x, dims=2), "tensordot_2", x=x)
+    _fb19(T, o, T.tensordot(x[:, :1], m, dims=([1], [0])), "tensordot_broadcast", x=x, m=m)
+    o.err("tensordot_sizes", lambda: T.tensordot(x, m.t(), dims=1))
+    o.err("tensordot_too_many", lambda: T.tensordot(x, m, dims=3))
+    o["logspace"] = [T.logspace(-2, 2, 5), T.logspace(0, 1, 7, base=2), T.logspace(-8, 8, 33),
+                     T.logspace(0, 10, 3, dtype=T.int64), T.logspace(1, 2, 1), T.logspace(0.5, 3.5, 9, dtype=T.float64)]
+    _fb19(T, o, m.kthvalue(2, 1).values, "kthvalue", m=m)
+    _fb19(T, o, T.kthvalue(m, 3, 0, True).values, "kthvalue_keepdim", m=m)
+    o["kthvalue_returns"] = [m.kthvalue(1), T.tensor(5.0).kthvalue(1), T.tensor([3, 1, 2]).kthvalue(2)]
+    o.err("kthvalue_k", lambda: m.kthvalue(5))
+    t = T.tensor([[1.0, 3.0, 3.0, 1.0, 2.0], [2.0, 5.0, 5.0, 7.0, 7.0]], requires_grad=True)
+    _fb19(T, o, t.mode(1).values, "mode", t=t)
+    o["mode_returns"] = [t.mode(0), T.tensor([3.0, 3, 1, 1, 2]).mode(), T.tensor(5.0).mode(), T.tensor([1, 2, 2, 7]).mode()]
+    o.err("mode_empty", lambda: T.ones(2, 0).mode(1))
+    n = m.kthvalue(1, 0).values.grad_fn
+    o["saved"] = [n._saved_dim, n._saved_keepdim, n._saved_indices, list(n._saved_self_sym_sizes)]
+
+
+@case
+def f19_index_tensors_that_do_not_broadcast(T, F, o):
+    """Index tensors whose shapes do not broadcast (makemore part 2 meets one): PyTorch's message names the
+    shapes as lists; reading and writing alike."""
+    x = leaf(T, 67, 5, 4)
+    o.err("get", lambda: x[T.arange(3), T.tensor([0, 1])])
+    o.err("get_lists", lambda: x[[0, 1, 2], [0, 1]])
+    o.err("get_2d", lambda: x[T.ones(2, 3).long(), T.ones(3, 2).long()])
+    o.err("get_apart", lambda: leaf(T, 68, 5, 4, 3)[T.arange(3), :, T.arange(2)])
+    y = x.detach().clone()
+    o.err("set", lambda: y.__setitem__((T.arange(3), T.tensor([0, 1])), 1.0))
+    o.err("index_put", lambda: y.index_put_((T.arange(3), T.tensor([0, 1])), T.tensor(1.0)))
