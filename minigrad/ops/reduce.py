@@ -110,6 +110,9 @@ class Mean(Function):
 
 
 class MeanDim(Function):
+    """``x.mean(dim)``: backward divides by the count as PyTorch's formula does, by a plain number
+    (``DivBackward1`` under ``create_graph``; ``Mean``, the mean of all, keeps Python's ``/ n``, so a second
+    order through ``x.mean()`` names that node ``DivBackward0`` with a ``(None, 0)`` edge)."""
     node_name = "MeanBackward1"
     saved_names = {"dim": "saved_dim", "keepdim": "keepdim", "self_sym_sizes": "shape", "self_sym_numel": "self_numel"}
 
@@ -125,8 +128,9 @@ class MeanDim(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        from .elementwise import DivScalar
         n = int(np.prod([ctx.shape[d] for d in ctx.dims])) if ctx.dims else 1
-        return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape) / n, None, None
+        return DivScalar.apply(_unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape), n), None, None
 
 
 class Max(Function):

@@ -91,15 +91,16 @@ def _var_backward(grad, a, ctx):
     and ``N - correction <= 0`` it is ``grad * (nan where x == mean, else inf)``."""
     dims, correction = ctx.dims, ctx.correction
     n = _count(a._data.shape, dims)
+    whole = ctx.every_element or a._data.ndim == 0  # (PyTorch's path without a dim)
     # (PyTorch unsqueezes the gradient only for a dim given to a tensor of 2 or more dims)
-    g = _unreduce(grad, a._data.shape, dims, ctx.keepdim or ctx.every_element or a._data.ndim < 2)
-    if n - correction <= 0 and (ctx.every_element or a._data.ndim == 0):
+    g = _unreduce(grad, a._data.shape, dims, ctx.keepdim or whole or a._data.ndim < 2)
+    if n - correction <= 0 and whole:
         x = a._data
         with np.errstate(invalid="ignore"):  # (the mean of no elements is nan)
             mean = x.sum() / x.size
         return g * constant(np.where(x == mean, np.nan, np.inf).astype(x.dtype))
     scale = 2.0 / (n - correction) if n != correction else math.inf
-    return MulScalar.apply(g, scale) * (a - (a.mean() if ctx.every_element else a.mean(dims, True)))
+    return MulScalar.apply(g, scale) * (a - (a.mean() if whole else a.mean(dims, True)))
 
 
 def var_or_std(fn, a, dim=None, unbiased=None, keepdim=False, correction=None, name="var"):
