@@ -24,7 +24,7 @@ from .creation import (arange, as_tensor, cat, concat, empty, empty_like, eye, f
 from .random import Generator, manual_seed, initial_seed, seed, rand, rand_like, randint, randn, randn_like, randperm, normal
 from .random import multinomial
 from .devices import device, get_default_device, set_default_device, memory_format, preserve_format, contiguous_format
-from . import accelerator, backends, cuda, linalg
+from . import accelerator, backends, cuda, linalg, profiler
 from .autograd.inference import inference_mode, is_inference, is_inference_mode_enabled
 from .ops import where
 from ._out import write_out

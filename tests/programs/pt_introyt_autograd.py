@@ -1,7 +1,8 @@
 """After PyTorch's introyt tutorial "The Fundamentals of Autograd" (beginner/introyt/autogradyt_tutorial):
 sin over a linspace and a walk down the grad_fn chain, a tiny model's ``layer2.weight.grad`` before and
 after a step, turning autograd off (``requires_grad = False``, ``no_grad``, ``detach``), an in-place op on
-a leaf, the device check, and ``autograd.functional``'s ``jacobian``, ``vjp`` and ``hessian``."""
+a leaf, the device check, the profiler's table (its frame, op names and call counts: not its times), and
+``autograd.functional``'s ``jacobian``, ``vjp`` and ``hessian``."""
 import math
 
 import numpy as np
@@ -135,6 +136,19 @@ print(device, run_on_gpu, x.device)
 for _ in range(10):
     z = (z / x) * y
 print(z.grad_fn, z.grad_fn.next_functions)
+
+# The tutorial's profiler: the times differ from run to run, so print the table's frame, and per op its
+# name and number of calls (in the table's order of names), and whether self time <= total time.
+with torch.autograd.profiler.profile(use_cuda=run_on_gpu) as prf:
+    for _ in range(1000):
+        z = (z / x) * y
+table = prf.key_averages().table(sort_by='self_cpu_time_total').splitlines()
+print("\n".join(table[:3]))
+print(sorted((row.split()[0], int(row.split()[-1])) for row in table[3:-2]), table[-2] == table[0])
+print(table[-1].split(": ")[0])
+for evt in sorted(prf.key_averages(), key=lambda e: e.key):
+    print(evt.key, evt.count, 0 <= evt.self_cpu_time_total <= evt.cpu_time_total)
+print(len(prf.key_averages().table(sort_by='cpu_time_total', row_limit=1).splitlines()))
 
 x = torch.tensor([0.3, -1.2, 0.8], requires_grad=True)
 y = x * 2
