@@ -155,6 +155,21 @@ class Log1p(_SelfUnary):
         return grad / AddScalar.apply(x, 1)
 
 
+class Logit(_SelfUnary):
+    """``log(x / (1 - x))`` (PyTorch: ``torch.logit`` without ``eps``, ``LogitBackward0``); d/dx = 1 / (x (1 - x)).
+    binary_cross_entropy's target gradient is ``-logit(p)``."""
+    node_name = "LogitBackward0"
+
+    @staticmethod
+    def numpy_fn(x):
+        return np.log(x / (1 - x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        return grad / (x * (1 - x))
+
+
 class Expm1(_ResultUnary):
     node_name = "Expm1Backward0"
     numpy_fn = np.expm1
