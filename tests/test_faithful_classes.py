@@ -900,6 +900,28 @@ for dim in [0, 1, 2, -2]:
     out += [y, g, walk(g.grad_fn)]
     out += list(T.autograd.grad(g.sum(), [x]))
 """, [[[[0.3700000047683716, 1.100000023841858]], [[0.4772999882698059, -1.5950000286102295]]], [[[1.2923451662063599, -7.436509609222412]], [[0.2528749704360962, 8.395282745361328]]], ['DivBackward0', ' FlipBackward0', '  CumsumBackward0', '   FlipBackward0', '    MulBackward0', '     CumprodBackward0', '      AccumulateGrad', '     MulBackward0', '      MulBackward1', '       PowBackward0', '        CumprodBackward0', '         AccumulateGrad', ' AccumulateGrad'], [[[9.035987854003906, 9.375301361083984]], [[2.442391872406006, 11.316524505615234]]], [[[0.3700000047683716, 1.100000023841858]], [[1.2899999618530273, -1.4500000476837158]]], [[[0.4107000231742859, 3.630000114440918]], [[4.992300033569336, 6.307500839233398]]], ['MulBackward0', ' MulBackward1', '  PowBackward0', '   CumprodBackward0', '    AccumulateGrad'], [[[2.2200000286102295, 6.600000381469727]], [[7.739999771118164, -8.700000762939453]]], [[[0.3700000047683716, 0.40700000524520874]], [[1.2899999618530273, -1.8704999685287476]]], [[[0.9573417901992798, 0.1838703751564026]], [[-10.227351188659668, 13.540241241455078]]], ['DivBackward0', ' FlipBackward0', '  CumsumBackward0', '   FlipBackward0', '    MulBackward0', '     CumprodBackward0', '      AccumulateGrad', '     MulBackward0', '      MulBackward1', '       PowBackward0', '        CumprodBackward0', '         AccumulateGrad', ' AccumulateGrad'], [[[6.665661811828613, 1.8251508474349976]], [[15.632572174072266, 12.812740325927734]]], [[[0.3700000047683716, 1.100000023841858]], [[1.2899999618530273, -1.4500000476837158]]], [[[0.4107000231742859, 3.630000114440918]], [[4.992300033569336, 6.307500839233398]]], ['MulBackward0', ' MulBackward1', '  PowBackward0', '   CumprodBackward0', '    AccumulateGrad'], [[[2.2200000286102295, 6.600000381469727]], [[7.739999771118164, -8.700000762939453]]]]),
+    # maximum/minimum under create_graph=True: PyTorch builds where(tie, grad / 2, grad) anew for each input (two
+    # WhereBackward0 and DivBackward1 nodes, not one shared); the DAG compared node by node, shared nodes once
+    "maximum_minimum_double_backward_dag": ("""
+def nodes(fn, seen):
+    if fn is None or any(fn is s for s in seen):
+        return seen
+    seen.append(fn)
+    for n, _ in fn.next_functions:
+        nodes(n, seen)
+    return seen
+def dag(fn):
+    seen = nodes(fn, [])
+    index = lambda n: None if n is None else [i for i, s in enumerate(seen) if s is n][0]
+    return [[type(n).__name__, [index(m) for m, _ in n.next_functions]] for n in seen]
+x = T.tensor([0.5, 2.0, 1.0], requires_grad=True)
+y = T.tensor([0.5, 1.0, 3.0], requires_grad=True)
+out = []
+for f in [T.maximum, T.minimum]:
+    gx, gy = T.autograd.grad((f(x, y) ** 3).sum(), [x, y], create_graph=True)
+    out += [gx, gy, dag((gx + gy).grad_fn)]
+    out += list(T.autograd.grad((gx * gy).sum(), [x, y]))
+""", [[0.375, 12.0, 0.0], [0.375, 0.0, 27.0], [['AddBackward0', [1, 10]], ['MaskedFillBackward0', [2]], ['WhereBackward0', [3, 4]], ['DivBackward1', [4]], ['MulBackward0', [None, 5]], ['MulBackward1', [6]], ['PowBackward0', [7]], ['MaximumBackward0', [8, 9]], ['AccumulateGrad', []], ['AccumulateGrad', []], ['MaskedFillBackward0', [11]], ['WhereBackward0', [12, 4]], ['DivBackward1', [4]]], [0.5625, 0.0, 0.0], [0.5625, 0.0, 0.0], [0.375, 0.0, 3.0], [0.375, 3.0, 0.0], [['AddBackward0', [1, 10]], ['MaskedFillBackward0', [2]], ['WhereBackward0', [3, 4]], ['DivBackward1', [4]], ['MulBackward0', [None, 5]], ['MulBackward1', [6]], ['PowBackward0', [7]], ['MinimumBackward0', [8, 9]], ['AccumulateGrad', []], ['AccumulateGrad', []], ['MaskedFillBackward0', [11]], ['WhereBackward0', [12, 4]], ['DivBackward1', [4]]], [0.5625, 0.0, 0.0], [0.5625, 0.0, 0.0]]),
 }
 
 
