@@ -900,9 +900,11 @@ for dim in [0, 1, 2, -2]:
     out += [y, g, walk(g.grad_fn)]
     out += list(T.autograd.grad(g.sum(), [x]))
 """, [[[[0.3700000047683716, 1.100000023841858]], [[0.4772999882698059, -1.5950000286102295]]], [[[1.2923451662063599, -7.436509609222412]], [[0.2528749704360962, 8.395282745361328]]], ['DivBackward0', ' FlipBackward0', '  CumsumBackward0', '   FlipBackward0', '    MulBackward0', '     CumprodBackward0', '      AccumulateGrad', '     MulBackward0', '      MulBackward1', '       PowBackward0', '        CumprodBackward0', '         AccumulateGrad', ' AccumulateGrad'], [[[9.035987854003906, 9.375301361083984]], [[2.442391872406006, 11.316524505615234]]], [[[0.3700000047683716, 1.100000023841858]], [[1.2899999618530273, -1.4500000476837158]]], [[[0.4107000231742859, 3.630000114440918]], [[4.992300033569336, 6.307500839233398]]], ['MulBackward0', ' MulBackward1', '  PowBackward0', '   CumprodBackward0', '    AccumulateGrad'], [[[2.2200000286102295, 6.600000381469727]], [[7.739999771118164, -8.700000762939453]]], [[[0.3700000047683716, 0.40700000524520874]], [[1.2899999618530273, -1.8704999685287476]]], [[[0.9573417901992798, 0.1838703751564026]], [[-10.227351188659668, 13.540241241455078]]], ['DivBackward0', ' FlipBackward0', '  CumsumBackward0', '   FlipBackward0', '    MulBackward0', '     CumprodBackward0', '      AccumulateGrad', '     MulBackward0', '      MulBackward1', '       PowBackward0', '        CumprodBackward0', '         AccumulateGrad', ' AccumulateGrad'], [[[6.665661811828613, 1.8251508474349976]], [[15.632572174072266, 12.812740325927734]]], [[[0.3700000047683716, 1.100000023841858]], [[1.2899999618530273, -1.4500000476837158]]], [[[0.4107000231742859, 3.630000114440918]], [[4.992300033569336, 6.307500839233398]]], ['MulBackward0', ' MulBackward1', '  PowBackward0', '   CumprodBackward0', '    AccumulateGrad'], [[[2.2200000286102295, 6.600000381469727]], [[7.739999771118164, -8.700000762939453]]]]),
-    # maximum/minimum under create_graph=True: PyTorch builds where(tie, grad / 2, grad) anew for each input (two
-    # WhereBackward0 and DivBackward1 nodes, not one shared); the DAG compared node by node, shared nodes once
-    "maximum_minimum_double_backward_dag": ("""
+    # double-backward DAGs compared node by node (shared nodes once): maximum/minimum build where(tie, grad / 2,
+    # grad) anew for each input (two WhereBackward0 and DivBackward1 nodes, not one shared); index_add's gradient
+    # for source is grad.index_select(dim, index).expand_as(source), times alpha as a plain number
+    # (ExpandBackward0, MulBackward1)
+    "double_backward_dags": ("""
 def nodes(fn, seen):
     if fn is None or any(fn is s for s in seen):
         return seen
@@ -921,7 +923,15 @@ for f in [T.maximum, T.minimum]:
     gx, gy = T.autograd.grad((f(x, y) ** 3).sum(), [x, y], create_graph=True)
     out += [gx, gy, dag((gx + gy).grad_fn)]
     out += list(T.autograd.grad((gx * gy).sum(), [x, y]))
-""", [[0.375, 12.0, 0.0], [0.375, 0.0, 27.0], [['AddBackward0', [1, 10]], ['MaskedFillBackward0', [2]], ['WhereBackward0', [3, 4]], ['DivBackward1', [4]], ['MulBackward0', [None, 5]], ['MulBackward1', [6]], ['PowBackward0', [7]], ['MaximumBackward0', [8, 9]], ['AccumulateGrad', []], ['AccumulateGrad', []], ['MaskedFillBackward0', [11]], ['WhereBackward0', [12, 4]], ['DivBackward1', [4]]], [0.5625, 0.0, 0.0], [0.5625, 0.0, 0.0], [0.375, 0.0, 3.0], [0.375, 3.0, 0.0], [['AddBackward0', [1, 10]], ['MaskedFillBackward0', [2]], ['WhereBackward0', [3, 4]], ['DivBackward1', [4]], ['MulBackward0', [None, 5]], ['MulBackward1', [6]], ['PowBackward0', [7]], ['MinimumBackward0', [8, 9]], ['AccumulateGrad', []], ['AccumulateGrad', []], ['MaskedFillBackward0', [11]], ['WhereBackward0', [12, 4]], ['DivBackward1', [4]]], [0.5625, 0.0, 0.0], [0.5625, 0.0, 0.0]]),
+x = T.tensor([[-0.35, 0.52], [0.34, -1.28], [0.75, 1.39]], requires_grad=True)
+w = T.tensor([[1.5, -1.2], [1.3, 1.9], [-0.6, 0.2]], requires_grad=True)
+i = T.tensor([1, 1])
+for alpha in [1, 2.5]:
+    y = x.index_add(0, i, x.index_select(0, i) * 2, alpha=alpha)
+    g, = T.autograd.grad((y * w).sum(), [x], create_graph=True)
+    out += [y, g, dag(g.grad_fn)]
+    out += list(T.autograd.grad((g * g).sum(), [w]))
+""", [[0.375, 12.0, 0.0], [0.375, 0.0, 27.0], [['AddBackward0', [1, 10]], ['MaskedFillBackward0', [2]], ['WhereBackward0', [3, 4]], ['DivBackward1', [4]], ['MulBackward0', [None, 5]], ['MulBackward1', [6]], ['PowBackward0', [7]], ['MaximumBackward0', [8, 9]], ['AccumulateGrad', []], ['AccumulateGrad', []], ['MaskedFillBackward0', [11]], ['WhereBackward0', [12, 4]], ['DivBackward1', [4]]], [0.5625, 0.0, 0.0], [0.5625, 0.0, 0.0], [0.375, 0.0, 3.0], [0.375, 3.0, 0.0], [['AddBackward0', [1, 10]], ['MaskedFillBackward0', [2]], ['WhereBackward0', [3, 4]], ['DivBackward1', [4]], ['MulBackward0', [None, 5]], ['MulBackward1', [6]], ['PowBackward0', [7]], ['MinimumBackward0', [8, 9]], ['AccumulateGrad', []], ['AccumulateGrad', []], ['MaskedFillBackward0', [11]], ['WhereBackward0', [12, 4]], ['DivBackward1', [4]]], [0.5625, 0.0, 0.0], [0.5625, 0.0, 0.0], [[-0.3499999940395355, 0.5199999809265137], [1.7000000476837158, -6.399999618530273], [0.75, 1.3899999856948853]], [[1.5, -1.2000000476837158], [6.5, 9.5], [-0.6000000238418579, 0.20000000298023224]], [['AddBackward0', [1, 3]], ['MulBackward0', [None, 2]], ['AccumulateGrad', []], ['IndexAddBackward0', [None, 4]], ['MulBackward0', [5, None]], ['ExpandBackward0', [6]], ['IndexSelectBackward0', [1]]], [[3.0, -2.4000000953674316], [65.0, 95.0], [-1.2000000476837158, 0.4000000059604645]], [[-0.3499999940395355, 0.5199999809265137], [3.740000009536743, -14.079999923706055], [0.75, 1.3899999856948853]], [[1.5, -1.2000000476837158], [14.300000190734863, 20.899999618530273], [-0.6000000238418579, 0.20000000298023224]], [['AddBackward0', [1, 3]], ['MulBackward0', [None, 2]], ['AccumulateGrad', []], ['IndexAddBackward0', [None, 4]], ['MulBackward0', [5, None]], ['MulBackward1', [6]], ['ExpandBackward0', [7]], ['IndexSelectBackward0', [1]]], [[3.0, -2.4000000953674316], [314.6000061035156, 459.79998779296875], [-1.2000000476837158, 0.4000000059604645]]]),
 }
 
 
