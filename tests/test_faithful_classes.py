@@ -849,6 +849,94 @@ for bad in ["F.binary_cross_entropy(p, t * 2)", "F.binary_cross_entropy(p * 2, t
     except RuntimeError as err:
         out += [str(err)]
 """, [[[0.1190476268529892, -0.15624994039535522], [0.5, -2.5]], [[0.2118244469165802, -0.3465736210346222], [-0.0, 0.5493061542510986]], [[0.1190476268529892, -0.4687498211860657], [0.5, -7.5]], [[0.2118244469165802, -1.039720892906189], [-0.0, 1.647918462753296]], [[0.09361062943935394, -0.1474936157464981], [0.22019925713539124, -0.125]], [[-0.07500000298023224, 0.20000000298023224], [-0.5, -0.0]], [[0.09361062943935394, -0.9082136750221252], [0.22019925713539124, -0.75]], [[-0.07500000298023224, 1.478325366973877], [-0.5, 0.5198603868484497]], [[0.4761905074119568, -0.6249997615814209], [2.0, -10.0]], [[0.8472977876663208, -1.3862944841384888], [-0.0, 2.1972246170043945]], [[0.4761905074119568, -1.8749992847442627], [2.0, -30.0]], [[0.8472977876663208, -4.158883571624756], [-0.0, 6.591673851013184]], [[0.37444251775741577, -0.5899744629859924], [0.8807970285415649, -0.5]], [[-0.30000001192092896, 0.800000011920929], [-2.0, -0.0]], [[0.37444251775741577, -3.632854700088501], [0.8807970285415649, -3.0]], [[-0.30000001192092896, 5.913301467895508], [-2.0, 2.079441547393799]], [[0.4761905074119568, -0.6249997615814209], [2.0, -10.0]], [[0.8472977876663208, -1.3862944841384888], [-0.0, 2.1972246170043945]], [[0.4761905074119568, -1.8749992847442627], [2.0, -30.0]], [[0.8472977876663208, -4.158883571624756], [-0.0, 6.591673851013184]], [[0.37444251775741577, -0.5899744629859924], [0.8807970285415649, -0.5]], [[-0.30000001192092896, 0.800000011920929], [-2.0, -0.0]], [[0.37444251775741577, -3.632854700088501], [0.8807970285415649, -3.0]], [[-0.30000001192092896, 5.913301467895508], [-2.0, 2.079441547393799]], [[-0.1888854205608368, -0.1965225785970688], [-0.22375158965587616, -0.1875]], [[-0.25, -0.25], [-0.25, -0.25]], 'all elements of target should be between 0 and 1', 'all elements of input should be between 0 and 1']),
+    # binary_cross_entropy under create_graph=True: the input's gradient is one BinaryCrossEntropyBackwardBackward0
+    # node (edges to grad, input and target), the target's -logit(p) * grad in PyTorch's steps (LogitBackward0,
+    # NegBackward0, MulBackward0, the weight, DivBackward1); second derivatives through both
+    "bce_second_order": ("""
+F = T.nn.functional
+def walk(fn, d=0):
+    if fn is None:
+        return []
+    return [d * " " + type(fn).__name__] + [x for n, _ in fn.next_functions for x in walk(n, d + 1)]
+x = T.tensor([[0.3, -0.8], [2.0, 0.0]], requires_grad=True)
+t = T.tensor([[0.2, 0.9], [0.0, 1.0]], requires_grad=True)
+out = []
+for red in ["mean", "sum", "none"]:
+    for w in [None, T.tensor([1.0, 3.0])]:
+        gx, gt = T.autograd.grad(F.binary_cross_entropy(x.sigmoid(), t.sigmoid(), w, reduction=red).sum(), [x, t],
+                                 create_graph=True)
+        out += [gx, walk(gx.grad_fn), gt, walk(gt.grad_fn)]
+        out += list(T.autograd.grad((gx * gx).sum() + gt.sum(), [x, t]))
+""", [[[0.006152138113975525, -0.10023099184036255], [0.09519924968481064, -0.057764649391174316]], ['SigmoidBackwardBackward0', ' BinaryCrossEntropyBackwardBackward0', '  SigmoidBackward0', '   AccumulateGrad', '  SigmoidBackward0', '   AccumulateGrad', ' SigmoidBackward0', '  AccumulateGrad'], [[-0.018563739955425262, 0.041100066155195236], [-0.12499997019767761, -0.0]], ['SigmoidBackwardBackward0', ' DivBackward1', '  MulBackward0', '   NegBackward0', '    LogitBackward0', '     SigmoidBackward0', '      AccumulateGrad', ' SigmoidBackward0', '  AccumulateGrad'], [[-0.06112716719508171, -0.0620952732861042], [-0.05750234052538872, -0.056373562663793564]], [[0.0010888311080634594, -0.007041323930025101], [-0.01189990621060133, 0.005678609479218721]], [[0.006152138113975525, -0.30069294571876526], [0.09519924968481064, -0.17329394817352295]], ['SigmoidBackwardBackward0', ' BinaryCrossEntropyBackwardBackward0', '  SigmoidBackward0', '   AccumulateGrad', '  SigmoidBackward0', '   AccumulateGrad', ' SigmoidBackward0', '  AccumulateGrad'], [[-0.018563739955425262, 0.12330020219087601], [-0.12499997019767761, -0.0]], ['SigmoidBackwardBackward0', ' DivBackward1', '  MulBackward0', '   MulBackward0', '    NegBackward0', '     LogitBackward0', '      SigmoidBackward0', '       AccumulateGrad', ' SigmoidBackward0', '  AccumulateGrad'], [[-0.06112716719508171, -0.2506069540977478], [-0.05750234052538872, -0.21244417130947113]], [[0.0010888311080634594, 0.04066852480173111], [-0.01189990621060133, 0.051107488572597504]], [[0.0246085524559021, -0.4009239673614502], [0.38079699873924255, -0.23105859756469727]], ['SigmoidBackwardBackward0', ' BinaryCrossEntropyBackwardBackward0', '  SigmoidBackward0', '   AccumulateGrad', '  SigmoidBackward0', '   AccumulateGrad', ' SigmoidBackward0', '  AccumulateGrad'], [[-0.07425495982170105, 0.16440026462078094], [-0.49999988079071045, -0.0]], ['SigmoidBackwardBackward0', ' MulBackward0', '  NegBackward0', '   LogitBackward0', '    SigmoidBackward0', '     AccumulateGrad', ' SigmoidBackward0', '  AccumulateGrad'], [[-0.2354850322008133, -0.3770233988761902], [-0.17003746330738068, -0.3121412396430969]], [[-0.004781212192028761, 0.09541971236467361], [-0.19039849936962128, 0.09085775166749954]], [[0.0246085524559021, -1.202771782875061], [0.38079699873924255, -0.6931757926940918]], ['SigmoidBackwardBackward0', ' BinaryCrossEntropyBackwardBackward0', '  SigmoidBackward0', '   AccumulateGrad', '  SigmoidBackward0', '   AccumulateGrad', ' SigmoidBackward0', '  AccumulateGrad'], [[-0.07425495982170105, 0.49320080876350403], [-0.49999988079071045, -0.0]], ['SigmoidBackwardBackward0', ' MulBackward0', '  MulBackward0', '   NegBackward0', '    LogitBackward0', '     SigmoidBackward0', '      AccumulateGrad', ' SigmoidBackward0', '  AccumulateGrad'], [[-0.2354850322008133, -2.1602084636688232], [-0.17003746330738068, -1.6295994520187378]], [[-0.004781212192028761, 1.2749390602111816], [-0.19039849936962128, 0.8177198171615601]], [[0.0246085524559021, -0.4009239673614502], [0.38079699873924255, -0.23105859756469727]], ['SigmoidBackwardBackward0', ' BinaryCrossEntropyBackwardBackward0', '  SigmoidBackward0', '   AccumulateGrad', '  SigmoidBackward0', '   AccumulateGrad', ' SigmoidBackward0', '  AccumulateGrad'], [[-0.07425495982170105, 0.16440026462078094], [-0.49999988079071045, -0.0]], ['SigmoidBackwardBackward0', ' MulBackward0', '  NegBackward0', '   LogitBackward0', '    SigmoidBackward0', '     AccumulateGrad', ' SigmoidBackward0', '  AccumulateGrad'], [[-0.2354850322008133, -0.3770233988761902], [-0.17003746330738068, -0.3121412396430969]], [[-0.004781212192028761, 0.09541971236467361], [-0.19039849936962128, 0.09085775166749954]], [[0.0246085524559021, -1.202771782875061], [0.38079699873924255, -0.6931757926940918]], ['SigmoidBackwardBackward0', ' BinaryCrossEntropyBackwardBackward0', '  SigmoidBackward0', '   AccumulateGrad', '  SigmoidBackward0', '   AccumulateGrad', ' SigmoidBackward0', '  AccumulateGrad'], [[-0.07425495982170105, 0.49320080876350403], [-0.49999988079071045, -0.0]], ['SigmoidBackwardBackward0', ' MulBackward0', '  MulBackward0', '   NegBackward0', '    LogitBackward0', '     SigmoidBackward0', '      AccumulateGrad', ' SigmoidBackward0', '  AccumulateGrad'], [[-0.2354850322008133, -2.1602084636688232], [-0.17003746330738068, -1.6295994520187378]], [[-0.004781212192028761, 1.2749390602111816], [-0.19039849936962128, 0.8177198171615601]]]),
+    # kl_div with a target that requires grad: PyTorch's C++ builds the right-hand operand first, so the target's
+    # two gradient parts are summed in that order (AddBackward0's edges under create_graph=True)
+    "kl_div_target_order": ("""
+F = T.nn.functional
+def walk(fn, d=0):
+    if fn is None:
+        return []
+    return [d * " " + type(fn).__name__] + [x for n, _ in fn.next_functions for x in walk(n, d + 1)]
+x = T.tensor([[-0.04, -1.2], [-0.5, -2.0]], requires_grad=True)
+t = T.tensor([[0.3, 0.7], [0.6, 0.1]], requires_grad=True)
+out = []
+for red in ["none", "sum", "batchmean"]:
+    for log_target in [False, True]:
+        gt, gx = T.autograd.grad(F.kl_div(x, t, reduction=red, log_target=log_target).sum(), [t, x], create_graph=True)
+        out += [gt, walk(gt.grad_fn), gx, walk(gx.grad_fn)]
+        out += list(T.autograd.grad((gt * gt).sum(), [t, x]))
+""", [[[-0.16397282481193542, 1.843325138092041], [0.9891744256019592, 0.6974148750305176]], ['AddBackward0', ' AddBackward0', '  MaskedFillBackward0', '   XlogyBackward0', '    AccumulateGrad', '  DivBackward0', '   MulBackward0', '    AccumulateGrad', '   AccumulateGrad', ' MulBackward0', '  AccumulateGrad'], [[-0.30000001192092896, -0.699999988079071], [-0.6000000238418579, -0.10000000149011612]], ['MulBackward0', ' AccumulateGrad'], [[-1.0931521654129028, 5.266643524169922], [3.2972476482391357, 13.948297500610352]], [[0.32794564962387085, -3.686650276184082], [-1.9783488512039185, -1.3948297500610352]], [[1.8088109493255615, 5.839882850646973], [3.8264498710632324, 3.426029920578003]], ['AddBackward0', ' MulBackward0', '  MulBackward0', '   SubBackward0', '    AccumulateGrad', '    AccumulateGrad', '  ExpBackward0', '   AccumulateGrad', ' MulBackward0', '  ExpBackward0', '   AccumulateGrad'], [[-1.3498588800430298, -2.0137526988983154], [-1.822118878364563, -1.1051709651947021]], ['NegBackward0', ' MulBackward0', '  ExpBackward0', '   AccumulateGrad'], [[11.426872253417969, 91.72862243652344], [43.22793197631836, 31.048057556152344]], [[-4.883278846740723, -23.520158767700195], [-13.944493293762207, -7.572697639465332]], [[-0.16397282481193542, 1.843325138092041], [0.9891744256019592, 0.6974148750305176]], ['AddBackward0', ' AddBackward0', '  MaskedFillBackward0', '   XlogyBackward0', '    AccumulateGrad', '  DivBackward0', '   MulBackward0', '    AccumulateGrad', '   AccumulateGrad', ' MulBackward0', '  AccumulateGrad'], [[-0.30000001192092896, -0.699999988079071], [-0.6000000238418579, -0.10000000149011612]], ['MulBackward0', ' AccumulateGrad'], [[-1.0931521654129028, 5.266643524169922], [3.2972476482391357, 13.948297500610352]], [[0.32794564962387085, -3.686650276184082], [-1.9783488512039185, -1.3948297500610352]], [[1.8088109493255615, 5.839882850646973], [3.8264498710632324, 3.426029920578003]], ['AddBackward0', ' MulBackward0', '  MulBackward0', '   SubBackward0', '    AccumulateGrad', '    AccumulateGrad', '  ExpBackward0', '   AccumulateGrad', ' MulBackward0', '  ExpBackward0', '   AccumulateGrad'], [[-1.3498588800430298, -2.0137526988983154], [-1.822118878364563, -1.1051709651947021]], ['NegBackward0', ' MulBackward0', '  ExpBackward0', '   AccumulateGrad'], [[11.426872253417969, 91.72862243652344], [43.22793197631836, 31.048057556152344]], [[-4.883278846740723, -23.520158767700195], [-13.944493293762207, -7.572697639465332]], [[-0.08198641240596771, 0.9216625690460205], [0.4945872128009796, 0.3487074375152588]], ['AddBackward0', ' AddBackward0', '  MaskedFillBackward0', '   XlogyBackward0', '    AccumulateGrad', '  DivBackward0', '   MulBackward0', '    AccumulateGrad', '   AccumulateGrad', ' MulBackward0', '  AccumulateGrad'], [[-0.15000000596046448, -0.3499999940395355], [-0.30000001192092896, -0.05000000074505806]], ['MulBackward0', ' AccumulateGrad'], [[-0.2732880413532257, 1.3166608810424805], [0.8243119120597839, 3.487074375152588]], [[0.08198641240596771, -0.9216625690460205], [-0.4945872128009796, -0.3487074375152588]], [[0.9044054746627808, 2.9199414253234863], [1.9132249355316162, 1.7130149602890015]], ['AddBackward0', ' MulBackward0', '  MulBackward0', '   SubBackward0', '    AccumulateGrad', '    AccumulateGrad', '  ExpBackward0', '   AccumulateGrad', ' MulBackward0', '  ExpBackward0', '   AccumulateGrad'], [[-0.6749294400215149, -1.0068763494491577], [-0.9110594391822815, -0.5525854825973511]], ['NegBackward0', ' MulBackward0', '  ExpBackward0', '   AccumulateGrad'], [[2.856718063354492, 22.93215560913086], [10.80698299407959, 7.762014389038086]], [[-1.2208197116851807, -5.880039691925049], [-3.4861233234405518, -1.893174409866333]]]),
+    # cumprod along a dim of size 1 passes the gradient as it is (PyTorch's cumprod_backward), so under
+    # create_graph=True the gradient's node is the incoming gradient's own
+    "cumprod_size_one_dim": ("""
+def walk(fn, d=0):
+    if fn is None:
+        return []
+    return [d * " " + type(fn).__name__] + [x for n, _ in fn.next_functions for x in walk(n, d + 1)]
+x = T.tensor([[[0.37, 1.1]], [[1.29, -1.45]]], requires_grad=True)
+out = []
+for dim in [0, 1, 2, -2]:
+    y = x.cumprod(dim)
+    g, = T.autograd.grad((y ** 3).sum(), [x], create_graph=True)
+    out += [y, g, walk(g.grad_fn)]
+    out += list(T.autograd.grad(g.sum(), [x]))
+""", [[[[0.3700000047683716, 1.100000023841858]], [[0.4772999882698059, -1.5950000286102295]]], [[[1.2923451662063599, -7.436509609222412]], [[0.2528749704360962, 8.395282745361328]]], ['DivBackward0', ' FlipBackward0', '  CumsumBackward0', '   FlipBackward0', '    MulBackward0', '     CumprodBackward0', '      AccumulateGrad', '     MulBackward0', '      MulBackward1', '       PowBackward0', '        CumprodBackward0', '         AccumulateGrad', ' AccumulateGrad'], [[[9.035987854003906, 9.375301361083984]], [[2.442391872406006, 11.316524505615234]]], [[[0.3700000047683716, 1.100000023841858]], [[1.2899999618530273, -1.4500000476837158]]], [[[0.4107000231742859, 3.630000114440918]], [[4.992300033569336, 6.307500839233398]]], ['MulBackward0', ' MulBackward1', '  PowBackward0', '   CumprodBackward0', '    AccumulateGrad'], [[[2.2200000286102295, 6.600000381469727]], [[7.739999771118164, -8.700000762939453]]], [[[0.3700000047683716, 0.40700000524520874]], [[1.2899999618530273, -1.8704999685287476]]], [[[0.9573417901992798, 0.1838703751564026]], [[-10.227351188659668, 13.540241241455078]]], ['DivBackward0', ' FlipBackward0', '  CumsumBackward0', '   FlipBackward0', '    MulBackward0', '     CumprodBackward0', '      AccumulateGrad', '     MulBackward0', '      MulBackward1', '       PowBackward0', '        CumprodBackward0', '         AccumulateGrad', ' AccumulateGrad'], [[[6.665661811828613, 1.8251508474349976]], [[15.632572174072266, 12.812740325927734]]], [[[0.3700000047683716, 1.100000023841858]], [[1.2899999618530273, -1.4500000476837158]]], [[[0.4107000231742859, 3.630000114440918]], [[4.992300033569336, 6.307500839233398]]], ['MulBackward0', ' MulBackward1', '  PowBackward0', '   CumprodBackward0', '    AccumulateGrad'], [[[2.2200000286102295, 6.600000381469727]], [[7.739999771118164, -8.700000762939453]]]]),
+    # double-backward DAGs compared node by node (shared nodes once): maximum/minimum build where(tie, grad / 2,
+    # grad) anew for each input (two WhereBackward0 and DivBackward1 nodes, not one shared); index_add's gradient
+    # for source is grad.index_select(dim, index).expand_as(source), times alpha as a plain number
+    # (ExpandBackward0, MulBackward1); xlogy(x, a positive number) masks nothing (no MaskedFillBackward0)
+    "double_backward_dags": ("""
+def nodes(fn, seen):
+    if fn is None or any(fn is s for s in seen):
+        return seen
+    seen.append(fn)
+    for n, _ in fn.next_functions:
+        nodes(n, seen)
+    return seen
+def dag(fn):
+    seen = nodes(fn, [])
+    index = lambda n: None if n is None else [i for i, s in enumerate(seen) if s is n][0]
+    return [[type(n).__name__, [index(m) for m, _ in n.next_functions]] for n in seen]
+x = T.tensor([0.5, 2.0, 1.0], requires_grad=True)
+y = T.tensor([0.5, 1.0, 3.0], requires_grad=True)
+out = []
+for f in [T.maximum, T.minimum]:
+    gx, gy = T.autograd.grad((f(x, y) ** 3).sum(), [x, y], create_graph=True)
+    out += [gx, gy, dag((gx + gy).grad_fn)]
+    out += list(T.autograd.grad((gx * gy).sum(), [x, y]))
+x = T.tensor([[-0.35, 0.52], [0.34, -1.28], [0.75, 1.39]], requires_grad=True)
+w = T.tensor([[1.5, -1.2], [1.3, 1.9], [-0.6, 0.2]], requires_grad=True)
+i = T.tensor([1, 1])
+for alpha in [1, 2.5]:
+    y = x.index_add(0, i, x.index_select(0, i) * 2, alpha=alpha)
+    g, = T.autograd.grad((y * w).sum(), [x], create_graph=True)
+    out += [y, g, dag(g.grad_fn)]
+    out += list(T.autograd.grad((g * g).sum(), [w]))
+for n in [2.0, 0.5]:
+    x = T.tensor([0.0, 1.5, 2.0], requires_grad=True)
+    g, = T.autograd.grad((T.xlogy(x, n) ** 3).sum(), [x], create_graph=True)
+    out += [g, dag(g.grad_fn)]
+    out += list(T.autograd.grad(g.sum(), [x]))
+""", [[0.375, 12.0, 0.0], [0.375, 0.0, 27.0], [['AddBackward0', [1, 10]], ['MaskedFillBackward0', [2]], ['WhereBackward0', [3, 4]], ['DivBackward1', [4]], ['MulBackward0', [None, 5]], ['MulBackward1', [6]], ['PowBackward0', [7]], ['MaximumBackward0', [8, 9]], ['AccumulateGrad', []], ['AccumulateGrad', []], ['MaskedFillBackward0', [11]], ['WhereBackward0', [12, 4]], ['DivBackward1', [4]]], [0.5625, 0.0, 0.0], [0.5625, 0.0, 0.0], [0.375, 0.0, 3.0], [0.375, 3.0, 0.0], [['AddBackward0', [1, 10]], ['MaskedFillBackward0', [2]], ['WhereBackward0', [3, 4]], ['DivBackward1', [4]], ['MulBackward0', [None, 5]], ['MulBackward1', [6]], ['PowBackward0', [7]], ['MinimumBackward0', [8, 9]], ['AccumulateGrad', []], ['AccumulateGrad', []], ['MaskedFillBackward0', [11]], ['WhereBackward0', [12, 4]], ['DivBackward1', [4]]], [0.5625, 0.0, 0.0], [0.5625, 0.0, 0.0], [[-0.3499999940395355, 0.5199999809265137], [1.7000000476837158, -6.399999618530273], [0.75, 1.3899999856948853]], [[1.5, -1.2000000476837158], [6.5, 9.5], [-0.6000000238418579, 0.20000000298023224]], [['AddBackward0', [1, 3]], ['MulBackward0', [None, 2]], ['AccumulateGrad', []], ['IndexAddBackward0', [None, 4]], ['MulBackward0', [5, None]], ['ExpandBackward0', [6]], ['IndexSelectBackward0', [1]]], [[3.0, -2.4000000953674316], [65.0, 95.0], [-1.2000000476837158, 0.4000000059604645]], [[-0.3499999940395355, 0.5199999809265137], [3.740000009536743, -14.079999923706055], [0.75, 1.3899999856948853]], [[1.5, -1.2000000476837158], [14.300000190734863, 20.899999618530273], [-0.6000000238418579, 0.20000000298023224]], [['AddBackward0', [1, 3]], ['MulBackward0', [None, 2]], ['AccumulateGrad', []], ['IndexAddBackward0', [None, 4]], ['MulBackward0', [5, None]], ['MulBackward1', [6]], ['ExpandBackward0', [7]], ['IndexSelectBackward0', [1]]], [[3.0, -2.4000000953674316], [314.6000061035156, 459.79998779296875], [-1.2000000476837158, 0.4000000059604645]], [0.0, 2.2479162216186523, 3.996295928955078], [['XlogyBackward2', [1]], ['MulBackward0', [None, 2]], ['MulBackward1', [3]], ['PowBackward0', [4]], ['XlogyBackward2', [5]], ['AccumulateGrad', []]], [0.0, 2.9972219467163086, 3.996295928955078], [0.0, -2.2479162216186523, -3.996295928955078], [['XlogyBackward2', [1]], ['MulBackward0', [None, 2]], ['MulBackward1', [3]], ['PowBackward0', [4]], ['XlogyBackward2', [5]], ['AccumulateGrad', []]], [0.0, -2.9972219467163086, -3.996295928955078]]),
 }
 
 

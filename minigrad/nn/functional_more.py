@@ -143,9 +143,9 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     """KL(target || p) with ``input = log p``: ``xlogy(t, t) - t * input`` per element (``log_target``:
     the target given as ``log t``, ``exp(log_t) * (log_t - input)``), as PyTorch computes it.
 
-    Under ``create_graph=True`` a target that requires grad gets its two parts summed in the other order
-    than in PyTorch (``AddBackward0``'s two edges swapped: minigrad's engine runs the two branches in another
-    order); the values are the same."""
+    PyTorch's C++ (``at::kl_div``) builds the right-hand operand first (``log_t - input``, ``t * input``),
+    so its node is older and runs later in backward: a target that requires grad gets its two gradient
+    parts summed in that order (``AddBackward0``'s edges under ``create_graph=True``). The same here."""
     from .module import _legacy_reduction
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if reduction == "mean":
@@ -154,9 +154,11 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                       "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
                       UserWarning, stacklevel=2)
     if log_target:
-        terms = target.exp() * (target - input)
+        right = target - input
+        terms = target.exp() * right
     else:
-        terms = target.xlogy(target) - target * input
+        right = target * input
+        terms = target.xlogy(target) - right
     if reduction == "none":
         return terms
     if reduction == "mean":

@@ -536,10 +536,13 @@ class Maximum(Function):
         a, b = ctx.saved_tensors
         a_loses = a._data < b._data if ctx.keep_larger else a._data > b._data
         b_loses = a._data > b._data if ctx.keep_larger else a._data < b._data
-        tie = np.broadcast_to(a._data == b._data, grad._data.shape)
-        shared = where(constant(tie), DivScalar.apply(grad, 2), grad)
-        return (sum_to(shared.masked_fill(constant(a_loses), 0), a._data.shape) if ctx.needs_input_grad[0] else None,
-                sum_to(shared.masked_fill(constant(b_loses), 0), b._data.shape) if ctx.needs_input_grad[1] else None)
+        tie = constant(np.broadcast_to(a._data == b._data, grad._data.shape))
+
+        def kept(loses, shape):  # (PyTorch builds the shared gradient anew for each input: two WhereBackward0)
+            shared = where(tie, DivScalar.apply(grad, 2), grad)
+            return sum_to(shared.masked_fill(constant(loses), 0), shape)
+        return (kept(a_loses, a._data.shape) if ctx.needs_input_grad[0] else None,
+                kept(b_loses, b._data.shape) if ctx.needs_input_grad[1] else None)
 
 
 class Minimum(Maximum):

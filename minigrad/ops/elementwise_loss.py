@@ -14,6 +14,7 @@ from ._util import sum_to
 from .activation import LogSigmoid
 from .elementwise import AddScalar, DivScalar, grad_where
 from .loss import _check_reduction
+from .unary import Logit
 
 
 def reduce(loss, reduction):
@@ -25,23 +26,15 @@ def reduce(loss, reduction):
     return Tensor(loss)
 
 
-def spread(grad, shape, reduction):
-    """The incoming gradient of a reduced loss as one gradient per element."""
-    if reduction == "none":
-        return grad
-    n = int(np.prod(shape))
-    return grad.expand(shape) / n if reduction == "mean" else grad.expand(shape)
-
-
 class BinaryCrossEntropy(Function):
     """``-w (t log p + (1 - t) log(1 - p))`` for probabilities ``p``; each log is clamped at -100, as in
     PyTorch, so that ``p = 0`` or ``1`` gives a finite loss.  d/dp = w (p - t) / max(p (1 - p), 1e-12).
 
-    A target that requires grad gets ``-w log(p / (1 - p)) * grad`` (PyTorch: ``-logit(p)``).
+    A target that requires grad gets ``-logit(p) * grad * w`` (over N for "mean"), in PyTorch's steps
+    (``binary_cross_entropy_target_backward``: ``LogitBackward0``, ``NegBackward0``, ``MulBackward0``...).
 
-    Under ``create_graph=True`` PyTorch records this backward as one ``BinaryCrossEntropyBackwardBackward0`` node
-    (and the target's as ``LogitBackward0``); minigrad records the ops of the formula (the same values and
-    second derivatives, other node names)."""
+    The gradient for ``p`` is one op, ``BinaryCrossEntropyBackward`` (recorded as
+    ``BinaryCrossEntropyBackwardBackward0`` under ``create_graph=True``, as in PyTorch)."""
     node_name = "BinaryCrossEntropyBackward0"
 
     @staticmethod
@@ -63,16 +56,53 @@ class BinaryCrossEntropy(Function):
     @staticmethod
     def backward(ctx, grad):
         p, t = ctx.saved_tensors
-        g = spread(grad, p._data.shape, ctx.reduction)
-        w = None if ctx.weight is None else Tensor(np.asarray(ctx.weight, p._data.dtype))
         gp = gt = None
         if ctx.needs_input_grad[0]:
-            gp = g * ((p - t) / (p * (1 - p)).clamp(min=1e-12))
-            gp = gp if w is None else gp * w
+            gp = BinaryCrossEntropyBackward.apply(grad, p, t, ctx.weight, ctx.reduction)
         if ctx.needs_input_grad[1]:  # (PyTorch: binary_cross_entropy_target_backward)
-            gt = -(p / (1 - p)).log() * g
-            gt = gt if w is None else gt * w
+            gt = _weighted_mean(-Logit.apply(p) * grad, ctx)
         return gp, gt, None, None
+
+
+class BinaryCrossEntropyBackward(Function):
+    """binary_cross_entropy's gradient for its input as one op (PyTorch: ``binary_cross_entropy_backward``):
+    ``grad * (p - t) / max((1 - p) p, 1e-12)``, times the weight, over N for "mean".
+
+    Its own backward (PyTorch's ``binary_cross_entropy_double_backward*``, where eps = 1e-12):
+    to ``grad`` ``(p - t) / ((p + eps) (1 - p + eps)) * gg`` (summed to grad's shape), to ``p``
+    ``(p^2 - 2 p t + t) / ((p + eps)^2 (1 - p + eps)^2) * grad * gg``, to ``t``
+    ``-grad * gg / max((1 - p) p, eps)``; each times the weight, over N for "mean"."""
+    node_name = "BinaryCrossEntropyBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, p, target, weight, reduction):
+        x, t = p._data, target._data
+        with np.errstate(all="ignore"):  # (0 * inf is nan, silently, as in PyTorch)
+            g = grad._data * (x - t) / np.maximum((1 - x) * x, 1e-12)
+            if weight is not None:
+                g = g * weight
+            if reduction == "mean":
+                g = g / x.size
+        ctx.save_for_backward(grad, p, target)
+        ctx.weight, ctx.reduction = weight, reduction
+        return Tensor(np.asarray(g, dtype=x.dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, p, t = ctx.saved_tensors
+        need_grad, need_p, need_t, _, _ = ctx.needs_input_grad
+        eps = 1e-12
+        g_grad = g_p = g_t = None
+        if need_grad:
+            g_grad = (p - t) / ((p + eps) * (1 - p + eps)) * gg
+            g_grad = sum_to(_weighted_mean(g_grad, ctx), ctx.input_shapes[0])
+        if need_p:
+            g_p = (p * p - 2 * p * t + t) / ((p + eps) ** 2 * (1 - p + eps) ** 2) * (grad * gg)
+            g_p = _weighted_mean(g_p, ctx)
+        if need_t:  # (PyTorch clamps the denominator without recording it)
+            denom = Tensor(np.maximum((1 - p._data) * p._data, eps))
+            g_t = _weighted_mean(-grad * gg / denom, ctx)
+        return g_grad, g_p, g_t, None, None
 
 
 class BinaryCrossEntropyWithLogits(Function):

@@ -15,6 +15,7 @@ from ..autograd.function import Function
 from ..devices import contiguous_format
 from ..tensor import _TYPE_NAMES, Tensor, _wrap_dim
 from ._util import sum_to
+from .elementwise import MulScalar
 from .shape import IndexAddGrad, MaskedScatterGrad, PutGrad, view_of
 
 
@@ -516,7 +517,8 @@ def remove_ranges(key):
 # ------------------------------------------------------------------ index_add, sort
 class IndexAdd(Function):
     """``x.index_add(dim, index, source, alpha=1)``: ``out[index[i]] += alpha * source[i]`` (dim=0).
-    dL/dx = grad; dL/dsource = alpha * grad.index_select(dim, index) (derivatives.yaml)."""
+    dL/dx = grad; dL/dsource = alpha * grad.index_select(dim, index), expanded to source's shape (derivatives.yaml:
+    ``grad.index_select(dim, index).expand_as(source)``, an ``ExpandBackward0`` node under create_graph=True)."""
     node_name = "IndexAddBackward0"
     indexed = True  # (source has the shape of the indexed slices, not of x)
 
@@ -539,7 +541,9 @@ class IndexAdd(Function):
         g_src = None
         if ctx.needs_input_grad[3]:
             g_src = IndexSelect.apply(grad, ctx.dim, ctx.index)
-            g_src = g_src if ctx.alpha == 1 else g_src * ctx.alpha
+            if len(ctx.input_shapes[1]) > 0:  # (source, the second tensor; PyTorch: a 0-d one takes it as it is)
+                g_src = g_src.expand(ctx.input_shapes[1])
+            g_src = g_src if ctx.alpha == 1 else MulScalar.apply(g_src, ctx.alpha)  # (PyTorch: maybe_multiply)
         return grad, None, None, g_src, None
 
 

@@ -279,9 +279,9 @@ class Cumprod(Function):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
-        if a._data.size <= 1:  # (PyTorch: with one element or none the gradient passes as it is)
-            return grad, None, None
         d = ctx.dim
+        if a._data.size <= 1 or a._data.shape[d] == 1:  # (PyTorch: with one element or none along dim, or in
+            return grad, None, None                      # all, the gradient passes as it is)
         if not (a._data == 0).any():
             return (out * grad).flip(d).cumsum(d).flip(d) / a, None, None  # (PyTorch: w = output * grad)
         return Tensor(_cumprod_grad(a._data, grad._data, d)), None, None

@@ -155,6 +155,21 @@ class Log1p(_SelfUnary):
         return grad / AddScalar.apply(x, 1)
 
 
+class Logit(_SelfUnary):
+    """``log(x / (1 - x))`` (PyTorch: ``torch.logit`` without ``eps``, ``LogitBackward0``); d/dx = 1 / (x (1 - x)).
+    binary_cross_entropy's target gradient is ``-logit(p)``."""
+    node_name = "LogitBackward0"
+
+    @staticmethod
+    def numpy_fn(x):
+        return np.log(x / (1 - x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        return grad / (x * (1 - x))
+
+
 class Expm1(_ResultUnary):
     node_name = "Expm1Backward0"
     numpy_fn = np.expm1
@@ -477,7 +492,9 @@ class Xlogy(Function):
 
 
 class XlogyOfNumber(Function):
-    """``torch.xlogy(x, 3.0)``: ``y`` a number (PyTorch's ``xlogy.Scalar_Other``): one edge."""
+    """``torch.xlogy(x, 3.0)``: ``y`` a number (PyTorch's ``xlogy.Scalar_Other``): one edge.
+    d/dx = xlogy(grad, y); only for ``y <= 0`` (or nan) is it set to 0 where x = 0 (derivatives.yaml), so a
+    positive number records no ``MaskedFillBackward0`` under create_graph=True."""
     node_name = "XlogyBackward2"
     saved_names = {"self": 0, "other": "number"}
 
@@ -490,7 +507,10 @@ class XlogyOfNumber(Function):
     @staticmethod
     def backward(ctx, grad):
         a, = ctx.saved_tensors
-        return XlogyOfNumber.apply(grad, ctx.number).masked_fill((a == 0) & (ctx.number <= 0), 0), None
+        g = XlogyOfNumber.apply(grad, ctx.number)
+        if ctx.number > 0:
+            return g, None
+        return g.masked_fill(a == 0, 0), None
 
 
 class NumberXlogy(Function):
