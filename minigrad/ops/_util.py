@@ -4,6 +4,7 @@ import numpy as np
 from .. import _dtype
 from .._dtype import is_expandable_to  # noqa: F401  (re-exported for the op files)
 from ..tensor import Tensor, _wrap_dim  # noqa: F401  (re-exported for the op files)
+from .layout import laid_out
 
 
 def as_operand(x, like):
@@ -84,7 +85,9 @@ def check_not_bool(a, b, what):
 
 
 def result(a, b, out):
-    """Cast numpy's result to PyTorch's result dtype when the operands' dtypes differ."""
+    """numpy's result ``out`` of ``a op b`` as PyTorch's: in PyTorch's layout (``layout.py``), cast to PyTorch's
+    result dtype when the operands' dtypes differ."""
+    out = laid_out(out, a._data, b._data)
     if a._data.dtype == b._data.dtype:
         return Tensor(out)
     return Tensor(np.asarray(out, dtype=result_type(a, b).numpy))

@@ -98,7 +98,11 @@ class Gelu(Function):
             if approximate == "tanh":
                 inner = math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)
                 return Tensor(np.asarray(0.5 * x * (1 + np.tanh(inner)), dtype=x.dtype))
-            return Tensor(np.asarray(x * 0.5 * (1 + Erf.numpy_fn(x / math.sqrt(2))), dtype=x.dtype))
+            out = np.asarray(x * 0.5 * (1 + Erf.numpy_fn(x / math.sqrt(2))), dtype=x.dtype)
+        if x.dtype == np.float32 and x.size > 1 and x.flags.c_contiguous:
+            # PyTorch's vectorised float32 kernel (a contiguous tensor of 2 or more elements) gives nan at +inf
+            out = np.where(x == np.inf, np.float32(np.nan), out)
+        return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):

@@ -10,6 +10,7 @@ from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import Tensor
 from ._fast import keep_or_zero
+from .layout import dense, dense_strides, dims_fastest_first
 from ._util import check_not_bool, constant, float_data, result, result_type, sum_to
 
 
@@ -636,9 +637,16 @@ class Clone(Function):
 
     @staticmethod
     def forward(ctx, a, order="K"):
-        """``order`` is numpy's: ``"K"`` keeps the input's layout (PyTorch's ``preserve_format``), ``"C"``
-        is row-major (``contiguous_format``)."""
-        return Tensor(a._data.copy(order=order))
+        """``order`` is numpy's: ``"C"`` is row-major (``contiguous_format``), ``"K"`` is PyTorch's
+        ``preserve_format``: a dense input's strides are kept, any other input's dims keep their order
+        (PyTorch's ``infer_dense_strides``: an expanded dim stays where it is)."""
+        x = a._data
+        if order == "C":
+            return Tensor(x.copy(order="C"))
+        strides = x.strides if dense(x) else dense_strides(x.shape, x.itemsize, dims_fastest_first(x.shape, [x]))
+        out = np.lib.stride_tricks.as_strided(np.empty(x.size, x.dtype), x.shape, strides)
+        out[...] = x
+        return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):

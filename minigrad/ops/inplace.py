@@ -18,12 +18,14 @@ import numpy as np
 
 from .._dtype import can_cast, is_expandable_to
 from ..autograd import grad_mode, inference
+from ..devices import contiguous_format
 from ..autograd.function import FREED_MSG, Function, Node, SavedTensor, edge_of, next_sequence_nr, rebase_history
 from ..tensor import _TYPE_NAMES, Tensor
 from ._fast import update_in_place
+from .layout import dense
 from ._util import broadcast_shape, check_not_bool
 from . import select, shape
-from .elementwise import Add, Clamp, Clone, CopyFrom, Div, Fill, Mul, Sub, Zero, grad_where
+from .elementwise import Add, Clamp, Clone, CopyFrom, Div, Fill, Mul, Sub, Zero
 from .unary import ClampMax, ClampMin
 
 _UFUNCS = {Add: np.add, Sub: np.subtract, Mul: np.multiply, Div: np.true_divide}  # (for update_in_place)
@@ -79,7 +81,7 @@ def inplace(t, fn, *args):
     if base is None:
         rebase_history(t, out.grad_fn)
     else:  # the base changed too: its history gets CopySlices, and the view is seen anew from it
-        rebase_history(base, CopySlices(base, out.grad_fn, positions_in(base, t)))
+        rebase_history(base, CopySlices(base, out.grad_fn, t))
         t._requires_grad = True
         inplace_view_refresh(t)
     return t
@@ -106,7 +108,7 @@ def _partial_overlap(a, b):
     An expanded operand is "too hard" for PyTorch to judge, so it is not refused here."""
     if a is b or not np.may_share_memory(a, b):  # (their memory ranges do not meet: no overlap at all)
         return False
-    if a.size == 0 or b.size == 0 or not (_dense(a) and _dense(b)):
+    if a.size == 0 or b.size == 0 or not (dense(a) and dense(b)):
         return False
     a_begin, b_begin = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
     a_end, b_end = a_begin + a.nbytes, b_begin + b.nbytes
@@ -115,49 +117,70 @@ def _partial_overlap(a, b):
     return a_begin < b_end and b_begin < a_end
 
 
-def _dense(a):
-    """PyTorch's ``is_non_overlapping_and_dense``: some order of the dimensions makes the array contiguous."""
-    step = a.itemsize
-    for stride, size in sorted((stride, size) for size, stride in zip(a.shape, a.strides) if size != 1):
-        if stride != step:
-            return False
-        step *= size
-    return True
-
-
 class CopySlices(Node):
     """The base's node after an in-place op on one of its views (PyTorch: ``CopySlices``).
 
-    Its edges: the base's old history, then the op's other inputs.  Backward: the viewed
-    positions of the gradient go through the op's own backward (``fn``); the rest of the base
-    had its old values, so its gradient passes unchanged.  (With ``create_graph=True`` the
-    recorded double-backward graph uses minigrad's own nodes, ``AsStridedBackward0`` and
-    ``WhereBackward0``, where PyTorch's has ``CopySlices`` again; the numbers are the same.)
+    Its edges: the base's old history, then the op's other inputs.  Backward, as PyTorch's
+    ``CopySlices::apply``: copy the gradient into a new tensor laid out like the base, run the op's
+    own backward (``fn``) on the part where the view was, and write what it returns for the old
+    values back into that part; the rest of the base passes its gradient unchanged.  With
+    ``create_graph=True`` these steps are recorded, so the gradient's graph is PyTorch's too
+    (``CopySlices`` again, over the op's backward).
     """
 
     def name(self):
         return "minigrad::autograd::CopySlices"  # (PyTorch's: torch::autograd::CopySlices, a C++ node)
 
-    def __init__(self, base, fn, positions):
+    def __init__(self, base, fn, view):
         self.next_functions = (edge_of(base),) + fn.next_functions[1:]
         self._sequence_nr = next_sequence_nr()
-        self.fn, self.positions, self.base_shape = fn, positions, base._data.shape
+        self.fn, self.positions = fn, positions_in(base, view)
+        self.base_shape, self.base_strides = base._data.shape, base._data.strides
+        offset = view._data.__array_interface__["data"][0] - base._data.__array_interface__["data"][0]
+        self.view_geometry = (view._data.shape, view._data.strides, offset)  # (view.sizes(), strides(), storage offset)
 
     def apply(self, grad):
         if self.fn is None:
             raise RuntimeError(FREED_MSG)
         if grad is None:
             return [None] * len(self.next_functions)
-        view_grads = self.fn.apply(AsStrided.apply(grad, self.positions))  # the op's backward on the viewed part
-        inside = np.zeros(self.base_shape, bool)
-        inside.reshape(-1)[self.positions.reshape(-1)] = True
-        base_grad = grad_where(~inside, grad)  # the positions the op overwrote got nothing from the old values
-        if view_grads[0] is not None:
-            base_grad = base_grad + AsStridedScatter.apply(view_grads[0], self.positions, self.base_shape)
-        return [base_grad] + list(view_grads[1:])
+        result = Tensor(_strided_like(self.base_shape, self.base_strides, grad._data.dtype))
+        result.copy_(grad)
+        grad_slice = AsStridedView.apply(result, self.view_geometry, self.positions)  # where the view was
+        grads = list(self.fn.apply(grad_slice.clone(memory_format=contiguous_format)))  # the op's backward there
+        if grads[0] is not None:  # (a None from a custom Function: PyTorch gives the base no gradient at all)
+            grad_slice.copy_(grads[0])  # written into result
+            grads[0] = result
+        return grads
 
     def _release_saved(self):  # (PyTorch drops the op's node, fn = nullptr: a second backward raises)
         self.fn = None
+
+
+def _strided_like(shape, strides, dtype):
+    """An uninitialised numpy array with these byte ``strides`` (PyTorch: ``new_empty_strided``), in a block of
+    memory just big enough for them (PyTorch's strides are never negative)."""
+    itemsize = np.dtype(dtype).itemsize
+    extent = sum((n - 1) * s for n, s in zip(shape, strides)) // itemsize + 1 if 0 not in shape else 0
+    return np.lib.stride_tricks.as_strided(np.empty(extent, dtype), shape, strides)
+
+
+class AsStridedView(Function):
+    """``base.as_strided(size, stride, storage_offset)``: a view of ``base`` (PyTorch: ``AsStridedBackward0``).
+    Its backward puts the gradient back at the view's ``positions`` in the base."""
+    node_name = "AsStridedBackward0"
+
+    @staticmethod
+    def forward(ctx, base, geometry, positions):
+        size, stride, offset = geometry
+        ctx.positions = positions
+        skip = offset // base._data.itemsize  # the view starts this many elements after the base's first one
+        memory = np.lib.stride_tricks.as_strided(base._data, (skip + 1,), (base._data.itemsize,))
+        return shape.view_of(base, np.lib.stride_tricks.as_strided(memory[skip:], size, stride))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return AsStridedScatter.apply(grad, ctx.positions, ctx.input_shapes[0]), None, None
 
 
 def multi_output_view_message(view, what):

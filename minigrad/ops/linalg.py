@@ -43,21 +43,21 @@ class Mm(Function):
         need_a, need_b = ctx.needs_input_grad
         # a's gradient needs b and b's needs a: keep only what a wanted gradient needs, as PyTorch does
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        ctx.a_column_major, ctx.b_column_major = column_major(a), column_major(b)  # (each gradient keeps its layout)
         return Tensor(_product(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return (grad.mm(b.t()) if ctx.needs_input_grad[0] else None,
-                a.t().mm(grad) if ctx.needs_input_grad[1] else None)
+        return (mm_mat1_backward(grad, b, ctx.a_column_major) if ctx.needs_input_grad[0] else None,  # grad @ b^T
+                mm_mat2_backward(grad, a, ctx.b_column_major) if ctx.needs_input_grad[1] else None)  # a^T @ grad
 
 
 def mm_mat1_backward(grad, mat2, mat1_column_major):
-    """``grad.mm(mat2.t())``: the gradient of ``mat1`` in ``mat1 @ mat2``. For a column-major ``mat1`` PyTorch
-    computes it as ``(mat2 @ grad.t()).t()`` (see ``mm_mat2_backward``): the same numbers, laid out like
-    ``mat1``, and another graph under ``create_graph=True``. (``Addmm`` does as PyTorch; ``Mm`` keeps the
-    plain formulas, so a second order through ``x.mm(w.t())`` or ``F.linear`` without a bias has
-    PyTorch's values and gradients but ``TBackward0``/``MmBackward0`` in another order.)"""
+    """``grad.mm(mat2.t())``: the gradient of ``mat1`` in ``mat1 @ mat2`` (PyTorch's ``mm_mat1_backward``).
+    For a column-major ``mat1`` PyTorch computes it as ``(mat2 @ grad.t()).t()`` (see ``mm_mat2_backward``):
+    the same numbers, laid out like ``mat1``; under ``create_graph=True`` the graph is ``TBackward0`` over
+    ``MmBackward0``, and minigrad records the same."""
     if mat1_column_major:
         return mat2.mm(grad.t()).t()
     return grad.mm(mat2.t())

@@ -11,6 +11,7 @@ from ..autograd import grad_mode
 from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
 from ._util import dims_arg
+from .elementwise import DivScalar
 from .select import MaskedFillTensor, value_selecting_backward
 
 
@@ -106,13 +107,12 @@ class Mean(Function):
     @staticmethod
     def backward(ctx, grad):
         n = int(np.prod(ctx.shape))
-        return grad.expand(ctx.shape) / n
+        return DivScalar.apply(grad.expand(ctx.shape), n)  # grad / n, n a plain number as in PyTorch's formula
 
 
 class MeanDim(Function):
     """``x.mean(dim)``: backward divides by the count as PyTorch's formula does, by a plain number
-    (``DivBackward1`` under ``create_graph``; ``Mean``, the mean of all, keeps Python's ``/ n``, so a second
-    order through ``x.mean()`` names that node ``DivBackward0`` with a ``(None, 0)`` edge)."""
+    (``DivBackward1`` under ``create_graph``, as for ``Mean``, the mean of all)."""
     node_name = "MeanBackward1"
     saved_names = {"dim": "saved_dim", "keepdim": "keepdim", "self_sym_sizes": "shape", "self_sym_numel": "self_numel"}
 
@@ -128,7 +128,6 @@ class MeanDim(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from .elementwise import DivScalar
         n = int(np.prod([ctx.shape[d] for d in ctx.dims])) if ctx.dims else 1
         return DivScalar.apply(_unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape), n), None, None
 

@@ -609,7 +609,8 @@ class IndexFillTensor(Function):
 class IndexCopy(Function):
     """``x.index_copy(dim, index, source)``: slice ``i`` of ``source`` replaces slice ``index[i]`` of
     ``x`` along ``dim``.  dL/dx = ``grad.index_fill(dim, index, 0)``; dL/dsource =
-    ``grad.index_select(dim, index)`` (derivatives.yaml)."""
+    ``grad.index_select(dim, index).expand_as(source)`` (derivatives.yaml: ``ExpandBackward0`` under
+    ``create_graph``, though the shapes already agree; a 0-dim source takes the selected slice as it is)."""
     node_name = "IndexCopyBackward0"
     indexed = True  # (source has the shape of the indexed slices, not of x)
 
@@ -631,7 +632,11 @@ class IndexCopy(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        g_src = IndexSelect.apply(grad, ctx.dim, ctx.index.reshape(-1)) if ctx.needs_input_grad[3] else None
+        g_src = None
+        if ctx.needs_input_grad[3]:
+            source_shape = ctx.input_shapes[-1]  # (of the tensor inputs, x and source)
+            g_src = IndexSelect.apply(grad, ctx.dim, ctx.index.reshape(-1))
+            g_src = g_src.expand(source_shape) if source_shape else g_src
         return IndexFill.apply(grad, ctx.dim, ctx.index, 0), None, None, g_src
 
 

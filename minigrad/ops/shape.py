@@ -24,13 +24,42 @@ def view_of(a, array):
 
 
 def can_view(array, shape):
-    """Can ``array`` be seen with ``shape`` without copying? (numpy knows: reshaping in place fails.)"""
-    try:
-        v = array.view()
-        v.shape = _infer_shape(shape, array.size)
-        return True
-    except (AttributeError, ValueError):
-        return False
+    """Can ``array`` be seen with ``shape`` without copying?"""
+    return view_strides(array, _infer_shape(shape, array.size)) is not None
+
+
+def view_strides(array, shape):
+    """The byte strides of ``array`` seen with ``shape``, or None when no strides can do it (PyTorch's
+    ``computeStride``). The dims are walked from the last in chunks that are contiguous among themselves; each
+    chunk of the old shape must be made of whole dims of the new one. A dim of size 1 gets the stride a
+    contiguous layout would give it there."""
+    old_shape, old_strides = array.shape, array.strides
+    if not old_shape:
+        return (array.itemsize,) * len(shape)
+    if array.size == 0:  # (strides move nothing then: the old ones for the same shape, else row-major ones)
+        if tuple(shape) == old_shape:
+            return old_strides
+        strides, step = [0] * len(shape), array.itemsize
+        for d in reversed(range(len(shape))):
+            strides[d] = step
+            step *= max(shape[d], 1)
+        return tuple(strides)
+    strides = [0] * len(shape)
+    view_d = len(shape) - 1
+    chunk_stride, tensor_numel, view_numel = old_strides[-1], 1, 1
+    for tensor_d in reversed(range(len(old_shape))):
+        tensor_numel *= old_shape[tensor_d]
+        if tensor_d == 0 or (old_shape[tensor_d - 1] != 1 and
+                             old_strides[tensor_d - 1] != tensor_numel * chunk_stride):  # the end of a chunk
+            while view_d >= 0 and (view_numel < tensor_numel or shape[view_d] == 1):
+                strides[view_d] = view_numel * chunk_stride
+                view_numel *= shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_stride, tensor_numel, view_numel = old_strides[tensor_d - 1], 1, 1
+    return tuple(strides) if view_d == -1 else None
 
 
 def _infer_shape(shape, numel):
@@ -58,13 +87,11 @@ class View(Function):
     def forward(ctx, a, shape):
         shape = _infer_shape(shape, a._data.size)
         ctx.shape = a._data.shape
-        v = a._data.view()
-        try:
-            v.shape = shape
-        except AttributeError:
+        strides = view_strides(a._data, shape)
+        if strides is None:
             raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
-                               "dimension spans across two contiguous subspaces). Use .reshape(...) instead.") from None
-        return view_of(a, v)
+                               "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+        return view_of(a, np.lib.stride_tricks.as_strided(a._data, shape, strides, writeable=a._data.flags.writeable))
 
     @staticmethod
     def backward(ctx, grad):
@@ -190,13 +217,22 @@ class DiagonalGrad(Function):
         return g.diagonal(ctx.offset, ctx.dim1, ctx.dim2), None, None, None, None
 
 
+def unsqueezed(array, dim):
+    """``array`` with a new dim of size 1 at ``dim``. Its stride (which moves nothing) is PyTorch's, as
+    ``x.stride()`` shows it: the size times the stride of the dim it is put before, or 1 at the end."""
+    x = array
+    stride = x.shape[dim] * x.strides[dim] if dim < x.ndim else x.itemsize
+    return np.lib.stride_tricks.as_strided(x, x.shape[:dim] + (1,) + x.shape[dim:], x.strides[:dim] + (stride,) + x.strides[dim:],
+                                           writeable=x.flags.writeable)
+
+
 class Unsqueeze(Function):
     node_name = "UnsqueezeBackward0"
 
     @staticmethod
     def forward(ctx, a, dim):
         ctx.dim = dim
-        return view_of(a, np.expand_dims(a._data, dim))
+        return view_of(a, unsqueezed(a._data, dim))
 
     @staticmethod
     def backward(ctx, grad):
@@ -258,8 +294,10 @@ def expanded(array, shape):
     ``inferExpandGeometry``).  Unlike numpy's ``broadcast_to`` the view can be written, as PyTorch's can:
     the places it shares with ``array`` change."""
     lead = len(shape) - array.ndim
-    strides = [0] * lead + [0 if old == 1 and new != 1 else stride
-                            for old, new, stride in zip(array.shape, shape[lead:], array.strides)]
+    strides = [0 if old == 1 and new != 1 else stride for old, new, stride in zip(array.shape, shape[lead:], array.strides)]
+    for i in reversed(range(lead)):  # a new dim of size 1 steps over the dims after it, as a contiguous one would
+        inner = shape[i + 1] * strides[0] if i + 1 < len(shape) else 0
+        strides.insert(0, inner if shape[i] == 1 else 0)
     return np.lib.stride_tricks.as_strided(array, shape, strides, writeable=array.flags.writeable)
 
 

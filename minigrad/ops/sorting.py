@@ -16,6 +16,7 @@ from ..autograd.function import Function
 from ..tensor import Tensor, _wrap_dim
 from .reduce import Max, MaxDim, _return_type
 from .select import value_selecting_backward
+from .std_sort import sorted_order
 
 SortReturnTypes = _return_type("sort")
 TopkReturnTypes = _return_type("topk")
@@ -167,15 +168,24 @@ class KthvalueDim(MaxDim):
 
 
 def mode_index(x, axis, keepdims=True):
-    """Where the mode is along ``axis``: the most frequent value (the smallest of equally frequent
-    ones), at the last place it occurs -- as PyTorch's CPU kernel finds it, from the values sorted."""
+    """Where the mode is along ``axis``, found as PyTorch's CPU kernel finds it: sort the row's
+    (value, index) pairs by value, walk the runs of equal values, keep the first longest run and the
+    index of its last pair. So among equally frequent values the smallest wins, at the place the sort
+    left last (in a row of up to 16: the last place it occurs); a nan equals nothing, not even another
+    nan, so each nan is a run of its own."""
     x = np.moveaxis(x, axis, -1)
     idx = np.empty(x.shape[:-1] + (1,), np.int64)
     for row in np.ndindex(x.shape[:-1]):
         line = x[row]
-        values, counts = np.unique(line, return_counts=True)
-        value = values[np.argmax(counts)]  # (the first of the largest counts: the smallest value)
-        idx[row] = np.flatnonzero((line == value) | (np.isnan(line) & np.isnan(value)))[-1]
+        order = sorted_order(line)  # (C++'s std::sort, as PyTorch's kernel calls it)
+        best, best_count, count = 0, 0, 0
+        for i, k in enumerate(order):
+            count += 1
+            if i == len(order) - 1 or line[k] != line[order[i + 1]]:  # the end of a run
+                if count > best_count:
+                    best, best_count = k, count
+                count = 0
+        idx[row] = best
     return np.moveaxis(idx, -1, axis)
 
 

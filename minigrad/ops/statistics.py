@@ -11,11 +11,13 @@ import warnings
 import numpy as np
 
 from .. import _dtype
+from ..autograd import grad_mode
 from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
 from ._util import _wrap_dim, constant, dims_arg
 from .elementwise import MulScalar
 from .reduce import _unreduce, reduce_dims
+from .shape import Cat
 
 
 def reduced_dims(dim, ndim):
@@ -189,8 +191,8 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
 class Prod(Function):
     """``x.prod()`` / ``x.prod(dim)``: d prod / dx_i is the product of all the other elements.
 
-    Without zeros that is ``prod / x_i`` (PyTorch's formula too); with zeros minigrad multiplies
-    the others directly (a constant: no second derivative there).
+    Without zeros that is ``prod / x_i`` (PyTorch's formula too); with zeros, where dividing fails,
+    PyTorch multiplies the others directly (``prod_safe_zeros_backward``), and so does minigrad.
     """
     node_name = "ProdBackward0"
 
@@ -210,24 +212,34 @@ class Prod(Function):
             return grad, None, None
         dims = (ctx.dim,) if ctx.dim is not None else ()  # (the product of all: the gradient broadcasts as it is)
         g = _unreduce(grad, a._data.shape, dims, ctx.keepdim)
-        if not (a._data == 0).any():
+        zeros = int((a._data == 0).sum())
+        if zeros == 0:
             return g * (_unreduce(out, a._data.shape, dims, ctx.keepdim) / a), None, None
-        return g * Tensor(_prod_of_others(a._data, ctx.dim)), None, None
+        if ctx.dim is None and zeros > 1 and not grad_mode.is_grad_enabled():
+            return Tensor(np.zeros_like(a._data)), None, None  # two zeros: every product of others is 0 (PyTorch's shortcut)
+        if ctx.dim is None:
+            return prod_safe_zeros_backward(g, a.contiguous().view(-1), 0).view_as(a), None, None
+        return prod_safe_zeros_backward(g, a, ctx.dim), None, None
 
 
 class ProdDim(Prod):
     node_name = "ProdBackward1"
 
 
-def _prod_of_others(x, axis):
-    """For each element, the product of all the others along ``axis`` (all elements if None), without dividing."""
-    if axis is None or x.ndim == 0:  # (a 0-dim tensor has no others: 1)
-        return _prod_of_others(x.reshape(-1), 0).reshape(x.shape)
-    x = np.moveaxis(x, axis, -1)
-    ones = np.ones(x.shape[:-1] + (1,), x.dtype)
-    left = np.cumprod(np.concatenate([ones, x[..., :-1]], -1), -1)                  # x_0 ... x_(i-1)
-    right = np.cumprod(np.concatenate([ones, x[..., :0:-1]], -1), -1)[..., ::-1]    # x_(i+1) ... x_(n-1)
-    return np.moveaxis(left * right, -1, axis)
+def prod_safe_zeros_backward(grad, x, dim):
+    """PyTorch's ``prod_safe_zeros_backward``: for each element, the product of the others along ``dim``,
+    (the product of those before it) * (the product of those after it), made of recorded ops."""
+    if x._data.size == 0:
+        return grad.expand_as(x)
+    n = x._data.shape[dim]
+    if n == 1:  # one element: no others, the gradient passes as it is
+        return grad
+    ones_shape = list(x._data.shape)
+    ones_shape[dim] = 1
+    ones = Tensor(np.ones(ones_shape, grad._data.dtype))
+    before = Cat.apply(dim, ones, x.narrow(dim, 0, n - 1)).cumprod(dim)                # x_0 ... x_(i-1)
+    after = Cat.apply(dim, ones, x.narrow(dim, 1, n - 1).flip(dim)).cumprod(dim).flip(dim)  # x_(i+1) ... x_(n-1)
+    return grad * (before * after)
 
 
 def _sum_dtype(d):

@@ -181,7 +181,7 @@ class Generator:
             b0 = self._name()  # mostly on a non-leaf copy (on the leaf itself PyTorch raises)
             self._emit(f"{b0} = {a}.clone()", b0)
             a = b0
-        if a not in self.ns:
+        if a not in self.ns or (op.torch_bug and op.torch_bug(self.ns[a])):
             return
         fields = {"a": a}
         if op.pair:

@@ -118,6 +118,11 @@ def encode(T, v, torch_side):
         return {"dtype": normalise(str(v), torch_side)}
     if is_tensor(T, v):
         d = v.detach()
+        if torch_side and d._is_zerotensor():
+            # PyTorch's ZeroTensor: zeros it never allocates (some backward formulas, e.g. sgn's, return one).
+            # It prints, computes and compares as zeros, but tolist()/numpy()/in-place ops refuse it; minigrad
+            # gives ordinary zeros (a difference the README lists): compare the values.
+            d = T.zeros(d.shape, dtype=d.dtype)
         name = dtype_name(d.dtype)
         digits = 9 if name in ("float32", "float16", "bfloat16") else 0
         data = [_num(x, digits) for x in np.asarray(d.reshape(-1).tolist()).reshape(-1).tolist()] \

@@ -3946,3 +3946,74 @@ def f19_index_tensors_that_do_not_broadcast(T, F, o):
     y = x.detach().clone()
     o.err("set", lambda: y.__setitem__((T.arange(3), T.tensor([0, 1])), 1.0))
     o.err("index_put", lambda: y.index_put_((T.arange(3), T.tensor([0, 1])), T.tensor(1.0)))
+
+
+@case
+def f20_second_order_graphs_and_layouts(T, F, o):
+    """The classes the last differential runs found: second-order graphs (mean of all divides by a plain
+    number; mm of a column-major operand; index_copy's source gradient is expanded; CopySlices' own backward),
+    prod with zeros (a differentiable gradient, PyTorch's shortcut for two zeros), gelu at +inf in float32,
+    mode's index among ties and nans (std::sort's order), and the layout of elementwise results."""
+    x = leaf(T, 70, 2, 3)
+    g, = T.autograd.grad(F.selu(x.mean()), x, create_graph=True)
+    o.all(g, "mean_all", 3)
+    a = leaf(T, 71, 3, 1)  # a (3, 1) and its column-major transpose-of-a-row
+    w = leaf(T, 72, 2, 4)
+    for name, m1, m2 in (("mm_col_major_mat1", a.t().t(), leaf(T, 73, 1, 2)), ("mm_col_major_mat2", w.t()[:1], w.t()[:2].t()),
+                         ("mm_one_by_one", leaf(T, 74, 1, 1), leaf(T, 75, 1, 3))):
+        y = m1.mm(m2)
+        gs = T.autograd.grad((y * y).sum(), [m1, m2], create_graph=True)
+        o.all(gs[0], name + ".g1", 4)
+        o.all(gs[1], name + ".g2", 4)
+    v = leaf(T, 76, 3, 2)
+    out = v.index_copy(0, T.tensor([2, 0]), v.index_select(0, T.tensor([0, 1])) * 2).reciprocal()
+    g, = T.autograd.grad(out.sum(), v, create_graph=True)
+    o.all(g, "index_copy_source", 5)
+    for k, (view, op) in enumerate(((lambda y: y[0], lambda t, w: t.mul_(w)), (lambda y: y[:, 1], lambda t, w: t.copy_(w.exp())),
+                                    (lambda y: y.diagonal(), lambda t, w: t.sin_()), (lambda y: y.t()[1], lambda t, w: t.add_(w, alpha=2)))):
+        x = leaf(T, 77, 3, 3)
+        w = leaf(T, 78, 3)
+        y = x * 1.0
+        op(view(y), w)
+        gx, gw = T.autograd.grad((y * y * y).sum(), [x, w], create_graph=True, allow_unused=True)
+        o.all(gx, f"copy_slices{k}.gx", 5)
+        (gx.sin().sum() + (0 if gw is None else gw.sum())).backward()
+        o.grads(f"copy_slices{k}.", x=x, w=w)
+    for name, values, dim in (("prod_one_zero", [[0.0, 2.0, 3.0], [1.0, 2.0, 3.0]], None),
+                              ("prod_two_zeros", [[0.0, 2.0, 0.0], [1.0, 2.0, 3.0]], None),
+                              ("prod_dim_zeros", [[0.0, 2.0, 3.0], [0.0, 0.0, 3.0]], 1),
+                              ("prod_dim_of_one", [[0.0], [2.0]], 1)):
+        p = T.tensor(values, requires_grad=True)
+        y = p.prod() if dim is None else p.prod(dim)
+        g, = T.autograd.grad(y.sum(), p, create_graph=True)
+        o.all(g, name, 3)
+        if g.requires_grad:
+            g.pow(2).sum().backward()
+            o.grads(name + ".", p=p)
+        p.grad = None
+        (p.t().prod() if dim is None else p.prod(dim)).sum().backward()
+        o.grads(name + ".first_order.", p=p)
+    inf = float("inf")
+    o["gelu_inf"] = [F.gelu(T.tensor([inf, -inf, 1.0])), F.gelu(T.tensor([inf])), F.gelu(T.full((3, 3), inf)[:, :2]),
+                     F.gelu(T.tensor([inf, 1.0], dtype=T.float64)), F.gelu(T.tensor([inf, 1.0]), approximate="tanh")]
+    nan = float("nan")
+    rows = T.tensor([[nan, 3.93, -2.7, 1.0], [2.0, nan, 2.0, nan], [1.0, 1.0, 2.0, 2.0]])
+    long_row = T.tensor([float(i % 5) for i in range(37)])
+    o["mode"] = [rows.mode(1), long_row.mode(), long_row.flip(0).mode(), T.tensor([3, 1, 3, 1, 2] * 4).mode()]
+    base = T.arange(24.0).reshape(2, 3, 4)
+    results = [base.permute(1, 0, 2) * base.permute(1, 0, 2).contiguous(),  # (the first operand's layout wins)
+               base.transpose(0, 2) + base.permute(2, 1, 0).contiguous(),
+               T.maximum(base.transpose(1, 2), base.transpose(1, 2).contiguous()),
+               base.permute(0, 2, 1).contiguous().permute(0, 2, 1) * base.transpose(1, 2).transpose(1, 2),
+               base.transpose(0, 1)[:, :, :1] + base.transpose(0, 1), base[0].t() * T.ones(3),
+               base.permute(2, 0, 1)[:, :1] + base.permute(2, 0, 1)]
+    o["layouts"] = [[list(r.shape), list(r.stride()), r.is_contiguous()] for r in results]
+    o.err("view_of_permuted_result", lambda: (base.transpose(0, 2) * 2).view(-1))
+    strided = [base[:, 1:2].view(2, 1, 1, 4), base.permute(1, 0, 2)[:1].view(2, 4), base[:, :, :1].view(2, 3),
+               base.transpose(1, 2)[:, :1].reshape(2, 3, 1), base.view(6, 1, 4), base.view(1, 24), base[0:1, :1].view(4),
+               base.unsqueeze(3), base.t().unsqueeze(0) if base.dim() == 2 else base.transpose(0, 2).unsqueeze(1),
+               base[0].t().unsqueeze(2), base[0].expand(1, 3, 4), T.tensor(1.0).expand(3, 1), base[:, :1].expand(1, 2, 5, 4),
+               base[:, :, ::2].clone(), base.transpose(0, 1)[:, :1].clone(), base[0, :1].expand(3, 4).clone(),
+               base.transpose(0, 1)[:1] * 2, base[:, :1].transpose(1, 2) + base[:1, :1].transpose(1, 2)]
+    o["strides"] = [[list(r.shape), list(r.stride())] for r in strided]
+    o.err("view_across_a_gap", lambda: base[:, :, ::2].view(2, 6))

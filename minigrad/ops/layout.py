@@ -1,0 +1,107 @@
+"""How PyTorch lays out the result of an elementwise op: its strides (``x.stride()``, ``is_contiguous()``).
+
+The layout is invisible in the numbers, but it decides whether a later ``view`` works or raises, whether
+``reshape`` copies (``UnsafeViewBackward0``) or views (``ViewBackward0``), and which formula a matrix product's
+backward takes. PyTorch's ``TensorIterator`` (``aten/src/ATen/TensorIterator.cpp``) decides it like this:
+
+1. inputs of one shape, all row-major (contiguous): a row-major result (all 4-d and channels-last: channels-last);
+2. inputs of one shape, all with the same strides and no gaps or repeats: those strides;
+3. otherwise order the dims from fastest to slowest by the inputs' strides, the first input deciding
+   where it can (a broadcast dim, stride 0, has no say; equal strides put the smaller dim first), and
+   lay the result out densely in that order (``reorder_dimensions``).
+
+numpy's own choice (``order="K"``) agrees mostly; ``laid_out`` fixes the result where it does not.
+"""
+import numpy as np
+
+CHANNELS_LAST = [1, 3, 2, 0]  # (N, C, H, W) stored with C fastest, then W, H, N
+
+
+def laid_out(out, *inputs):
+    """``out`` (numpy's result of an elementwise op on the numpy arrays ``inputs``) with PyTorch's strides."""
+    if out.ndim == 0:
+        return out
+    tensors = [x for x in inputs if isinstance(x, np.ndarray) and x.ndim > 0]  # (a number: a 0-dim operand)
+    if all(x.flags.c_contiguous and 1 not in x.shape for x in tensors):  # (the usual case: both give row-major)
+        return out
+    strides = result_strides(out.shape, out.itemsize, tensors, same_shape=len(tensors) == len(inputs))
+    if strides == out.strides:
+        return out
+    if same_strides(out, strides):  # (only the strides of dims of size 1 differ: they move nothing, set them)
+        return np.lib.stride_tricks.as_strided(out, strides=strides)
+    want = np.lib.stride_tricks.as_strided(np.empty(out.size, out.dtype), out.shape, strides)
+    want[...] = out
+    return want
+
+
+def result_strides(shape, itemsize, inputs, same_shape=True):
+    """The byte strides PyTorch's ``TensorIterator`` gives the result (``same_shape=False``: a 0-dim operand was
+    left out of ``inputs``, so the operands' shapes are not all the same)."""
+    if same_shape and all(x.shape == shape for x in inputs):
+        if all(x.flags.c_contiguous for x in inputs):  # 1. row-major
+            return dense_strides(shape, itemsize, list(range(len(shape)))[::-1])
+        if len(shape) == 4 and all(same_strides(x, dense_strides(shape, x.itemsize, CHANNELS_LAST)) for x in inputs):
+            return dense_strides(shape, itemsize, CHANNELS_LAST)  # (images stored pixel by pixel: channels_last)
+        if all(x.strides == inputs[0].strides for x in inputs) and all(dense(x) for x in inputs):
+            return tuple(s // inputs[0].itemsize * itemsize for s in inputs[0].strides)  # 2. the inputs' own
+    return dense_strides(shape, itemsize, dims_fastest_first(shape, inputs))  # 3.
+
+
+def dense_strides(shape, itemsize, order):
+    """Strides that lay ``shape`` out without gaps, ``order[0]`` the fastest dim (PyTorch: ``compatible_stride``)."""
+    strides, step = [0] * len(shape), itemsize
+    for d in order:
+        strides[d] = step
+        step *= shape[d]
+    return tuple(strides)
+
+
+def dims_fastest_first(shape, inputs):
+    """The dims of the result from the fastest-moving to the slowest, as ``TensorIterator::reorder_dimensions``
+    sorts them."""
+    ndim = len(shape)
+    strides = [_broadcast_strides(x, shape) for x in inputs]
+
+    def should_swap(dim0, dim1):  # 1: dim0 moves slower than dim1; -1: faster; 0: no input can tell
+        for s in strides:
+            if s[dim0] == 0 or s[dim1] == 0:
+                continue
+            if s[dim0] != s[dim1]:
+                return 1 if s[dim0] > s[dim1] else -1
+            if shape[dim0] > shape[dim1]:
+                return 1
+        return 0
+
+    perm = list(range(ndim))[::-1]  # row-major: the last dim fastest
+    for i in range(1, ndim):  # PyTorch's insertion sort, which stops at the first "faster"
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    return perm
+
+
+def _broadcast_strides(x, shape):
+    """``x``'s strides seen in the broadcast ``shape``: 0 for the dims it is broadcast along."""
+    lead = len(shape) - x.ndim
+    return [0] * lead + [0 if size == 1 and shape[lead + d] != 1 else stride
+                         for d, (size, stride) in enumerate(zip(x.shape, x.strides))]
+
+
+def dense(x):
+    """No gaps and no repeats: some order of the dims makes ``x`` contiguous (``is_non_overlapping_and_dense``)."""
+    step = x.itemsize
+    for stride, size in sorted((stride, size) for size, stride in zip(x.shape, x.strides) if size != 1):
+        if stride != step:
+            return False
+        step *= size
+    return True
+
+
+def same_strides(array, strides):
+    """The same layout, not looking at dims of size 1 (their stride moves nothing)."""
+    return all(a == b for a, b, n in zip(array.strides, strides, array.shape) if n > 1)

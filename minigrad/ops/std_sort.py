@@ -1,0 +1,129 @@
+"""C++'s ``std::sort`` (GNU libstdc++, which PyTorch's Linux builds use), step by step, in Python.
+
+``std::sort`` is not stable: equal values can come out in any order, and which order is fixed by
+the algorithm. PyTorch's ``mode`` reports the index of the last of the equal values after such a
+sort, so to give PyTorch's index minigrad sorts the same way. The algorithm is introsort: quicksort
+(pivot: the median of three) on pieces longer than 16, heapsort if the quicksort goes too deep, then
+one insertion sort over the whole. ``less(i, j)`` compares the elements at positions ``i`` and ``j``
+of the list being sorted, as C++'s comparator does (a nan is never less, nor greater).
+"""
+
+THRESHOLD = 16  # libstdc++'s _S_threshold: shorter pieces are left to the final insertion sort
+
+
+def sorted_order(values):
+    """The indices of ``values`` in the order ``std::sort(pairs, by value with <)`` leaves them."""
+    items = list(range(len(values)))
+
+    def less(a, b):  # compare two items (indices into values)
+        return bool(values[a] < values[b])
+
+    if len(items) > 1:
+        _introsort_loop(items, 0, len(items), 2 * (len(items).bit_length() - 1), less)
+        _final_insertion_sort(items, 0, len(items), less)
+    return items
+
+
+def _introsort_loop(a, first, last, depth_limit, less):
+    while last - first > THRESHOLD:
+        if depth_limit == 0:
+            _heap_sort(a, first, last, less)
+            return
+        depth_limit -= 1
+        cut = _partition_pivot(a, first, last, less)
+        _introsort_loop(a, cut, last, depth_limit, less)
+        last = cut
+
+
+def _partition_pivot(a, first, last, less):
+    mid = first + (last - first) // 2
+    _move_median_to_first(a, first, first + 1, mid, last - 1, less)
+    return _unguarded_partition(a, first + 1, last, first, less)
+
+
+def _move_median_to_first(a, result, x, y, z, less):
+    if less(a[x], a[y]):
+        if less(a[y], a[z]):
+            median = y
+        elif less(a[x], a[z]):
+            median = z
+        else:
+            median = x
+    elif less(a[x], a[z]):
+        median = x
+    elif less(a[y], a[z]):
+        median = z
+    else:
+        median = y
+    a[result], a[median] = a[median], a[result]
+
+
+def _unguarded_partition(a, first, last, pivot, less):
+    while True:
+        while less(a[first], a[pivot]):
+            first += 1
+        last -= 1
+        while less(a[pivot], a[last]):
+            last -= 1
+        if not first < last:
+            return first
+        a[first], a[last] = a[last], a[first]
+        first += 1
+
+
+def _final_insertion_sort(a, first, last, less):
+    if last - first > THRESHOLD:
+        _insertion_sort(a, first, first + THRESHOLD, less)
+        for i in range(first + THRESHOLD, last):
+            _linear_insert(a, i, less)
+    else:
+        _insertion_sort(a, first, last, less)
+
+
+def _insertion_sort(a, first, last, less):
+    for i in range(first + 1, last):
+        if less(a[i], a[first]):  # smaller than the first: everything before it moves right by one
+            a[first:i + 1] = [a[i]] + a[first:i]
+        else:
+            _linear_insert(a, i, less)
+
+
+def _linear_insert(a, i, less):
+    """Move ``a[i]`` left past the elements greater than it (C++: ``__unguarded_linear_insert``)."""
+    value = a[i]
+    while i > 0 and less(value, a[i - 1]):  # (C++ checks no bound: a smaller element always stops it before)
+        a[i] = a[i - 1]
+        i -= 1
+    a[i] = value
+
+
+def _heap_sort(a, first, last, less):
+    """``std::partial_sort(first, last, last)``: make a max-heap, then pop the largest to the end."""
+    n = last - first
+    for parent in range((n - 2) // 2, -1, -1):
+        _adjust_heap(a, first, parent, n, a[first + parent], less)
+    while last - first > 1:
+        last -= 1
+        value = a[last]
+        a[last] = a[first]
+        _adjust_heap(a, first, 0, last - first, value, less)
+
+
+def _adjust_heap(a, first, hole, n, value, less):
+    top, child = hole, hole
+    while child < (n - 1) // 2:
+        child = 2 * (child + 1)
+        if less(a[first + child], a[first + child - 1]):
+            child -= 1
+        a[first + hole] = a[first + child]
+        hole = child
+    if n % 2 == 0 and child == (n - 2) // 2:
+        child = 2 * (child + 1)
+        a[first + hole] = a[first + child - 1]
+        hole = child - 1
+    parent = (hole - 1) // 2
+    while hole > top and less(a[first + parent], value):
+        a[first + hole] = a[first + parent]
+        hole = parent
+        parent = (hole - 1) // 2
+    a[first + hole] = value
