@@ -19,7 +19,7 @@ CHANNELS_LAST = [1, 3, 2, 0]  # (N, C, H, W) stored with C fastest, then W, H, N
 
 def laid_out(out, *inputs):
     """``out`` (numpy's result of an elementwise op on the numpy arrays ``inputs``) with PyTorch's strides."""
-    if out.ndim == 0:
+    if out.ndim < 2:  # (one dim: a fresh result is contiguous in both)
         return out
     tensors = [x for x in inputs if isinstance(x, np.ndarray) and x.ndim > 0]  # (a number: a 0-dim operand)
     if all(x.flags.c_contiguous and 1 not in x.shape for x in tensors):  # (the usual case: both give row-major)

@@ -16,7 +16,7 @@ from ..autograd.function import Function
 from ..tensor import Tensor, _wrap_dim
 from .reduce import Max, MaxDim, _return_type
 from .select import value_selecting_backward
-from .std_sort import sorted_order
+from .std_sort import quick_select_order, sorted_order
 
 SortReturnTypes = _return_type("sort")
 TopkReturnTypes = _return_type("topk")
@@ -142,8 +142,7 @@ class MedianDim(MaxDim):
 class KthvalueDim(MaxDim):
     """``x.kthvalue(k, dim)``: the k-th smallest value along ``dim`` and its index, (values, indices)
     like ``max(dim)``; the gradient goes to that index (PyTorch: ``value_selecting_reduction_backward``).
-    Where minigrad simplifies: among equal values PyTorch's quickselect may pick another index than
-    the stable sort minigrad uses."""
+    Among equal values the index is the one PyTorch's quickselect leaves at place k (``std_sort.py``)."""
     node_name = "KthvalueBackward0"
     name = "kthvalue"
 
@@ -160,7 +159,11 @@ class KthvalueDim(MaxDim):
 
     @classmethod
     def index(cls, ctx, x, axis):
-        return np.take(order(x, axis), [ctx.k - 1], axis=axis)
+        rows = np.moveaxis(x, axis, -1)
+        idx = np.empty(rows.shape[:-1] + (1,), np.int64)
+        for row in np.ndindex(rows.shape[:-1]):
+            idx[row] = quick_select_order(rows[row], ctx.k - 1)[ctx.k - 1]
+        return np.moveaxis(idx, -1, axis)
 
     @staticmethod
     def backward(ctx, grad, grad_indices):

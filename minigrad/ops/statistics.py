@@ -273,8 +273,9 @@ class Cumprod(Function):
     """``x.cumprod(dim)``: out_i = x_0 * ... * x_i, so d/dx_k gets ``sum over i >= k of grad_i * out_i / x_k``:
     the reversed cumulative sum of ``grad * out``, divided by ``x`` (PyTorch: ``cumprod_backward``).
 
-    With zeros that division fails; PyTorch then multiplies the other elements directly, and so does
-    minigrad (a constant there: no second derivative through it).
+    With zeros that division fails; PyTorch then multiplies the other elements directly: with numpy when
+    no graph is recorded, and with recorded ops under ``create_graph=True`` (``cumprod_backward``'s O(n^2)
+    path), so that the second derivative is there too.
     """
     node_name = "CumprodBackward0"
 
@@ -296,7 +297,31 @@ class Cumprod(Function):
             return grad, None, None                      # all, the gradient passes as it is)
         if not (a._data == 0).any():
             return (out * grad).flip(d).cumsum(d).flip(d) / a, None, None  # (PyTorch: w = output * grad)
+        if grad_mode.is_grad_enabled():
+            return cumprod_backward_with_zeros(grad, a, d), None, None
         return Tensor(_cumprod_grad(a._data, grad._data, d)), None, None
+
+
+def cumprod_backward_with_zeros(grad, x, dim):
+    """PyTorch's ``cumprod_backward`` for zeros in ``x`` under ``create_graph=True``: for each k, the
+    gradient of x_k is the sum over i >= k of grad_i times the product of x_0 .. x_i without x_k, made of
+    recorded ops and written into slice k of a zero tensor (``CopySlices``)."""
+    n = x._data.shape[dim]
+    ones_shape = list(x._data.shape)
+    ones_shape[dim] = 1
+    ones = Tensor(np.ones(1, grad._data.dtype)).expand(ones_shape)
+    grad_input = Tensor(np.zeros(x._data.shape, grad._data.dtype))
+    for k in range(n):
+        if k == 0:
+            omitted = Cat.apply(dim, ones, x.narrow(dim, 1, n - 1).cumprod(dim))
+        elif k == n - 1:
+            omitted = x.narrow(dim, 0, k).prod(dim, keepdim=True)
+        else:
+            until_k = x.narrow(dim, 0, k).prod(dim, keepdim=True)
+            from_k = x.narrow(dim, k + 1, n - k - 1).cumprod(dim)
+            omitted = Cat.apply(dim, until_k, until_k.expand_as(from_k) * from_k)
+        grad_input.select(dim, k).copy_((grad.narrow(dim, k, n - k) * omitted).sum(dim))
+    return grad_input
 
 
 def _cumprod_grad(x, g, axis):

@@ -2,7 +2,8 @@
 
 ``std::sort`` is not stable: equal values can come out in any order, and which order is fixed by
 the algorithm. PyTorch's ``mode`` reports the index of the last of the equal values after such a
-sort, so to give PyTorch's index minigrad sorts the same way. The algorithm is introsort: quicksort
+sort, and ``sort`` itself (unless ``stable=True``) is such a sort, so to give PyTorch's indices minigrad
+sorts the same way. The algorithm is introsort: quicksort
 (pivot: the median of three) on pieces longer than 16, heapsort if the quicksort goes too deep, then
 one insertion sort over the whole. ``less(i, j)`` compares the elements at positions ``i`` and ``j``
 of the list being sorted, as C++'s comparator does (a nan is never less, nor greater).
@@ -11,12 +12,13 @@ of the list being sorted, as C++'s comparator does (a nan is never less, nor gre
 THRESHOLD = 16  # libstdc++'s _S_threshold: shorter pieces are left to the final insertion sort
 
 
-def sorted_order(values):
-    """The indices of ``values`` in the order ``std::sort(pairs, by value with <)`` leaves them."""
+def sorted_order(values, before=lambda x, y: x < y):
+    """The indices of ``values`` in the order ``std::sort`` leaves them, comparing values with ``before``
+    (C++'s comparator: does x go before y?)."""
     items = list(range(len(values)))
 
     def less(a, b):  # compare two items (indices into values)
-        return bool(values[a] < values[b])
+        return bool(before(values[a], values[b]))
 
     if len(items) > 1:
         _introsort_loop(items, 0, len(items), 2 * (len(items).bit_length() - 1), less)
@@ -127,3 +129,48 @@ def _adjust_heap(a, first, hole, n, value, less):
         hole = parent
         parent = (hole - 1) // 2
     a[first + hole] = value
+
+
+def quick_select_order(values, k):
+    """The indices of ``values`` after PyTorch's ``quick_select_template`` (Sedgewick's quickselect, in
+    ``aten/src/ATen/native/SortingUtils.h``) has put the k-th smallest (0-based) at place ``k``: what
+    ``kthvalue`` reads, index included. A nan counts as larger than any number."""
+    items = list(range(len(values)))
+
+    def greater(a, b):  # PyTorch's comparison: a nan is greater than any number, and x > y
+        x, y = values[a], values[b]
+        return bool((x != x and y == y) or x > y)
+
+    def swap(i, j):
+        items[i], items[j] = items[j], items[i]
+
+    low, high = 0, len(items) - 1
+    while high > low:
+        if high == low + 1:  # two elements
+            if greater(items[low], items[high]):
+                swap(low, high)
+            break
+        swap((low + high) // 2, low + 1)  # the median of three becomes the pivot, at low
+        if greater(items[low + 1], items[high]):
+            swap(low + 1, high)
+        if greater(items[low], items[high]):
+            swap(low, high)
+        if greater(items[low + 1], items[low]):
+            swap(low + 1, low)
+        i, j, pivot = low + 1, high, items[low]
+        while True:
+            i += 1
+            while greater(pivot, items[i]):
+                i += 1
+            j -= 1
+            while greater(items[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(low, j)
+        if j <= k:  # keep searching the part that holds place k
+            low = i
+        if j >= k:
+            high = j - 1
+    return items
