@@ -266,7 +266,7 @@ from .functions import (abs_, acos_, asin_, atan_, ceil_, cos_, cosh_, detach_, 
                         clamp_min_, clamp_max_, fill_)
 from .functions import (multiply, subtract, divide, true_divide, eq, ne, lt, le, gt, ge, logical_not,  # noqa: E402
                         logical_and, logical_or, logical_xor, isnan, isinf, isfinite, nan_to_num, count_nonzero,
-                        nonzero, tril, triu, diag, trace, sort, argsort, topk, median, unique, cumprod, masked_select,
+                        nonzero, tril, triu, diag, trace, sort, argsort, topk, median, nanmedian, unique, cumprod, masked_select,
                         take, roll, repeat_interleave, tile, fmod, lerp, addcmul, addcdiv, addmm, cross, kron,
                         meshgrid, broadcast_tensors, diff, tensordot, kthvalue, mode, index_fill, index_copy,
                         selu)  # noqa: A004

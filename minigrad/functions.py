@@ -470,6 +470,10 @@ def median(input, dim=None, keepdim=False):  # noqa: A002
     return input.median(dim, keepdim)
 
 
+def nanmedian(input, dim=None, keepdim=False):  # noqa: A002
+    return input.nanmedian(dim, keepdim)
+
+
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
     return input.unique(sorted, return_inverse, return_counts, dim)
 

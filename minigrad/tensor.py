@@ -1285,14 +1285,14 @@ class Tensor:
     # ordering (ops/sorting.py)
     def sort(self, dim=-1, descending=False, *, stable=None):
         fn = _ops.sorting.Sort if stable is None else _ops.sorting.SortStable  # (PyTorch: two overloads)
-        values, indices = fn.apply(self, dim, descending)
+        values, indices = fn.apply(self, dim, descending, bool(stable))
         return _ops.sorting.SortReturnTypes(values, indices)
 
     def argsort(self, dim=-1, descending=False, *, stable=False):
-        return _ops.sorting.argsort(self, dim, descending)
+        return _ops.sorting.argsort(self, dim, descending, stable)
 
     def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002
-        values, indices = _ops.sorting.Topk.apply(self, k, _wrap_dim(dim, self._data.ndim), largest)
+        values, indices = _ops.sorting.Topk.apply(self, k, _wrap_dim(dim, self._data.ndim), largest, sorted)
         return _ops.sorting.TopkReturnTypes(values, indices)
 
     def median(self, dim=None, keepdim=False):
@@ -1300,6 +1300,12 @@ class Tensor:
             return _ops.sorting.Median.apply(self)
         values, indices = _ops.sorting.MedianDim.apply(self, dim, keepdim)
         return _ops.sorting.MedianReturnTypes(values, indices)
+
+    def nanmedian(self, dim=None, keepdim=False):
+        if dim is None:
+            return _ops.sorting.Nanmedian.apply(self)
+        values, indices = _ops.sorting.NanmedianDim.apply(self, dim, keepdim)
+        return _ops.sorting.NanmedianReturnTypes(values, indices)
 
     def kthvalue(self, k, dim=-1, keepdim=False):
         values, indices = _ops.sorting.KthvalueDim.apply(self, k, dim, keepdim)

@@ -1,4 +1,6 @@
 """Losses: mean squared error and negative log-likelihood (cross-entropy is log_softmax + nll)."""
+import math
+
 import numpy as np
 
 from ..autograd.function import Function
@@ -30,8 +32,8 @@ class MseLoss(Function):
         with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, a big difference squared inf, silently
             diff = input._data.astype(dtype.numpy) - target._data.astype(dtype.numpy)
             sq = diff * diff
-        if reduction == "mean":
-            return Tensor(np.asarray(sq.mean(), dtype=sq.dtype))
+        if reduction == "mean":  # (the mean of nothing is nan, without numpy's warning)
+            return Tensor(np.asarray(sq.sum() / sq.size if sq.size else np.nan, dtype=sq.dtype))
         if reduction == "sum":
             return Tensor(np.asarray(sq.sum()))
         return Tensor(sq)
@@ -55,7 +57,8 @@ class MseLossBackward(Function):
     def forward(ctx, grad, input, target, reduction):
         ctx.save_for_backward(grad, input, target)
         ctx.reduction = reduction
-        ctx.scale = 2.0 / input._data.size if reduction == "mean" else 2.0
+        n = input._data.size
+        ctx.scale = 2.0 if reduction != "mean" else 2.0 / n if n else math.inf  # (PyTorch: 2. / 0 in double is inf)
         dtype = result_type(input, target).numpy
         diff = input._data.astype(dtype) - target._data.astype(dtype)
         return Tensor(np.asarray(grad._data * ctx.scale * diff, dtype=dtype))

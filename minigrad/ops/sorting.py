@@ -16,22 +16,64 @@ from ..autograd.function import Function
 from ..tensor import Tensor, _wrap_dim
 from .reduce import Max, MaxDim, _return_type
 from .select import value_selecting_backward
-from .std_sort import quick_select_order, sorted_order
+from .std_sort import nth_element_order, partial_sorted_order, quick_select_order, sorted_order
 
 SortReturnTypes = _return_type("sort")
 TopkReturnTypes = _return_type("topk")
 MedianReturnTypes = _return_type("median")
+NanmedianReturnTypes = _return_type("nanmedian")
 KthvalueReturnTypes = _return_type("kthvalue")
 ModeReturnTypes = _return_type("mode")
 
 
-def order(x, axis, descending=False):
-    """Indices that sort ``x`` along ``axis``, stably (ties keep their order; nan counts as the largest)."""
+def order(x, axis, descending=False, stable=True):
+    """Indices that sort ``x`` along ``axis`` (nan counts as the largest). ``stable``: ties keep their order
+    (C++'s ``std::stable_sort``). Otherwise the order C++'s ``std::sort`` leaves them in, which is what
+    PyTorch's ``sort`` gives unless asked for ``stable=True``; it differs only among equal values and nans,
+    so only rows that have some are sorted the C++ way (``std_sort.py``)."""
     if not descending:
-        return np.argsort(x, axis=axis, kind="stable")
-    # descending and still stable: sort the reversed array ascending, then reverse back
-    n = x.shape[axis]
-    return n - 1 - np.flip(np.argsort(np.flip(x, axis), axis=axis, kind="stable"), axis)
+        idx = np.argsort(x, axis=axis, kind="stable")
+    else:  # descending and still stable: sort the reversed array ascending, then reverse back
+        n = x.shape[axis]
+        idx = n - 1 - np.flip(np.argsort(np.flip(x, axis), axis=axis, kind="stable"), axis)
+    if stable or x.shape[axis] < 2:
+        return idx
+    if x.strides[axis] == 0:  # (an expanded dim: PyTorch does not sort it, the indices stay 0, 1, 2, ...)
+        return np.broadcast_to(np.arange(x.shape[axis]).reshape((-1,) + (1,) * (x.ndim - 1 - axis)), x.shape).copy()
+    before = _comes_before(descending)
+    rows, idx = np.moveaxis(x, axis, -1), np.moveaxis(idx, axis, -1)
+    for row in np.ndindex(rows.shape[:-1]):
+        if _has_ties(rows[row]):
+            idx[row] = sorted_order(rows[row].tolist(), before)
+    return np.moveaxis(idx, -1, axis)
+
+
+def _comes_before(descending):
+    """PyTorch's comparisons for sorting (``KeyValueCompAsc``/``Desc``): a nan after (before) every number."""
+    if descending:
+        return lambda x, y: (x != x and y == y) or x > y
+    return lambda x, y: (x == x and y != y) or x < y
+
+
+def _has_ties(line):
+    """Equal values or a nan: where C++'s unstable sorts leave an order of their own."""
+    ordered = np.sort(line)
+    return bool((ordered[1:] == ordered[:-1]).any() or (line != line).any())
+
+
+def topk_indices(line, k, largest, sorted_):
+    """PyTorch's ``topk`` of one row (``topk_impl_loop``): ``std::partial_sort`` when k is small next to the
+    row (k * 64 <= n), else ``std::nth_element`` and, if ``sorted``, ``std::sort`` of the k - 1 before it."""
+    before = _comes_before(largest)
+    if k == 0:
+        return []
+    if k * 64 <= len(line):
+        return partial_sorted_order(line, k, before)[:k]
+    items = nth_element_order(line, k - 1, before)
+    if sorted_ and k > 1:
+        head = items[:k - 1]
+        items[:k - 1] = [head[i] for i in sorted_order([line[i] for i in head], before)]
+    return items[:k]
 
 
 def _indices_output(ctx, idx):
@@ -47,39 +89,11 @@ class Sort(Function):
     saved_names = {"dim": "saved_dim"}  # (grad_fn._saved_dim: the dim as passed)
 
     @staticmethod
-    def forward(ctx, a, dim_arg, descending):
+    def forward(ctx, a, dim_arg, descending, stable=False):
         x = a._data
         dim = _wrap_dim(dim_arg, x.ndim)
         ctx.dim_arg = dim_arg
-        idx = order(x, dim, descending) if x.ndim else np.zeros((), np.int64)
-        ctx.dim, ctx.index, ctx.shape = dim, idx, x.shape
-        values = np.take_along_axis(x, idx, dim) if x.ndim else x.copy()
-        return Tensor(values), _indices_output(ctx, idx)
-
-    @staticmethod
-    def backward(ctx, grad, _grad_indices):
-        return value_selecting_backward(grad, ctx.dim, ctx.index, ctx.shape, True), None, None
-
-
-class SortStable(Sort):
-    """``x.sort(stable=True)``: PyTorch's ``sort.stable`` overload, another node name (every sort is stable here)."""
-    node_name = "SortBackward1"
-
-
-class Topk(Sort):
-    """``x.topk(k, dim, largest)``: the ``k`` largest (or smallest) values along ``dim``, in order."""
-    node_name = "TopkBackward0"
-    saved_names = {}
-
-    @staticmethod
-    def forward(ctx, a, k, dim, largest):
-        x = a._data
-        n = x.shape[dim] if x.ndim else 1
-        if x.dtype == np.bool_:
-            raise RuntimeError("topk does not support bool dtypes on CPU")
-        if not 0 <= k <= n:
-            raise RuntimeError("selected index k out of range")
-        idx = np.take(order(x, dim, largest), np.arange(k), axis=dim) if x.ndim else np.zeros((), np.int64)
+        idx = order(x, dim, descending, stable) if x.ndim else np.zeros((), np.int64)
         ctx.dim, ctx.index, ctx.shape = dim, idx, x.shape
         values = np.take_along_axis(x, idx, dim) if x.ndim else x.copy()
         return Tensor(values), _indices_output(ctx, idx)
@@ -89,13 +103,49 @@ class Topk(Sort):
         return value_selecting_backward(grad, ctx.dim, ctx.index, ctx.shape, True), None, None, None
 
 
-def argsort(a, dim=-1, descending=False):
+class SortStable(Sort):
+    """``x.sort(stable=...)``: PyTorch's ``sort.stable`` overload, another node name."""
+    node_name = "SortBackward1"
+
+
+class Topk(Sort):
+    """``x.topk(k, dim, largest)``: the ``k`` largest (or smallest) values along ``dim``, in order."""
+    node_name = "TopkBackward0"
+    saved_names = {}
+
+    @staticmethod
+    def forward(ctx, a, k, dim, largest, sorted_=True):
+        x = a._data
+        n = x.shape[dim] if x.ndim else 1
+        if not 0 <= k <= n:
+            raise RuntimeError("selected index k out of range")
+        if x.dtype == np.bool_:
+            raise RuntimeError("topk does not support bool dtypes on CPU")
+        if not x.ndim:
+            idx = np.zeros((), np.int64)
+        else:
+            idx = np.take(order(x, dim, largest), np.arange(k), axis=dim)
+            rows, idx = np.moveaxis(x, dim, -1), np.moveaxis(idx, dim, -1)
+            for row in np.ndindex(rows.shape[:-1]):  # (where ties or unsorted output leave C++'s own order)
+                if _has_ties(rows[row]) or not (sorted_ or k * 64 <= n):
+                    idx[row] = topk_indices(rows[row].tolist(), k, largest, sorted_)
+            idx = np.moveaxis(idx, -1, dim)
+        ctx.dim, ctx.index, ctx.shape = dim, idx, x.shape
+        values = np.take_along_axis(x, idx, dim) if x.ndim else x.copy()
+        return Tensor(values), _indices_output(ctx, idx)
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices):
+        return value_selecting_backward(grad, ctx.dim, ctx.index, ctx.shape, True), None, None, None, None
+
+
+def argsort(a, dim=-1, descending=False, stable=False):
     """``x.argsort(dim)``: the indices of ``sort`` (int64, not differentiable)."""
     from ..tensor import _wrap_dim
     dim = _wrap_dim(dim, a._data.ndim)
     if a._data.ndim == 0:
         return Tensor(np.zeros((), np.int64))
-    return Tensor(order(a._data, dim, descending).astype(np.int64))
+    return Tensor(order(a._data, dim, descending, stable).astype(np.int64))
 
 
 # ------------------------------------------------------------------ median
@@ -117,9 +167,10 @@ class Median(Max):
 
     @staticmethod
     def forward(ctx, a):
-        _no_bool(a, "median_cpu")
         x = a._data.reshape(-1)
-        value = x[median_index(x, 0)[0]] if x.size else np.asarray(np.nan, x.dtype)
+        if x.size:
+            _no_bool(a, "median_cpu")
+        value = x[median_index(x, 0)[0]] if x.size else _nan_as(x.dtype)
         out = Tensor(np.asarray(value))
         ctx.save_for_backward(a, out)
         return out
@@ -136,6 +187,42 @@ class MedianDim(MaxDim):
         _wrap_dim(dim, max(a._data.ndim, 1))  # (the dim is checked first)
         _no_bool(a, "median_out")
         return super().forward(ctx, a, dim, keepdim)
+
+
+def nanmedian_index(x, axis, keepdims=True):
+    """Where ``nanmedian`` finds its value along ``axis``: the lower middle of the numbers, nans left out.
+    PyTorch's kernel (``std::nth_element``, a nan counting as the largest) gives that; in a row of nans only,
+    the nan the C++ algorithm leaves first (``std_sort.py``)."""
+    numbers = (x == x).sum(axis=axis, keepdims=True)
+    idx = np.take_along_axis(order(x, axis), np.maximum(numbers - 1, 0) // 2, axis=axis)
+    rows, idx = np.moveaxis(x, axis, -1), np.moveaxis(idx, axis, -1)
+    for row in np.ndindex(rows.shape[:-1]):
+        if rows[row].size and not (rows[row] == rows[row]).any():  # only nans
+            pairs = list(zip(rows[row].tolist(), range(rows[row].size)))
+            idx[row] = nth_element_order(pairs, 0, lambda a, b: a[0] < b[0] or (a[0] == b[0] and a[1] < b[1]))[0]
+    idx = np.moveaxis(idx, -1, axis)
+    return idx if keepdims else idx.squeeze(axis)
+
+
+class Nanmedian(Median):
+    """``x.nanmedian()``: the median of the elements that are not nan (nan if there are none)."""
+    node_name = "NanmedianBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        x = a._data.reshape(-1)
+        if x.size:
+            _no_bool(a, "median_cpu")
+        value = x[nanmedian_index(x, 0)[0]] if x.size else _nan_as(x.dtype)
+        out = Tensor(np.asarray(value))
+        ctx.save_for_backward(a, out)
+        return out
+
+
+class NanmedianDim(MedianDim):
+    """``x.nanmedian(dim)``: (values, indices) like ``median(dim)``, nans left out."""
+    node_name = "NanmedianBackward1"
+    arg = staticmethod(nanmedian_index)
 
 
 # ------------------------------------------------------------------ kthvalue, mode
@@ -198,6 +285,12 @@ class ModeDim(MaxDim):
     node_name = "ModeBackward0"
     name = "mode"
     arg = staticmethod(mode_index)
+
+
+def _nan_as(dtype):
+    """The median of nothing: PyTorch fills a nan into the dtype (True for bool, the lowest int64 for int64)."""
+    with np.errstate(invalid="ignore"):
+        return np.asarray(np.nan).astype(dtype)
 
 
 def _no_bool(a, kernel):

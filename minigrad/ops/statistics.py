@@ -78,7 +78,8 @@ class Std(Function):
 
 def _variance(x, dims, correction, keepdim, name):
     n = _count(x.shape, dims)
-    if n - correction <= 0:
+    out_numel = x.size // n if n else int(np.prod([s for d, s in enumerate(x.shape) if d not in dims]))
+    if (x.size // out_numel if out_numel else 0) - correction <= 0:  # (PyTorch's n: input numel / output numel)
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
                       "factor (input numel divided by output numel).", UserWarning, stacklevel=5)
     x64 = x.astype(np.float64)  # (PyTorch accumulates float32 in double too)

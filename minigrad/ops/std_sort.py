@@ -101,14 +101,30 @@ def _linear_insert(a, i, less):
 
 def _heap_sort(a, first, last, less):
     """``std::partial_sort(first, last, last)``: make a max-heap, then pop the largest to the end."""
-    n = last - first
-    for parent in range((n - 2) // 2, -1, -1):
-        _adjust_heap(a, first, parent, n, a[first + parent], less)
+    _heap_select(a, first, last, last, less)
+    _sort_heap(a, first, last, less)
+
+
+def _heap_select(a, first, middle, last, less):
+    """Make ``a[first:middle]`` a max-heap of the smallest elements of ``a[first:last]``."""
+    for parent in range((middle - first - 2) // 2, -1, -1):  # (make_heap)
+        _adjust_heap(a, first, parent, middle - first, a[first + parent], less)
+    for i in range(middle, last):
+        if less(a[i], a[first]):
+            _pop_heap(a, first, middle, i, less)
+
+
+def _sort_heap(a, first, last, less):
     while last - first > 1:
         last -= 1
-        value = a[last]
-        a[last] = a[first]
-        _adjust_heap(a, first, 0, last - first, value, less)
+        _pop_heap(a, first, last, last, less)
+
+
+def _pop_heap(a, first, last, result, less):
+    """The heap's largest goes to ``result``; what was there goes into the heap."""
+    value = a[result]
+    a[result] = a[first]
+    _adjust_heap(a, first, 0, last - first, value, less)
 
 
 def _adjust_heap(a, first, hole, n, value, less):
@@ -173,4 +189,43 @@ def quick_select_order(values, k):
             low = i
         if j >= k:
             high = j - 1
+    return items
+
+
+def partial_sorted_order(values, k, before):
+    """The indices of ``values`` after ``std::partial_sort(first, first + k, last)``: the k first in order."""
+    items = list(range(len(values)))
+
+    def less(a, b):
+        return bool(before(values[a], values[b]))
+
+    _heap_select(items, 0, k, len(items), less)
+    _sort_heap(items, 0, k, less)
+    return items
+
+
+def nth_element_order(values, nth, before):
+    """The indices of ``values`` after ``std::nth_element(first, first + nth, last)``: the element that
+    belongs at place ``nth`` is there, the smaller ones before it (in no particular order)."""
+    items = list(range(len(values)))
+
+    def less(a, b):
+        return bool(before(values[a], values[b]))
+
+    first, last = 0, len(items)
+    if nth == last:
+        return items
+    depth_limit = 2 * (len(items).bit_length() - 1)
+    while last - first > 3:  # (introselect: quicksort's partition, into the part that holds nth only)
+        if depth_limit == 0:
+            _heap_select(items, first, nth + 1, last, less)
+            items[first], items[nth] = items[nth], items[first]
+            return items
+        depth_limit -= 1
+        cut = _partition_pivot(items, first, last, less)
+        if cut <= nth:
+            first = cut
+        else:
+            last = cut
+    _insertion_sort(items, first, last, less)
     return items

@@ -325,7 +325,21 @@ class Frac(Function):
 
 
 # ------------------------------------------------------------------ // and %
-class FloorDivide(Function):
+class NoDerivative(Function):
+    """An op PyTorch has no derivative for: it records a ``NotImplemented`` node that raises when backward
+    reaches it. PyTorch numbers that node UINT64_MAX, as ``AccumulateGrad``: among the nodes ready at once it
+    runs first (before a leaf next to it gets its gradient)."""
+    node_name = "NotImplemented"
+
+    @classmethod
+    def apply(cls, *args):
+        out = super().apply(*args)
+        if isinstance(out, Tensor) and out.grad_fn is not None:
+            out.grad_fn._sequence_nr = float("inf")
+        return out
+
+
+class FloorDivide(NoDerivative):
     """``a // b``: PyTorch has no derivative for it and records a node that says so when backward reaches it."""
     node_name = "NotImplemented"
 
@@ -390,7 +404,7 @@ class RemainderScalar(Function):
         return grad, None
 
 
-class RemainderOfNumber(Function):
+class RemainderOfNumber(NoDerivative):
     """``2 % x`` (a number left of a tensor): no derivative in PyTorch either."""
     node_name = "NotImplemented"
 

@@ -413,9 +413,8 @@ OPS += [
 
 
 # ---------------------------------------------------------------------------------- issue 19: the everyday ops (b19c)
-# sample=False as above (they join the fixed sample when its fixtures are next regenerated). topk and
-# sort pick tied values by a stable order; PyTorch's topk uses a partial sort, so with ties (int64 and
-# bool inputs) it may pick other indices: topk runs on floats only.
+# sample=False as above (they join the fixed sample when its fixtures are next regenerated). Among tied
+# values topk, sort and argsort pick the indices C++'s algorithms leave (minigrad/ops/std_sort.py).
 def diag_offset(r, a):
     return {"k": r.choice([0, 0, 1, -1, 2])}
 
@@ -471,8 +470,12 @@ OPS += [
     Op("triu", "T.triu({a}, {k})", args=diag_offset, dtypes="any", sample=False),
     Op("diag", "T.diag({a}, {k})", args=diag_offset, dtypes="any", sample=False),
     Op("trace", "{a}.trace()", dtypes="any", sample=False),
-    Op("topk", "{a}.topk({k}, largest={largest}).values", args=topk_args, sample=False),
+    Op("topk", "{a}.topk({k}, largest={largest}).values", args=topk_args, dtypes="any", sample=False),
+    Op("topk_indices", "{a}.topk({k}, largest={largest}, sorted=False).indices", args=topk_args, dtypes="any",
+       sample=False),
     Op("sort", "{a}.sort({dim}, descending={desc}).values", args=sort_args, sample=False),
+    Op("sort_unstable_indices", "{a}.sort({dim}, descending={desc}).indices", args=sort_args, dtypes="any",
+       sample=False),
     Op("sort_indices", "{a}.sort({dim}).indices", args=dim, dtypes="any", sample=False),
     Op("argsort", "T.argsort({a}, {dim}, descending={desc})", args=sort_args, dtypes="any", sample=False),
     Op("median", "{a}.median()", dtypes="any", sample=False),
@@ -480,6 +483,9 @@ OPS += [
     # .expand(3, 3).median(0) gives [2., 2., 4.6e-41]; minigrad gives the medians, [1., 2., 3.])
     Op("median_dim", "{a}.median({dim}, keepdim={keepdim})[0]", args=dim_keepdim, dtypes="any", sample=False,
        torch_bug=expanded),
+    Op("nanmedian", "{a}.nanmedian()", dtypes="any", sample=False),
+    Op("nanmedian_dim", "T.nanmedian({a}, {dim}, keepdim={keepdim})", args=dim_keepdim, dtypes="any", sample=False,
+       torch_bug=expanded),  # (the same bug as median's)
     Op("cumprod", "{a}.cumprod({dim})", args=dim, dtypes="any", sample=False),
     Op("masked_select", "{a}.masked_select({a} > 0)", dtypes="any", sample=False),
     Op("masked_select_bc", "T.masked_select({a}, {b} > 0)", pair="broadcast", sample=False),

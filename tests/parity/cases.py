@@ -4017,3 +4017,60 @@ def f20_second_order_graphs_and_layouts(T, F, o):
                base.transpose(0, 1)[:1] * 2, base[:, :1].transpose(1, 2) + base[:1, :1].transpose(1, 2)]
     o["strides"] = [[list(r.shape), list(r.stride())] for r in strided]
     o.err("view_across_a_gap", lambda: base[:, :, ::2].view(2, 6))
+
+
+@case
+def f20_ties_nans_and_zeros(T, F, o):
+    """Which index wins among equal values and nans is the algorithm's: PyTorch's sort (unless stable=True)
+    is C++'s std::sort, topk std::partial_sort or std::nth_element, kthvalue a quickselect. And cumprod of
+    zeros keeps a second derivative (PyTorch's O(n^2) formula under create_graph)."""
+    nan = float("nan")
+    row = T.tensor([float(i * 7 % 3) for i in range(40)])
+    rows = T.tensor([[float(i * 5 % 4) for i in range(24)], [nan if i % 6 == 0 else float(i % 2) for i in range(24)]])
+    o["sort"] = [row.sort().indices, row.sort(descending=True).indices, row.sort(stable=True).indices,
+                 rows.sort(1).indices, rows.sort(1, descending=True).indices, rows.t().sort(0).indices,
+                 T.argsort(rows, 1), T.argsort(rows, dim=1, stable=True), T.tensor([2.0, 1.0]).expand(20, 2).sort(0).indices]
+    o["topk"] = [row.topk(3).indices, row.topk(30).indices, row.topk(30, largest=False).indices,
+                 row.topk(30, sorted=False).indices, rows.topk(5, 1).indices, rows.topk(20, 1, sorted=False).indices,
+                 T.tensor([float(i % 5) for i in range(200)]).topk(2).indices]
+    o["kthvalue"] = [rows.kthvalue(k, 1) for k in (1, 5, 12, 24)] + [row.kthvalue(20)]
+    m = T.tensor([[nan, 1.0, 2.0, 2.0], [nan, nan, nan, nan], [3.0, nan, 1.0, 3.0]], requires_grad=True)
+    o["nanmedian"] = [m.nanmedian(1), T.nanmedian(m, 0, keepdim=True), m.nanmedian(), T.tensor([nan] * 7).nanmedian(0),
+                      T.tensor([1, 3, 2]).nanmedian()]
+    m.nanmedian(1).values.sum().backward()
+    o.grads("nanmedian.", m=m)
+    o.err("nanmedian_bool", lambda: T.tensor([True]).nanmedian(0))
+    s = T.tensor([[2.0, 1.0, 2.0, 1.0], [1.0, 1.0, 1.0, 1.0]], requires_grad=True)
+    values, _ = s.sort(1)
+    (values * T.tensor([1.0, 2.0, 3.0, 4.0])).sum().backward()
+    o.grads("sort_grad.", s=s)
+    for name, values, dim in (("cumprod_one_zero", [[1.5, 0.0, 2.0, -1.0]], 1), ("cumprod_zeros", [[0.0, 2.0, 0.0, 3.0]], 1),
+                              ("cumprod_dim0", [[0.0, 2.0], [3.0, 0.0], [4.0, 5.0]], 0)):
+        c = T.tensor(values, requires_grad=True)
+        g, = T.autograd.grad((c.cumprod(dim) * T.arange(1.0, c.numel() + 1).reshape(c.shape)).sum(), c, create_graph=True)
+        o.all(g, name, 3)
+        g.pow(2).sum().backward()
+        o.grads(name + ".", c=c)
+
+
+@case
+def f20_no_derivative_order_and_empty_edges(T, F, o):
+    """PyTorch numbers a NotImplemented node (``x // 2``) UINT64_MAX like AccumulateGrad, so when both are
+    ready it runs first and a leaf beside it may get no gradient; and the empty-tensor edges of median,
+    var, mse_loss and topk."""
+    for k, combine in enumerate((lambda a, b: a * b, lambda a, b: b * a, lambda a, b: T.cat([a, b]))):
+        x = leaf(T, 80, 3)
+        w = leaf(T, 81, 3)
+        o.err(f"floor_divide_backward{k}", lambda: combine(x // 0.75, w).sum().backward())
+        o.grads(f"floor_divide{k}.", w=w)
+    o["empty_median"] = [T.ones(0, dtype=T.bool).median(), T.ones(0, dtype=T.bool).nanmedian(),
+                         T.ones(0, dtype=T.int64).median(), T.ones(0).nanmedian()]
+    o.warns("var_empty_warns", lambda: [T.ones(2, 0, 3).var(0), T.ones(2, 0).var(0), T.ones(3, 0).std(1)])
+    e = T.ones(0, requires_grad=True)
+    t = T.tensor(0.5, requires_grad=True)
+    loss = o.warns("mse_empty_warns", lambda: F.mse_loss(e, t))
+    o["mse_empty"] = loss
+    (loss * 2).backward()
+    o.grads("mse_empty.", e=e, t=t)
+    o.err("topk_bool_k", lambda: T.tensor([True, False]).topk(3))
+    o.err("topk_bool", lambda: T.tensor([True, False]).topk(1))
