@@ -164,13 +164,14 @@ class Median(Max):
     """``x.median()``: the middle value of all elements (the lower one for an even count); ties
     share the gradient, as for ``max()``.  An empty tensor gives nan."""
     node_name = "MedianBackward0"
+    where = staticmethod(median_index)
 
-    @staticmethod
-    def forward(ctx, a):
+    @classmethod
+    def forward(cls, ctx, a):
         x = a._data.reshape(-1)
         if x.size:
             _no_bool(a, "median_cpu")
-        value = x[median_index(x, 0)[0]] if x.size else _nan_as(x.dtype)
+        value = x[cls.where(x, 0)[0]] if x.size else _nan_as(x.dtype)
         out = Tensor(np.asarray(value))
         ctx.save_for_backward(a, out)
         return out
@@ -207,16 +208,7 @@ def nanmedian_index(x, axis, keepdims=True):
 class Nanmedian(Median):
     """``x.nanmedian()``: the median of the elements that are not nan (nan if there are none)."""
     node_name = "NanmedianBackward0"
-
-    @staticmethod
-    def forward(ctx, a):
-        x = a._data.reshape(-1)
-        if x.size:
-            _no_bool(a, "median_cpu")
-        value = x[nanmedian_index(x, 0)[0]] if x.size else _nan_as(x.dtype)
-        out = Tensor(np.asarray(value))
-        ctx.save_for_backward(a, out)
-        return out
+    where = staticmethod(nanmedian_index)
 
 
 class NanmedianDim(MedianDim):
