@@ -163,7 +163,7 @@ class GraphTask:
         """Hooks registered with ``tensor.register_hook`` see (and may replace) the tensor's gradient."""
         for nr in range(len(grads)):
             hooks = node._tensor_pre_hooks.get(nr) if node._tensor_pre_hooks else None
-            if hooks and grads[nr] is not None:
+            if hooks:  # (PyTorch calls them with None too, for a gradient that is undefined)
                 for hook in list(hooks.values()):
                     new = hook(grads[nr])
                     if new is not None:
@@ -200,6 +200,8 @@ def _check_hook_result(hook, grad, new):
     from .._dtype import from_numpy_dtype
     from ..tensor import _TYPE_NAMES, Tensor
     name = getattr(hook, "__name__", type(hook).__name__)
+    if grad is None:  # (PyTorch's check_single_result)
+        raise RuntimeError("can't replace a None gradient with a non-None value")
     if not isinstance(new, Tensor):
         raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
     if new._data.dtype != grad._data.dtype:

@@ -609,6 +609,8 @@ class SubScalar(Function):
 
     @staticmethod
     def forward(ctx, a, number):
+        # PyTorch's at::sub refuses a bool tensor here too (pow's backward computes exponent - 1 of a bool exponent)
+        check_not_bool(a, number, "Subtraction")
         with np.errstate(invalid="ignore", over="ignore"):
             return Tensor(np.asarray(a._data - np.asarray(number, a._data.dtype)))
 

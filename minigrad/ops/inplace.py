@@ -45,10 +45,12 @@ def inplace(t, fn, *args):
     base = t._base
     if recording and t._multi_output_view:
         raise RuntimeError(multi_output_view_message(t, "is being"))
-    if recording and t.requires_grad and t.grad_fn is None:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
     if recording and base is not None and base.requires_grad and base.grad_fn is None:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    # (PyTorch's check_inplace asks the C++ is_leaf, which reads the stored grad_fn: a view made before its
+    # base got a history is still a leaf here until its grad_fn is read or it is used by an op)
+    if recording and t.requires_grad and t._grad_fn is None:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
     if fn is Sub:  # (before the operands' shapes: PyTorch refuses bools first)
         check_not_bool(t, args[0], "Subtraction")
     shared = has_internal_overlap(t._data)  # an expanded tensor: some of its elements are one place in memory

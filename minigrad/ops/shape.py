@@ -744,6 +744,10 @@ def setitem(t, key, value):
     key = sequence_as_tuple(key)
     _check_zero_dim_key(t, key)
     keys = key if isinstance(key, tuple) else (key,)
+    # PyTorch's setitem takes a 0-dim integer tensor in the key as an int: it selects (CopySlices, not index_put_)
+    keys = tuple(int(k._data) if isinstance(k, Tensor) and k._data.ndim == 0 and k._data.dtype.kind in "iu" else k
+                 for k in keys)
+    key = keys if isinstance(key, tuple) else keys[0]
     if has_internal_overlap(t._data):  # an expanded t: write into the view its leading ints and slices pick
         lead = 0
         while lead < len(keys) and (isinstance(keys[lead], slice) or (
@@ -810,7 +814,9 @@ def _check_index_put_dtype(t, keys, value):
 
 def _leaf_check(t, into_view):
     from ..autograd import grad_mode
-    if into_view and grad_mode.is_grad_enabled() and t._requires_grad and t.grad_fn is None:
+    # PyTorch's setitem first takes the view t[key]: that op reads t's grad_fn, so a view whose base changed
+    # in place gets its new node there (and the in-place op that follows does not see a leaf)
+    if into_view and grad_mode.is_grad_enabled() and t.requires_grad and t.grad_fn is None:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
 
 

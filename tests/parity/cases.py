@@ -4074,3 +4074,64 @@ def f20_no_derivative_order_and_empty_edges(T, F, o):
     o.grads("mse_empty.", e=e, t=t)
     o.err("topk_bool_k", lambda: T.tensor([True, False]).topk(3))
     o.err("topk_bool", lambda: T.tensor([True, False]).topk(1))
+
+@case
+def f21b_none_grad_hooks_bool_pow_stale_views(T, F, o):
+    # tensor hooks are called with None for an undefined gradient (vector_norm with ord 0 gives none)
+    seen = []
+    x = leaf(T, 81, 2, 3)
+    x.register_hook(lambda g: seen.append(("leaf", g is None)))
+    y = x.clone()
+    y.sin_()
+    y.register_hook(lambda g: seen.append(("y", g is None)))
+    T.linalg.vector_norm(y, 0, dim=1).sum().backward()
+    o["none_grad_hooks_seen"] = seen
+    o["none_grad_hooks_grad"] = x.grad
+    v = leaf(T, 82, 2, 3)
+    v.register_hook(lambda g: g.sum())
+    o.err("hook_sums_none", lambda: T.linalg.vector_norm(v, 0, dim=1).sum().backward(retain_graph=True))
+    w = leaf(T, 83, 2, 3)
+    u = w * 2
+    u.register_hook(lambda g: T.ones(2, 3))
+    o.err("hook_replaces_none", lambda: T.autograd.grad(T.linalg.vector_norm(u, 0).sum(), w, allow_unused=True))
+    z = leaf(T, 84, 3)
+    parts = (z * 2).unbind()
+    parts[1].register_hook(lambda g: seen.append(("part1", g is None)))
+    parts[0].backward()
+    o["unbind_part_hook"] = seen[-1]
+    # pow's backward computes exponent - 1: refused for a bool exponent, as at::sub refuses it
+    p = leaf(T, 85, 2, 2)
+    o.err("pow_bool_exponent", lambda: (p ** T.tensor([True, False])).sum().backward())
+    o.err("pow_bool_exponent_0dim", lambda: T.autograd.grad((p ** T.tensor(True)).sum(), p, create_graph=True))
+    o.err("pow_all_false_exponent", lambda: (p ** T.tensor([False, False])).sum().backward())
+    o.val("pow_bool_scalar_exponent", lambda: T.autograd.grad((p ** True).sum(), p))
+    # a view made before its base got a history is a leaf to the in-place check until its grad_fn is read
+    src = leaf(T, 86, 3, 2)
+    results = []
+    for k, use in enumerate((None, "grad_fn", "op", "no_grad_op", "setitem", "setitem_all", "setitem_0dim_tensor")):
+        base = T.zeros(3, 2)
+        view = T.einsum("ij->ji", base.reshape(-1, 1)) if k == 0 else base.t()
+        base.copy_(src)
+        if use == "grad_fn":
+            view.grad_fn
+        elif use == "op":
+            view * 2
+        elif use == "no_grad_op":
+            with T.no_grad():
+                view * 2
+        if use == "setitem":
+            def act(view=view): view[0] = 1.0
+        elif use == "setitem_all":
+            def act(view=view): view[:] = 1.0
+        elif use == "setitem_0dim_tensor":
+            def act(view=view): view[T.tensor(1)] = 1.0
+        else:
+            def act(view=view): F.relu(view, inplace=True)
+        results.append(o.err(f"stale_view.{use}", act) is None)
+        if results[-1]:
+            o.all(view, f"stale_view.{use}.value")
+            o["stale_view." + str(use) + ".grad_fn"] = [view.grad_fn.name(), [n and n.name() for n, _ in view.grad_fn.next_functions]]
+    c = leaf(T, 87, 3, 2).clone()
+    c[T.tensor(0)] = 1.0
+    c[T.tensor(1), [1]] = 2.0
+    o["setitem_0dim_index_graph"] = [c.grad_fn.name(), c.grad_fn.next_functions[0][0].name()]
