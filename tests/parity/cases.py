@@ -4075,6 +4075,7 @@ def f20_no_derivative_order_and_empty_edges(T, F, o):
     o.err("topk_bool_k", lambda: T.tensor([True, False]).topk(3))
     o.err("topk_bool", lambda: T.tensor([True, False]).topk(1))
 
+
 @case
 def f21b_none_grad_hooks_bool_pow_stale_views(T, F, o):
     # tensor hooks are called with None for an undefined gradient (vector_norm with ord 0 gives none)
