@@ -1058,8 +1058,7 @@ class Tensor:
 
     def cumsum(self, dim=None, dtype=None, *, axis=None):
         dim = _required_dim("cumsum", dim, axis)
-        src = self if dtype is None else self.to(dtype)
-        return _ops.statistics.Cumsum.apply(src, _wrap_dim(dim, self._data.ndim))
+        return _ops.statistics.Cumsum.apply(self, _wrap_dim(dim, self._data.ndim), dtype)
 
     def logsumexp(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(_required_dim("logsumexp", dim, axis), keepdim, None, keepdims)

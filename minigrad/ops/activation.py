@@ -12,7 +12,7 @@ from ..autograd.function import Function
 from ..tensor import Tensor
 from ._fast import keep_or_zero
 from ._util import constant
-from .elementwise import AddScalar, SigmoidBackward, filled, grad_where
+from .elementwise import AddScalar, MulScalar, SigmoidBackward, filled, grad_where
 from .unary import Erf
 
 
@@ -205,8 +205,11 @@ class SoftplusBackward(Function):
     @staticmethod
     def backward(ctx, gg):
         grad, x = ctx.saved_tensors
-        xb = x * ctx.beta
-        d_x = SigmoidBackward.apply(gg * grad, xb.sigmoid()) * (xb < ctx.threshold).to(gg.dtype) * ctx.beta
+        # PyTorch: x = input * beta; sigmoid_backward(grad, x.sigmoid()) * (x < threshold).type_as(grad) * beta
+        # (beta a Scalar: MulBackward1 twice)
+        xb = MulScalar.apply(x, ctx.beta)
+        d_x = MulScalar.apply(SigmoidBackward.apply(gg * grad, xb.sigmoid()) * (xb < ctx.threshold).to(gg.dtype),
+                              ctx.beta)
         return SoftplusBackward.apply(gg, x, ctx.beta, ctx.threshold), d_x, None, None
 
 

@@ -6,6 +6,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
 from ._util import constant, result_type, sum_to
+from .elementwise import DivScalar, MulScalar
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -46,31 +47,55 @@ class MseLoss(Function):
                 MseLossBackward.apply(grad, target, input, ctx.reduction) if need_target else None, None)
 
 
+def _common_float_dtype(*tensors):
+    """The common dtype of a TensorIterator's float inputs (PyTorch's result_type over all of them):
+    the tensors with dimensions decide; 0-dim tensors only when none has any."""
+    deciding = [t._data.dtype for t in tensors if t._data.ndim > 0] or [t._data.dtype for t in tensors]
+    return np.result_type(*deciding)
+
+
 class MseLossBackward(Function):
     """mse_loss's backward formula as one op, ``grad * 2 (input - target)`` (``/ n`` for "mean")
-    (PyTorch: ``mse_loss_backward``). Its own backward (derivatives.yaml): to ``grad`` the same op on
-    the incoming ``gg`` (summed to ``grad``'s shape), to ``input`` ``2 gg grad`` (``/ n``), to
-    ``target`` minus that."""
+    (PyTorch: ``mse_loss_backward``), of ``input``'s dtype. Its own backward (derivatives.yaml): to ``grad``
+    the same op on the incoming ``gg`` (summed to ``grad``'s shape), to ``input`` ``2 * (gg * grad)``
+    (``/ n``), to ``target`` the negative of the same formula computed once more."""
     node_name = "MseLossBackwardBackward0"
 
     @staticmethod
     def forward(ctx, grad, input, target, reduction):
+        # PyTorch: grad_input = zeros_like(input), then a TensorIterator over (grad_input; input, target,
+        # grad_output) that promotes the inputs to their common dtype, computes ``norm * (a - b) * c`` in
+        # it and casts the result to grad_input's dtype: the result has ``input``'s dtype (mse_loss's
+        # float32 target next to a float64 input gets a float32 gradient, with no cast of its own).
         ctx.save_for_backward(grad, input, target)
         ctx.reduction = reduction
         n = input._data.size
         ctx.scale = 2.0 if reduction != "mean" else 2.0 / n if n else math.inf  # (PyTorch: 2. / 0 in double is inf)
-        dtype = result_type(input, target).numpy
-        diff = input._data.astype(dtype) - target._data.astype(dtype)
-        return Tensor(np.asarray(grad._data * ctx.scale * diff, dtype=dtype))
+        common = _common_float_dtype(input, target, grad)
+        a, b, c = (t._data.astype(common, copy=False) for t in (input, target, grad))
+        with np.errstate(invalid="ignore", over="ignore"):  # (inf * 0 over an empty or infinite difference: silent)
+            return Tensor(np.asarray(common.type(ctx.scale) * (a - b) * c, dtype=input._data.dtype))
 
     @staticmethod
     def backward(ctx, gg):
         grad, input, target = ctx.saved_tensors
         need_grad, need_input, need_target, _ = ctx.needs_input_grad
-        d_input = gg * grad * ctx.scale if need_input or need_target else None
+        # derivatives.yaml: grad_output: mse_loss_backward(grad, self, target, reduction)  (summed to grad_output's
+        #                   shape by the engine), self: mse_loss_double_backward(grad * grad_output, self, reduction),
+        #                   target: -mse_loss_double_backward(grad * grad_output, target, reduction)
         return (sum_to(MseLossBackward.apply(gg, input, target, ctx.reduction), ctx.input_shapes[0])
                 if need_grad else None,
-                d_input if need_input else None, -d_input if need_target else None, None)
+                _mse_loss_double_backward(gg * grad, input, ctx.reduction) if need_input else None,
+                -_mse_loss_double_backward(gg * grad, target, ctx.reduction) if need_target else None, None)
+
+
+def _mse_loss_double_backward(grad, input, reduction):
+    """PyTorch (FunctionsManual.cpp): ``grad_input = 2 * grad`` (a plain number: MulBackward1), then for
+    "mean" ``grad_input /= input.numel()`` (in place, DivBackward1: the same graph as out of place)."""
+    grad_input = MulScalar.apply(grad, 2)
+    if reduction == "mean":
+        grad_input = DivScalar.apply(grad_input, input._data.size)
+    return grad_input
 
 
 class NllLossBackward(Function):

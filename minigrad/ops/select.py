@@ -44,10 +44,11 @@ class MaskedFill(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from .elementwise import grad_where
-        mask = np.broadcast_to(ctx.mask, grad._data.shape)
-        g_self = sum_to(grad_where(~mask, grad), ctx.input_shapes[0]) if ctx.needs_input_grad[0] else None
-        g_value = grad_where(mask, grad).sum() if ctx.needs_input_grad[2] else None  # a 0-dim value tensor
+        # derivatives.yaml: self: grad.masked_fill(mask, 0) (MaskedFillBackward0 under create_graph; summed
+        # to self's shape by the engine where the mask broadcast self); value (a 0-dim tensor):
+        # masked_fill_backward(grad, mask) = grad.masked_select(mask).sum()
+        g_self = sum_to(MaskedFill.apply(grad, ctx.mask, 0), ctx.input_shapes[0]) if ctx.needs_input_grad[0] else None
+        g_value = MaskedSelect.apply(grad, ctx.mask).sum() if ctx.needs_input_grad[2] else None
         return g_self, None, g_value
 
 
@@ -228,13 +229,25 @@ class Repeat(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        # see the gradient as (r0, s0, r1, s1, ...) and sum over every r: one block per copy
-        shape = (1,) * (len(ctx.repeats) - len(ctx.shape)) + tuple(ctx.shape)
-        split = []
-        for r, s in zip(ctx.repeats, shape):
-            split += [r, s]
-        g = grad.reshape(split).sum(tuple(range(0, len(split), 2)))
-        return g.reshape(ctx.shape), None
+        # PyTorch's repeat_backward (FunctionsManual.cpp): a 0 among the repeats gives zeros; the leading
+        # dims the repeat added are summed away one at a time (grad.sum(0)); then the gradient is seen as
+        # (r, s) for every dim repeated r > 1 times (s for the others) and summed over all the r at once
+        # (one reshape, one sum; neither when no dim was repeated).
+        if 0 in ctx.repeats:
+            return Tensor(np.zeros(ctx.shape, dtype=grad._data.dtype)), None
+        num_unsqueezed = grad._data.ndim - len(ctx.shape)
+        for _ in range(num_unsqueezed):
+            grad = grad.sum(0)
+        grad_size, sum_dims = [], []
+        for dim, s in enumerate(ctx.shape):
+            repeat = ctx.repeats[dim + num_unsqueezed]
+            if repeat != 1:
+                grad_size.append(repeat)
+                sum_dims.append(len(grad_size) - 1)
+            grad_size.append(s)
+        if sum_dims:
+            grad = grad.reshape(grad_size).sum(sum_dims)
+        return grad, None
 
 
 # ------------------------------------------------------------------ split, unbind
@@ -742,7 +755,13 @@ class Trace(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return DiagEmbed.apply(grad.expand(min(ctx.shape)), 0, ctx.shape)
+        # PyTorch's trace_backward: grad_input = zeros(n * m); the min(n, m) diagonal places,
+        # indices = arange(0, min(n, m) * (m + 1), m + 1); grad_input.index_fill_(0, indices, grad);
+        # grad_input.view(sizes)  (IndexFillBackward1 with no edge for the zeros, then ViewBackward0)
+        n, m = ctx.shape
+        grad_input = Tensor(np.zeros(n * m, dtype=grad._data.dtype))
+        indices = np.arange(0, min(n, m) * (m + 1), m + 1, dtype=np.int64)
+        return IndexFillTensor.apply(grad_input, 0, indices, grad).view(n, m)
 
 
 # ------------------------------------------------------------------ masked_select, take, nonzero

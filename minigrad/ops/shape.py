@@ -331,6 +331,10 @@ class Expand(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        # PyTorch: at::sum_to(grad, self.sizes()), which for a 0-dim self is always grad.sum() (SumBackward0
+        # under create_graph), even when grad is 0-dim too (an expand of a 0-dim tensor to ())
+        if ctx.shape == ():
+            return grad.sum(), None
         return sum_to(grad, ctx.shape), None
 
 

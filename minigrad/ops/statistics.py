@@ -101,7 +101,10 @@ def _var_backward(grad, a, ctx):
         x = a._data
         with np.errstate(invalid="ignore"):  # (the mean of no elements is nan)
             mean = x.sum() / x.size
-        return g * constant(np.where(x == mean, np.nan, np.inf).astype(x.dtype))
+        # (PyTorch: grad * at::where(self == self.mean(), nan, inf), a where of two Scalars: of the default
+        # dtype, float32, which a float64 0-dim grad does not widen: a float32 gradient, cast back to float64
+        # by the engine, ToCopyBackward0)
+        return g * constant(np.where(x == mean, np.nan, np.inf).astype(_dtype.get_default_dtype().numpy))
     scale = 2.0 / (n - correction) if n != correction else math.inf
     return MulScalar.apply(g, scale) * (a - (a.mean() if whole else a.mean(dims, True)))
 
@@ -249,24 +252,35 @@ def _sum_dtype(d):
 
 
 # ------------------------------------------------------------------ cumulative sum
+_CUMSUM_ACC = {"float32": np.float64, "float16": np.float32}  # at::acc_type<scalar_t, /*is_cuda=*/false>
+
+
 class Cumsum(Function):
-    """``x.cumsum(dim)``: out_i = x_0 + ... + x_i, so d/dx_i gets the sum of the gradients from i on:
-    the reversed cumulative sum of the gradient (PyTorch: ``cumsum_backward``)."""
+    """``x.cumsum(dim, dtype=None)``: out_i = x_0 + ... + x_i (in ``dtype`` if given), so d/dx_i gets the
+    sum of the gradients from i on: the reversed cumulative sum of the gradient (PyTorch: ``cumsum_backward``)."""
     node_name = "CumsumBackward0"
 
     @staticmethod
-    def forward(ctx, a, dim):
+    def forward(ctx, a, dim, dtype):
         ctx.dim = dim
-        if a._data.ndim == 0:
-            return Tensor(a._data.astype(_sum_dtype(a._data.dtype)))
+        ctx.dtype = a.dtype  # (the input's: its gradient is cast back to it first)
+        x = a._data if dtype is None else a._data.astype(dtype.numpy)
+        if x.ndim == 0:
+            return Tensor(x.astype(_sum_dtype(x.dtype)))
+        out = _sum_dtype(x.dtype)
+        acc = _CUMSUM_ACC.get(np.dtype(out).name, out)  # (PyTorch's CPU kernel: acc_type, each partial sum rounded)
         with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, silently, as in PyTorch
-            return Tensor(np.asarray(np.cumsum(a._data, axis=dim, dtype=_sum_dtype(a._data.dtype)), order="C"))
+            return Tensor(np.asarray(np.cumsum(x, axis=dim, dtype=acc), dtype=out, order="C"))
 
     @staticmethod
     def backward(ctx, grad):
-        if grad._data.ndim == 0:
-            return grad, None
-        return grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim), None
+        # derivatives.yaml: self: cumsum_backward(grad.to(self.scalar_type()), dim); cumsum_backward returns
+        # the gradient as it is when it has at most one element or the dim has size 1, else
+        # grad.flip(dim).cumsum(dim).flip(dim)
+        grad = grad.to(ctx.dtype)
+        if grad._data.size <= 1 or grad._data.shape[ctx.dim] == 1:
+            return grad, None, None
+        return grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim), None, None
 
 
 # ------------------------------------------------------------------ cumulative product

@@ -4136,3 +4136,62 @@ def f21b_none_grad_hooks_bool_pow_stale_views(T, F, o):
     c[T.tensor(0)] = 1.0
     c[T.tensor(1), [1]] = 2.0
     o["setitem_0dim_index_graph"] = [c.grad_fn.name(), c.grad_fn.next_functions[0][0].name()]
+
+
+@case
+def f21a_second_order_formulas_as_pytorch_writes_them(T, F, o):
+    """Second-order graphs (and third) of the differential run's classes "grad: next_functions" / "grad_fn":
+    mse_loss_backward keeps its input's dtype (a float32 target next to a float64 input: no ToCopyBackward0) and
+    its own backward multiplies by plain numbers; repeat's backward sums the added leading dims one at a time;
+    softplus_backward's backward multiplies by beta as a Scalar; expand of a 0-dim tensor sums in backward;
+    var/std with no degrees of freedom (a where of two Scalars: float32); masked_fill's backward is a
+    masked_fill (a value tensor's: masked_select().sum()); cumsum's backward casts first and is the gradient
+    itself along a dim of size 1; trace's backward is index_fill_ on zeros, then a view."""
+    t32 = leaf(T, 80, 3)
+    x64 = leaf(T, 81, 3, dtype="float64")
+    for red in ("mean", "none", "sum"):
+        loss = F.mse_loss(x64, t32, reduction=red).sum()
+        g64, g32 = T.autograd.grad(loss ** 3, [x64, t32], create_graph=True)
+        o.all(g32, f"mse_{red}.target", 6)
+        o.all(g64, f"mse_{red}.input", 6)
+        h = T.autograd.grad((g32 * g32).sum() + g64.sum(), [x64, t32], create_graph=True)
+        o.all(h[0], f"mse_{red}.input2", 8)
+        o.all(h[1], f"mse_{red}.target2", 8)
+    a = leaf(T, 82, 3, 2)
+    for k, reps in enumerate(((2, 1), (1, 1), (3, 2, 2), (2, 0), (2, 3, 1))):
+        y = F.softplus(a.repeat(*reps), beta=2)
+        g, = T.autograd.grad(y.sum(), [a], create_graph=True)
+        o.all(g, f"repeat{k}", 8)
+        if g.requires_grad:
+            o.all(T.autograd.grad((g * g).sum(), [a], create_graph=True)[0], f"repeat{k}.second", 10)
+    s = leaf(T, 83)
+    for k, y in enumerate((F.normalize(s, dim=0), s.expand(()) * s)):
+        o.all(T.autograd.grad((y ** 3).sum(), [s], create_graph=True)[0], f"expand_0d{k}", 10)
+    v = leaf(T, 84, 1, dtype="float64")
+    w = v.clone()
+    w.sin_()
+    for name, f, x in (("std_no_dof", w.std, v), ("var_no_dof", v.var, v), ("var_0d", s.var, s)):
+        y = o.warns(name + ".warnings", f)
+        o.all(T.autograd.grad(y * 3, [x], create_graph=True)[0], name, 6)
+    m = leaf(T, 85, 3, 1)
+    val = leaf(T, 86)
+    for k, (mask, value) in enumerate(((m > 0, -1.5), (T.tensor([True, False, True]), 2.0), (m < 0, val),
+                                       (T.tensor([[True, False]]), val * 3))):
+        y = m.masked_fill(mask, value)
+        gs = T.autograd.grad((y * y * y).sum(), [m, val], create_graph=True, allow_unused=True)
+        o.all(gs[0], f"masked_fill{k}.self", 4)
+        if gs[1] is not None:
+            o.all(gs[1], f"masked_fill{k}.value", 4)
+    c = m * 1
+    c.masked_fill_(m > 0, 2.0)
+    o.all(T.autograd.grad((c * c).sum(), [m], create_graph=True)[0], "masked_fill_inplace", 4)
+    b = leaf(T, 87, 1)
+    for k, (x, d, dtype) in enumerate(((b, 0, None), (m, 1, None), (m, 0, None), (m, 0, T.float64), (b, 0, T.float64))):
+        g, = T.autograd.grad((x.cumsum(d, dtype=dtype) ** 3).sum(), [x], create_graph=True)
+        o.all(g, f"cumsum{k}", 8)
+    o["cumsum_float32_accumulates_in_double"] = T.tensor(arr(88, 200, lo=-1000.0, hi=1000.0).tolist()).cumsum(0)
+    for k, shape in enumerate(((2, 3), (3, 2), (4, 1), (1, 1))):
+        p = leaf(T, 89 + k, *shape, dtype="float64")
+        g, = T.autograd.grad(p.trace() ** 3, [p], create_graph=True)
+        o.all(g, f"trace{k}", 4)
+        o.all(T.autograd.grad((g * g).sum(), [p], create_graph=True)[0], f"trace{k}.second", 8)
