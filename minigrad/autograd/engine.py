@@ -127,6 +127,8 @@ class GraphTask:
                 index += 1
                 continue
 
+            if type(node) is AccumulateGrad:  # does anyone but this node hold the gradient? (PyTorch: its use_count)
+                node.grad_held_elsewhere = self._held_elsewhere(node, grads[0], buffers)
             outs = self._call(node, grads)
             if trace:
                 yield Step(index, node, tuple(grads), outs, True)
@@ -145,6 +147,13 @@ class GraphTask:
             for _ in self.steps(trace=False):  # (never yields: there is nothing to wait for)
                 pass
         return self
+
+    def _held_elsewhere(self, node, g, buffers):
+        """Is gradient ``g`` held by more than the leaf's node: the caller's root gradients, another node's
+        input slot (a node that passed one gradient on to two inputs), ``autograd.grad``'s results?  A hook
+        on the leaf may keep it too: minigrad counts it held then."""
+        others = [x for buf in buffers.values() for x in buf] + list(self.root_grads) + list(self.captured)
+        return bool(node._tensor_pre_hooks) or any(x is g for x in others)
 
     def _add(self, buffers, node, nr, g):
         """Put gradient ``g`` into ``node``'s input slot ``nr``; add it if one is there already."""

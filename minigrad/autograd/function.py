@@ -592,6 +592,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         self._sequence_nr = float("inf")  # PyTorch gives it UINT64_MAX: run it as soon as it is ready
         self.variable = variable
+        self.grad_held_elsewhere = True  # the engine sets it before each run (see apply)
 
     def name(self):
         return "minigrad::autograd::AccumulateGrad"
@@ -606,13 +607,42 @@ class AccumulateGrad(Node):
         v = self.variable
         if grad is None:  # no gradient arrived along any edge
             return ()
-        if v._grad is None:  # the first gradient: a copy of its own (the same one may reach several leaves);
-            v._grad = Tensor(np.empty_like(grad._data)).copy_(grad)  # with create_graph=True, a CopyBackwards node
+        if v._grad is None:  # the first gradient
+            if (not grad_mode.is_grad_enabled() and not self.grad_held_elsewhere
+                    and obeys_layout_contract(grad._data, v._data)):
+                # PyTorch steals a gradient no one else holds (use_count 1) that has the leaf's strides:
+                # .grad is that tensor, so it may share memory with another leaf's (the 0-dim pieces
+                # ``unbind`` makes of ``sum``'s expanded gradient are one number)
+                v._grad = grad.detach()
+            else:  # a copy of its own; with create_graph=True, a CopyBackwards node
+                v._grad = Tensor(np.empty_like(grad._data)).copy_(grad)
         elif grad_mode.is_grad_enabled():  # create_graph=True: the sum is recorded too
             v._grad = v._grad + grad
         else:
             v._grad.add_(grad)  # in place, as PyTorch does
         return ()
+
+
+def obeys_layout_contract(g, v):
+    """PyTorch's ``utils::obeys_layout_contract(grad, variable)`` for numpy arrays: a dense ``v``'s gradient
+    must have its strides in every dim of more than one element (and no 0 stride in the others);
+    another ``v``'s must be contiguous."""
+    if not _is_dense(v):
+        return g.flags.c_contiguous
+    for size, gs, vs in zip(g.shape, g.strides, v.strides):
+        if (size != 1 and gs // g.itemsize != vs // v.itemsize) or (size == 1 and gs == 0):
+            return False
+    return True
+
+
+def _is_dense(a):
+    """``is_non_overlapping_and_dense``: sorted by stride, the dims (of more than one element) tile memory."""
+    expected = 1
+    for stride, size in sorted((st // a.itemsize, sz) for st, sz in zip(a.strides, a.shape) if sz != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
 
 
 class Error(Node):
