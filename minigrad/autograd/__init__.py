@@ -20,8 +20,8 @@ def _make_grads(outputs, grads):
     from ..tensor import Tensor
     import numpy as np
     result = []
-    for i, out in enumerate(outputs):
-        if not out._requires_grad:
+    for i, out in enumerate(outputs):  # (the property: a view whose base was since changed in place by
+        if not out.requires_grad:       # a tensor that requires grad requires grad now, as in PyTorch)
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     for i, (out, g) in enumerate(zip(outputs, grads)):
         if g is None:
@@ -77,10 +77,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     single = isinstance(inputs, Tensor)
     inputs = _tensors(inputs)
     for i, out in enumerate(outputs):  # PyTorch checks the outputs first
-        if not out._requires_grad:
+        if not out.requires_grad:  # (the property: see _make_grads)
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     for t in inputs:
-        if not t._requires_grad:
+        if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     grads = _tensors(grad_outputs) if grad_outputs is not None else [None] * len(outputs)
     if retain_graph is None:

@@ -98,7 +98,13 @@ class Gelu(Function):
             if approximate == "tanh":
                 inner = math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)
                 return Tensor(np.asarray(0.5 * x * (1 + np.tanh(inner)), dtype=x.dtype))
-            out = np.asarray(x * 0.5 * (1 + Erf.numpy_fn(x / math.sqrt(2))), dtype=x.dtype)
+            # PyTorch (aten/src/ATen/native/cpu/Activation.cpp, GeluKernelImpl) computes in the tensor's
+            # dtype: x * 0.5 * (1 + erf(x * M_SQRT1_2)), so in float32 ``1 + erf`` is rounded to float32
+            # (a multiple of 2**-24 far left, where it matters most).  minigrad simplifies: erf rounded
+            # from double, where PyTorch's vectorised loop has its own float32 erf (an ulp or so apart).
+            f = x.dtype.type
+            e = np.asarray(Erf.numpy_fn(x * f(math.sqrt(0.5))), dtype=x.dtype)  # (M_SQRT1_2)
+            out = np.asarray(x * f(0.5) * (f(1) + e), dtype=x.dtype)
         if x.dtype == np.float32 and x.size > 1 and x.flags.c_contiguous:
             # PyTorch's vectorised float32 kernel (a contiguous tensor of 2 or more elements) gives nan at +inf
             out = np.where(x == np.inf, np.float32(np.nan), out)

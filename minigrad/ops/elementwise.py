@@ -189,6 +189,33 @@ class Reciprocal(Function):
         return -grad * (out * out)
 
 
+def _pow_float(x, p):
+    """``x ** p`` for a float32/float64 array and a number, as PyTorch's CPU kernel computes it
+    (aten/src/ATen/native/cpu/PowKernel.cpp, pow_tensor_scalar_kernel): 0.5, -0.5 and -1 go to the
+    sqrt, rsqrt (``1 / sqrt(x)``) and reciprocal kernels, 2, 3 and -2 are products
+    (``x * x``, ``x * x * x``, ``1 / (x * x)``), other exponents ``std::pow``.  (It matters at the
+    edges: ``(-0.0) ** -0.5`` is ``1 / -0.0 = -inf`` and ``(-inf) ** -0.5`` is nan, where C's pow
+    gives +inf and 0; and each product rounds.)  minigrad simplifies: for other exponents numpy's
+    pow, where PyTorch's vectorised loop uses Sleef's (within an ulp)."""
+    if p == 0:  # (PyTorch's pow_out: fill with 1; numpy's pow(x, 0) is 1 too, nan included)
+        return np.ones_like(x)
+    if p == 1:  # (PyTorch's pow_out: a copy)
+        return x.copy()
+    if p == 0.5:
+        return np.sqrt(x)
+    if p == -0.5:
+        return np.asarray(1, x.dtype) / np.sqrt(x)
+    if p == -1:
+        return np.asarray(1, x.dtype) / x
+    if p == 2:
+        return x * x
+    if p == 3:
+        return x * x * x
+    if p == -2:
+        return np.asarray(1, x.dtype) / (x * x)
+    return np.power(x, p)
+
+
 class Pow(Function):
     """``x ** 2``: a tensor to a fixed number."""
     node_name = "PowBackward0"
@@ -201,9 +228,13 @@ class Pow(Function):
         if isinstance(exponent, int) and exponent < 0 and a._data.dtype.kind in "iub":
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            out = np.power(a._data, exponent)
-        if isinstance(exponent, float) and not a.dtype.is_floating_point:
-            out = out.astype(np.float32)
+            x = a._data
+            if isinstance(exponent, float) and not a.dtype.is_floating_point:
+                x = x.astype(np.float32)  # (PyTorch computes in the result's dtype, float32)
+            if x.dtype in (np.float32, np.float64) and not isinstance(exponent, bool):
+                out = _pow_float(x, exponent)
+            else:
+                out = np.power(x, exponent)
         return Tensor(np.asarray(out, dtype=out.dtype))
 
     @staticmethod

@@ -202,7 +202,10 @@ def inplace_view_refresh(view):
     A view of a base that requires grad requires grad too, even if the base only got a history by
     the in-place change (``view = x[1:]; x.add_(w)``)."""
     base = view._base
-    if view._multi_output_view and view._grad_fn is not None:  # (a piece made while recording)
+    # PyTorch (VariableHooks::grad_fn): a view with no node whose base does not require grad is left
+    # alone; otherwise a piece of split/chunk/unbind made in grad mode (CreationMeta::MULTI_OUTPUT_NODE,
+    # whether or not that was recorded) cannot be given a new node (handle_view_on_rebase)
+    if view._multi_output_view and (view._grad_fn is not None or base.requires_grad):
         raise RuntimeError(multi_output_view_message(view, "its base or another view of its base has been"))
     if base.requires_grad:
         with grad_mode.enable_grad():

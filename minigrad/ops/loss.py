@@ -164,11 +164,14 @@ class NllLoss(Function):
         # the loss of each (sample, position): coef * input[i, target[i], ...], 0 where ignored
         chosen = np.where(valid, np.take_along_axis(x, safe[:, None], axis=1)[:, 0], 0)  # (an ignored inf is 0)
         picked = np.take_along_axis(coef, safe[:, None], axis=1)[:, 0] * chosen
+        # PyTorch (nll_loss_out_frame) writes an ignored target's loss as 0, +0.0 (coef * 0 here is -0.0)
+        picked = np.where(valid, picked, np.zeros((), x.dtype))
         if reduction == "none":
             return Tensor(np.asarray(picked if input._data.ndim > 1 else picked[0]))
         if reduction == "mean" and w.sum() == 0:
             return Tensor(np.asarray(np.nan, dtype=x.dtype))
-        return Tensor(np.asarray(picked.sum(), dtype=x.dtype))
+        # PyTorch's sum starts from 0 (loss_partial_sums = {0}; -= input * w): +0.0, never -0.0
+        return Tensor(np.asarray(0 + picked.sum(), dtype=x.dtype))
 
     @staticmethod
     def backward(ctx, grad):

@@ -41,8 +41,9 @@ def _sum_dtype(a, dtype):
 
 
 def _check_float(a, name, dim):
-    """softmax and log_softmax have float kernels only (PyTorch names the kernel it could not find)."""
-    if not a.dtype.is_floating_point:
+    """softmax and log_softmax have float kernels only (PyTorch names the kernel it could not find).
+    An empty tensor never reaches the kernel (softmax_cpu_out returns first): any dtype passes."""
+    if not a.dtype.is_floating_point and a._data.size:
         kernel = f"{name}_lastdim" if dim == a._data.ndim - 1 or a._data.ndim == 0 else name
         raise NotImplementedError(f'"{kernel}_kernel_impl" not implemented for \'{_TYPE_NAMES[a.dtype.name]}\'')
 
@@ -232,6 +233,11 @@ class Softmax(Function):
         d = dims_arg(dim, a._data.ndim)[0]
         _check_float(a, "softmax", d)
         axis = d if a._data.ndim else None
+        if not a._data.size:  # (an empty result of the input's dtype, a bool or integer one too)
+            out = Tensor(np.empty(a._data.shape, a._data.dtype))
+            ctx.dim, ctx.dim_arg = d, dim
+            ctx.save_for_backward(out)
+            return out
         with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, silently, in PyTorch too
             e = np.exp(a._data - a._data.max(axis=axis, keepdims=True, initial=-np.inf))
             out = Tensor(np.asarray(e / e.sum(axis=axis, keepdims=True), order="C"))
@@ -282,6 +288,11 @@ class LogSoftmax(Function):
         d = dims_arg(dim, a._data.ndim)[0]
         _check_float(a, "log_softmax", d)
         axis = d if a._data.ndim else None
+        if not a._data.size:  # (an empty result of the input's dtype, a bool or integer one too)
+            out = Tensor(np.empty(a._data.shape, a._data.dtype))
+            ctx.dim, ctx.dim_arg = d, dim
+            ctx.save_for_backward(out)
+            return out
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             shifted = a._data - a._data.max(axis=axis, keepdims=True, initial=-np.inf)
             out = Tensor(np.asarray(shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True)), order="C"))

@@ -357,6 +357,17 @@ class FloorDivide(NoDerivative):
         raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
+def _remainder(x, y):
+    """PyTorch's ``remainder`` kernel (aten/src/ATen/native/cpu/BinaryOpsKernel.cpp, remainder_kernel):
+    ``mod = fmod(a, b); if (mod != 0 && (b < 0) != (mod < 0)) mod += b``.  numpy's ``remainder``
+    is the same except that a zero remainder takes ``b``'s sign; PyTorch's keeps fmod's, ``a``'s
+    (``-1.5 % 0.75`` is -0.0).  Integers have no -0: numpy's is PyTorch's there."""
+    if x.dtype.kind in "iub" and y.dtype.kind in "iub":
+        return np.remainder(x, y)
+    mod = np.fmod(x, y)
+    return np.where((mod != 0) & ((y < 0) != (mod < 0)), mod + y, mod)
+
+
 class Remainder(Function):
     """``a % b`` with the sign of ``b`` (Python's rule, PyTorch's ``remainder``).
 
@@ -364,7 +375,7 @@ class Remainder(Function):
     gives ``RemainderBackward0`` (one edge), a tensor ``b`` ``RemainderBackward1``.
     """
     node_name = "RemainderBackward1"
-    op = staticmethod(np.remainder)  # the remainder, and the rounding of the quotient it leaves:
+    op = staticmethod(_remainder)  # the remainder, and the rounding of the quotient it leaves:
     rounding_mode = "floor"          # a = a.div(b, rounding_mode="floor") * b + op(a, b)
 
     @classmethod
@@ -389,7 +400,7 @@ class Remainder(Function):
 
 class RemainderScalar(Function):
     node_name = "RemainderBackward0"
-    op = staticmethod(np.remainder)
+    op = staticmethod(_remainder)
 
     @classmethod
     def forward(cls, ctx, a, number):
@@ -412,7 +423,7 @@ class RemainderOfNumber(NoDerivative):
     def forward(ctx, number, a):
         b = as_operand(number, a)
         with np.errstate(all="ignore"):
-            return result(a, b, np.remainder(b._data, a._data))
+            return result(a, b, _remainder(b._data, a._data))
 
     @staticmethod
     def backward(ctx, grad):

@@ -4195,3 +4195,43 @@ def f21a_second_order_formulas_as_pytorch_writes_them(T, F, o):
         g, = T.autograd.grad(p.trace() ** 3, [p], create_graph=True)
         o.all(g, f"trace{k}", 4)
         o.all(T.autograd.grad((g * g).sum(), [p], create_graph=True)[0], f"trace{k}.second", 8)
+
+
+@case
+def f21c_signed_zeros_pow_kernels_and_fresh_views(T, F, o):
+    """The classes of a differential run: remainder's zero keeps fmod's sign (a's), nll_loss's ignored
+    targets lose +0, pow by 0.5/-0.5/-1/2/3/-2 goes to sqrt/rsqrt/reciprocal/products (rsqrt(-0.0) is -inf,
+    of -inf nan; the gradient of x ** 0.5 at -0.0 is -inf), float32 gelu rounds 1 + erf in float32,
+    softmax of an empty bool tensor, a view whose base later gets a history (backward straight away;
+    a piece of split made in grad mode refuses). (Not copied: PyTorch's AccumulateGrad keeps a gradient
+    no one else holds instead of copying it, so the 0-dim .grad of leaves stacked and summed can share
+    one number; minigrad cannot see who holds a tensor without reference counts and always copies.)"""
+    inf, nan = float("inf"), float("nan")
+    a = T.tensor([-1.52, 1.52, -1.5, 3.0, -1.0, 1.0, 0.0, -0.0])
+    b = T.tensor([0.76, 0.76, -0.75, -1.5, inf, -inf, -2.0, 2.0])
+    o["remainder"] = [1 / (a % b), 1 / (a % 0.76), 1 / a.remainder(-0.75), 1 / T.remainder(-1.5, b), 1 / (a.double() % b.double())]
+    x = T.tensor([[0.43, -1.0], [0.16, 2.0], [1.69, 3.0]])
+    o["nll_ignored"] = [1 / F.nll_loss(x, T.tensor(t), ignore_index=0, reduction=r)
+                        for t in ([0, 0, 0], [1, 0, 1]) for r in ("none", "sum")]
+    p = T.tensor([-inf, -2.5, -1.0, -0.0, 0.0, 1e-45, 1.0, 2.5, inf, nan, 3e38, 1e-20, 0.3])
+    o["pow_kernels"] = [p ** e for e in (-0.5, -1, -1.0, 2, 3, 3.0, -2, 0, 1)] + [p.double() ** e for e in (-0.5, 0.5, -2, 3)]
+    z = T.tensor([[[-1.98], [1.81], [-0.0]]], dtype=T.float64, requires_grad=True)
+    (z.tril(2) ** 0.5).sum().backward()
+    o.grads("sqrt_of_minus_zero.", z=z)
+    c = T.tensor([[-0.39, -1.23], [0.47, -1.76], [1.34, -1.65]]) ** 3
+    o["gelu_float32_tail"] = [1 / F.gelu(c).tanh(), F.gelu(c[1:2, 1]), F.gelu(c.double())]
+    e = T.tensor([1.0, 2.0])[T.tensor([False, False])] == 0
+    o["softmax_empty_bool"] = [e.softmax(-1), e.log_softmax(0), T.zeros(0, 3, dtype=T.int64).softmax(1)]
+    o.err("softmax_bool", lambda: (T.tensor([True]).softmax(0)))
+    v0 = leaf(T, 80, 3)
+    v1 = const(T, 81, 2, 3)
+    v3 = v1.T
+    v1[0, ...] = v0
+    v3.backward(gradient=T.ones_like(v3) * 0.5)
+    o.grads("view_then_base_history.", v0=v0)
+    s2 = const(T, 82, 2, 1, 3, dtype="float64")
+    piece = s2.split(1, -1)[-1]
+    w9 = leaf(T, 83, 2, 1, 3, dtype="float64")
+    s2.__iadd__(w9).sum().backward(retain_graph=True)
+    o.err("split_piece_after_base_history", lambda: piece.grad_fn)
+    o.val("split_piece_requires_grad", lambda: piece.requires_grad)
