@@ -309,19 +309,12 @@ _WRITE_SHARED_PLACES = _FILLS + _INDEX_PUTS + (shape.CopySlices,)
 def _write_expanded(t, out, fn, args):
     """Write into a tensor whose elements share places in memory, as PyTorch does: ``fill_`` and ``zero_``
     write one value everywhere; ``index_put_`` and ``masked_fill_`` (``x[key] = v`` with a list, tensor or
-    mask) write the places they pick (``inplace`` warned that this is deprecated); ``x[i] = v`` writes into the view
-    ``x[i]``, which must have places of its own.  (Every other op refused before it began: ``inplace``.)"""
+    mask) write the places they pick (``inplace`` warned that this is deprecated).  (Every other op refused
+    before it began: ``inplace``.)"""
     if fn in _FILLS:
         np.copyto(t._data, out._data, casting="unsafe")
         return
     key, value = args[0], args[1]
-    keys = key if isinstance(key, tuple) else (key,)
-    if fn is shape.CopySlices and not any(shape._is_advanced(k) for k in keys):  # x[i] = v: copy_ into the view x[i]
-        view = t._data[keys if Ellipsis in keys else keys + (Ellipsis,)]  # (a view even of one element)
-        if has_internal_overlap(view):
-            raise RuntimeError(SHARED_PLACE)
-        np.copyto(view, out._data[key], casting="unsafe")
-        return
     if fn is shape.IndexPutAccumulate:  # every indexed element adds its value, into shared places too
         np.add.at(t._data, key, value._data)
         return

@@ -643,8 +643,9 @@ class IndexPut(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        g = grad.clone()
-        ga = IndexPutZero.apply(g, ctx.key) if ctx.needs_input_grad[0] else None
+        # PyTorch's formula: grad.index_put(indices, zeros_like(values)) for x, grad.index(indices) for value
+        zeros = Tensor(np.zeros(ctx.value_shape, grad._data.dtype))
+        ga = IndexPut.apply(grad, ctx.key, zeros) if ctx.needs_input_grad[0] else None
         gv = sum_to(grad[ctx.key], ctx.value_shape) if ctx.needs_input_grad[2] else None
         return ga, None, gv
 
@@ -687,8 +688,10 @@ def index_put(t, indices, values, accumulate=False, in_place=False):
 
 
 class CopySlices(IndexPut):
-    """``x[0] = value`` (a key of ints and slices): PyTorch writes into the view ``x[0]`` and records
-    that on ``x`` as a ``CopySlices`` node; the formula is the same as ``IndexPut``'s."""
+    """``x[0, [1, 2]] = value`` (index tensors after an int, a slice or None): PyTorch takes the view ``x[0]`` and
+    index_puts into it, recorded on ``x`` as ``CopySlices``; minigrad records one node of that name with
+    ``IndexPut``'s formula (the same values and first-order graph; under ``create_graph`` PyTorch's
+    ``CopySlices`` runs ``IndexPutBackward0`` inside, where this node is the formula itself)."""
     node_name = "CopySlices"
 
 
@@ -704,22 +707,6 @@ class FillTensor(Function):
     @staticmethod
     def backward(ctx, grad):
         return Tensor(np.zeros_like(grad._data)), grad.sum()
-
-
-class IndexPutZero(Function):
-    """The gradient of overwritten elements is zero."""
-    node_name = "IndexPutBackward0"
-
-    @staticmethod
-    def forward(ctx, g, key):
-        ctx.key = key
-        out = g._data.copy()
-        out[key] = 0
-        return Tensor(out)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return IndexPutZero.apply(grad, ctx.key), None
 
 
 def _drop_leading_ones(value):
@@ -792,7 +779,14 @@ def setitem(t, key, value):
         if has_internal_overlap(t._data):  # (PyTorch copies the value in, and copy_ refuses shared places)
             raise RuntimeError(SHARED_PLACE)
         return inplace(t, CopyFrom if value._data.shape == dst_shape else FillTensor, value)
-    return _leaf_check(t, True) or inplace(t, CopySlices, np_key, value)
+    _leaf_check(t, True)
+    # PyTorch's copy_to: the view t[key] takes the value by copy_ (fill_ for a 0-dim value), and the in-place
+    # change of a view gives t a CopySlices node over that op's node
+    view = t[key]
+    if has_internal_overlap(view._data):  # (copy_ and fill_ with a tensor refuse to write shared places)
+        raise RuntimeError(SHARED_PLACE)
+    inplace(view, CopyFrom if value._data.shape == dst_shape else FillTensor, value)
+    return None
 
 
 def _as_index_arrays(key):
@@ -921,7 +915,9 @@ def diff(t, n=1, dim=-1, prepend=None, append=None):
         t = creation.cat([p for p in (prepend, t, append) if p is not None], dim)
     length = t.shape[dim] - 1
     for _ in range(min(n, t.shape[dim])):
-        upper, lower = t.narrow(dim, 1, length), t.narrow(dim, 0, length)
+        # (PyTorch's C++ builds the right operand first, so x[:-1]'s node is the older one: it runs later)
+        lower = t.narrow(dim, 0, length)
+        upper = t.narrow(dim, 1, length)
         t = upper.logical_xor(lower) if t.dtype.name == "bool" else upper - lower
         length -= 1
     return t

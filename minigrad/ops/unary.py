@@ -578,10 +578,9 @@ class NanToNum(Function):
         return Tensor(np.nan_to_num(a._data, nan=nan, posinf=posinf, neginf=neginf))
 
     @staticmethod
-    def backward(ctx, grad):
-        from .elementwise import grad_where
+    def backward(ctx, grad):  # (derivatives.yaml: grad * at::isfinite(self), a product with a bool mask)
         a, = ctx.saved_tensors
-        return grad_where(np.isfinite(a._data), grad), None, None, None
+        return grad * Tensor(np.isfinite(a._data)), None, None, None
 
 
 # ------------------------------------------------------------------ three tensors: lerp, addcmul, addcdiv

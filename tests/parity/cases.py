@@ -4235,3 +4235,35 @@ def f21c_signed_zeros_pow_kernels_and_fresh_views(T, F, o):
     s2.__iadd__(w9).sum().backward(retain_graph=True)
     o.err("split_piece_after_base_history", lambda: piece.grad_fn)
     o.val("split_piece_requires_grad", lambda: piece.requires_grad)
+
+
+@case
+def f22_setitem_index_put_diag_diff_nan_to_num(T, F, o):
+    """x[key] = v with a basic key writes into the view x[key] by copy_/fill_ (CopySlices over CopyBackwards or
+    FillBackward, whose own backward runs under create_graph); index_put's gradient is grad.index_put(indices,
+    zeros); diag's second order takes the diagonal view; diff builds x[:-1] before x[1:], as PyTorch's C++;
+    nan_to_num's gradient is grad * isfinite(x) (an infinite gradient at inf gives nan)."""
+    for k, (key, val) in enumerate([((0,), 2.0), ((0,), "vec"), ((slice(1, None),), 2.0), ((None,), -1.0),
+                                    ((0, 1), "scalar_t"), ((Ellipsis, 1), "vec2"), (([0, 2],), "row"),
+                                    ((slice(None), [1, 0]), "col")]):
+        x = leaf(T, 90, 3, 3)
+        w = leaf(T, 91, 3)
+        y = x * 1.0
+        y[key] = {"vec": w * 2, "scalar_t": w[0] * 3, "vec2": w.exp(), "row": w.reshape(1, 3) * 1.0,
+                  "col": w[:2] * 1.0}.get(val, val)
+        o.all(y, f"setitem{k}", 2)
+        gx, gw = T.autograd.grad((y * y * y).sum(), [x, w], create_graph=True, allow_unused=True)
+        o.all(gx, f"setitem{k}.gx", 5)
+        (gx.sin().sum() + (0 if gw is None else gw.sum())).backward()
+        o.grads(f"setitem{k}.", x=x, w=w)
+    v = leaf(T, 92, 3)
+    g, = T.autograd.grad((T.diag(v, 1) ** 2).sum(), v, create_graph=True)
+    o.all(g, "diag_embed_second", 4)
+    d = leaf(T, 93, 4)
+    g, = T.autograd.grad(d.diff(n=2).prod(), d, create_graph=True)
+    o.all(g, "diff_second", 6)
+    n = T.tensor([1.0, float("inf"), float("nan"), -float("inf")], requires_grad=True)
+    n.nan_to_num(posinf=2.0).backward(T.tensor([2.0, float("inf"), 3.0, 1.0]))
+    o.grads("nan_to_num.", n=n)
+    g, = T.autograd.grad((n.nan_to_num() * 2).sum(), n, create_graph=True)
+    o.all(g, "nan_to_num_second", 3)
