@@ -602,7 +602,7 @@ class Where(Function):
         sa, sb = ctx.input_shapes
         return (None,
                 sum_to(grad_where(ctx.cond, grad), sa) if ctx.needs_input_grad[1] else None,
-                sum_to(grad_where(~ctx.cond, grad), sb) if ctx.needs_input_grad[2] else None)
+                sum_to(Where.apply(ctx.cond, zeros_like_grad(grad), grad), sb) if ctx.needs_input_grad[2] else None)
 
 
 def grad_where(keep, grad):
@@ -611,7 +611,12 @@ def grad_where(keep, grad):
     PyTorch's formulas write these gradients into zeros, so the other places hold 0.0; ``grad * mask``
     would give -0.0 there for a negative gradient (and nan for an infinite one).
     """
-    return Where.apply(np.asarray(keep, bool), grad, constant(np.zeros((), grad._data.dtype)))
+    return Where.apply(np.asarray(keep, bool), grad, zeros_like_grad(grad))
+
+
+def zeros_like_grad(grad):
+    """The 0 of PyTorch's ``where(condition, 0, grad)``: a number, with no edge of its own."""
+    return constant(np.zeros((), grad._data.dtype))
 
 
 def where(condition, a, b):

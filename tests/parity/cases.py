@@ -4267,3 +4267,7 @@ def f22_setitem_index_put_diag_diff_nan_to_num(T, F, o):
     o.grads("nan_to_num.", n=n)
     g, = T.autograd.grad((n.nan_to_num() * 2).sum(), n, create_graph=True)
     o.all(g, "nan_to_num_second", 3)
+    a, b = leaf(T, 94, 3), leaf(T, 95, 3)
+    ga, gb = T.autograd.grad((T.where(a > 0, a * a, b) * b).sum(), [a, b], create_graph=True)
+    o.all(ga, "where_self_second", 4)  # (where(cond, grad, 0) and where(cond, 0, grad): the 0 has no edge)
+    o.all(gb, "where_other_second", 4)
