@@ -302,8 +302,8 @@ def has_internal_overlap(a):
 # the in-place ops PyTorch lets write into an expanded tensor (see _write_expanded)
 _FILLS = (Fill, Zero, shape.FillTensor)
 _MASKED_FILLS = (select.MaskedFill, select.MaskedFillTensor)
-_INDEX_PUTS = _MASKED_FILLS + (shape.IndexPut, shape.IndexPutAccumulate)
-_WRITE_SHARED_PLACES = _FILLS + _INDEX_PUTS + (shape.CopySlices,)
+_INDEX_PUTS = _MASKED_FILLS + (shape.IndexPut, shape.IndexPutAccumulate, shape.CopySlices)  # (CopySlices: x[0, [1, 2]])
+_WRITE_SHARED_PLACES = _FILLS + _INDEX_PUTS
 
 
 def _write_expanded(t, out, fn, args):
@@ -318,7 +318,7 @@ def _write_expanded(t, out, fn, args):
     if fn is shape.IndexPutAccumulate:  # every indexed element adds its value, into shared places too
         np.add.at(t._data, key, value._data)
         return
-    if fn is shape.IndexPut:  # one index after the other: where two share a place, the last one's value stays
+    if fn in (shape.IndexPut, shape.CopySlices):  # one index after the other: where two share a place, the last stays
         t._data[key] = value._data.astype(t._data.dtype)
         return
     np.copyto(t._data, out._data, casting="unsafe", where=np.broadcast_to(key, t._data.shape))  # masked_fill_

@@ -818,6 +818,8 @@ def take(t, index):
         from ..tensor import _TYPE_NAMES
         got = _TYPE_NAMES[index.dtype.name] if isinstance(index, Tensor) else type(index).__name__
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {got}")
+    if t._data.size == 0 and index._data.size:
+        raise IndexError("take(): tried to take from an empty tensor")
     return Take.apply(t, index._data)
 
 

@@ -4271,3 +4271,8 @@ def f22_setitem_index_put_diag_diff_nan_to_num(T, F, o):
     ga, gb = T.autograd.grad((T.where(a > 0, a * a, b) * b).sum(), [a, b], create_graph=True)
     o.all(ga, "where_self_second", 4)  # (where(cond, grad, 0) and where(cond, 0, grad): the 0 has no edge)
     o.all(gb, "where_other_second", 4)
+    o.err("take_from_empty", lambda: T.ones(0).take(T.tensor([0])))
+    for k, key in enumerate((([0, 0], 0), (0, [1, 2]), (slice(1, None), [0]))):
+        m = T.meshgrid(T.arange(6.0), T.tensor([1.0, 2.0]), indexing="xy")[0]  # (expanded: rows share memory)
+        o.warns(f"expanded_setitem{k}.warns", lambda: m.__setitem__(key, -1.0))
+        o[f"expanded_setitem{k}"] = [m, m._version]
