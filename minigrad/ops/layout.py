@@ -62,7 +62,7 @@ def dims_fastest_first(shape, inputs):
     ndim = len(shape)
     strides = [_broadcast_strides(x, shape) for x in inputs]
 
-    def should_swap(dim0, dim1):  # 1: dim0 moves slower than dim1; -1: faster; 0: no input can tell
+    def should_swap(dim0, dim1):  # 1: dim0 has the bigger step, it goes after dim1; -1: before; 0: no input can tell
         for s in strides:
             if s[dim0] == 0 or s[dim1] == 0:
                 continue
@@ -73,7 +73,7 @@ def dims_fastest_first(shape, inputs):
         return 0
 
     perm = list(range(ndim))[::-1]  # row-major: the last dim fastest
-    for i in range(1, ndim):  # PyTorch's insertion sort, which stops at the first "faster"
+    for i in range(1, ndim):  # PyTorch's insertion sort, which stops at the first "goes before"
         dim1 = i
         for dim0 in range(i - 1, -1, -1):
             comparison = should_swap(perm[dim0], perm[dim1])
