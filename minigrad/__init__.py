@@ -19,7 +19,7 @@ from .tensor import Tensor
 Tensor.__module__ = "minigrad"  # type(x) prints <class 'minigrad.Tensor'>, as PyTorch's <class 'torch.Tensor'>
 from . import autograd
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .creation import (arange, as_tensor, cat, concat, empty, empty_like, eye, from_numpy, full, full_like,
+from .creation import (_efficientzerotensor, arange, as_tensor, cat, concat, empty, empty_like, eye, from_numpy, full, full_like,
                        linspace, logspace, ones, ones_like, stack, tensor, zeros, zeros_like)
 from .random import Generator, manual_seed, initial_seed, seed, rand, rand_like, randint, randn, randn_like, randperm, normal
 from .random import multinomial

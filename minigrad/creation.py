@@ -7,6 +7,7 @@ from . import _dtype
 from . import devices as _device
 from ._out import write_out
 from .tensor import Tensor
+from .ops import zerotensor
 
 
 def _infer_dtype(data):
@@ -75,6 +76,13 @@ def _filled(value, size, dtype, requires_grad, device=None):
 
 def zeros(*size, dtype=None, device=None, requires_grad=False):
     return _filled(0, _size(size), dtype, requires_grad, device)
+
+
+def _efficientzerotensor(*size, dtype=None, device=None, requires_grad=False):
+    """PyTorch's ZeroTensor: zeros never written to memory, which refuse to be written to (ops/zerotensor.py)."""
+    _device.check(device)
+    out = zerotensor.zeros(_size(size), (_dtype.to_dtype(dtype) or _dtype.get_default_dtype()).numpy)
+    return out.requires_grad_() if requires_grad else out
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False):

@@ -41,6 +41,7 @@ class Tensor:
         self._base = None              # the tensor this one is a view of
         self._view_version = 0         # for a view: the version at which its grad_fn was last set
         self._multi_output_view = False  # a view made by split/chunk/unbind (or a view of one): no in-place changes
+        self._zerotensor = False       # PyTorch's ZeroTensor: zeros never written to memory (ops/zerotensor.py)
         # the values
         if isinstance(data, Tensor):
             data = data._data
@@ -233,6 +234,7 @@ class Tensor:
         """A tensor with the same data (and version counter) that is cut out of the graph."""
         out = Tensor(self._data)
         out._vc = self._vc
+        out._zerotensor = self._zerotensor
         return out
 
     def detach_(self):
@@ -248,6 +250,7 @@ class Tensor:
         out = Tensor(self._data)
         if type(self._vc) is _inference.InferenceCounter:  # the .data of an inference tensor is one too
             out._vc = _inference.InferenceCounter([0])
+        out._zerotensor = self._zerotensor
         return out
 
     @data.setter
@@ -261,6 +264,8 @@ class Tensor:
         return self._data.item()
 
     def tolist(self):
+        if self._zerotensor:
+            raise RuntimeError("tolist() shouldn't be called on a tensor with unallocated storage")
         return self._data.tolist()
 
     def numpy(self, force=False):
@@ -268,6 +273,10 @@ class Tensor:
         if self._requires_grad and not force and grad_mode.is_grad_enabled():
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                                "instead.")
+        if self._zerotensor:
+            if not force:
+                raise RuntimeError(" Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array.")
+            return self._data.copy()
         return self._data
 
     def __array__(self, dtype=None, copy=None):
@@ -338,6 +347,10 @@ class Tensor:
     def contiguous(self, memory_format=contiguous_format):
         numpy_order(memory_format)  # (only the formats minigrad has)
         return self if self._data.flags.c_contiguous else self.clone(memory_format=contiguous_format)
+
+    def _is_zerotensor(self):
+        """Is this one of PyTorch's ZeroTensors (zeros never written to memory, see ops/zerotensor.py)?"""
+        return self._zerotensor
 
     def is_contiguous(self):
         return bool(self._data.flags.c_contiguous)
@@ -1089,7 +1102,7 @@ class Tensor:
         return _ops.select.masked_fill(self, mask, value)
 
     def masked_fill_(self, mask, value):
-        return _ops.inplace(self, _ops.select.MaskedFill, _ops.select.mask_array(mask), value)
+        return _ops.inplace(self, _ops.select.masked_fill_fn(value), _ops.select.mask_array(mask), value)
 
     def index_put_(self, indices, values, accumulate=False):
         return _ops.shape.index_put(self, indices, values, accumulate, in_place=True)

@@ -1,7 +1,7 @@
 """minigrad.autograd: ``backward``, ``grad``, ``Function`` and friends (PyTorch: ``torch.autograd``)."""
 from . import grad_mode
 from .engine import GraphTask, Step
-from .function import AccumulateGrad, BackwardNode, Function, Node, SavedTensor
+from .function import AccumulateGrad, BackwardNode, Function, Node, SavedTensor, grad_accumulator
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .inference import inference_mode
 
@@ -62,7 +62,12 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         inputs = _tensors(inputs)
         captured = GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph, inputs).run().captured
         for t, g in zip(inputs, captured):
-            if g is not None and not t._retains_grad:  # (a tensor that retains its grad got it from its hook)
+            if g is None or t._retains_grad:  # (a tensor that retains its grad got it from its hook)
+                continue
+            if t.grad_fn is None:  # a leaf: its AccumulateGrad adds the gradient, as in a backward() without inputs
+                with grad_mode.set_grad_enabled(create_graph):
+                    grad_accumulator(t).apply(g)
+            else:  # (PyTorch calls retain_grad() on it: the hook keeps a copy, then adds)
                 t._grad = g.detach().clone() if t._grad is None else t._grad + g
         return
     GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph).run()

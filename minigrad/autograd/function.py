@@ -233,8 +233,8 @@ class BackwardNode(Node):
     _forward_cls = None  # the Function subclass this node belongs to (set per node class)
 
     def name(self):
-        if type(self).__name__ in ("CopyBackwards", "CopySlices"):  # written by hand in PyTorch's C++, so
-            return "minigrad::autograd::" + type(self).__name__   # name() has the namespace (torch::autograd::)
+        if type(self).__name__ == "CopyBackwards":  # written by hand in PyTorch's C++, so name() has
+            return "minigrad::autograd::CopyBackwards"  # the namespace (torch::autograd::)
         return type(self).__name__
 
     needs_input_grad = ()      # per forward argument: is it a tensor that requires grad?
@@ -349,8 +349,6 @@ class BackwardNode(Node):
             if s is not None:
                 s.free()
         self._freed = any(s is not None and not s.undefined for s in self._saved)  # (nothing saved: nothing to miss)
-        if self._forward_cls is not None and self._forward_cls.node_name == "CopySlices":
-            self._freed = True  # (PyTorch's CopySlices drops the op it wraps, so it cannot run again)
         self._released = True
 
     def _kept_arrays(self):
@@ -606,13 +604,28 @@ class AccumulateGrad(Node):
         v = self.variable
         if grad is None:  # no gradient arrived along any edge
             return ()
-        if v._grad is None:  # the first gradient: a copy of its own (the same one may reach several leaves);
+        if v._grad is None and grad._zerotensor and keeps_layout(grad, v) and not grad_mode.is_grad_enabled():
+            v._grad = grad.detach()  # PyTorch's ZeroTensor (zeros with no memory to share): kept as it is
+        elif v._grad is None:  # the first gradient: a copy of its own (the same one may reach several leaves);
             v._grad = Tensor(np.empty_like(grad._data)).copy_(grad)  # with create_graph=True, a CopyBackwards node
         elif grad_mode.is_grad_enabled():  # create_graph=True: the sum is recorded too
             v._grad = v._grad + grad
         else:
             v._grad.add_(grad)  # in place, as PyTorch does
         return ()
+
+
+def keeps_layout(grad, variable):
+    """May ``grad`` become ``variable.grad`` as it is (PyTorch: ``obeys_layout_contract``)?  Where the variable has
+    no gaps and no repeats, the gradient must have its strides (a dim of size 1 must not have stride 0: a view);
+    otherwise the gradient must be row-major."""
+    g, v = grad._data, variable._data
+    step, order = v.itemsize, sorted((stride, n) for n, stride in zip(v.shape, v.strides) if n != 1)
+    for stride, n in order:  # (is the variable dense: some order of its dims is contiguous?)
+        if stride != step:
+            return bool(g.flags.c_contiguous)
+        step *= n
+    return all(gs == vs if n != 1 else gs != 0 for n, gs, vs in zip(g.shape, g.strides, v.strides))
 
 
 class Error(Node):

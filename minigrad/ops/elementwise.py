@@ -12,6 +12,7 @@ from ..tensor import Tensor
 from ._fast import keep_or_zero
 from .layout import dense, dense_strides, dims_fastest_first
 from ._util import check_not_bool, constant, float_data, result, result_type, sum_to
+from . import zerotensor
 
 
 class Add(Function):
@@ -22,6 +23,8 @@ class Add(Function):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.alpha = alpha
+        if a._zerotensor or b._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
+            return zerotensor.add(a, b, alpha)
         with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 and inf - inf are nan, silently, as in PyTorch
             return result(a, b, a._data + b._data if alpha == 1 else a._data + alpha * b._data)
 
@@ -43,6 +46,8 @@ class Sub(Function):
     def forward(ctx, a, b, alpha=1):
         check_not_bool(a, b, "Subtraction")
         ctx.alpha = alpha
+        if a._zerotensor or b._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
+            return zerotensor.add(a, b, -alpha)
         with np.errstate(invalid="ignore", over="ignore"):
             return result(a, b, a._data - b._data if alpha == 1 else a._data - alpha * b._data)
 
@@ -77,6 +82,8 @@ class Mul(Function):
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(b if need_a else None, a if need_b else None)
+        if a._zerotensor or b._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
+            return zerotensor.mul(a, b)
         with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 is nan, silently, as in PyTorch
             return result(a, b, a._data * b._data)
 
@@ -99,6 +106,8 @@ class MulScalar(Function):
     @staticmethod
     def forward(ctx, a, number):
         ctx.number = number
+        if a._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
+            return zerotensor.mul(a, Tensor(np.asarray(number)))
         with np.errstate(invalid="ignore", over="ignore"):
             return Tensor(np.asarray(a._data * np.asarray(number, a._data.dtype)))
 
@@ -113,6 +122,8 @@ class AddScalar(Function):
 
     @staticmethod
     def forward(ctx, a, number):
+        if a._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
+            return zerotensor.add(a, Tensor(np.asarray(number)))
         with np.errstate(invalid="ignore", over="ignore"):
             return Tensor(np.asarray(a._data + np.asarray(number, a._data.dtype)))
 
@@ -143,6 +154,8 @@ class Div(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
+        if a._zerotensor or b._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
+            return zerotensor.div(a, b)
         with np.errstate(divide="ignore", invalid="ignore"):  # x / 0 is inf or nan, silently, as in PyTorch
             out = np.true_divide(a._data, b._data)
         if a._data.dtype.kind != "f" and b._data.dtype.kind != "f":  # int / int is a float tensor
@@ -275,7 +288,7 @@ class PowTensor(Function):
 class PowScalarBase(Function):
     """``2 ** x``: a fixed number to a tensor power."""
     node_name = "PowBackward2"
-    saved_names = {"self": "base", "result": 0}  # (grad_fn._saved_*)
+    saved_names = {"self": "base", "exponent": 0, "result": 1}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, base, b):
@@ -288,18 +301,18 @@ class PowScalarBase(Function):
                 out = Tensor(np.asarray(p, dtype=dtype))
             else:
                 out = Tensor(np.asarray(np.power(np.asarray(base, dtype=dtype), e)))
-        ctx.base, ctx.negative_exponent = base, e < 0
-        ctx.save_for_backward(out)
+        ctx.base = base
+        ctx.save_for_backward(b, out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        out, = ctx.saved_tensors
+        b, out = ctx.saved_tensors
         with np.errstate(divide="ignore"):
             log_base = float(np.log(ctx.base))
         d_out = MulScalar.apply(out, log_base)  # (PyTorch: grad * (result * log(base)), in this order)
         if ctx.base == 0:  # PyTorch: 0 where the exponent is >= 0 (not 0 * log 0 = nan), else out * log 0
-            return None, grad * Where.apply(~ctx.negative_exponent, constant(np.zeros((), out._data.dtype)), d_out)
+            return None, grad * Where.apply(b._data >= 0, constant(np.zeros((), out._data.dtype)), d_out)
         return None, grad * d_out
 
 
@@ -517,8 +530,13 @@ class Sign(Function):
 
 
 class Sgn(Sign):
-    """``sgn(x)``, the same as ``sign`` for real numbers (PyTorch's ``abs`` uses it in its derivative)."""
+    """``sgn(x)``, the same as ``sign`` for real numbers (PyTorch's ``abs`` uses it in its derivative).
+    Its gradient is PyTorch's ZeroTensor (``sgn_backward``: zeros never written to memory, zerotensor.py)."""
     node_name = "SgnBackward0"
+
+    @staticmethod
+    def backward(ctx, grad):
+        return zerotensor.zeros(ctx.input_shapes[0], grad._data.dtype)
 
 
 class Clamp(Function):

@@ -214,7 +214,7 @@ class LossBackward(Function):
     @classmethod
     def forward(cls, ctx, grad, input, target, reduction, param):
         d = input._data - target._data
-        ctx.scale = 1.0 / d.size if reduction == "mean" else 1.0
+        ctx.scale = 1.0 / d.size if reduction == "mean" and d.size else 1.0  # (an empty input: nothing to scale)
         first, ctx.second = cls.derivatives(d, param)
         ctx.save_for_backward(grad, input, target)
         ctx.reduction, ctx.param, ctx.op = reduction, param, cls

@@ -24,7 +24,7 @@ from ..tensor import _TYPE_NAMES, Tensor
 from ._fast import update_in_place
 from .layout import dense
 from ._util import broadcast_shape, check_not_bool
-from . import select, shape
+from . import select, shape, zerotensor
 from .elementwise import Add, Clamp, Clone, CopyFrom, Div, Fill, Mul, Sub, Zero
 from .unary import ClampMax, ClampMin
 
@@ -51,18 +51,19 @@ def inplace(t, fn, *args):
     # base got a history is still a leaf here until its grad_fn is read or it is used by an op)
     if recording and t.requires_grad and t._grad_fn is None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    if t._zerotensor:  # PyTorch's ZeroTensor (zerotensor.py): nothing may be written into it
+        raise RuntimeError(zerotensor.IMMUTABLE_COPY if fn is CopyFrom else zerotensor.IMMUTABLE)
+    args = tuple(zerotensor.materialized(a) for a in args)  # (a ZeroTensor operand counts as ordinary zeros)
     if fn is Sub:  # (before the operands' shapes: PyTorch refuses bools first)
         check_not_bool(t, args[0], "Subtraction")
     shared = has_internal_overlap(t._data)  # an expanded tensor: some of its elements are one place in memory
-    if shared and fn not in _WRITE_SHARED_PLACES:  # (then the operands, as in PyTorch)
-        raise RuntimeError(SHARED_PLACE)
+    if shared and fn not in _WRITE_SHARED_PLACES and not (fn in _TRIANGLES and _triangle_in_place(t._data)):
+        raise RuntimeError(SHARED_PLACE)  # (then the operands, as in PyTorch)
     if shared and fn in _INDEX_PUTS:  # (they warn first, then check their operands)
         _warn_expanded(fn, args)
     for other in args:  # (after those checks, as in PyTorch, where the kernel checks its operands)
         if isinstance(other, Tensor) and not getattr(fn, "indexed", False):  # (x[key] = value: IndexPut checks)
             _check_operand(t, other)
-    if recording and shared and (t.requires_grad or fn not in _INDEX_PUTS):
-        raise RuntimeError(SHARED_PLACE)  # (only index_put_ and masked_fill_ may record a new value's history there)
     if not recording:  # under no_grad (an optimizer step) or without gradients: only the numbers change
         _set_values(t, fn, args, shared)
         _bump_version(t)
@@ -302,23 +303,44 @@ def has_internal_overlap(a):
 # the in-place ops PyTorch lets write into an expanded tensor (see _write_expanded)
 _FILLS = (Fill, Zero, shape.FillTensor)
 _MASKED_FILLS = (select.MaskedFill, select.MaskedFillTensor)
-_INDEX_PUTS = _MASKED_FILLS + (shape.IndexPut, shape.IndexPutAccumulate, shape.CopySlices)  # (CopySlices: x[0, [1, 2]])
+_INDEX_PUTS = _MASKED_FILLS + (shape.IndexPut, shape.IndexPutAccumulate)
 _WRITE_SHARED_PLACES = _FILLS + _INDEX_PUTS
+_TRIANGLES = (select.Tril, select.Triu)
+
+
+def _triangle_in_place(a):
+    """Does PyTorch's ``tril_``/``triu_`` write straight into ``a`` (``checkTrilTriuBatchContiguous``)?  It
+    does for up to 3 dims, and where the batch dims are laid out one matrix after the other (the first may
+    repeat); otherwise it computes into a contiguous copy and ``copy_``s it back, which refuses shared places."""
+    if a.ndim <= 3:
+        return True
+    expected = a.shape[-1] * a.shape[-2] * a.itemsize
+    for i in range(a.ndim - 3, -1, -1):
+        if i == 0 and (a.strides[0] == 0 or a.shape[0] == 1):
+            continue
+        if a.strides[i] != expected:
+            return False
+        expected *= a.shape[i]
+    return True
 
 
 def _write_expanded(t, out, fn, args):
     """Write into a tensor whose elements share places in memory, as PyTorch does: ``fill_`` and ``zero_``
     write one value everywhere; ``index_put_`` and ``masked_fill_`` (``x[key] = v`` with a list, tensor or
-    mask) write the places they pick (``inplace`` warned that this is deprecated).  (Every other op refused
-    before it began: ``inplace``.)"""
+    mask) write the places they pick (``inplace`` warned that this is deprecated); ``tril_``/``triu_`` zero
+    every place outside the triangle.  (Every other op refused before it began: ``inplace``.)"""
     if fn in _FILLS:
         np.copyto(t._data, out._data, casting="unsafe")
+        return
+    if fn in _TRIANGLES:  # zeros into every place outside the triangle, whichever element it belongs to
+        keep = fn.numpy_fn(np.ones(t._data.shape[-2:], bool), args[0])
+        t._data[~np.broadcast_to(keep, t._data.shape)] = 0
         return
     key, value = args[0], args[1]
     if fn is shape.IndexPutAccumulate:  # every indexed element adds its value, into shared places too
         np.add.at(t._data, key, value._data)
         return
-    if fn in (shape.IndexPut, shape.CopySlices):  # one index after the other: where two share a place, the last stays
+    if fn is shape.IndexPut:  # one index after the other: where two share a place, the last stays
         t._data[key] = value._data.astype(t._data.dtype)
         return
     np.copyto(t._data, out._data, casting="unsafe", where=np.broadcast_to(key, t._data.shape))  # masked_fill_

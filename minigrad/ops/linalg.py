@@ -138,13 +138,14 @@ class Dot(Function):
             raise RuntimeError(f"inconsistent tensor size, expected tensor [{a._data.size}] and src "
                                f"[{b._data.size}] to have the same number of elements, but got {a._data.size} and "
                                f"{b._data.size} elements respectively")
-        ctx.save_for_backward(a, b)
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)  # (each for the other's gradient)
         return Tensor(np.asarray(_product(a._data, b._data)))
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return grad * b, grad * a
+        return (grad * b if ctx.needs_input_grad[0] else None), (grad * a if ctx.needs_input_grad[1] else None)
 
 
 class Mv(Function):
@@ -163,7 +164,8 @@ class Mv(Function):
         if m._data.dtype != v._data.dtype:  # (PyTorch's addmv also names the "input", the result: v's dtype)
             raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_NAME[v.dtype.name]}, "
                                f"{_NAME[m.dtype.name]}, and {_NAME[v.dtype.name]}")
-        ctx.save_for_backward(m, v)
+        need_m, need_v = ctx.needs_input_grad
+        ctx.save_for_backward(m if need_v else None, v if need_m else None)  # (each for the other's gradient)
         return Tensor(_product(m._data, v._data))
 
     @staticmethod
@@ -188,7 +190,8 @@ class Bmm(Function):
                                f"[{n2}, {k2}].")
         if a._data.dtype != b._data.dtype:
             raise RuntimeError(f"expected scalar type {_NAME[a.dtype.name]} but found {_NAME[b.dtype.name]}")
-        ctx.save_for_backward(a, b)
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)  # (each for the other's gradient)
         return Tensor(_product(a._data, b._data))
 
     @staticmethod
@@ -284,10 +287,12 @@ class Cross(Function):
     d/da = cross(b, grad), d/db = cross(grad, a), each summed back to its input's shape (the inputs broadcast).
     """
     node_name = "LinalgCrossBackward0"
+    saved_names = {"self": 0, "other": 1, "dim": "dim"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, b, dim):
-        ctx.save_for_backward(a, b)
+        need_a, need_b, _ = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)  # (each for the other's gradient)
         ctx.dim = dim
         with np.errstate(over="ignore", invalid="ignore"):  # (inf * 0 is nan, silently, as in PyTorch)
             return Tensor(np.asarray(np.cross(a._data, b._data, axis=dim), dtype=np.result_type(a._data, b._data)))

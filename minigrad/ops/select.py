@@ -486,10 +486,15 @@ class SqueezeDimList(Function):
 
 # ------------------------------------------------------------------ helpers for Tensor methods
 def masked_fill(t, mask, value):
+    return masked_fill_fn(value).apply(t, mask_array(mask), value)
+
+
+def masked_fill_fn(value):
+    """The Function of ``masked_fill``/``masked_fill_`` with this value (a number or a 0-dim tensor)."""
     if isinstance(value, Tensor) and value._data.ndim:
         raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                            f"{value._data.ndim} dimension(s).")
-    return (MaskedFillTensor if isinstance(value, Tensor) else MaskedFill).apply(t, mask_array(mask), value)
+    return MaskedFillTensor if isinstance(value, Tensor) else MaskedFill
 
 
 def mask_array(mask):

@@ -20,6 +20,7 @@ def view_of(a, array):
     out._base = a if a._base is None else a._base
     out._view_version = a._vc[0]  # (its history is up to date with the base's until the next in-place change)
     out._multi_output_view = a._multi_output_view  # (a view of a piece of split() is one too, as in PyTorch)
+    out._zerotensor = a._zerotensor  # (and a view of a ZeroTensor: ops/zerotensor.py)
     return out
 
 
@@ -687,14 +688,6 @@ def index_put(t, indices, values, accumulate=False, in_place=False):
     return inplace(t, fn, key, values) if in_place else fn.apply(t, key, values)
 
 
-class CopySlices(IndexPut):
-    """``x[0, [1, 2]] = value`` (index tensors after an int, a slice or None): PyTorch takes the view ``x[0]`` and
-    index_puts into it, recorded on ``x`` as ``CopySlices``; minigrad records one node of that name with
-    ``IndexPut``'s formula (the same values and first-order graph; under ``create_graph`` PyTorch's
-    ``CopySlices`` runs ``IndexPutBackward0`` inside, where this node is the formula itself)."""
-    node_name = "CopySlices"
-
-
 class FillTensor(Function):
     """``x[:] = 0.5`` (a key that selects all of ``x``, with a number or a 0-dim tensor): PyTorch's
     ``x.fill_(value)`` on ``x`` itself. The old values get no gradient, the value the sum of it."""
@@ -758,13 +751,17 @@ def setitem(t, key, value):
             value = _drop_leading_ones(value)
         # index_put_ on t itself, or (after an int, None or a part of a dim) on a view of t: CopySlices
         on_view = _is_bool_scalar(key) or any(
-            k is None or (isinstance(k, int) and not isinstance(k, bool))
+            k is None or _is_bool_scalar(k) or (isinstance(k, int) and not isinstance(k, bool))
             or (isinstance(k, slice) and not (k.start in (None, 0) and k.stop is None and k.step in (None, 1)))
             for k in keys)
         recording_leaf = grad_mode.is_grad_enabled() and t._requires_grad and t.grad_fn is None
         if not on_view and not recording_leaf and np.may_share_memory(t._data, value._data):
             raise RuntimeError(OVERLAP)  # (index_put_ refuses a value sharing memory with x, as PyTorch does)
-        return _leaf_check(t, on_view) or inplace(t, CopySlices if on_view else IndexPut, np_key, value)
+        if not on_view:
+            return inplace(t, IndexPut, np_key, value)
+        _leaf_check(t, True)
+        view_key, index_key = _split_key(keys)  # PyTorch's applySlicing: the view first, then index_put_ into it
+        return inplace(t[view_key], IndexPut, index_key, value)
     try:
         dst_shape = t._data[np_key].shape
     except IndexError as e:  # an int out of range: numpy's axis is PyTorch's dim here
@@ -787,6 +784,27 @@ def setitem(t, key, value):
         raise RuntimeError(SHARED_PLACE)
     inplace(view, CopyFrom if value._data.shape == dst_shape else FillTensor, value)
     return None
+
+
+def _split_key(keys):
+    """``x[0, [1, 2]] = v`` as PyTorch's ``applySlicing`` does it: the ints, slices and Nones of the key make the view
+    ``x[0, :]`` (a ``True`` a new dim); the index lists, tensors and masks then index that view, each at the dim it
+    was at, the other dims whole (``[:, [1, 2]]``)."""
+    view_key, index_key = [], []
+    for k in keys:
+        if k is None or _is_bool_scalar(k):  # (True indexes the new dim with [0], False with [])
+            view_key.append(None)
+            index_key.append(slice(None) if k is None else np.arange(1 if bool(np.asarray(getattr(k, "_data", k))) else 0))
+        elif isinstance(k, int):
+            view_key.append(k)
+        elif k is Ellipsis or isinstance(k, slice):
+            view_key.append(k)
+            index_key.append(Ellipsis if k is Ellipsis else slice(None))
+        else:  # an index: a whole dim of the view (a mask: as many dims as it has)
+            index = np.asarray(k._data if isinstance(k, Tensor) else k)
+            view_key.extend([slice(None)] * (index.ndim if index.dtype == bool else 1))
+            index_key.append(index)
+    return tuple(view_key), tuple(index_key)
 
 
 def _as_index_arrays(key):

@@ -679,7 +679,7 @@ class Addcdiv(Function):
 
     @staticmethod
     def forward(ctx, a, t1, t2, value):
-        ctx.save_for_backward(t1, t2)
+        ctx.save_for_backward(t1 if ctx.needs_input_grad[2] else None, t2)  # (t1: for t2's gradient only)
         ctx.value = value
         dtype = _three_dtype(a, t1, t2)
         with np.errstate(all="ignore"):
@@ -721,14 +721,14 @@ def pointwise3(fn, a, t1, t2, value):
 # ------------------------------------------------------------------ divide(..., rounding_mode=)
 class DivRounded(Function):
     """``x.div(y, rounding_mode="floor" | "trunc")``: PyTorch's derivative of a rounded quotient is 0
-    (``DivBackward2``).  It keeps ``other`` (and ``self`` when ``other`` needs a gradient), as PyTorch's node does."""
+    (``DivBackward2``).  It keeps ``other`` (and ``self`` when ``other`` needs a gradient), as PyTorch's node does,
+    and reads them in backward (a changed one is an error there, as in PyTorch)."""
     node_name = "DivBackward2"
     saved_names = {"other": 0, "self": 1, "rounding_mode": "mode"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, b, mode):
-        need_a, need_b = ctx.needs_input_grad[:2]
-        ctx.save_for_backward(b if need_a else None, a if need_b else None)
+        ctx.save_for_backward(b, a if ctx.needs_input_grad[1] else None)  # (other: both formulas name it)
         ctx.mode = mode
         x, y = a._data, b._data
         if x.dtype.kind in "iub" and y.dtype.kind in "iub" and (y == 0).any():
@@ -741,6 +741,7 @@ class DivRounded(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors  # (PyTorch unpacks them, checking their versions, before it makes the zeros)
         sa, sb = ctx.input_shapes
         return (grad.new_zeros(sa) if ctx.needs_input_grad[0] else None,
                 grad.new_zeros(sb) if ctx.needs_input_grad[1] else None, None)

@@ -187,21 +187,6 @@ def compare(got, want):
     return c.mismatches
 
 
-ZERO_TENSOR_WRITE = "ZeroTensors are immutable."
-
-
-def torch_zero_tensor_write(want, mismatches):
-    """Do the differences start where torch refused to write into one of its ZeroTensors (``x.grad``
-    after a double backward through ``abs``/``sgn``, then a second backward)? PyTorch hands out such
-    unallocated zeros from a few backward formulas; minigrad gives ordinary zeros, so a program that goes
-    on to write into one cannot agree from there on. The README lists this difference; ``make fuzz``
-    counts these programs apart."""
-    refused = [int(key[1:]) for key, o in want.items() if isinstance(o, dict)
-               and str(o.get("err", {}).get("msg", "")).startswith(ZERO_TENSOR_WRITE)]
-    first = min(int(re.match(r"s(\d+)", m).group(1)) for m in mismatches)
-    return bool(refused) and first >= min(refused)
-
-
 _ASPECTS = [("err", "exception"), ("warn", "warnings"), ("grads", "gradient"), (".t.data", "value"),
             (".t.T", "dtype"), (".t.shape", "shape"), (".t.rg", "requires_grad"), (".leaf", "is_leaf"),
             (".fn", "grad_fn"), (".dag", "next_functions"), (".ver", "_version")]

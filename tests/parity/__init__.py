@@ -118,16 +118,19 @@ def encode(T, v, torch_side):
         return {"dtype": normalise(str(v), torch_side)}
     if is_tensor(T, v):
         d = v.detach()
-        if torch_side and d._is_zerotensor():
-            # PyTorch's ZeroTensor: zeros it never allocates (some backward formulas, e.g. sgn's, return one).
-            # It prints, computes and compares as zeros, but tolist()/numpy()/in-place ops refuse it; minigrad
-            # gives ordinary zeros (a difference the README lists): compare the values.
+        zero_tensor = d._is_zerotensor()
+        if zero_tensor:
+            # PyTorch's ZeroTensor: zeros never written to memory (sgn's backward returns one). tolist() refuses
+            # it: compare its values as zeros, and that it is one (minigrad/ops/zerotensor.py).
             d = T.zeros(d.shape, dtype=d.dtype)
         name = dtype_name(d.dtype)
         digits = 9 if name in ("float32", "float16", "bfloat16") else 0
         data = [_num(x, digits) for x in np.asarray(d.reshape(-1).tolist()).reshape(-1).tolist()] \
             if d.numel() else []
-        return {"T": name, "shape": [int(s) for s in d.shape], "data": data, "rg": bool(v.requires_grad)}
+        out = {"T": name, "shape": [int(s) for s in d.shape], "data": data, "rg": bool(v.requires_grad)}
+        if zero_tensor:
+            out["zt"] = True
+        return out
     if is_node(v):
         return {"node": type(v).__name__}
     if isinstance(v, dict):
@@ -287,7 +290,7 @@ class Comparison:
             if not (isinstance(got, dict) and "T" in got and "data" in got):
                 self.checks += 1
                 return self.fail(path, got, want)
-            for key in ("T", "shape", "rg"):
+            for key in ("T", "shape", "rg", "zt"):  # (zt: a PyTorch ZeroTensor, only there when it is one)
                 self.checks += 1
                 if got.get(key) != want.get(key):
                     self.fail(f"{path}.{key}", got.get(key), want.get(key))

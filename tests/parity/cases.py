@@ -4276,3 +4276,136 @@ def f22_setitem_index_put_diag_diff_nan_to_num(T, F, o):
         m = T.meshgrid(T.arange(6.0), T.tensor([1.0, 2.0]), indexing="xy")[0]  # (expanded: rows share memory)
         o.warns(f"expanded_setitem{k}.warns", lambda: m.__setitem__(key, -1.0))
         o[f"expanded_setitem{k}"] = [m, m._version]
+
+
+@case
+def f23_zerotensor(T, F, o):
+    """PyTorch's ZeroTensor: sgn's gradient is zeros never written to memory. It flows back through mul, div,
+    add, views and the ZeroTensor kernels (not through neg, a cast, expand's stride 0 or ops that materialize it);
+    a leaf keeps it as .grad, so a second backward (or zero_(), an optimizer's zero_grad(set_to_none=False),
+    backward(inputs=...)) that writes into it raises, as do tolist() and numpy(); a second order through abs
+    and l1_loss gives one; the kernels' dtypes (a 0-dim ZeroTensor times 2.5 is float64), inf and nan."""
+    x = T.tensor([1.5, -2.0, 0.0])
+    programs = {"sgn": lambda v: v.sgn(), "mul": lambda v: (v * 2).sgn(), "div": lambda v: (v / 2).sgn(),
+                "add": lambda v: (v + 2).sgn(), "rsub": lambda v: (2 - v).sgn(), "neg": lambda v: (-v).sgn(),
+                "sum": lambda v: v.sum().sgn(), "mean": lambda v: v.mean().sgn(), "exp": lambda v: v.exp().sgn(),
+                "view": lambda v: v.view(3, 1).sgn(), "t": lambda v: v.view(3, 1).t().sgn(),
+                "square": lambda v: (v * v).sgn(), "cast": lambda v: v.double().sgn(),
+                "expand": lambda v: v[:1].expand(3).sgn(), "scalar_mul": lambda v: (v[0] * 2.5).sgn()}
+    for name, f in programs.items():
+        v = x.detach().requires_grad_()
+        f(v).sum().backward()
+        o[f"{name}.grad"] = v.grad
+    v = x.detach().requires_grad_()
+    v.sgn().sum().backward()
+    g = v.grad
+    o.err("second_backward", lambda: v.sgn().sum().backward())
+    o["after_second_backward"] = v.grad
+    o.err("zero_", lambda: g.zero_())
+    o.err("add_", lambda: g.add_(1))
+    o.err("copy_", lambda: g.copy_(x))
+    o.err("fill_", lambda: g.fill_(1.0))
+    o.err("setitem", lambda: g.__setitem__(0, 1.0))
+    o.err("tolist", lambda: g.tolist())
+    o.err("numpy", lambda: g.numpy())
+    o["numpy_force"] = g.numpy(force=True).tolist()
+    o["item"] = g[0].item()
+    o["views"] = [g.view(3, 1), g[1:], g.detach(), g.data, g.expand(2, 3), g.clone(), g.contiguous()]
+    y = T.tensor([-1.0, float("inf"), -0.0])
+    o["kernels"] = [g * y, y * g, g / y, y / g, g / g, g + y, y + g, g - y, y - g, g * 2.5, g + 2.5, 2.5 - g, -g,
+                    g.exp(), g.sum(), T.where(y > 0, g, y), T.cat([g, y])]
+    o["in_place_operand"] = [y.clone().mul_(g), y.clone().add_(g), y.clone().sub_(g), y.clone().copy_(g)]
+    s = T.tensor(1.5, requires_grad=True)
+    s.sgn().backward()
+    o["scalar_kernels"] = [s.grad * 2.5, s.grad + 2.5, s.grad / 2, s.grad * 2, s.grad * True, s.grad - 1]
+    w = leaf(T, 100, 3)
+    ga, = T.autograd.grad(w.abs().sum(), w, create_graph=True)
+    o.all(ga, "abs_first", 3)
+    gg, = T.autograd.grad(ga.sum(), w)
+    o["abs_second"] = gg
+    w2, t2 = leaf(T, 101, 3), leaf(T, 102, 3)
+    gl, = T.autograd.grad(F.l1_loss(w2, t2), t2, create_graph=True)
+    gl.sum().backward()
+    o.grads("l1_second.", w2=w2, t2=t2)
+    o.err("l1_then_backward", lambda: F.l1_loss(w2, t2).backward())
+    o.grads("l1_after.", w2=w2, t2=t2)
+    p = leaf(T, 103, 3)
+    p.sgn().sum().backward()
+    p2 = leaf(T, 104, 3)
+    (p2 * 2).sum().backward()
+    opt = T.optim.SGD([p, p2], lr=0.1, momentum=0.9)
+    opt.step()
+    o["after_step"] = [p, p2]
+    o.err("zero_grad_keep", lambda: opt.zero_grad(set_to_none=False))
+    opt.zero_grad()
+    o.val("zero_grad_none", lambda: [p.grad, p2.grad])
+    q = leaf(T, 105, 3)
+    q.sgn().sum().backward(inputs=[q])
+    o["inputs_first"] = q.grad
+    o.err("inputs_second", lambda: (q * 3).sum().backward(inputs=[q]))
+    r = leaf(T, 106, 3)
+    r.sgn().sum().backward()
+    (r * r).sum().backward(create_graph=True)  # (recording: .grad + new, a copy of the new gradient)
+    o.all(r.grad, "create_graph_accumulate", 3)
+    m = leaf(T, 107, 3)
+    ym = m * 2
+    ym.retain_grad()
+    ym.sgn().sum().backward()
+    o.grads("retained.", ym=ym, m=m)
+    z = T._efficientzerotensor(2, 3)
+    o["factory"] = [z, T._efficientzerotensor((2,), dtype=T.float64), T._efficientzerotensor(3, dtype=T.int64) * 2]
+    o.err("factory_write", lambda: z.mul_(2))
+
+
+@case
+def f24_shared_writes_saved_guards_mixed_setitem(T, F, o):
+    """tril_/triu_ write straight into an expanded tensor of up to 3 dims (zeros wherever any of the elements that
+    share a place is outside the triangle; 4 dims copy back and refuse); fills and index puts into an expanded view
+    of a tensor that requires grad record CopySlices and refuse only in backward; masked_fill_ with a 0-dim tensor
+    is MaskedFillBackward1; a loss's mean over no elements has a gradient; an op with two differentiable inputs
+    saves each for the other's gradient only (dot, mv, bmm, cross, addcdiv's tensor1, rounding div's self), and
+    reads what it saved in backward (2 ** x keeps x); x[0, [1, 2]] = v is a view and index_put_ into it (CopySlices
+    over IndexPutBackward0, under create_graph too)."""
+    rows = T.tensor([1.0, 2.0, 3.0])
+    o["tril_expanded"] = [rows.clone().expand(3, 3).tril_(), rows.clone().expand(3, 3).triu_(1),
+                          T.tensor([[1.0, 2.0], [3.0, 4.0]]).expand(3, 2, 2).tril_(),
+                          T.arange(4.0).reshape(2, 2)[None, None].expand(3, 1, 2, 2).triu_()]
+    o.err("tril_expanded_4d", lambda: rows.clone().expand(2, 2, 3, 3).tril_())
+    for name, write in [("fill", lambda y: y.fill_(1.5)), ("zero", lambda y: y.zero_()), ("tril", lambda y: y.tril_()),
+                        ("masked", lambda y: y.masked_fill_(T.tensor([True, False, True]), 2.0)),
+                        ("index_put", lambda y: y.__setitem__(([0, 1],), T.tensor([4.0, 5.0, 6.0])))]:
+        x = leaf(T, 110, 3)
+        y = (x * 1).expand(3, 3)
+        write(y)
+        o.all(y, f"expanded_{name}", 3)
+        o.err(f"expanded_{name}_backward", lambda: y.sum().backward())
+    o.err("mul_into_expanded", lambda: (leaf(T, 111, 3) * 1).expand(3, 3).mul_(2))
+    x, v = leaf(T, 112, 3), T.tensor(5.0, requires_grad=True)
+    y = x * 1
+    y.masked_fill_(T.tensor([True, False, True]), v)
+    fwd_bwd(T, o, y, "masked_fill_tensor", x=x, v=v)
+    o.err("masked_fill_1d_value", lambda: (x * 1).masked_fill_(T.tensor([True, False, True]), T.tensor([1.0, 2.0, 3.0])))
+    for name, loss in [("huber", F.huber_loss), ("smooth_l1", F.smooth_l1_loss), ("mse", F.mse_loss), ("l1", F.l1_loss)]:
+        a, b = T.zeros(0, 2, requires_grad=True), T.zeros(0, 2, requires_grad=True)
+        o[f"empty_mean_{name}"] = [loss(a, b)] + list(T.autograd.grad(loss(a, b), [a, b]))
+    pairs = {"dot": lambda a, b: a[0].dot(b[0]), "mv": lambda a, b: a.mv(b[0]), "bmm": lambda a, b: a[None].bmm(b.t()[None]),
+             "cross": lambda a, b: T.cross(a, b, dim=1), "addcdiv": lambda a, b: b.addcdiv(a, b.abs() + 1, value=2.0),
+             "div_trunc": lambda a, b: T.divide(b, a.abs() + 0.5, rounding_mode="trunc"), "rpow": lambda a, b: 2.0 ** a,
+             "rpow0": lambda a, b: 0.0 ** (a - 1)}
+    for name, f in pairs.items():
+        for changed in ("a", "b"):
+            a, b = leaf(T, 113, 2, 3) * 1, const(T, 114, 2, 3) * 1
+            y = f(a, b)
+            with T.no_grad():
+                (a if changed == "a" else b).mul_(2)
+            o.err(f"saved_{name}_changed_{changed}", lambda: y.sum().backward())
+    for k, key in enumerate([(0, [1, 2]), (slice(1, None), [0]), (None, [0, 1]), (True, [0]), ([0, 1], 1, [0, 1])]):
+        x = leaf(T, 115, 2, 3, 3)
+        y = x * 1
+        target = y.detach()[key].shape
+        w = T.tensor(arr(116, *target).tolist(), requires_grad=True)
+        y[key] = w * 2
+        o.all(y, f"mixed_setitem{k}", 3)
+        gx, gw = T.autograd.grad((y * y * y).sum(), [x, w], create_graph=True)
+        o.all(gx, f"mixed_setitem{k}.gx", 5)
+        o[f"mixed_setitem{k}.second"] = list(T.autograd.grad(gx.sin().sum() + gw.sum(), [x, w]))
