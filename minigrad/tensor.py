@@ -26,7 +26,8 @@ from .devices import contiguous_format, numpy_order, preserve_format
 
 class Tensor:
     __slots__ = ("_requires_grad", "_grad_fn", "_output_nr", "_grad", "_retains_grad", "_hooks", "_grad_accumulator",
-                 "_vc", "_base", "_view_version", "_multi_output_view", "_data", "name", "__weakref__", "__dict__")
+                 "_vc", "_base", "_view_version", "_creation_meta", "_zerotensor", "_data", "name", "__weakref__",
+                 "__dict__")
 
     def __init__(self, data, requires_grad=False):
         # what autograd keeps about a tensor (PyTorch: its AutogradMeta)
@@ -40,7 +41,8 @@ class Tensor:
         self._vc = _inference.new_counter()  # the version counter, shared with views: bumped by in-place ops
         self._base = None              # the tensor this one is a view of
         self._view_version = 0         # for a view: the version at which its grad_fn was last set
-        self._multi_output_view = False  # a view made by split/chunk/unbind (or a view of one): no in-place changes
+        self._creation_meta = "default"  # for a view: how it was made ("no_grad", "inference", "multi_output": see
+        #                                  ops/inplace.py, view_rebase_message)
         self._zerotensor = False       # PyTorch's ZeroTensor: zeros never written to memory (ops/zerotensor.py)
         # the values
         if isinstance(data, Tensor):
@@ -148,8 +150,8 @@ class Tensor:
     # ------------------------------------------------------------------ requires_grad
     @property
     def requires_grad(self):
-        if self._base is not None and self._view_version != self._vc[0]:  # a view whose base changed in place:
-            return self._requires_grad or self._base.requires_grad      # the base's new history reaches it
+        if self._base is not None:  # a view requires grad when its base does (PyTorch's DifferentiableViewMeta),
+            return self._requires_grad or self._grad_fn is not None or self._base.requires_grad  # made in no_grad too
         return self._requires_grad
 
     @requires_grad.setter
@@ -208,7 +210,7 @@ class Tensor:
 
     def retain_grad(self):
         """Keep ``.grad`` for this non-leaf tensor too (leaves keep theirs anyway)."""
-        if not self._requires_grad:
+        if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self.grad_fn is None or self._retains_grad:
             return
@@ -217,7 +219,7 @@ class Tensor:
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` when the gradient for this tensor is computed; it may return a new grad."""
-        if not self._requires_grad:
+        if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is None:  # a leaf: AccumulateGrad runs these before accumulating
             if self._hooks is None:

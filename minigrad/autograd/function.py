@@ -37,6 +37,7 @@ import weakref
 import numpy as np
 
 from . import grad_mode
+from . import inference
 from .inference import SAVED_MSG as INFERENCE_SAVED_MSG, InferenceCounter
 from .._dtype import from_numpy_dtype, is_expandable_to
 from ..tensor import Tensor  # (tensor.py imports this module at its end, once the class exists)
@@ -485,9 +486,22 @@ class Function:
                 cls.setup_context(ctx, args, result)  # (before the outputs are connected, as in PyTorch)
             else:
                 result = cls.forward(ctx, *args)
+        if not grad_mode.is_grad_enabled():
+            note_views_made_without_grad(result, args)
         if not recording:
             return result
         return _record(ctx, args, result)
+
+
+def note_views_made_without_grad(outputs, inputs):
+    """Views made while grad mode is off remember it (PyTorch's ``CreationMeta::NO_GRAD_MODE``, or
+    ``INFERENCE_MODE``): they still require grad when their base does, but may not be changed in place, nor
+    see their base changed, with grad mode on (``ops/inplace.py``: ``view_rebase_message``)."""
+    meta = "inference" if inference.is_inference_mode_enabled() else "no_grad"
+    for t in outputs if isinstance(outputs, tuple) else (outputs,):
+        if isinstance(t, Tensor) and t._base is not None and t._creation_meta != "inference" and not any(
+                t is a for a in inputs):
+            t._creation_meta = meta
 
 
 def _record(ctx, args, result):

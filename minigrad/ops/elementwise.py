@@ -11,7 +11,7 @@ from ..autograd.function import Function
 from ..tensor import Tensor
 from ._fast import keep_or_zero
 from .layout import dense, dense_strides, dims_fastest_first
-from ._util import check_not_bool, constant, float_data, result, result_type, sum_to
+from ._util import check_not_bool, constant, float_data, result, result_type, rounded_once, sum_to
 from . import zerotensor
 
 
@@ -281,7 +281,7 @@ class PowTensor(Function):
             # d(a**b)/db = a**b * log(a); PyTorch defines it as 0 where a == 0 and b >= 0
             zero = np.broadcast_to((a._data == 0) & (b._data >= 0), out._data.shape)
             with np.errstate(divide="ignore", invalid="ignore"):
-                gb = sum_to(grad * where(zero, 0.0, out * a.log()), b._data.shape)
+                gb = sum_to(grad * where(zero, 0.0, out * a.to(out.dtype).log()), b._data.shape)  # (a in the result's dtype)
         return ga, gb
 
 
@@ -323,7 +323,7 @@ class Exp(Function):
     @staticmethod
     def forward(ctx, a):
         with np.errstate(over="ignore"):  # exp(100.) is inf in float32, silently, as in PyTorch
-            out = Tensor(np.exp(float_data(a)))
+            out = Tensor(rounded_once(np.exp, float_data(a)))
         ctx.save_for_backward(out)
         return out
 
@@ -341,7 +341,7 @@ class Log(Function):
     def forward(ctx, a):
         ctx.save_for_backward(a)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return Tensor(np.log(float_data(a)))
+            return Tensor(rounded_once(np.log, float_data(a)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -389,7 +389,7 @@ class Tanh(Function):
 
     @staticmethod
     def forward(ctx, a):
-        out = Tensor(np.tanh(float_data(a)))
+        out = Tensor(rounded_once(np.tanh, float_data(a)))
         ctx.save_for_backward(out)
         return out
 

@@ -43,8 +43,8 @@ def inplace(t, fn, *args):
     recording = grad_mode.is_grad_enabled() and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     base = t._base
-    if recording and t._multi_output_view:
-        raise RuntimeError(multi_output_view_message(t, "is being"))
+    if recording and base is not None and t._creation_meta != "default":
+        raise RuntimeError(view_rebase_message(t, indirect=False))
     if recording and base is not None and base.requires_grad and base.grad_fn is None:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     # (PyTorch's check_inplace asks the C++ is_leaf, which reads the stored grad_fn: a view made before its
@@ -186,16 +186,29 @@ class AsStridedView(Function):
         return AsStridedScatter.apply(grad, ctx.positions, ctx.input_shapes[0]), None, None
 
 
-def multi_output_view_message(view, what):
-    """PyTorch's refusal (``handle_view_on_rebase``) for a piece of ``split``/``chunk``/``unbind``: its
-    node stands for all the pieces at once, so it cannot be rewritten for one of them."""
-    node = view._grad_fn
-    if node is None:
-        start = f"A view was created in no_grad mode and {what} modified inplace with grad mode enabled."
+def view_rebase_message(view, indirect):
+    """PyTorch's refusal (``handle_view_on_rebase``) to give a new history to a view that cannot take one: a piece
+    of ``split``/``chunk``/``unbind`` (its node stands for all the pieces at once), or a view made in no_grad or
+    inference mode (its history was not recorded: whether the in-place change should be is ambiguous).
+    ``indirect``: the base or another view of it was changed, not this view."""
+    meta, node = view._creation_meta, view._grad_fn
+    what = "its base or another view of its base has been" if indirect else "is being"
+    name = None if node is None else re.sub(r"Backward(0$)?", "", node.name())
+    if meta in ("no_grad", "inference") or node is None:
+        start = (f"Output {view._output_nr} of {name} is a view of a view which was created in" if node is not None
+                 else "A view was created in")
+        start += (f" inference mode and {what} modified inplace in normal mode." if meta == "inference" else
+                  f" no_grad mode and {what} modified inplace with grad mode enabled.")
     else:
-        start = f"Output {view._output_nr} of {re.sub(r'Backward(0$)?', '', node.name())} is a view and {what} modified inplace."
-    return (start + " This view is the output of a function that returns multiple views. Such functions do not allow "
-            "the output views to be modified inplace. You should replace the inplace operation by an out-of-place one.")
+        start = f"Output {view._output_nr} of {name} is a view and {what} modified inplace."
+    if meta == "multi_output":
+        return start + (" This view is the output of a function that returns multiple views. Such functions do not "
+                        "allow the output views to be modified inplace. You should replace the inplace operation by an "
+                        "out-of-place one.")
+    mode = "inference_mode" if meta == "inference" else "no_grad"
+    return start + (" Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code "
+                    f"by moving both the view and the inplace either both inside the {mode} block (if you don't want "
+                    "the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
 
 
 def inplace_view_refresh(view):
@@ -204,10 +217,10 @@ def inplace_view_refresh(view):
     the in-place change (``view = x[1:]; x.add_(w)``)."""
     base = view._base
     # PyTorch (VariableHooks::grad_fn): a view with no node whose base does not require grad is left
-    # alone; otherwise a piece of split/chunk/unbind made in grad mode (CreationMeta::MULTI_OUTPUT_NODE,
-    # whether or not that was recorded) cannot be given a new node (handle_view_on_rebase)
-    if view._multi_output_view and (view._grad_fn is not None or base.requires_grad):
-        raise RuntimeError(multi_output_view_message(view, "its base or another view of its base has been"))
+    # alone; otherwise a view made in no_grad mode or a piece of split/chunk/unbind cannot be given a new node
+    # (handle_view_on_rebase), even when the change was made under no_grad
+    if view._creation_meta != "default" and (view._grad_fn is not None or base.requires_grad):
+        raise RuntimeError(view_rebase_message(view, indirect=True))
     if base.requires_grad:
         with grad_mode.enable_grad():
             out = AsStrided.apply(base, positions_in(base, view))

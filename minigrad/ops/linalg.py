@@ -294,8 +294,14 @@ class Cross(Function):
         need_a, need_b, _ = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)  # (each for the other's gradient)
         ctx.dim = dim
+        dtype = np.result_type(a._data, b._data)
+        x, y = np.broadcast_arrays(a._data.astype(dtype), b._data.astype(dtype))
+        x, y = np.moveaxis(x, dim, 0), np.moveaxis(y, dim, 0)
         with np.errstate(over="ignore", invalid="ignore"):  # (inf * 0 is nan, silently, as in PyTorch)
-            return Tensor(np.asarray(np.cross(a._data, b._data, axis=dim), dtype=np.result_type(a._data, b._data)))
+            out = [_times_minus(x[1], y[2], x[2] * y[1]),  # a1 b2 - a2 b1
+                   _times_minus(x[2], y[0], x[0] * y[2]),  # a2 b0 - a0 b2
+                   _times_minus(x[0], y[1], x[1] * y[0])]  # a0 b1 - a1 b0
+        return Tensor(np.stack(out, axis=dim))
 
     @staticmethod
     def backward(ctx, grad):
@@ -303,6 +309,29 @@ class Cross(Function):
         sa, sb = ctx.input_shapes
         return (sum_to(Cross.apply(b, grad, ctx.dim), sa) if ctx.needs_input_grad[0] else None,
                 sum_to(Cross.apply(grad, a, ctx.dim), sb) if ctx.needs_input_grad[1] else None, None)
+
+
+def _times_minus(x, y, p):
+    """``x * y - p`` as PyTorch's compiled cross kernel computes it for floats: the compiler fuses the multiply and
+    the subtraction (one FMA instruction), so ``x * y`` is not rounded before ``p`` is taken off; ``cross(a, a)``
+    can then be the rounding error of a product instead of 0.  float32: the product is exact in float64.
+    float64: the product's rounding error is found by Dekker's split and added back."""
+    if x.dtype.kind != "f":
+        return x * y - p
+    if x.dtype != np.float64:
+        return (x.astype(np.float64) * y - p).astype(x.dtype)
+    product = x * y
+    split = 134217729.0  # 2**27 + 1: splits a float64 into two halves whose products are exact
+    xs, ys = x * split, y * split
+    x_hi, y_hi = xs - (xs - x), ys - (ys - y)
+    x_lo, y_lo = x - x_hi, y - y_hi
+    error = ((x_hi * y_hi - product) + x_hi * y_lo + x_lo * y_hi) + x_lo * y_lo  # x * y == product + error, exactly
+    difference = product - p  # and product - p == difference + lost, exactly (Knuth's TwoSum)
+    back = difference - product
+    lost = (product - (difference - back)) - (p + back)
+    fused = np.where(np.isfinite(error) & (lost + error != 0), difference + (lost + error), difference)
+    # (x * y is never rounded to inf inside the instruction: an infinite p alone decides)
+    return np.where(np.isinf(p) & np.isfinite(x) & np.isfinite(y), -p, fused)
 
 
 def cross(a, b, dim=None):

@@ -16,7 +16,7 @@ from ..devices import contiguous_format
 from ..tensor import _TYPE_NAMES, Tensor, _wrap_dim
 from ._util import sum_to
 from .elementwise import MulScalar
-from .shape import IndexAddGrad, MaskedScatterGrad, PutGrad, view_of
+from .shape import DiagonalGrad, IndexAddGrad, MaskedScatterGrad, PutGrad, view_of
 
 
 def index_array(index, what):
@@ -264,7 +264,7 @@ class Split(Function):
             out.append(view_of(a, a._data[(slice(None),) * dim + (slice(start, start + s),)]))
             start += s
         for piece in out:  # PyTorch's CreationMeta::MULTI_OUTPUT_NODE: the pieces may not be changed in place
-            piece._multi_output_view = True
+            piece._creation_meta = "inference" if piece._creation_meta == "inference" else "multi_output"
         return tuple(out)
 
     @staticmethod
@@ -289,7 +289,7 @@ class Unbind(Function):
         # (the trailing ... keeps a 0-dim piece a view: x[0] of a 1-D numpy array would be a copied scalar)
         out = tuple(view_of(a, a._data[(slice(None),) * dim + (i, ...)]) for i in range(a._data.shape[dim]))
         for piece in out:  # (as in Split)
-            piece._multi_output_view = True
+            piece._creation_meta = "inference" if piece._creation_meta == "inference" else "multi_output"
         return out
 
     @staticmethod
@@ -709,21 +709,21 @@ class DiagEmbed(Function):
     node_name = "DiagEmbedBackward0"
 
     @staticmethod
-    def forward(ctx, v, k, shape=None):
+    def forward(ctx, v, k):
         ctx.k = k
         n = v._data.shape[0]
-        out = np.zeros(shape or (n + abs(k), n + abs(k)), v._data.dtype)
+        out = np.zeros((n + abs(k), n + abs(k)), v._data.dtype)
         out[np.arange(n) + max(-k, 0), np.arange(n) + max(k, 0)] = v._data  # diagonal k: row - column = -k
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):  # (derivatives.yaml: grad.diagonal(offset), a view: DiagonalBackward0)
-        return grad.diagonal(ctx.k), None, None
+        return grad.diagonal(ctx.k), None
 
 
 class DiagonalCopy(Function):
     """``torch.diag(m, k)`` of a matrix: diagonal ``k`` as a new vector (PyTorch records
-    ``DiagonalBackward0_copy``); the gradient goes back onto that diagonal of zeros."""
+    ``DiagonalBackward0_copy``); the gradient goes back onto that diagonal of zeros (``diagonal_backward``)."""
     node_name = "DiagonalBackward0_copy"
 
     @staticmethod
@@ -732,8 +732,8 @@ class DiagonalCopy(Function):
         return Tensor(np.diagonal(m._data, k).copy())
 
     @staticmethod
-    def backward(ctx, grad):
-        return DiagEmbed.apply(grad, ctx.k, ctx.shape), None
+    def backward(ctx, grad):  # (derivatives.yaml: diagonal_backward, DiagonalBackwardBackward0 under create_graph)
+        return DiagonalGrad.apply(grad, ctx.shape, ctx.k, 0, 1), None
 
 
 def diag(t, diagonal=0):

@@ -19,7 +19,7 @@ def view_of(a, array):
     out._vc = a._vc
     out._base = a if a._base is None else a._base
     out._view_version = a._vc[0]  # (its history is up to date with the base's until the next in-place change)
-    out._multi_output_view = a._multi_output_view  # (a view of a piece of split() is one too, as in PyTorch)
+    out._creation_meta = a._creation_meta  # (a view of a view made in no_grad mode, or of a piece of split(), is one too)
     out._zerotensor = a._zerotensor  # (and a view of a ZeroTensor: ops/zerotensor.py)
     return out
 
@@ -315,8 +315,8 @@ class Expand(Function):
                                f"in the tensor ({len(shape)})")
         lead = len(sizes) - len(shape)
         target = []
-        for i, s in enumerate(sizes):
-            old = shape[i - lead] if i >= lead else None
+        for i in reversed(range(len(sizes))):  # (from the last dim, as PyTorch's inferExpandGeometry)
+            s, old = sizes[i], shape[i - lead] if i >= lead else None
             if s == -1:
                 if old is None:
                     raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, "
@@ -326,7 +326,7 @@ class Expand(Function):
                 raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing size ({old}) at "
                                    f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
                                    f"{list(shape)}")
-            target.append(s)
+            target.insert(0, s)
         ctx.shape = shape
         return view_of(a, expanded(a._data, tuple(target)))
 
@@ -772,10 +772,9 @@ def setitem(t, key, value):
         value = _drop_leading_ones(value)
         if value._data.shape != dst_shape:
             value = value.expand(dst_shape)
-    if whole:
-        if has_internal_overlap(t._data):  # (PyTorch copies the value in, and copy_ refuses shared places)
-            raise RuntimeError(SHARED_PLACE)
-        return inplace(t, CopyFrom if value._data.shape == dst_shape else FillTensor, value)
+    if whole:  # (into an expanded t PyTorch copies the value in, and copy_ refuses shared places after its checks)
+        copy = value._data.shape == dst_shape or has_internal_overlap(t._data)
+        return inplace(t, CopyFrom if copy else FillTensor, value)
     _leaf_check(t, True)
     # PyTorch's copy_to: the view t[key] takes the value by copy_ (fill_ for a 0-dim value), and the in-place
     # change of a view gives t a CopySlices node over that op's node

@@ -270,7 +270,8 @@ class Cumsum(Function):
         out = _sum_dtype(x.dtype)
         acc = _CUMSUM_ACC.get(np.dtype(out).name, out)  # (PyTorch's CPU kernel: acc_type, each partial sum rounded)
         with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, silently, as in PyTorch
-            return Tensor(np.asarray(np.cumsum(x, axis=dim, dtype=acc), dtype=out, order="C"))
+            sums = np.cumsum(x, axis=dim, dtype=acc) + 0  # (PyTorch's sum starts at 0: a leading -0.0 is +0.0)
+            return Tensor(np.asarray(sums, dtype=out, order="C"))
 
     @staticmethod
     def backward(ctx, grad):

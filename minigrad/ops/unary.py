@@ -17,7 +17,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
-from ._util import as_operand, result, result_type, sum_to
+from ._util import as_operand, result, result_type, rounded_once, sum_to
 from .elementwise import AddScalar, MulScalar, filled
 
 LN2 = math.log(2.0)
@@ -31,9 +31,10 @@ def floats(a):
 
 
 def _quiet(fn, x):
-    """``fn(x)`` without numpy's warnings: outside its domain a float op gives nan or inf silently, as in PyTorch."""
+    """``fn(x)`` rounded as PyTorch's (``rounded_once``), without numpy's warnings: outside its domain a float op
+    gives nan or inf silently, as in PyTorch."""
     with np.errstate(all="ignore"):
-        return Tensor(np.asarray(fn(x), dtype=x.dtype))
+        return Tensor(np.asarray(rounded_once(fn, x), dtype=x.dtype))
 
 
 class _SelfUnary(Function):

@@ -4409,3 +4409,70 @@ def f24_shared_writes_saved_guards_mixed_setitem(T, F, o):
         gx, gw = T.autograd.grad((y * y * y).sum(), [x, w], create_graph=True)
         o.all(gx, f"mixed_setitem{k}.gx", 5)
         o[f"mixed_setitem{k}.second"] = list(T.autograd.grad(gx.sin().sum() + gw.sum(), [x, w]))
+
+
+@case
+def f25_no_grad_views_cross_rounding_cumsum(T, F, o):
+    """A view made under no_grad (or inference_mode) of a tensor that requires grad requires grad too, is a leaf
+    whose uses get no edge, and may not be changed in place (nor see its base changed, even under no_grad) with
+    grad mode on: PyTorch's CreationMeta messages, also for a view of such a view and a split piece made under
+    no_grad. cross rounds as PyTorch's fused multiply-subtract (cross(a, a) of equal components is the rounding
+    error, not 0); float32 exp/log/tanh/cosh/... are the float64 result rounded once; cumsum starts from +0;
+    expand names the last dim that does not fit; x[1:] = v into an expanded view of a leaf refuses as a leaf view;
+    diag's second order is DiagonalBackwardBackward0; x ** y takes the log of x in the result's dtype."""
+    def fresh():
+        x = leaf(T, 120, 4)
+        return x, x * 1
+
+    def attempt(name, make_view, change, read=None):
+        x, y = fresh()
+        with T.no_grad():
+            v = make_view(x, y)
+        o.flags(name, v)
+        o.err(f"{name}.change", lambda: change(v, y))
+        if read:
+            o.err(f"{name}.read", lambda: read(v))
+
+    def change_base_under_no_grad(v, y):
+        with T.no_grad():
+            y.mul_(2)
+
+    attempt("view", lambda x, y: y[:2], lambda v, y: v.mul_(2))
+    attempt("view_of_leaf", lambda x, y: x[:2], lambda v, y: v.mul_(2))
+    attempt("base_changed", lambda x, y: y[:2], lambda v, y: y.mul_(2), read=lambda v: v.grad_fn)
+    attempt("base_changed_no_grad", lambda x, y: y[:2], change_base_under_no_grad, read=lambda v: v.grad_fn)
+    attempt("view_of_view", lambda x, y: y.view(4), lambda v, y: v[:2].mul_(2))
+    attempt("split_piece", lambda x, y: y.split(2)[0], lambda v, y: v.mul_(2))
+    x = leaf(T, 121, 4)
+    with T.no_grad():
+        v = x[:2]
+    z = v * 3
+    o.flags("leaf_view", v)
+    o.all(z, "use_of_no_grad_view", 3)
+    z.sum().backward()
+    o.grads("use_of_no_grad_view.", x=x, v=v)
+    o.val("hook_on_no_grad_view", lambda: v.register_hook(lambda g: g) is not None)
+    o.err("leaf_view_change", lambda: v.mul_(2))
+    x, y = fresh()
+    with T.inference_mode():
+        w = y[:2]
+    o.err("inference_view_change", lambda: w.mul_(2))
+    o.val("inference_view_requires_grad", lambda: (w.requires_grad, (w * 2).requires_grad))
+    a = T.tensor([[1.04, 1.04, 1.04], [0.47, 1.82, 1.01], [3.0, -1.5, 0.25]], dtype=T.float32)
+    b = T.tensor([[0.7, 0.7, 0.7], [-1.82, -float("inf"), -1.97], [0.1, 0.2, 0.3]], dtype=T.float32)
+    o["cross"] = [T.cross(a, b, dim=1), T.cross(a.double(), b.double(), dim=1), T.cross(a, a, dim=1).bool()]
+    p = T.tensor([-7.414875, 0.3, 2.7, 11.0, -3.3, 0.05], dtype=T.float32)
+    o["float32_rounding"] = [p.exp(), p.cosh(), p.sinh(), p.tanh(), p.sin(), p.cos(), p.abs().log(), p.abs().log10(),
+                             p.abs().log2(), p.expm1(), p.abs().log1p(), (p / 12).asin(), (p / 12).acos(), p.atan(),
+                             p.exp2(), p.cosh() % 0.75]
+    z0 = T.tensor([[-0.0, -0.0, 1.0], [-0.0, 2.0, -0.0]])
+    o["cumsum_zeros"] = [1 / z0.cumsum(0), 1 / z0.cumsum(1), 1 / z0.double().cumsum(1)]
+    o.err("expand_last_dim", lambda: T.ones(2, 2, 2).expand(1, 1, 2))
+    e = leaf(T, 122, 2, 1, 3)
+    o.err("setitem_expanded_leaf_view", lambda: e.expand(2, 3, 3).__setitem__(slice(1, None), T.ones(3)))
+    m = leaf(T, 123, 3, 2)
+    g, = T.autograd.grad(T.diag(m, 0).exp().sum(), m, create_graph=True)
+    o.all(g, "diag_second", 4)
+    base, expo = leaf(T, 124, 3, lo=0.5), leaf(T, 125, 3, dtype="float64")
+    g = T.autograd.grad((base ** expo).sum(), [base, expo], create_graph=True)
+    o.all(g[1], "pow_exponent_grad", 6)
