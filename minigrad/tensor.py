@@ -315,7 +315,7 @@ class Tensor:
             return self.clone() if copy else self
         if not dtype.is_floating_point:  # PyTorch: an integer or bool copy is not differentiable, no grad_fn
             with np.errstate(invalid="ignore"):  # (nan and inf cast to integers silently, as in PyTorch)
-                return Tensor(self._data.astype(dtype.numpy))
+                return Tensor(_ops.layout.cast(self._data, dtype.numpy))
         return _ops.ToCopy.apply(self, dtype)
 
     def type(self, dtype=None):
@@ -611,6 +611,25 @@ class Tensor:
 
     def transpose(self, dim0, dim1):
         return _ops.Transpose.apply(self, dim0, dim1)
+
+    # in-place view ops: the tensor itself takes the view's shape and strides (ops.inplace_view)
+    def t_(self):
+        return _ops.inplace_view(self, _ops.shape.TInPlace)
+
+    def transpose_(self, dim0, dim1):
+        return _ops.inplace_view(self, _ops.shape.TransposeInPlace, dim0, dim1)
+
+    swapdims_ = swapaxes_ = transpose_
+
+    def unsqueeze_(self, dim):  # (the dims are checked after the in-place checks, as in PyTorch)
+        return _ops.inplace_view(self, _ops.shape.UnsqueezeInPlace, dim)
+
+    def squeeze_(self, dim=None):
+        if dim is None:
+            return _ops.inplace_view(self, _ops.shape.SqueezeInPlace)
+        if isinstance(dim, (tuple, list)):
+            return _ops.inplace_view(self, _ops.select.SqueezeDimListInPlace, tuple(dim))
+        return _ops.inplace_view(self, _ops.shape.SqueezeDimInPlace, dim)
 
     def permute(self, *dims, **kwargs):
         dims = kwargs.pop("dims", dims)  # x.permute(1, 0), x.permute((1, 0)) and x.permute(dims=(1, 0))

@@ -20,11 +20,11 @@ from .elementwise import (Abs, Add, AddScalar, Clamp, Clone, CopyFrom, Div, DivS
                           Sqrt, Sub, Tanh,
                           TanhBackward, Threshold, ThresholdBackward, ThresholdInPlace, Sign, Sgn, ToCopy,
                           Where, Zero, where)
-from .inplace import inplace, inplace_view_refresh
+from .inplace import inplace, inplace_view, inplace_view_refresh
 from .linalg import Addmm, Bmm, Dot, Mm, Mv, matmul
 from .loss import MseLoss, NllLoss
 from .reduce import Max, MaxDim, Mean, MeanDim, Min, MinDim, MinReturnTypes, ReturnTypes, LogSoftmax, Softmax, Sum, SumDim
-from .shape import (Cat, Diagonal, Expand, SqueezeDims, Index, IndexGrad, IndexPut, Permute, Select, Slice, Squeeze, SqueezeDim, Stack,
+from .shape import (Cat, Diagonal, Expand, Index, IndexGrad, IndexPut, Permute, Select, Slice, Squeeze, SqueezeDim, Stack,
                     T, Transpose, UnsafeView, Unsqueeze, View, can_view, index, setitem)
 from . import linalg, select, sorting, statistics, unary  # more ops (trigonometry, var/std/norm, gather/scatter/split, einsum ...)
 

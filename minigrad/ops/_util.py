@@ -4,7 +4,7 @@ import numpy as np
 from .. import _dtype
 from .._dtype import is_expandable_to  # noqa: F401  (re-exported for the op files)
 from ..tensor import Tensor, _wrap_dim  # noqa: F401  (re-exported for the op files)
-from .layout import laid_out
+from .layout import cast, laid_out
 
 
 def as_operand(x, like):
@@ -63,7 +63,7 @@ def float_data(a):
     integers and bools are computed in the default float dtype, as PyTorch promotes them."""
     if a._data.dtype.kind == "f":
         return a._data
-    return a._data.astype(_dtype.get_default_dtype().numpy)
+    return cast(a._data, _dtype.get_default_dtype().numpy)
 
 
 def rounded_once(fn, x):
@@ -71,7 +71,7 @@ def rounded_once(fn, x):
     float32 or float16.  PyTorch's float32 kernels give the correctly rounded number for 95-100% of inputs
     (measured against torch 2.13); numpy's float32 ones are an ulp away for 10-40% of them."""
     if x.dtype.itemsize < 8:
-        return np.asarray(fn(x.astype(np.float64)), dtype=x.dtype)
+        return np.asarray(fn(cast(x, np.float64)), dtype=x.dtype)
     return fn(x)
 
 
@@ -91,6 +91,17 @@ def check_not_bool(a, b, what):
     if a_bool or b_bool:
         raise RuntimeError(f"{what}, the `-` operator, with a bool tensor is not supported. If you are trying to "
                            "invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def operands(a, b):
+    """``a``'s and ``b``'s numbers in the dtype PyTorch computes ``a op b`` in: its ``TensorIterator`` casts both to
+    the result dtype first, so ``float32_tensor % float64_0dim_tensor`` is computed in float32 (numpy would compute
+    in float64 and round the result, which can differ in the last bit, or across a discontinuity)."""
+    x, y = a._data, b._data
+    if x.dtype == y.dtype:
+        return x, y
+    dtype = result_type(a, b).numpy
+    return (x if x.dtype == dtype else x.astype(dtype)), (y if y.dtype == dtype else y.astype(dtype))
 
 
 def result(a, b, out):

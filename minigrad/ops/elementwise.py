@@ -10,8 +10,8 @@ from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import Tensor
 from ._fast import keep_or_zero
-from .layout import dense, dense_strides, dims_fastest_first
-from ._util import check_not_bool, constant, float_data, result, result_type, rounded_once, sum_to
+from .layout import cast
+from ._util import check_not_bool, constant, float_data, operands, result, result_type, rounded_once, sum_to
 from . import zerotensor
 
 
@@ -26,7 +26,8 @@ class Add(Function):
         if a._zerotensor or b._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
             return zerotensor.add(a, b, alpha)
         with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 and inf - inf are nan, silently, as in PyTorch
-            return result(a, b, a._data + b._data if alpha == 1 else a._data + alpha * b._data)
+            x, y = operands(a, b)
+            return result(a, b, x + y if alpha == 1 else x + alpha * y)
 
     @staticmethod
     def backward(ctx, grad):
@@ -49,7 +50,8 @@ class Sub(Function):
         if a._zerotensor or b._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
             return zerotensor.add(a, b, -alpha)
         with np.errstate(invalid="ignore", over="ignore"):
-            return result(a, b, a._data - b._data if alpha == 1 else a._data - alpha * b._data)
+            x, y = operands(a, b)
+            return result(a, b, x - y if alpha == 1 else x - alpha * y)
 
     @staticmethod
     def backward(ctx, grad):
@@ -85,7 +87,8 @@ class Mul(Function):
         if a._zerotensor or b._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
             return zerotensor.mul(a, b)
         with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 is nan, silently, as in PyTorch
-            return result(a, b, a._data * b._data)
+            x, y = operands(a, b)
+            return result(a, b, x * y)
 
     @staticmethod
     def backward(ctx, grad):
@@ -156,11 +159,12 @@ class Div(Function):
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
         if a._zerotensor or b._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
             return zerotensor.div(a, b)
+        if a._data.dtype.kind != "f" and b._data.dtype.kind != "f":  # int / int is a float tensor, divided in it
+            dtype = _dtype.get_default_dtype().numpy
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return Tensor(np.true_divide(a._data.astype(dtype), b._data.astype(dtype)))
         with np.errstate(divide="ignore", invalid="ignore"):  # x / 0 is inf or nan, silently, as in PyTorch
-            out = np.true_divide(a._data, b._data)
-        if a._data.dtype.kind != "f" and b._data.dtype.kind != "f":  # int / int is a float tensor
-            return Tensor(out.astype(_dtype.get_default_dtype().numpy))
-        return result(a, b, out)
+            return result(a, b, np.true_divide(*operands(a, b)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -267,7 +271,7 @@ class PowTensor(Function):
     @staticmethod
     def forward(ctx, a, b):
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # (-1.5) ** 0.5 is nan, silently
-            out = result(a, b, np.power(a._data, b._data))
+            out = result(a, b, np.power(*operands(a, b)))
         ctx.save_for_backward(a, b, out)
         return out
 
@@ -552,7 +556,7 @@ class Clamp(Function):
         for bound in (lo, hi):
             if bound is not None:
                 dtype = result_type(Tensor(np.zeros(1, dtype.numpy)), bound)
-        x = a._data.astype(dtype.numpy)
+        x = cast(a._data, dtype.numpy)
         out = x if lo is None else np.maximum(lo, x)      # (this order keeps -0.0 as PyTorch does;
         out = out if hi is None else np.minimum(hi, out)  # np.clip would turn it into 0.0)
         return Tensor(np.asarray(out, dtype=dtype.numpy))
@@ -576,7 +580,8 @@ class Maximum(Function):
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
         ctx.keep_larger = True
-        return result(a, b, np.maximum(b._data, a._data))  # (for a tie of 0.0 and -0.0 PyTorch returns a)
+        x, y = operands(a, b)
+        return result(a, b, np.maximum(y, x))  # (for a tie of 0.0 and -0.0 PyTorch returns a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -603,7 +608,8 @@ class Minimum(Maximum):
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
         ctx.keep_larger = False
-        return result(a, b, np.minimum(b._data, a._data))
+        x, y = operands(a, b)
+        return result(a, b, np.minimum(y, x))
 
 
 class Where(Function):
@@ -613,7 +619,8 @@ class Where(Function):
     @staticmethod
     def forward(ctx, cond, a, b):
         ctx.cond = cond
-        return result(a, b, np.where(cond, a._data, b._data))
+        x, y = operands(a, b)
+        return result(a, b, np.where(cond, x, y))
 
     @staticmethod
     def backward(ctx, grad):
@@ -681,7 +688,7 @@ class ToCopy(Function):
     def forward(ctx, a, dtype):
         ctx.dtype = a.dtype
         with np.errstate(over="ignore", invalid="ignore"):  # (1e30 in float16 is inf, silently, as in PyTorch)
-            return Tensor(a._data.astype(dtype.numpy))
+            return Tensor(cast(a._data, dtype.numpy))
 
     @staticmethod
     def backward(ctx, grad):
@@ -699,10 +706,7 @@ class Clone(Function):
         x = a._data
         if order == "C":
             return Tensor(x.copy(order="C"))
-        strides = x.strides if dense(x) else dense_strides(x.shape, x.itemsize, dims_fastest_first(x.shape, [x]))
-        out = np.lib.stride_tricks.as_strided(np.empty(x.size, x.dtype), x.shape, strides)
-        out[...] = x
-        return Tensor(out)
+        return Tensor(cast(x))
 
     @staticmethod
     def backward(ctx, grad):

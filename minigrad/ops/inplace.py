@@ -43,14 +43,8 @@ def inplace(t, fn, *args):
     recording = grad_mode.is_grad_enabled() and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     base = t._base
-    if recording and base is not None and t._creation_meta != "default":
-        raise RuntimeError(view_rebase_message(t, indirect=False))
-    if recording and base is not None and base.requires_grad and base.grad_fn is None:
-        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    # (PyTorch's check_inplace asks the C++ is_leaf, which reads the stored grad_fn: a view made before its
-    # base got a history is still a leaf here until its grad_fn is read or it is used by an op)
-    if recording and t.requires_grad and t._grad_fn is None:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    if recording:
+        check_inplace(t)
     if t._zerotensor:  # PyTorch's ZeroTensor (zerotensor.py): nothing may be written into it
         raise RuntimeError(zerotensor.IMMUTABLE_COPY if fn is CopyFrom else zerotensor.IMMUTABLE)
     args = tuple(zerotensor.materialized(a) for a in args)  # (a ZeroTensor operand counts as ordinary zeros)
@@ -90,6 +84,33 @@ def inplace(t, fn, *args):
     return t
 
 
+def check_inplace(t):
+    """PyTorch's ``check_inplace``: what may not be changed in place while the change is recorded."""
+    if t._base is not None and t._creation_meta != "default":
+        raise RuntimeError(view_rebase_message(t, indirect=False))
+    if t._base is not None and t._base.requires_grad and t._base.grad_fn is None:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    # (PyTorch asks the C++ is_leaf, which reads the stored grad_fn: a view made before its base got a history is
+    # still a leaf here until its grad_fn is read or it is used by an op)
+    if t.requires_grad and t._grad_fn is None:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+
+
+def inplace_view(t, fn, *args):
+    """``t.unsqueeze_(0)``, ``t.t_()``, ``t.squeeze_()``, ``t.transpose_(0, 1)``: ``t`` itself takes the shape and
+    strides of the view ``fn`` makes (its memory does not change). PyTorch records the view op's node
+    (``UnsqueezeBackward1``...) as ``t``'s own history, leaves a base alone, and bumps the version."""
+    recording = grad_mode.is_grad_enabled() and t.requires_grad
+    if recording:
+        check_inplace(t)
+    out = fn.apply(t, *args)
+    t._data = out._data
+    _bump_version(t)
+    if recording:
+        t.grad_fn, t._output_nr = out._grad_fn, 0
+    return t
+
+
 OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
            "memory location. Please clone() the tensor before performing the operation.")
 
@@ -103,6 +124,17 @@ def _check_operand(t, other):
         shape = broadcast_shape(t, other)  # "The size of tensor a (3) must match the size of tensor b (4) ..."
         if shape != t._data.shape:
             raise RuntimeError(f"output with shape {list(t._data.shape)} doesn't match the broadcast shape {list(shape)}")
+
+
+def overlaps(a, b):
+    """PyTorch's ``get_overlap_status(a, b)`` is Full or Partial (``assert_no_overlap`` refuses both): both arrays
+    are dense and their memory ranges meet.  An expanded array is "too hard" to judge, and passes."""
+    if a is b:
+        return True
+    if a.size == 0 or b.size == 0 or not (dense(a) and dense(b)) or not np.may_share_memory(a, b):
+        return False
+    a_begin, b_begin = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
+    return a_begin < b_begin + b.nbytes and b_begin < a_begin + a.nbytes
 
 
 def _partial_overlap(a, b):

@@ -24,7 +24,11 @@ def laid_out(out, *inputs):
     tensors = [x for x in inputs if isinstance(x, np.ndarray) and x.ndim > 0]  # (a number: a 0-dim operand)
     if all(x.flags.c_contiguous and 1 not in x.shape for x in tensors):  # (the usual case: both give row-major)
         return out
-    strides = result_strides(out.shape, out.itemsize, tensors, same_shape=len(tensors) == len(inputs))
+    return with_strides(out, result_strides(out.shape, out.itemsize, tensors, same_shape=len(tensors) == len(inputs)))
+
+
+def with_strides(out, strides):
+    """``out``'s values laid out with these byte ``strides``."""
     if strides == out.strides:
         return out
     if same_strides(out, strides):  # (only the strides of dims of size 1 differ: they move nothing, set them)
@@ -45,6 +49,20 @@ def result_strides(shape, itemsize, inputs, same_shape=True):
         if all(x.strides == inputs[0].strides for x in inputs) and all(dense(x) for x in inputs):
             return tuple(s // inputs[0].itemsize * itemsize for s in inputs[0].strides)  # 2. the inputs' own
     return dense_strides(shape, itemsize, dims_fastest_first(shape, inputs))  # 3.
+
+
+def cast(x, dtype=None):
+    """A copy of ``x`` (in ``dtype``) laid out as PyTorch's ``preserve_format`` (``clone``, ``to``, ``empty_like``):
+    a dense ``x``'s strides are kept, any other's dims keep their order (``infer_dense_strides``: an expanded dim
+    stays where it is). numpy's ``astype`` would put an expanded dim last."""
+    dtype = np.dtype(x.dtype if dtype is None else dtype)
+    if dense(x):
+        strides = tuple(s // x.itemsize * dtype.itemsize for s in x.strides)
+    else:
+        strides = dense_strides(x.shape, dtype.itemsize, dims_fastest_first(x.shape, [x]))
+    out = np.lib.stride_tricks.as_strided(np.empty(x.size, dtype), x.shape, strides)
+    np.copyto(out, x, casting="unsafe")
+    return out
 
 
 def dense_strides(shape, itemsize, order):

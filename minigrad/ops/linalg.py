@@ -213,7 +213,8 @@ def matmul(a, b, name="matmul"):  # (name: F.linear's messages say "linear")
     against a larger batch, is squeezed first (``SqueezeBackward1``) and the product folded.
     """
     from ._util import as_operand
-    from .shape import SqueezeDimsInPlace, UnsafeView
+    from .inplace import inplace_view
+    from .shape import SqueezeDimInPlace, UnsafeView
     a, b = as_operand(a, b), as_operand(b, a)
     da, db = a._data.ndim, b._data.ndim
     if da == 0 or db == 0:
@@ -223,9 +224,7 @@ def matmul(a, b, name="matmul"):  # (name: F.linear's messages say "linear")
     if da == 2 and db == 1:
         return Mv.apply(a, b)
     if da == 1 and db == 2:  # PyTorch: a.unsqueeze(0).mm(b).squeeze_(0), in place on the product (version 1)
-        out = SqueezeDimsInPlace.apply(Mm.apply(a.unsqueeze(0), b), 0)
-        out._vc[0] += 1
-        return out
+        return inplace_view(Mm.apply(a.unsqueeze(0), b), SqueezeDimInPlace, 0)
     if da == 2 and db == 2:
         return Mm.apply(a, b)
     if _should_fold(a, b):

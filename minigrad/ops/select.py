@@ -16,6 +16,7 @@ from ..devices import contiguous_format
 from ..tensor import _TYPE_NAMES, Tensor, _wrap_dim
 from ._util import sum_to
 from .elementwise import MulScalar
+from .layout import cast
 from .shape import DiagonalGrad, IndexAddGrad, MaskedScatterGrad, PutGrad, view_of
 
 
@@ -207,7 +208,9 @@ class Flip(Function):
     @staticmethod
     def forward(ctx, a, dims):
         ctx.dims = dims
-        return Tensor(np.flip(a._data, dims if a._data.ndim else ()).copy(order="K"))
+        out = cast(a._data)  # (a fresh tensor laid out as the input: PyTorch's empty_like)
+        out[...] = np.flip(a._data, dims if a._data.ndim else ())
+        return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -482,6 +485,15 @@ class SqueezeDimList(Function):
         for d in ctx.drop:
             grad = grad.unsqueeze(d)
         return grad, None
+
+
+class SqueezeDimListInPlace(SqueezeDimList):
+    """``x.squeeze_((0, 2))``: ``x`` itself loses those dims of size 1 (``ops.inplace_view``)."""
+    node_name = "SqueezeBackward5"
+
+    @staticmethod
+    def forward(ctx, a, dims):
+        return SqueezeDimList.forward(ctx, a, tuple(_wrap_dim(d, a._data.ndim) for d in dims))
 
 
 # ------------------------------------------------------------------ helpers for Tensor methods

@@ -5,12 +5,14 @@ the version counter of its input, as in PyTorch; its backward just reshapes or p
 gradient back.
 """
 import re
+from types import SimpleNamespace
 
 import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
 from ._util import _wrap_dim, is_expandable_to, result_type, sum_to
+from .layout import dense_strides, dims_fastest_first, with_strides
 
 
 def view_of(a, array):
@@ -141,6 +143,17 @@ class T(Function):
         return grad.t()
 
 
+class TInPlace(T):
+    """``x.t_()``: ``x`` itself transposed (``ops.inplace_view``)."""
+    node_name = "TBackward1"
+
+    @staticmethod
+    def forward(ctx, a):
+        if a._data.ndim > 2:
+            raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {a._data.ndim}D")
+        return T.forward(ctx, a)
+
+
 class Transpose(Function):
     node_name = "TransposeBackward0"
 
@@ -155,6 +168,11 @@ class Transpose(Function):
     @staticmethod
     def backward(ctx, grad):
         return grad.transpose(*ctx.dims), None, None
+
+
+class TransposeInPlace(Transpose):
+    """``x.transpose_(0, 1)`` (``swapdims_``, ``swapaxes_``): ``x`` itself transposed (``ops.inplace_view``)."""
+    node_name = "TransposeBackward1"
 
 
 class Permute(Function):
@@ -240,6 +258,15 @@ class Unsqueeze(Function):
         return grad.squeeze(ctx.dim), None
 
 
+class UnsqueezeInPlace(Unsqueeze):
+    """``x.unsqueeze_(0)``: ``x`` itself gets the new dim (``ops.inplace_view``)."""
+    node_name = "UnsqueezeBackward1"
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        return Unsqueeze.forward(ctx, a, _wrap_dim(dim, a._data.ndim + 1))
+
+
 class Squeeze(Function):
     node_name = "SqueezeBackward0"
 
@@ -254,6 +281,11 @@ class Squeeze(Function):
             if size == 1:
                 grad = grad.unsqueeze(d)
         return grad
+
+
+class SqueezeInPlace(Squeeze):
+    """``x.squeeze_()``: ``x`` itself loses its dims of size 1 (``ops.inplace_view``)."""
+    node_name = "SqueezeBackward3"
 
 
 class SqueezeDim(Function):
@@ -271,23 +303,13 @@ class SqueezeDim(Function):
         return (grad.unsqueeze(ctx.dim) if ctx.shape and ctx.shape[ctx.dim] == 1 else grad), None
 
 
-class SqueezeDims(SqueezeDim):
-    """``squeeze(dims)`` as matmul uses it (PyTorch: ``SqueezeBackward4``)."""
+class SqueezeDimInPlace(SqueezeDim):
+    """``x.squeeze_(0)`` (matmul's ``product.squeeze_(0)`` too): ``x`` itself loses the dim (``ops.inplace_view``)."""
     node_name = "SqueezeBackward4"
 
     @staticmethod
     def forward(ctx, a, dim):
         return SqueezeDim.forward(ctx, a, _wrap_dim(dim, a._data.ndim))
-
-
-class SqueezeDimsInPlace(SqueezeDims):
-    """``product.squeeze_(0)`` inside matmul: the product itself loses the dim, so the result is no view."""
-    node_name = "SqueezeBackward4"
-
-    @staticmethod
-    def forward(ctx, a, dim):
-        ctx.shape, ctx.dim = a._data.shape, dim
-        return Tensor(np.squeeze(a._data, dim))
 
 
 def expanded(array, shape):
@@ -467,13 +489,54 @@ class Index(Function):
         ctx.shape = a._data.shape
         ctx.key = key
         try:
-            return Tensor(np.asarray(a._data[key]))
+            out = np.asarray(a._data[key])
         except IndexError as e:
             raise IndexError(_index_message(str(e), key, a._data.shape)) from None
+        strides = index_result_strides(a._data, key, out)
+        return Tensor(out if strides is None else with_strides(out, strides))
 
     @staticmethod
     def backward(ctx, grad):
         return IndexPutGrad.of(grad, ctx.shape, ctx.key), None
+
+
+def index_result_strides(x, key, out):
+    """The byte strides of PyTorch's ``index`` result (``x[key]``, the key holding index arrays, masks, ``:`` and
+    ``...``): its TensorIterator orders the result's dims by the strides of ``x`` seen with the indexed dims replaced
+    by the index shape (stride 0: ``restride_src``) and of the index arrays broadcast to the result; indexed dims that
+    are not next to each other are moved to the front first (``transposeToFront``). None: another kind of key."""
+    keys = key if isinstance(key, tuple) else (key,)
+    if not all(k is Ellipsis or isinstance(k, np.ndarray) or k == slice(None) for k in keys) or out.ndim == 0:
+        return None
+    per_dim = []  # one entry per dim of x: None (a whole dim) or an index array
+    for k in keys:
+        if k is Ellipsis:
+            per_dim += [None] * (x.ndim - sum(k2.ndim if isinstance(k2, np.ndarray) and k2.dtype == bool else 1
+                                              for k2 in keys if k2 is not Ellipsis))
+        elif isinstance(k, np.ndarray) and k.dtype == bool:  # a mask: the columns of its nonzero() (n, dims)
+            per_dim += list(np.stack(np.nonzero(k), axis=1).T) if k.ndim else [np.zeros(int(k), np.int64)]
+        else:
+            per_dim.append(None if isinstance(k, slice) else k)
+    per_dim += [None] * (x.ndim - len(per_dim))
+    indexed = [d for d, k in enumerate(per_dim) if k is not None]
+    if indexed != list(range(indexed[0], indexed[-1] + 1)):  # (apart: the indexed dims go first)
+        order = indexed + [d for d in range(x.ndim) if d not in indexed]
+    else:
+        order = list(range(x.ndim))
+    shape, strides = [x.shape[d] for d in order], [x.strides[d] for d in order]
+    indices = [per_dim[d] for d in order if per_dim[d] is not None]
+    index_shape = np.broadcast_shapes(*[i.shape for i in indices])
+    before = next(i for i, d in enumerate(order) if per_dim[d] is not None)
+    after = len(order) - before - len(indices)
+    result = tuple(shape[:before]) + index_shape + tuple(shape[before + len(indices):])
+    if result != out.shape:
+        return None
+    src = SimpleNamespace(ndim=len(result), shape=result, strides=tuple(strides[:before]) + (0,) * len(index_shape)
+                          + tuple(strides[before + len(indices):]))
+    operands = [src] + [SimpleNamespace(ndim=len(result), shape=(1,) * before + index_shape + (1,) * after,
+                                        strides=(0,) * before + np.broadcast_to(i, index_shape).strides + (0,) * after)
+                        for i in indices]
+    return dense_strides(result, out.itemsize, dims_fastest_first(result, operands))
 
 
 def _index_message(msg, key, shape):
@@ -619,8 +682,8 @@ class IndexPut(Function):
 
     @staticmethod
     def forward(ctx, a, key, value):
-        try:
-            result_shape = np.broadcast_to(np.empty((), bool), a._data.shape)[key].shape
+        try:  # (the shape of a[key], the indices not checked yet: an index out of range is an error only later)
+            result_shape = np.broadcast_to(np.empty((), bool), a._data.shape)[_in_range(key)].shape
         except IndexError:
             result_shape = value._data.shape  # (a bad index: its error comes below)
         if not is_expandable_to(value._data.shape, result_shape):  # (numpy would accept extra leading dims)
@@ -723,7 +786,7 @@ def setitem(t, key, value):
     then expanded to the written shape (``ExpandBackward0``), as PyTorch's ``copy_to`` does."""
     from ..autograd import grad_mode
     from ._util import as_operand
-    from .inplace import OVERLAP, SHARED_PLACE, has_internal_overlap, inplace
+    from .inplace import OVERLAP, SHARED_PLACE, check_inplace, has_internal_overlap, inplace, overlaps
     from .elementwise import CopyFrom
     key = sequence_as_tuple(key)
     _check_zero_dim_key(t, key)
@@ -754,14 +817,15 @@ def setitem(t, key, value):
             k is None or _is_bool_scalar(k) or (isinstance(k, int) and not isinstance(k, bool))
             or (isinstance(k, slice) and not (k.start in (None, 0) and k.stop is None and k.step in (None, 1)))
             for k in keys)
-        recording_leaf = grad_mode.is_grad_enabled() and t._requires_grad and t.grad_fn is None
-        if not on_view and not recording_leaf and np.may_share_memory(t._data, value._data):
+        target, index_key = t, np_key
+        if on_view:  # PyTorch's applySlicing: the view first, then index_put_ into it
+            view_key, index_key = _split_key(keys)
+            target = t[view_key]
+        if grad_mode.is_grad_enabled() and (target.requires_grad or value.requires_grad):
+            check_inplace(target)  # (autograd's checks come first)
+        if not _fills_by_mask(index_key, value) and overlaps(target._data, value._data):
             raise RuntimeError(OVERLAP)  # (index_put_ refuses a value sharing memory with x, as PyTorch does)
-        if not on_view:
-            return inplace(t, IndexPut, np_key, value)
-        _leaf_check(t, True)
-        view_key, index_key = _split_key(keys)  # PyTorch's applySlicing: the view first, then index_put_ into it
-        return inplace(t[view_key], IndexPut, index_key, value)
+        return inplace(target, IndexPut, index_key, value)
     try:
         dst_shape = t._data[np_key].shape
     except IndexError as e:  # an int out of range: numpy's axis is PyTorch's dim here
@@ -779,10 +843,28 @@ def setitem(t, key, value):
     # PyTorch's copy_to: the view t[key] takes the value by copy_ (fill_ for a 0-dim value), and the in-place
     # change of a view gives t a CopySlices node over that op's node
     view = t[key]
+    if grad_mode.is_grad_enabled() and (view.requires_grad or value.requires_grad):
+        check_inplace(view)  # (autograd's checks first)
     if has_internal_overlap(view._data):  # (copy_ and fill_ with a tensor refuse to write shared places)
         raise RuntimeError(SHARED_PLACE)
     inplace(view, CopyFrom if value._data.shape == dst_shape else FillTensor, value)
     return None
+
+
+def _in_range(key):
+    """``key`` with every integer index array replaced by zeros of its shape (what ``a[key]``'s shape needs)."""
+    keys = key if isinstance(key, tuple) else (key,)
+    probe = tuple(np.zeros(np.shape(k), np.intp) if isinstance(k, (np.ndarray, list)) and np.asarray(k).dtype.kind in "iu"
+                  else k for k in keys)
+    return probe if isinstance(key, tuple) else probe[0]
+
+
+def _fills_by_mask(key, value):
+    """Does PyTorch's ``index_put_`` fill instead (``masked_fill_``, ``canDispatchToMaskedFill``): one bool mask in
+    the key (the rest whole dims) and a value of one element?  Then no overlap with the value is checked."""
+    keys = key if isinstance(key, tuple) else (key,)
+    indices = [k for k in keys if k is not Ellipsis and not (isinstance(k, slice) and k == slice(None))]
+    return value._data.size == 1 and len(indices) == 1 and np.asarray(indices[0]).dtype == bool
 
 
 def _split_key(keys):

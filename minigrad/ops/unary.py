@@ -17,7 +17,8 @@ import numpy as np
 from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
-from ._util import as_operand, result, result_type, rounded_once, sum_to
+from ._util import as_operand, operands, result, result_type, rounded_once, sum_to
+from .layout import cast, laid_out
 from .elementwise import AddScalar, MulScalar, filled
 
 LN2 = math.log(2.0)
@@ -27,7 +28,7 @@ LN10 = math.log(10.0)
 def floats(a):
     """``a``'s numbers as floats: integers and bools become the default float dtype (PyTorch's rule)."""
     x = a._data
-    return x if x.dtype.kind == "f" else x.astype(_dtype.get_default_dtype().numpy)
+    return x if x.dtype.kind == "f" else cast(x, _dtype.get_default_dtype().numpy)
 
 
 def _quiet(fn, x):
@@ -347,7 +348,7 @@ class FloorDivide(NoDerivative):
     @staticmethod
     def forward(ctx, a, b):
         b = as_operand(b, a)  # (a Python number is no input of the node: it gets no edge)
-        x, y = a._data, b._data
+        x, y = operands(a, b)
         if x.dtype.kind in "iub" and y.dtype.kind in "iub" and (y == 0).any():
             raise RuntimeError("ZeroDivisionError")
         with np.errstate(all="ignore"):
@@ -381,7 +382,7 @@ class Remainder(Function):
 
     @classmethod
     def forward(cls, ctx, a, b):
-        x, y = a._data, b._data
+        x, y = operands(a, b)
         if x.dtype.kind in "iub" and y.dtype.kind in "iub" and (y == 0).any():
             raise RuntimeError("ZeroDivisionError")
         need_b = ctx.needs_input_grad[1]  # only b's gradient needs the values (derivatives.yaml), as PyTorch saves
@@ -409,7 +410,7 @@ class RemainderScalar(Function):
         if a._data.dtype.kind in "iub" and b._data.dtype.kind in "iub" and b._data == 0:
             raise RuntimeError("ZeroDivisionError")
         with np.errstate(all="ignore"):
-            return result(a, b, cls.op(a._data, b._data))
+            return result(a, b, cls.op(*operands(a, b)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -424,7 +425,8 @@ class RemainderOfNumber(NoDerivative):
     def forward(ctx, number, a):
         b = as_operand(number, a)
         with np.errstate(all="ignore"):
-            return result(a, b, _remainder(b._data, a._data))
+            x, y = operands(a, b)
+            return result(a, b, _remainder(y, x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -441,7 +443,8 @@ class ClampMin(Function):
         ctx.save_for_backward(a)
         ctx.lo = lo
         b = as_operand(lo, a)
-        return result(a, b, np.maximum(b._data, a._data))  # (lo first: -0.0 stays, as in PyTorch)
+        x, y = operands(a, b)
+        return result(a, b, np.maximum(y, x))  # (lo first: -0.0 stays, as in PyTorch)
 
     @staticmethod
     def backward(ctx, grad):
@@ -459,7 +462,8 @@ class ClampMax(Function):
         ctx.save_for_backward(a)
         ctx.hi = hi
         b = as_operand(hi, a)
-        return result(a, b, np.minimum(b._data, a._data))
+        x, y = operands(a, b)
+        return result(a, b, np.minimum(y, x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -576,7 +580,7 @@ class NanToNum(Function):
     @staticmethod
     def forward(ctx, a, nan, posinf, neginf):
         ctx.save_for_backward(a)
-        return Tensor(np.nan_to_num(a._data, nan=nan, posinf=posinf, neginf=neginf))
+        return Tensor(laid_out(np.nan_to_num(a._data, nan=nan, posinf=posinf, neginf=neginf), a._data))
 
     @staticmethod
     def backward(ctx, grad):  # (derivatives.yaml: grad * at::isfinite(self), a product with a bool mask)
@@ -731,7 +735,7 @@ class DivRounded(Function):
     def forward(ctx, a, b, mode):
         ctx.save_for_backward(b, a if ctx.needs_input_grad[1] else None)  # (other: both formulas name it)
         ctx.mode = mode
-        x, y = a._data, b._data
+        x, y = operands(a, b)
         if x.dtype.kind in "iub" and y.dtype.kind in "iub" and (y == 0).any():
             raise RuntimeError("ZeroDivisionError")
         with np.errstate(all="ignore"):

@@ -639,3 +639,11 @@ OPS += [
     Op("kthvalue", "{a}.kthvalue({k}, {dim}, keepdim={keepdim})[0]", args=kthvalue_args),
     Op("mode", "{a}.mode({dim}, keepdim={keepdim})[0]", args=dim_keepdim),
 ]
+
+OPS += [  # in-place view ops: the tensor itself takes the view's shape and strides
+    Op("unsqueeze_", "{a}.unsqueeze_({dim})", kind="inplace", args=new_dim, dtypes="any"),
+    Op("squeeze_", "{a}.squeeze_()", kind="inplace", dtypes="any"),
+    Op("squeeze_dim_", "{a}.squeeze_({dim})", kind="inplace", args=dim),
+    Op("t_", "{a}.t_()", kind="inplace"),
+    Op("transpose_", "{a}.transpose_({d0}, {d1})", kind="inplace", args=dims2, dtypes="any"),
+]

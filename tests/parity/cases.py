@@ -4476,3 +4476,91 @@ def f25_no_grad_views_cross_rounding_cumsum(T, F, o):
     base, expo = leaf(T, 124, 3, lo=0.5), leaf(T, 125, 3, dtype="float64")
     g = T.autograd.grad((base ** expo).sum(), [base, expo], create_graph=True)
     o.all(g[1], "pow_exponent_grad", 6)
+
+
+@case
+def f26_inplace_view_ops(T, F, o):
+    """unsqueeze_/squeeze_/t_/transpose_/swapdims_ change the tensor itself (same memory, new shape and strides),
+    record UnsqueezeBackward1, SqueezeBackward3/4/5, TBackward1, TransposeBackward1 as its history (a view keeps its
+    base, whose history does not change), bump the version, and refuse a leaf that requires grad; matmul's
+    vector @ matrix squeezes its product in place (version 1)."""
+    ops = {"unsqueeze_": lambda y: y.unsqueeze_(0), "unsqueeze_last": lambda y: y.unsqueeze_(-1),
+           "squeeze_": lambda y: y.squeeze_(), "squeeze_1": lambda y: y.squeeze_(1), "squeeze_0": lambda y: y.squeeze_(0),
+           "squeeze_dims": lambda y: y.squeeze_((0, 1)), "t_": lambda y: y.view(2, 3).t_(),
+           "transpose_": lambda y: y.transpose_(0, 2), "swapdims_": lambda y: y.swapdims_(0, 1),
+           "swapaxes_": lambda y: y.swapaxes_(1, 2), "view_unsqueeze_": lambda y: y[0].unsqueeze_(0)}
+    for name, f in ops.items():
+        x = leaf(T, 130, 2, 1, 3)
+        y = x * 1
+        r = f(y)
+        o.val(f"{name}.same", lambda: r is y)
+        o.all(r, name, 3)
+        o[f"{name}.meta"] = [list(r.stride()), r._version, y._version]
+        o.fn(f"{name}.base_fn", y)
+        (r * T.arange(float(r.numel())).reshape(r.shape)).sum().backward()
+        o.grads(f"{name}.", x=x)
+    o.err("t_3d", lambda: (leaf(T, 131, 2, 1, 3) * 1).t_())
+    o.err("unsqueeze_out_of_range", lambda: (leaf(T, 131, 2, 3) * 1).unsqueeze_(5))
+    o.err("leaf", lambda: leaf(T, 132, 2).unsqueeze_(0))
+    z = leaf(T, 133, 2)
+    with T.no_grad():
+        z.unsqueeze_(0)
+    o.flags("leaf_under_no_grad", z)
+    o["leaf_under_no_grad.meta"] = [list(z.shape), z._version]
+    v, m = leaf(T, 134, 3), leaf(T, 135, 3, 2)
+    p = v @ m
+    o.all(p, "vector_matrix", 3)
+    o["vector_matrix.version"] = p._version
+
+
+@case
+def f27_expanded_layouts_and_index_put_overlap(T, F, o):
+    """A one-input op on an expanded tensor lays its result out as PyTorch's TensorIterator (the expanded dim keeps
+    its place: row-major here, where numpy's astype puts it last), casts and clone too; kron of such a result views
+    it. index_put_ refuses a value that shares memory with the tensor (or the view it writes into), except when it
+    fills by a mask with one value (masked_fill_)."""
+    u = T.tensor([[0.5, -1.0, 2.0]]).expand(4, 3)
+    w = T.tensor([[1, 2, 3]]).expand(2, 3)
+    results = [u.exp(), u.log(), u.sin(), u.tanh(), u.rsqrt(), u.erf(), u.nan_to_num(), u.clamp(0, 1), u.flip(0),
+               u.double(), u.long(), u.bool(), u.half(), u.clone(), u.to(T.float64), w.exp(), w.sqrt(), w.float()]
+    o["strides"] = [list(r.stride()) for r in results]
+    o["contiguous"] = [r.is_contiguous() for r in results]
+    v = T.tensor([[[[-0.02, 1.74], [-1.32, 0.25]]], [[[1.97, -1.55], [-1.78, 1.62]]]], dtype=T.float64,
+                 requires_grad=True)
+    k = T.kron(v.expand(2, 2, 1, 2, 2).nan_to_num(), leaf(T, 140, 2, 1, 1, 2, 2, dtype="float64"))
+    o.all(k, "kron_of_expanded", 3)
+    a = T.tensor([-1.87, 2.0], dtype=T.float64) * 1
+    a[a > 5] = a[0:1]  # (one value through a mask: masked_fill_, no overlap check)
+    o["mask_fill_self"] = [a, a._version]
+    o.err("index_put_self", lambda: a.__setitem__(([0],), a[1:]))
+    b = T.tensor([[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]])
+    o.err("index_put_view_overlap", lambda: b.__setitem__(([0, 0], 0), b))
+    o.err("index_put_list_overlap", lambda: b.__setitem__(([0, 1],), b[0]))
+    o["after"] = [b, b._version]
+    x = T.arange(24.0).reshape(2, 3, 4)
+    m = T.tensor([[True, False, True], [False, True, True]])
+    picked = [x[:, [0, 0]], x[[0, 1]], x[:, :, [1, 2]], x[[0, 1], :, [1, 2]], x.transpose(0, 2)[:, [0, 1]],
+              x.transpose(0, 2)[[0, 1]], x[..., [0, 3]], x[:, x[0, :, 0] > 0], x[:, [[0, 1], [1, 2]]],
+              x.permute(1, 2, 0)[:, [0, 2]], x[:, [0, 1], [1, 2]], x[1:, [0, 2]], x[m], x.transpose(0, 2)[:, m.t()],
+              x[T.tensor([[0, 1], [1, 0]]).t()], x[[0, 1], 1:, [1, 2]]]
+    o["index_strides"] = [[list(p.shape), list(p.stride())] for p in picked]  # (advanced indexing: TensorIterator's)
+
+
+@case
+def f28_mixed_dtype_operands(T, F, o):
+    """An op on operands of two dtypes computes in the result dtype (PyTorch's TensorIterator casts both first):
+    float32 % a float64 0-dim tensor is a float32 remainder, int / int divides in float32, int64 + float32 adds in
+    float32 (2**24 + 1 is not a float32). setitem checks autograd's rules before the shared places, and an index
+    put names the shape before the dtype."""
+    x = T.tensor([[[0.01, -0.8, 1.51]], [[-1.6, -0.6, -1.53]]], dtype=T.float32)
+    d = T.tensor(0.1, dtype=T.float64).abs() + 0.5
+    o["float32_with_float64_0dim"] = [1 / (x % d), x // d, x * d, x - d, x / d, x ** d, T.maximum(x, d),
+                                       T.where(x > 0, x, d), x.fmod(d), x.clamp_min(d)]
+    big = T.tensor([2 ** 24 + 1, 3, 7, 16777219], dtype=T.int64)
+    f = T.tensor([0.5, 1.0, 3.0, 0.0], dtype=T.float32)
+    o["int_with_float32"] = [big + f, big * f, big / T.tensor([3, 7, 9, 11]), big - f, T.maximum(big, f)]
+    e = leaf(T, 150, 2, 1, 3)
+    g = T.meshgrid(e.reshape(-1), e.reshape(-1)[:2] * 2, indexing="xy")[0]
+    o.err("setitem_expanded_leaf_view_basic", lambda: g.__setitem__((slice(None), None), 0.0))
+    h = T.tensor([[1.28, -0.37]]).repeat(2, 1, 1)
+    o.err("index_put_shape_before_dtype", lambda: h.__setitem__(([5],), T.tensor([[-1, 2], [0, 0], [0, 1]])))
