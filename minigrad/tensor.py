@@ -1440,6 +1440,11 @@ _TYPE_NAMES = {"int64": "Long", "int32": "Int", "bool": "Bool", "float32": "Floa
                "uint8": "Byte", "int8": "Char", "int16": "Short", "float16": "Half"}
 
 
+def cpp_type_name(t):
+    """How PyTorch's C++ errors name a tensor's type: ``torch.FloatTensor``..., but ``CPUBoolType`` for bool."""
+    return "CPUBoolType" if t._data.dtype == np.bool_ else t.type()
+
+
 def _rebuild(data, requires_grad):
     return Tensor(data, requires_grad)
 

@@ -40,7 +40,7 @@ from . import grad_mode
 from . import inference
 from .inference import SAVED_MSG as INFERENCE_SAVED_MSG, InferenceCounter
 from .._dtype import from_numpy_dtype, is_expandable_to
-from ..tensor import Tensor  # (tensor.py imports this module at its end, once the class exists)
+from ..tensor import Tensor, cpp_type_name  # (tensor.py imports this module at its end, once the class exists)
 
 _sequence = itertools.count()  # creation order; the engine runs later-created nodes first
 
@@ -116,10 +116,12 @@ class SavedTensor:
     unpacks it.  With ``saved_tensors_hooks`` in force (see ``graph.py``) only what ``pack_hook``
     returned is kept, and ``unpack_hook`` gives the numbers back.
     """
-    __slots__ = ("tensor", "data", "vc", "version", "output_nr", "hooks", "packed", "grad_fn", "leaf", "undefined")
+    __slots__ = ("tensor", "data", "vc", "version", "output_nr", "hooks", "packed", "grad_fn", "leaf", "undefined",
+                 "view_node")
 
     def __init__(self, t, node, hooks=None):
         self.tensor = self.output_nr = self.hooks = self.packed = self.grad_fn = self.leaf = None
+        self.view_node = None  # (an in-place op's output that is a view: a weak reference to the view's new node)
         self.undefined = t is None  # (PyTorch keeps an undefined SavedVariable where an op saved nothing)
         if t is None:
             self.data = self.vc = self.version = None
@@ -177,7 +179,8 @@ class SavedTensor:
         if self.tensor is not None:
             return self.tensor
         out = _alias(self.data, self.vc)
-        out.grad_fn, out._output_nr, out._requires_grad = node, self.output_nr, True
+        maker = node if self.view_node is None else self.view_node()
+        out.grad_fn, out._output_nr, out._requires_grad = maker, self.output_nr, True
         return out
 
     def _unpack_hooked(self, node):
@@ -199,7 +202,7 @@ class SavedTensor:
         # PyTorch names the node that made the tensor: for a saved output, the node that saved it;
         # for a saved input, the tensor's grad_fn now (after an in-place op, that op's node).
         t = self.tensor if self.tensor is not None else Tensor(self.data if self.data is not None else np.empty(0))
-        data, kind = t._data, t.type()
+        data, kind = t._data, cpp_type_name(t)
         maker, nr = (node, self.output_nr) if self.tensor is None else (t.grad_fn, t._output_nr)
         where = ""
         if maker is not None:

@@ -13,6 +13,7 @@ every view of that base gets a new node onto it (``AsStridedBackward0``) the nex
 """
 import re
 import warnings
+import weakref
 
 import numpy as np
 
@@ -81,6 +82,9 @@ def inplace(t, fn, *args):
         rebase_history(base, CopySlices(base, out.grad_fn, t))
         t._requires_grad = True
         inplace_view_refresh(t)
+        for s in out.grad_fn._saved:  # (PyTorch keeps the view's new node with the saved output, weakly)
+            if s is not None and s.tensor is None and s.data is t._data:
+                s.view_node, s.output_nr = weakref.ref(t._grad_fn), 0
     return t
 
 
@@ -169,10 +173,9 @@ class CopySlices(Node):
     def __init__(self, base, fn, view):
         self.next_functions = (edge_of(base),) + fn.next_functions[1:]
         self._sequence_nr = next_sequence_nr()
-        self.fn, self.positions = fn, positions_in(base, view)
+        self.fn = fn
         self.base_shape, self.base_strides = base._data.shape, base._data.strides
-        offset = view._data.__array_interface__["data"][0] - base._data.__array_interface__["data"][0]
-        self.view_geometry = (view._data.shape, view._data.strides, offset)  # (view.sizes(), strides(), storage offset)
+        self.view_geometry = geometry_of(view, base)  # (view.sizes(), strides(), storage offset)
 
     def apply(self, grad):
         if self.fn is None:
@@ -181,7 +184,7 @@ class CopySlices(Node):
             return [None] * len(self.next_functions)
         result = Tensor(_strided_like(self.base_shape, self.base_strides, grad._data.dtype))
         result.copy_(grad)
-        grad_slice = AsStridedView.apply(result, self.view_geometry, self.positions)  # where the view was
+        grad_slice = AsStrided.apply(result, self.view_geometry)  # where the view was
         grads = list(self.fn.apply(grad_slice.clone(memory_format=contiguous_format)))  # the op's backward there
         if grads[0] is not None:  # (a None from a custom Function: PyTorch gives the base no gradient at all)
             grad_slice.copy_(grads[0])  # written into result
@@ -198,24 +201,6 @@ def _strided_like(shape, strides, dtype):
     itemsize = np.dtype(dtype).itemsize
     extent = sum((n - 1) * s for n, s in zip(shape, strides)) // itemsize + 1 if 0 not in shape else 0
     return np.lib.stride_tricks.as_strided(np.empty(extent, dtype), shape, strides)
-
-
-class AsStridedView(Function):
-    """``base.as_strided(size, stride, storage_offset)``: a view of ``base`` (PyTorch: ``AsStridedBackward0``).
-    Its backward puts the gradient back at the view's ``positions`` in the base."""
-    node_name = "AsStridedBackward0"
-
-    @staticmethod
-    def forward(ctx, base, geometry, positions):
-        size, stride, offset = geometry
-        ctx.positions = positions
-        skip = offset // base._data.itemsize  # the view starts this many elements after the base's first one
-        memory = np.lib.stride_tricks.as_strided(base._data, (skip + 1,), (base._data.itemsize,))
-        return shape.view_of(base, np.lib.stride_tricks.as_strided(memory[skip:], size, stride))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return AsStridedScatter.apply(grad, ctx.positions, ctx.input_shapes[0]), None, None
 
 
 def view_rebase_message(view, indirect):
@@ -255,51 +240,92 @@ def inplace_view_refresh(view):
         raise RuntimeError(view_rebase_message(view, indirect=True))
     if base.requires_grad:
         with grad_mode.enable_grad():
-            out = AsStrided.apply(base, positions_in(base, view))
+            out = AsStrided.apply(base, geometry_of(view, base))
         rebase_history(view, out.grad_fn)
     view._view_version = view._vc[0]
 
 
-def positions_in(base, view):
-    """For each element of ``view``, its index in ``base.reshape(-1)`` (the two share memory)."""
-    def addresses(a):  # the byte address of every element of a numpy array
-        start = a.__array_interface__["data"][0]
-        if a.ndim == 0:
-            return np.array(start)
-        return start + sum(i * stride for i, stride in zip(np.indices(a.shape), a.strides))
-    in_base = addresses(base._data).reshape(-1)
-    order = np.argsort(in_base, kind="stable")
-    return order[np.searchsorted(in_base[order], addresses(view._data))]
+def geometry_of(view, base):
+    """``view``'s sizes, strides and storage offset in elements, counted from ``base``'s first element (the two
+    share memory; PyTorch's strides are never negative)."""
+    itemsize = base._data.itemsize
+    offset = view._data.__array_interface__["data"][0] - base._data.__array_interface__["data"][0]
+    return view._data.shape, tuple(s // itemsize for s in view._data.strides), offset // itemsize
 
 
 class AsStrided(Function):
-    """The elements of ``base`` at ``positions`` (its flat indices), shaped like ``positions``."""
+    """``base.as_strided(sizes, strides, offset)``, the geometry in elements from ``base``'s first element: a view
+    (PyTorch: ``AsStridedBackward0``).  A view whose base was changed in place gets this node onto the base's new
+    history (``inplace_view_refresh``); ``CopySlices`` finds the viewed part of a gradient with it."""
     node_name = "AsStridedBackward0"
 
     @staticmethod
-    def forward(ctx, base, positions):
-        ctx.positions = positions
-        return Tensor(base._data.reshape(-1)[positions])
+    def forward(ctx, base, geometry):
+        ctx.geometry, ctx.base_geometry = geometry, geometry_of(base, base)
+        sizes, strides, offset = geometry
+        x = base._data
+        if x.size == 0 or 0 in sizes:
+            return shape.view_of(base, np.empty(sizes, x.dtype))
+        memory = np.lib.stride_tricks.as_strided(x, (offset + 1,), (x.itemsize,))  # from the first element on
+        return shape.view_of(base, np.lib.stride_tricks.as_strided(memory[offset:], sizes,
+                                                                   tuple(n * x.itemsize for n in strides)))
 
     @staticmethod
     def backward(ctx, grad):
-        return AsStridedScatter.apply(grad, ctx.positions, ctx.input_shapes[0]), None
+        return as_strided_backward(grad, ctx.base_geometry, ctx.geometry), None
 
 
-class AsStridedScatter(Function):
-    """The gradient of ``AsStrided``: zeros of the base's shape, ``grad`` added in at ``positions``."""
-    node_name = "AsStridedScatterBackward0"
+def as_strided_backward(grad, input_geometry, geometry):
+    """PyTorch's ``as_strided_backward``, step by step (its ops are recorded under ``create_graph``, as PyTorch's):
+    the gradient's dims of size 1 are squeezed and its dims of stride 0 (repeated places) summed; it is written into
+    a fresh 1-d "storage" at the view's places (added, where the view's elements share places); where the input's own
+    elements share places, each place is divided by how often the input sees it; the input's geometry reads it back."""
+    (in_sizes, in_strides, in_offset), (sizes, strides, offset) = input_geometry, geometry
+    out_dims = []  # the (size, stride) of the dims left
+    for i in reversed(range(len(sizes))):
+        if sizes[i] == 0:
+            return grad.new_zeros(in_sizes)
+        if sizes[i] == 1:
+            grad = grad.squeeze(i)
+        elif strides[i] == 0:
+            grad = grad.sum(i)
+        else:
+            out_dims.insert(0, (sizes[i], strides[i]))
+    if 0 in in_sizes:
+        return grad.new_zeros(in_sizes)
+    in_dims = [(n, s) for n, s in zip(in_sizes, in_strides) if n != 1]
+    shared = min(in_offset, offset)  # (the storage starts at the first place either of them uses)
+    in_offset, offset = in_offset - shared, offset - shared
+    size = max(_storage_size(in_dims, in_offset), _storage_size(out_dims, offset))
+    storage = grad.new_zeros(size)
+    out_geometry = tuple(n for n, _ in out_dims), tuple(s for _, s in out_dims), offset
+    if _may_overlap(out_dims):  # (then storage.index_add_ of the gradient at the places, which adds up repeats)
+        places = AsStrided.apply(Tensor(np.arange(size)), out_geometry)
+        storage.index_add_(0, places.reshape(-1), grad.reshape(-1))
+    else:
+        AsStrided.apply(storage, out_geometry).copy_(grad)
+    if _may_overlap(in_dims):
+        seen = np.zeros(size, storage._data.dtype)
+        places = AsStrided.apply(Tensor(np.arange(size)), ([n for n, _ in in_dims], [s for _, s in in_dims], in_offset))
+        np.add.at(seen, places._data.reshape(-1), 1)
+        storage.div_(Tensor(seen))  # (nan where the input sees nothing: never read back)
+    return AsStrided.apply(storage, (in_sizes, in_strides, in_offset))
 
-    @staticmethod
-    def forward(ctx, grad, positions, shape):
-        ctx.positions = positions
-        out = np.zeros(shape, grad._data.dtype)
-        np.add.at(out.reshape(-1), positions.reshape(-1), grad._data.reshape(-1))  # (a position seen twice adds up)
-        return Tensor(out)
 
-    @staticmethod
-    def backward(ctx, gg):
-        return AsStrided.apply(gg, ctx.positions), None, None
+def _storage_size(dims, offset):
+    """The storage a geometry needs (PyTorch's ``_min_storage_size``)."""
+    return offset + 1 + sum((n - 1) * s for n, s in dims)
+
+
+def _may_overlap(dims):
+    """Can two elements of this geometry share a place (PyTorch's ``_maybe_overlapping_memory``)?  Going through
+    the dims from the smallest stride, each stride must step past everything the smaller dims reach."""
+    reach = 0
+    for n, s in sorted(dims, key=lambda d: d[1]):
+        if s <= reach:
+            return True
+        reach += s * (n - 1)
+    return False
 
 
 def _set_values(t, fn, args, shared):

@@ -24,12 +24,13 @@ def index_array(index, what):
     """The numbers of an index tensor, checked as PyTorch checks them.
 
     The ops below get the index (and masks) as numpy arrays, not as tensors: they are no inputs
-    of the node (PyTorch gives them no edge in ``next_functions``), only numbers it keeps.
+    of the node (PyTorch gives them no edge in ``next_functions``), only numbers it keeps: a copy, so that
+    changing the index in place later cannot change the gradient (PyTorch saves it and refuses that change).
     """
     if not isinstance(index, Tensor) or index.dtype.name not in ("int32", "int64"):
         kinds = "int32 or int64" if what == "index_select" else "int32/int64"
         raise RuntimeError(f"{what}(): Expected dtype {kinds} for index")
-    return index._data
+    return index._data.copy(order="K")
 
 
 # ------------------------------------------------------------------ masked_fill
@@ -510,7 +511,7 @@ def masked_fill_fn(value):
 
 
 def mask_array(mask):
-    m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
+    m = mask._data.copy(order="K") if isinstance(mask, Tensor) else np.asarray(mask)  # (a copy: see index_array)
     if m.dtype != np.bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {_C_NAMES[m.dtype.name]}")
     return m

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, cpp_type_name
 from ._util import _wrap_dim, is_expandable_to, result_type, sum_to
 from .layout import dense_strides, dims_fastest_first, with_strides
 
@@ -331,7 +331,7 @@ class Expand(Function):
     def forward(ctx, a, sizes):
         shape = a._data.shape
         if len(sizes) < len(shape):
-            kind = "CPUBoolType" if a._data.dtype == bool else a.type()  # (PyTorch's C++ names bool so here)
+            kind = cpp_type_name(a)
             raise RuntimeError(f"expand({kind}{{{list(shape)}}}, size={list(sizes)}): the number of "
                                f"sizes provided ({len(sizes)}) must be greater or equal to the number of dimensions "
                                f"in the tensor ({len(shape)})")
@@ -652,7 +652,7 @@ def index(t, key):
 
 
 def _as_index_array(k):
-    return k._data if isinstance(k, Tensor) else np.asarray(k)
+    return k._data.copy(order="K") if isinstance(k, Tensor) else np.asarray(k)  # (a copy: see select.index_array)
 
 
 def _basic_index(t, key):
@@ -747,7 +747,7 @@ def index_put(t, indices, values, accumulate=False, in_place=False):
         setitem(t, tuple(indices), values)
         return t
     fn = IndexPutAccumulate if accumulate else IndexPut
-    key = tuple(i._data if isinstance(i, Tensor) else i for i in indices)
+    key = tuple(i._data.copy(order="K") if isinstance(i, Tensor) else i for i in indices)  # (copies: see select.index_array)
     return inplace(t, fn, key, values) if in_place else fn.apply(t, key, values)
 
 
@@ -804,7 +804,7 @@ def setitem(t, key, value):
             #                                               or index_puts into it)
             kept = sum(isinstance(k, slice) for k in keys[:lead])
             return setitem(t[keys[:lead]], (slice(None),) * kept + tuple(keys[lead:]), value)
-    np_key = tuple(k._data if isinstance(k, Tensor) else k for k in keys)
+    np_key = tuple(k._data.copy(order="K") if isinstance(k, Tensor) else k for k in keys)  # (copies: see select.index_array)
     np_key = np_key if isinstance(key, tuple) else np_key[0]
     if isinstance(value, np.ndarray):
         raise TypeError(f"can't assign a numpy.ndarray to a {t.type()}")

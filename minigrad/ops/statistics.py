@@ -400,6 +400,7 @@ class Amax(Function):
         out = Tensor(np.asarray(cls.numpy_fn(a._data, axis=dims, keepdims=keepdim), order="C"))
         ctx.save_for_backward(a, out)
         ctx.dims, ctx.keepdim = dims, keepdim
+        ctx.given = [] if dim in (None, (), []) else [d % max(a._data.ndim, 1) for d in given]  # (as PyTorch has them)
         return out
 
     @staticmethod
@@ -411,11 +412,14 @@ class Amax(Function):
 
 
 def _restore_reduced_dims(t, a, ctx):
-    """PyTorch's ``restore_reduced_dims``: a reduced result back to ``a``'s rank (size 1 in the reduced dims)
-    in one reshape (``ViewBackward0``)."""
-    if ctx.keepdim or a._data.ndim == 0:
+    """PyTorch's ``restore_reduced_dims``: a reduced result with a dim of size 1 put back for each dim the call
+    named (none for ``x.amax()``; one for ``amax(0)`` of a 0-dim tensor), in one ``view`` (``ViewBackward0``)."""
+    if ctx.keepdim:
         return t
-    return t.reshape([1 if d in ctx.dims else n for d, n in enumerate(a._data.shape)])
+    shape, sizes = [0] * (t._data.ndim + len(ctx.given)), iter(t._data.shape)
+    for d in ctx.given:
+        shape[d] = 1
+    return t.view([s or next(sizes) for s in shape])
 
 
 class Amin(Amax):

@@ -640,10 +640,16 @@ OPS += [
     Op("mode", "{a}.mode({dim}, keepdim={keepdim})[0]", args=dim_keepdim),
 ]
 
+def retains_grad(a):
+    """PyTorch 2.13 bug: an in-place view op (``unsqueeze_``...) on a tensor that retains its grad leaves it so that
+    the next in-place op fails an internal assert ("out != nullptr INTERNAL ASSERT FAILED ... variable.cpp:207")."""
+    return a.retains_grad
+
+
 OPS += [  # in-place view ops: the tensor itself takes the view's shape and strides
-    Op("unsqueeze_", "{a}.unsqueeze_({dim})", kind="inplace", args=new_dim, dtypes="any"),
-    Op("squeeze_", "{a}.squeeze_()", kind="inplace", dtypes="any"),
-    Op("squeeze_dim_", "{a}.squeeze_({dim})", kind="inplace", args=dim),
-    Op("t_", "{a}.t_()", kind="inplace"),
-    Op("transpose_", "{a}.transpose_({d0}, {d1})", kind="inplace", args=dims2, dtypes="any"),
+    Op("unsqueeze_", "{a}.unsqueeze_({dim})", kind="inplace", args=new_dim, dtypes="any", torch_bug=retains_grad),
+    Op("squeeze_", "{a}.squeeze_()", kind="inplace", dtypes="any", torch_bug=retains_grad),
+    Op("squeeze_dim_", "{a}.squeeze_({dim})", kind="inplace", args=dim, torch_bug=retains_grad),
+    Op("t_", "{a}.t_()", kind="inplace", torch_bug=retains_grad),
+    Op("transpose_", "{a}.transpose_({d0}, {d1})", kind="inplace", args=dims2, dtypes="any", torch_bug=retains_grad),
 ]

@@ -4564,3 +4564,54 @@ def f28_mixed_dtype_operands(T, F, o):
     o.err("setitem_expanded_leaf_view_basic", lambda: g.__setitem__((slice(None), None), 0.0))
     h = T.tensor([[1.28, -0.37]]).repeat(2, 1, 1)
     o.err("index_put_shape_before_dtype", lambda: h.__setitem__(([5],), T.tensor([[-1, 2], [0, 0], [0, 1]])))
+
+
+@case
+def f29_as_strided_backward_and_reduced_dims(T, F, o):
+    """A view whose base changed in place gets AsStridedBackward0, whose backward is PyTorch's as_strided_backward
+    (squeeze and sum of the gradient, a fresh storage written through an as_strided view: CopySlices, or index_add_
+    where the view repeats places), so second-order graphs match; an in-place op's saved result that is a view
+    unpacks with the view's new node; amax/amin's backward views the gradient back even for a 0-dim input (and for
+    amin(0) of one, summed back by the engine); a bool tensor is CPUBoolType in the version error."""
+    def tree_of_second(name, make, *leaves):
+        g = T.autograd.grad(make().sum(), list(leaves), create_graph=True, allow_unused=True)
+        for k, gk in enumerate(g):
+            if gk is not None:
+                o.all(gk, f"{name}.g{k}", 8)
+
+    v0 = leaf(T, 160, 1, 3, 1)
+    def flatten_then_exp_():
+        s = T.einsum("ij->", v0.reshape(1, -1))
+        f = s.flatten(-1, 0)
+        T.exp_(s)
+        return f.exp2()
+    tree_of_second("flatten_exp_", flatten_then_exp_, v0)
+    a, b = leaf(T, 161, 1, 1, 2), leaf(T, 162, 1, 1, 2)
+    def einsum_exp_():
+        y = T.einsum("ij,jk->ik", a.reshape(1, -1), b.reshape(-1, 1))
+        return T.exp_(y)
+    tree_of_second("einsum_exp_", einsum_exp_, b)
+    c = leaf(T, 163, 3, 2)
+    def expanded_view_add_():
+        y = c * 1
+        v = y[:, :1].expand(3, 4)  # (a view whose elements repeat places)
+        y.add_(1)
+        return v * v
+    tree_of_second("expanded_view", expanded_view_add_, c)
+    d = leaf(T, 164, 4, 3)
+    def strided_view_mul_():
+        y = d * 1
+        v = y.t()[::2]
+        y.mul_(2)
+        return v.sin()
+    tree_of_second("strided_view", strided_view_mul_, d)
+    for k, f in enumerate([lambda s: s.amin(), lambda s: s.amin(0), lambda s: s.amax(-1, keepdim=True),
+                           lambda s: s.amin(()), lambda s: leaf(T, 165, 2, 3).amax(1) * s]):
+        s = T.tensor(-0.07, dtype=T.float64, requires_grad=True)
+        g, = T.autograd.grad((s * f(s)).sum(), s, create_graph=True)
+        o.all(g, f"amin_0dim{k}", 8)
+    m = T.tensor([[False, True, True]])
+    x = leaf(T, 166, 3, dtype="float64")
+    y = x.maximum(m[0])
+    m.fill_(True)
+    o.err("bool_version_message", lambda: y.sum().backward())
