@@ -500,11 +500,10 @@ def note_views_made_without_grad(outputs, inputs):
     """Views made while grad mode is off remember it (PyTorch's ``CreationMeta::NO_GRAD_MODE``, or
     ``INFERENCE_MODE``): they still require grad when their base does, but may not be changed in place, nor
     see their base changed, with grad mode on (``ops/inplace.py``: ``view_rebase_message``)."""
-    meta = "inference" if inference.is_inference_mode_enabled() else "no_grad"
     for t in outputs if isinstance(outputs, tuple) else (outputs,):
         if isinstance(t, Tensor) and t._base is not None and t._creation_meta != "inference" and not any(
                 t is a for a in inputs):
-            t._creation_meta = meta
+            t._creation_meta = "inference" if inference.is_inference_mode_enabled() else "no_grad"
 
 
 def _record(ctx, args, result):

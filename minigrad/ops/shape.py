@@ -505,8 +505,10 @@ def index_result_strides(x, key, out):
     ``...``): its TensorIterator orders the result's dims by the strides of ``x`` seen with the indexed dims replaced
     by the index shape (stride 0: ``restride_src``) and of the index arrays broadcast to the result; indexed dims that
     are not next to each other are moved to the front first (``transposeToFront``). None: another kind of key."""
+    if out.ndim < 2:  # (one dim: a fresh result is contiguous in both)
+        return None
     keys = key if isinstance(key, tuple) else (key,)
-    if not all(k is Ellipsis or isinstance(k, np.ndarray) or k == slice(None) for k in keys) or out.ndim == 0:
+    if not all(k is Ellipsis or isinstance(k, np.ndarray) or k == slice(None) for k in keys):
         return None
     per_dim = []  # one entry per dim of x: None (a whole dim) or an index array
     for k in keys:
