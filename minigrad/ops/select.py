@@ -769,7 +769,8 @@ class Trace(Function):
         if x.ndim != 2:
             raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.ndim}")
         ctx.shape = x.shape
-        return Tensor(np.asarray(np.trace(x, dtype=np.int64 if x.dtype.kind in "biu" else x.dtype)))
+        with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf is nan, silently, as in PyTorch)
+            return Tensor(np.asarray(np.trace(x, dtype=np.int64 if x.dtype.kind in "biu" else x.dtype)))
 
     @staticmethod
     def backward(ctx, grad):

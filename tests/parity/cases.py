@@ -4615,3 +4615,5 @@ def f29_as_strided_backward_and_reduced_dims(T, F, o):
     y = x.maximum(m[0])
     m.fill_(True)
     o.err("bool_version_message", lambda: y.sum().backward())
+    inf = float("inf")
+    o.warns("trace_of_inf_and_minus_inf", lambda: T.tensor([[inf, 0.0], [0.0, -inf]]).trace())
