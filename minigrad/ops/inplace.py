@@ -145,15 +145,10 @@ def _partial_overlap(a, b):
     """PyTorch's ``get_overlap_status(a, b) == Partial``: both arrays are dense (no gaps, no repeats) and their
     memory ranges meet, without being the same elements in the same places (``x.add_(x)`` is fine).
     An expanded operand is "too hard" for PyTorch to judge, so it is not refused here."""
-    if a is b or not np.may_share_memory(a, b):  # (their memory ranges do not meet: no overlap at all)
+    if a is b or not overlaps(a, b):
         return False
-    if a.size == 0 or b.size == 0 or not (dense(a) and dense(b)):
-        return False
-    a_begin, b_begin = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
-    a_end, b_end = a_begin + a.nbytes, b_begin + b.nbytes
-    if a_begin == b_begin and a_end == b_end:
-        return a.strides != b.strides
-    return a_begin < b_end and b_begin < a_end
+    same_range = a.__array_interface__["data"][0] == b.__array_interface__["data"][0] and a.nbytes == b.nbytes
+    return not same_range or a.strides != b.strides  # (the same range with the same strides: Full, not Partial)
 
 
 class CopySlices(Node):
