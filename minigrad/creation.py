@@ -8,6 +8,7 @@ from . import devices as _device
 from ._out import write_out
 from .tensor import Tensor
 from .ops import zerotensor
+from .ops.layout import preserve_format_strides, with_strides
 
 
 def _infer_dtype(data):
@@ -101,20 +102,29 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     return _filled(fill_value, tuple(size), dtype, requires_grad, device)
 
 
-def zeros_like(t, dtype=None, device=None, requires_grad=False):
-    return _filled(0, t.shape, dtype or t.dtype, requires_grad, device)
+def zeros_like(t, dtype=None, device=None, requires_grad=False, memory_format=_device.preserve_format):
+    return _filled_like(0, t, dtype, requires_grad, device, memory_format)
 
 
-def ones_like(t, dtype=None, device=None, requires_grad=False):
-    return _filled(1, t.shape, dtype or t.dtype, requires_grad, device)
+def ones_like(t, dtype=None, device=None, requires_grad=False, memory_format=_device.preserve_format):
+    return _filled_like(1, t, dtype, requires_grad, device, memory_format)
 
 
-def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
-    return _filled(fill_value, t.shape, dtype or t.dtype, requires_grad, device)
+def full_like(t, fill_value, dtype=None, device=None, requires_grad=False, memory_format=_device.preserve_format):
+    return _filled_like(fill_value, t, dtype, requires_grad, device, memory_format)
 
 
-def empty_like(t, dtype=None, device=None, requires_grad=False):
-    return zeros_like(t, dtype, device, requires_grad)
+def empty_like(t, dtype=None, device=None, requires_grad=False, memory_format=_device.preserve_format):
+    return zeros_like(t, dtype, device, requires_grad, memory_format)
+
+
+def _filled_like(value, t, dtype, requires_grad, device, memory_format):
+    """``zeros_like(t)`` and friends: ``t``'s shape, laid out like ``t`` (PyTorch's default ``preserve_format``:
+    ``t``'s strides when it is dense, else its dims' order) or row-major (``contiguous_format``)."""
+    out = _filled(value, t.shape, dtype or t.dtype, requires_grad, device)
+    if _device.numpy_order(memory_format) == "K":
+        out._data = with_strides(out._data, preserve_format_strides(t._data, out._data.itemsize))
+    return out
 
 
 def eye(n, m=None, dtype=None, device=None, requires_grad=False):

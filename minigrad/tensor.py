@@ -49,6 +49,9 @@ class Tensor:
             data = data._data
         elif not isinstance(data, np.ndarray):  # a numpy scalar keeps its dtype; torch.Tensor([1, 2]) is float
             data = np.asarray(data) if isinstance(data, np.generic) else np.asarray(data, _dtype.get_default_dtype().numpy)
+        if data.size == 0 and data.base is None and not any(data.strides):  # numpy made it without elements, with
+            data = _ops.layout.empty_strided(data.shape, _ops.layout.contiguous_strides(data.shape, data.itemsize),
+                                             data.dtype)  # zero strides: a new tensor of PyTorch's is row-major
         self._data = data
         self.name = None
         if requires_grad:
@@ -1490,7 +1493,7 @@ def _compare(fn, a, b):
     if isinstance(b, Tensor) and a._data.shape != b._data.shape:
         _ops.broadcast_shape(a, b)  # PyTorch's error when the shapes do not broadcast
     bd = b._data if isinstance(b, Tensor) else b
-    return Tensor(np.asarray(fn(a._data, bd)))
+    return Tensor(_ops.layout.laid_out(np.asarray(fn(a._data, bd)), a._data, bd))  # (PyTorch's strides)
 
 
 # The modules below use Tensor, and Tensor's methods use them: they are imported here, once the

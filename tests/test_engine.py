@@ -660,3 +660,35 @@ def test_a_second_backward_through_a_node_that_saved_nothing_is_allowed_as_in_py
     z.sum().backward()
     with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
         z.sum().backward()
+
+
+CREATE_GRAPH_WARNING = ("Using backward() with create_graph=True will create a reference cycle between the parameter "
+                        "and its gradient which can cause a memory leak. We recommend using autograd.grad when "
+                        "creating the graph to avoid this. If you have to use this function, make sure to reset the "
+                        ".grad fields of your parameters to None after use to break the cycle and avoid the leak.")
+_WARN_PROGRAM = """
+import warnings, {T} as T
+warnings.simplefilter("always")
+with warnings.catch_warnings(record=True) as caught:
+    y = T.ones(2, requires_grad=True)
+    T.autograd.grad((y * y).sum(), y, create_graph=True)      # grad(): no warning
+    print(len(caught))
+    x = T.ones(2, requires_grad=True)
+    (x * x).sum().backward(create_graph=True)                 # backward(): the warning
+    (x * x).sum().backward(create_graph=True)                 # once per process
+    z = T.ones(2, requires_grad=True)
+    (z * z).sum().backward(create_graph=True, inputs=[z])
+print(len(caught), caught[-1].category.__name__, str(caught[-1].message).split(" (Triggered")[0])
+"""
+
+
+@pytest.mark.parametrize("lib", ["minigrad", "torch"])
+def test_backward_with_create_graph_warns_once_per_process(lib):
+    """PyTorch's engine warns (TORCH_WARN_ONCE) that backward(create_graph=True) makes a cycle parameter -> .grad
+    -> graph -> parameter; autograd.grad makes none and does not warn.  Each run in a fresh process."""
+    import subprocess
+    if lib == "torch":
+        pytest.importorskip("torch")
+    out = subprocess.run([sys.executable, "-c", _WARN_PROGRAM.format(T=lib)], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out == ["0", f"1 UserWarning {CREATE_GRAPH_WARNING}"]

@@ -4,6 +4,7 @@ from .engine import GraphTask, Step
 from .function import AccumulateGrad, BackwardNode, Function, Node, SavedTensor, grad_accumulator
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .inference import inference_mode
+from ..devices import contiguous_format
 
 
 def _tensors(x):
@@ -68,7 +69,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
                 with grad_mode.set_grad_enabled(create_graph):
                     grad_accumulator(t).apply(g)
             else:  # (PyTorch calls retain_grad() on it: the hook keeps a copy, then adds)
-                t._grad = g.detach().clone() if t._grad is None else t._grad + g
+                t._grad = g.detach().clone(memory_format=contiguous_format) if t._grad is None else t._grad + g
         return
     GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph).run()
 
@@ -92,7 +93,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         retain_graph = create_graph
     if allow_unused is None:
         allow_unused = materialize_grads
-    task = GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph, inputs).run()
+    task = GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph, inputs, accumulate=False).run()
     result = []
     for i, (t, g) in enumerate(zip(inputs, task.captured)):
         if g is None:

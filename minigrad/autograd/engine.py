@@ -21,6 +21,14 @@ import numpy as np
 
 from . import grad_mode
 from .function import AccumulateGrad, edge_of
+from ..devices import contiguous_format
+from ..tensor import _warn_once
+
+CREATE_GRAPH_CYCLE = ("Using backward() with create_graph=True will create a reference cycle between the parameter and "
+                      "its gradient which can cause a memory leak. We recommend using autograd.grad when creating the "
+                      "graph to avoid this. If you have to use this function, make sure to reset the .grad fields of "
+                      "your parameters to None after use to break the cycle and avoid the leak. (Triggered internally "
+                      "at /__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)")
 
 
 class Step:
@@ -56,6 +64,8 @@ class GraphTask:
             if node is None:
                 raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
             self.root_edges.append((node, nr))
+        if accumulate and create_graph:  # backward(create_graph=True): PyTorch's engine warns, once per process
+            _warn_once(CREATE_GRAPH_CYCLE)
         self.root_grads = list(grads)
         self.accumulate = accumulate and inputs is None
         # where to capture gradients: node -> [(input_nr, index into self.captured)]
@@ -173,7 +183,7 @@ class GraphTask:
             tensor = retained() if retained is not None else None
             if tensor is not None and grads[nr] is not None:  # retain_grad(): keep a copy in .grad
                 g = grads[nr] if self.create_graph else grads[nr].detach()
-                tensor._grad = g.clone() if tensor._grad is None else tensor._grad + g
+                tensor._grad = g.clone(memory_format=contiguous_format) if tensor._grad is None else tensor._grad + g
         return grads
 
     def _call(self, node, grads):

@@ -620,10 +620,11 @@ class AccumulateGrad(Node):
         v = self.variable
         if grad is None:  # no gradient arrived along any edge
             return ()
-        if v._grad is None and grad._zerotensor and keeps_layout(grad, v) and not grad_mode.is_grad_enabled():
+        if (v._grad is None and grad._zerotensor and obeys_layout_contract(grad._data, v._data)
+                and not grad_mode.is_grad_enabled()):
             v._grad = grad.detach()  # PyTorch's ZeroTensor (zeros with no memory to share): kept as it is
-        elif v._grad is None:  # the first gradient: a copy of its own (the same one may reach several leaves);
-            v._grad = Tensor(np.empty_like(grad._data)).copy_(grad)  # with create_graph=True, a CopyBackwards node
+        elif v._grad is None:  # the first gradient: a copy of its own (the same one may reach several leaves)
+            v._grad = clone_obey_contract(grad, v)
         elif grad_mode.is_grad_enabled():  # create_graph=True: the sum is recorded too
             v._grad = v._grad + grad
         else:
@@ -631,17 +632,15 @@ class AccumulateGrad(Node):
         return ()
 
 
-def keeps_layout(grad, variable):
-    """May ``grad`` become ``variable.grad`` as it is (PyTorch: ``obeys_layout_contract``)?  Where the variable has
-    no gaps and no repeats, the gradient must have its strides (a dim of size 1 must not have stride 0: a view);
-    otherwise the gradient must be row-major."""
-    g, v = grad._data, variable._data
-    step, order = v.itemsize, sorted((stride, n) for n, stride in zip(v.shape, v.strides) if n != 1)
-    for stride, n in order:  # (is the variable dense: some order of its dims is contiguous?)
-        if stride != step:
-            return bool(g.flags.c_contiguous)
-        step *= n
-    return all(gs == vs if n != 1 else gs != 0 for n, gs, vs in zip(g.shape, g.strides, v.strides))
+def clone_obey_contract(grad, variable):
+    """A copy of ``grad`` laid out as PyTorch's ``clone_obey_contract`` lays out a leaf's first gradient: with the
+    leaf's own strides where it has no gaps and no repeats (``x.t()``'s gradient is stored like ``x``), else
+    row-major.  ``copy_`` into an empty tensor, or ``clone``: with create_graph=True the copy is recorded too
+    (CopyBackwards, CloneBackward0)."""
+    v = variable._data
+    if dense(v):
+        return Tensor(empty_strided(v.shape, v.strides, v.dtype)).copy_(grad)
+    return grad.clone(memory_format=contiguous_format)
 
 
 class Error(Node):
@@ -687,3 +686,5 @@ def once_differentiable(backward):
 
 
 from . import graph  # noqa: E402  (saved_tensors_hooks; graph.py uses the classes above)
+from ..devices import contiguous_format  # noqa: E402
+from ..ops.layout import dense, empty_strided, obeys_layout_contract  # noqa: E402  (the ops use the classes above)

@@ -7,6 +7,8 @@ said here and nowhere else; ``make bench`` measures what they are worth.
 """
 import numpy as np
 
+from .._dtype import is_expandable_to
+
 
 def keep_or_zero(keep, g):
     """``np.where(keep, g, 0)``: the gradient where ``keep`` is true, +0.0 elsewhere.
@@ -52,7 +54,7 @@ def add_bias(product, bias):
     ``product`` is a fresh array nobody else holds, so adding in place spares a second
     (batch x out) array per layer, which is most of the allocator's work in an MLP step.
     """
-    if product.dtype == np.result_type(product, bias) and np.broadcast_shapes(product.shape, bias.shape) == product.shape:
+    if product.dtype == np.result_type(product, bias) and is_expandable_to(bias.shape, product.shape):
         product += bias
         return product
     return product + bias

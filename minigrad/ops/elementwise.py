@@ -302,9 +302,10 @@ class PowScalarBase(Function):
             if e.dtype.kind in "iu":  # an integer to a negative power truncates: 3 ** -1 is 0 (1 and -1 stay)
                 p = np.power(np.asarray(base, dtype=dtype), np.maximum(e, 0))
                 p = np.where(e < 0, 1 if base == 1 else np.where(e % 2, -1, 1) if base == -1 else 0, p)
-                out = Tensor(np.asarray(p, dtype=dtype))
+                out = np.asarray(p, dtype=dtype)
             else:
-                out = Tensor(np.asarray(np.power(np.asarray(base, dtype=dtype), e)))
+                out = np.power(np.asarray(base, dtype=dtype), e)
+        out = Tensor(np.asarray(out, order="C"))  # (PyTorch's pow(Scalar, Tensor) makes a row-major result)
         ctx.base = base
         ctx.save_for_backward(b, out)
         return out

@@ -23,7 +23,7 @@ from ..devices import contiguous_format
 from ..autograd.function import FREED_MSG, Function, Node, SavedTensor, edge_of, next_sequence_nr, rebase_history
 from ..tensor import _TYPE_NAMES, Tensor
 from ._fast import update_in_place
-from .layout import dense
+from .layout import dense, empty_strided
 from ._util import broadcast_shape, check_not_bool
 from . import select, shape, zerotensor
 from .elementwise import Add, Clamp, Clone, CopyFrom, Div, Fill, Mul, Sub, Zero
@@ -135,7 +135,7 @@ def overlaps(a, b):
     are dense and their memory ranges meet.  An expanded array is "too hard" to judge, and passes."""
     if a is b:
         return True
-    if a.size == 0 or b.size == 0 or not (dense(a) and dense(b)) or not np.may_share_memory(a, b):
+    if a.size == 0 or b.size == 0 or not np.may_share_memory(a, b) or not (dense(a) and dense(b)):
         return False
     a_begin, b_begin = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
     return a_begin < b_begin + b.nbytes and b_begin < a_begin + a.nbytes
@@ -177,7 +177,7 @@ class CopySlices(Node):
             raise RuntimeError(FREED_MSG)
         if grad is None:
             return [None] * len(self.next_functions)
-        result = Tensor(_strided_like(self.base_shape, self.base_strides, grad._data.dtype))
+        result = Tensor(empty_strided(self.base_shape, self.base_strides, grad._data.dtype))
         result.copy_(grad)
         grad_slice = AsStrided.apply(result, self.view_geometry)  # where the view was
         grads = list(self.fn.apply(grad_slice.clone(memory_format=contiguous_format)))  # the op's backward there
@@ -188,14 +188,6 @@ class CopySlices(Node):
 
     def _release_saved(self):  # (PyTorch drops the op's node, fn = nullptr: a second backward raises)
         self.fn = None
-
-
-def _strided_like(shape, strides, dtype):
-    """An uninitialised numpy array with these byte ``strides`` (PyTorch: ``new_empty_strided``), in a block of
-    memory just big enough for them (PyTorch's strides are never negative)."""
-    itemsize = np.dtype(dtype).itemsize
-    extent = sum((n - 1) * s for n, s in zip(shape, strides)) // itemsize + 1 if 0 not in shape else 0
-    return np.lib.stride_tricks.as_strided(np.empty(extent, dtype), shape, strides)
 
 
 def view_rebase_message(view, indirect):

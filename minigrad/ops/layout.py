@@ -33,7 +33,7 @@ def with_strides(out, strides):
         return out
     if same_strides(out, strides):  # (only the strides of dims of size 1 differ: they move nothing, set them)
         return np.lib.stride_tricks.as_strided(out, strides=strides)
-    want = np.lib.stride_tricks.as_strided(np.empty(out.size, out.dtype), out.shape, strides)
+    want = empty_strided(out.shape, strides, out.dtype)
     want[...] = out
     return want
 
@@ -43,26 +43,59 @@ def result_strides(shape, itemsize, inputs, same_shape=True):
     left out of ``inputs``, so the operands' shapes are not all the same)."""
     if same_shape and all(x.shape == shape for x in inputs):
         if all(x.flags.c_contiguous for x in inputs):  # 1. row-major
-            return dense_strides(shape, itemsize, list(range(len(shape)))[::-1])
+            return contiguous_strides(shape, itemsize)
         if len(shape) == 4 and all(same_strides(x, dense_strides(shape, x.itemsize, CHANNELS_LAST)) for x in inputs):
             return dense_strides(shape, itemsize, CHANNELS_LAST)  # (images stored pixel by pixel: channels_last)
         if all(x.strides == inputs[0].strides for x in inputs) and all(dense(x) for x in inputs):
             return tuple(s // inputs[0].itemsize * itemsize for s in inputs[0].strides)  # 2. the inputs' own
-    return dense_strides(shape, itemsize, dims_fastest_first(shape, inputs))  # 3.
+    order = dims_fastest_first(shape, inputs)  # 3.
+    if order == list(range(len(shape)))[::-1]:  # (row-major after all: PyTorch then allocates a new contiguous tensor)
+        return contiguous_strides(shape, itemsize)
+    return dense_strides(shape, itemsize, order)
 
 
 def cast(x, dtype=None):
-    """A copy of ``x`` (in ``dtype``) laid out as PyTorch's ``preserve_format`` (``clone``, ``to``, ``empty_like``):
-    a dense ``x``'s strides are kept, any other's dims keep their order (``infer_dense_strides``: an expanded dim
-    stays where it is). numpy's ``astype`` would put an expanded dim last."""
+    """A copy of ``x`` (in ``dtype``) laid out as PyTorch's ``preserve_format`` (``clone``, ``to``, ``empty_like``)."""
     dtype = np.dtype(x.dtype if dtype is None else dtype)
-    if dense(x):
-        strides = tuple(s // x.itemsize * dtype.itemsize for s in x.strides)
-    else:
-        strides = dense_strides(x.shape, dtype.itemsize, dims_fastest_first(x.shape, [x]))
-    out = np.lib.stride_tricks.as_strided(np.empty(x.size, dtype), x.shape, strides)
+    out = empty_strided(x.shape, preserve_format_strides(x, dtype.itemsize), dtype)
     np.copyto(out, x, casting="unsafe")
     return out
+
+
+def preserve_format_strides(x, itemsize):
+    """The byte strides PyTorch's ``preserve_format`` gives a new tensor like ``x`` (``clone``, ``to``, ``empty_like``,
+    ``sort``'s outputs): a dense ``x``'s strides are kept, any other's dims keep their order (``infer_dense_strides``:
+    an expanded dim stays where it is; numpy's ``astype`` would put it last)."""
+    if dense(x):
+        return tuple(s // x.itemsize * itemsize for s in x.strides)
+    return dense_strides(x.shape, itemsize, dims_fastest_first(x.shape, [x]))
+
+
+def empty_strided(shape, strides, dtype):
+    """An uninitialised array with these byte ``strides`` (PyTorch: ``empty_strided``), over a fresh block of memory
+    just big enough for them (PyTorch's strides are never negative)."""
+    dtype = np.dtype(dtype)
+    extent = sum((n - 1) * s for n, s in zip(shape, strides)) // dtype.itemsize + 1 if 0 not in shape else 0
+    return np.ndarray(shape, dtype, buffer=np.empty(extent, dtype), strides=strides)
+
+
+def contiguous_strides(shape, itemsize):
+    """Row-major byte strides, as PyTorch gives a new tensor (``empty_tensor_restride``: a dim of size 0 counts as
+    1 there, so a tensor without elements still has distinct strides; numpy gives it zeros)."""
+    strides, step = [], itemsize
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))
+
+
+def obeys_layout_contract(grad, variable):
+    """May the array ``grad`` be the ``.grad`` of the array ``variable`` as it is (PyTorch's "gradient layout
+    contract")?  Where the variable has no gaps and no repeats, the gradient must have its strides (a dim of size 1
+    must not have stride 0: a view); otherwise the gradient must be row-major."""
+    if not dense(variable):
+        return bool(grad.flags.c_contiguous)
+    return all(gs == vs if n != 1 else gs != 0 for n, gs, vs in zip(grad.shape, grad.strides, variable.strides))
 
 
 def dense_strides(shape, itemsize, order):

@@ -16,7 +16,7 @@ from ..devices import contiguous_format
 from ..tensor import _TYPE_NAMES, Tensor, _wrap_dim
 from ._util import sum_to
 from .elementwise import MulScalar
-from .layout import cast
+from .layout import cast, empty_strided
 from .shape import DiagonalGrad, IndexAddGrad, MaskedScatterGrad, PutGrad, view_of
 
 
@@ -606,7 +606,7 @@ class IndexFill(Function):
     def forward(ctx, a, dim, idx, value):
         _check_index_vector(idx, a._data.shape[dim] if a._data.ndim else 1, dim, "index_fill")
         ctx.dim, ctx.index = dim, idx
-        out = a._data.copy()
+        out = cast(a._data)  # (a copy laid out like the input: PyTorch's clone, then index_fill_)
         out[_index_key(out, dim, idx)] = value
         return Tensor(out)
 
@@ -847,7 +847,10 @@ def nonzero(t, as_tuple=False):
     x = t._data if t._data.ndim else t._data.reshape(1)  # (a 0-dim tensor counts as one element)
     if as_tuple:
         return tuple(Tensor(i.astype(np.int64)) for i in np.nonzero(x))
-    return Tensor(np.argwhere(t._data).astype(np.int64))
+    found = np.argwhere(t._data)  # one row per non-zero element
+    rows = empty_strided(found.shape, (8, 8 * found.shape[0]), np.int64)  # PyTorch's is column-major: strides (1, N)
+    rows[...] = found
+    return Tensor(rows)
 
 
 def count_nonzero(t, dim=None):

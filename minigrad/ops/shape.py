@@ -12,7 +12,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor, cpp_type_name
 from ._util import _wrap_dim, is_expandable_to, result_type, sum_to
-from .layout import dense_strides, dims_fastest_first, with_strides
+from .layout import cast, dense_strides, dims_fastest_first, with_strides
 
 
 def view_of(a, array):
@@ -984,6 +984,8 @@ class ConstantPadNd(Function):
         kept = [slice(max(-before, 0), size - max(-after, 0)) for size, (before, after) in zip(x.shape, amounts)]
         if any(s.stop < s.start for s in kept):
             raise RuntimeError("narrow(): length must be non-negative.")
+        if all(before <= 0 and after <= 0 for before, after in amounts):  # only cuts: PyTorch clones the narrowed
+            return Tensor(cast(x[tuple(kept)]))                            # input (laid out like it)
         out = np.full([s.stop - s.start + max(b, 0) + max(e, 0) for s, (b, e) in zip(kept, amounts)], value, x.dtype)
         into = tuple(slice(max(b, 0), max(b, 0) + s.stop - s.start) for s, (b, e) in zip(kept, amounts))
         out[into] = x[tuple(kept)]

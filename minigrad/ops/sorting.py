@@ -14,6 +14,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor, _wrap_dim
+from .layout import preserve_format_strides, with_strides
 from .reduce import Max, MaxDim, _return_type
 from .select import value_selecting_backward
 from .std_sort import nth_element_order, partial_sorted_order, quick_select_order, sorted_order
@@ -96,7 +97,9 @@ class Sort(Function):
         idx = order(x, dim, descending, stable) if x.ndim else np.zeros((), np.int64)
         ctx.dim, ctx.index, ctx.shape = dim, idx, x.shape
         values = np.take_along_axis(x, idx, dim) if x.ndim else x.copy()
-        return Tensor(values), _indices_output(ctx, idx)
+        # (PyTorch lays both outputs out like the input: its strides, or dense strides in the same order)
+        return (Tensor(with_strides(values, preserve_format_strides(x, values.itemsize))),
+                _indices_output(ctx, with_strides(idx, preserve_format_strides(x, idx.itemsize))))
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
@@ -145,7 +148,8 @@ def argsort(a, dim=-1, descending=False, stable=False):
     dim = _wrap_dim(dim, a._data.ndim)
     if a._data.ndim == 0:
         return Tensor(np.zeros((), np.int64))
-    return Tensor(order(a._data, dim, descending, stable).astype(np.int64))
+    indices = order(a._data, dim, descending, stable).astype(np.int64)
+    return Tensor(with_strides(indices, preserve_format_strides(a._data, 8)))  # (laid out as sort's: like the input)
 
 
 # ------------------------------------------------------------------ median

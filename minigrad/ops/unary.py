@@ -255,7 +255,7 @@ class _Rounding(Function):
             name = cls.node_name[:-len("Backward0")].lower()
             raise NotImplementedError(f'"{name}_vml_cpu" not implemented for \'Bool\'')
         if x.dtype.kind != "f":
-            return Tensor(x.copy())
+            return Tensor(cast(x))  # (an integer is its own rounding: PyTorch's clone, laid out like the input)
         return Tensor(np.asarray(cls.round(x, decimals), dtype=x.dtype))
 
     @staticmethod
@@ -493,7 +493,7 @@ def _xlogy(x, y, dtype):
     """``x * log(y)``, and 0 where ``x == 0`` (even where ``log(y)`` is -inf), unless ``y`` is nan."""
     with np.errstate(all="ignore"):
         out = np.where(x == 0, np.where(np.isnan(y), np.nan, 0.0), x * np.log(np.asarray(y, dtype)))
-    return Tensor(np.asarray(out, dtype=dtype))
+    return Tensor(laid_out(np.asarray(out, dtype=dtype), x, y))  # (strides as PyTorch's TensorIterator)
 
 
 def _float_result(a, b):
@@ -616,7 +616,7 @@ class Lerp(Function):
         ctx.number = None if isinstance(weight, Tensor) else weight  # a number weight: nothing is saved
         with np.errstate(all="ignore"):  # (inf - inf is nan, silently, as in PyTorch)
             out = np.where(np.abs(w) < 0.5, x + w * (e - x), e - (e - x) * (1 - w))
-        return Tensor(np.asarray(out, dtype=x.dtype))
+        return Tensor(laid_out(np.asarray(out, dtype=x.dtype), x, e, w))  # (strides as PyTorch's TensorIterator)
 
     @staticmethod
     def backward(ctx, grad):
@@ -663,7 +663,8 @@ class Addcmul(Function):
         ctx.value = value
         dtype = _three_dtype(a, t1, t2)
         with np.errstate(all="ignore"):  # (inf * 0 is nan, silently)
-            return Tensor(np.asarray(a._data + np.asarray(value, dtype) * t1._data * t2._data, dtype=dtype))
+            out = np.asarray(a._data + np.asarray(value, dtype) * t1._data * t2._data, dtype=dtype)
+        return Tensor(laid_out(out, a._data, t1._data, t2._data))  # (strides as PyTorch's TensorIterator)
 
     @staticmethod
     def backward(ctx, grad):
@@ -688,7 +689,8 @@ class Addcdiv(Function):
         ctx.value = value
         dtype = _three_dtype(a, t1, t2)
         with np.errstate(all="ignore"):
-            return Tensor(np.asarray(a._data + np.asarray(value, dtype) * (t1._data / t2._data), dtype=dtype))
+            out = np.asarray(a._data + np.asarray(value, dtype) * (t1._data / t2._data), dtype=dtype)
+        return Tensor(laid_out(out, a._data, t1._data, t2._data))  # (strides as PyTorch's TensorIterator)
 
     @staticmethod
     def backward(ctx, grad):

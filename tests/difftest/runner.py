@@ -7,11 +7,11 @@
 - ``err``: the exception it raised (type name and message), if any;
 - ``warn``: the warnings it emitted (category and message), if any; a numpy RuntimeWarning counts;
 - ``out`` (and ``watch`` for in-place ops): for each tensor its value, dtype, shape, requires_grad
-  (``t``), ``is_leaf``, the ``grad_fn`` name, the ``next_functions`` DAG (``dag``: nodes in
+  (``t``), strides (``st``), ``is_leaf``, the ``grad_fn`` name, the ``next_functions`` DAG (``dag``: nodes in
   breadth-first order, each ``[name, [[node index, input_nr] or None, ...]]``, shared nodes
   shared, ``AccumulateGrad`` nodes named with their leaf) and, for in-place ops, ``_version``;
-- ``grads`` after a backward or ``autograd.grad``: ``.grad`` of every leaf that requires grad and
-  of every tensor that retains its grad.
+- ``grads`` after a backward or ``autograd.grad``: ``.grad`` (and its strides) of every leaf that requires
+  grad and of every tensor that retains its grad.
 
 ``compare`` reports the differences (values with rtol 1e-4 / atol 1e-5: programs chain several
 float32 ops), ``klass`` names the first one as ``"<step kind>: <aspect>"``.
@@ -25,7 +25,7 @@ RTOL, ATOL = 1e-4, 1e-5
 # Warnings PyTorch gives once per process (TORCH_WARN_ONCE), so a second torch run cannot repeat
 # them: left out on both sides.
 WARN_ONCE = ("The use of `x.T` on tensors of dimension other than 2", "Tensor.T is deprecated on 0-D tensors",
-             "Tensor.mT is deprecated on 0-D tensors")
+             "Tensor.mT is deprecated on 0-D tensors", "Using backward() with create_graph=True")
 
 # Custom Functions the programs may call (written against PyTorch's API, defined in both runs).
 PRELUDE = '''
@@ -113,12 +113,21 @@ def observe(v, ns, T, torch_side, version=False):
                "dag": None if v.grad_fn is None else dag(v.grad_fn, ns, T)}
         if version:
             out["ver"] = int(v._version)
+        out["st"] = _layout(v)
         return out
     if isinstance(v, (tuple, list)):
         return [observe(x, ns, T, torch_side, version) for x in v]
     if v is None or isinstance(v, (bool, int, float, str)):
         return encode(T, v, torch_side)
     return {"type": "other"}  # a hook handle and the like: not compared
+
+
+def _layout(t):
+    """``t``'s strides, leaving out the dims of size 1 (their stride moves nothing) and those of a tensor without
+    elements (README, known differences)."""
+    if t.numel() == 0:
+        return None
+    return [s if n != 1 else None for n, s in zip(t.shape, t.stride())]
 
 
 def _grads(ns, T, torch_side):
@@ -128,6 +137,8 @@ def _grads(ns, T, torch_side):
             keeps = _safely(lambda: v.requires_grad and (v.is_leaf or v.retains_grad))
             if keeps is True:
                 out[k] = _safely(encode, T, v.grad, torch_side)
+                if v.grad is not None:
+                    out[k + " st"] = _safely(_layout, v.grad)
             elif keeps is not False:
                 out[k] = keeps  # (what asking raised)
     return out

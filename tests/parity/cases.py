@@ -4617,3 +4617,73 @@ def f29_as_strided_backward_and_reduced_dims(T, F, o):
     o.err("bool_version_message", lambda: y.sum().backward())
     inf = float("inf")
     o.warns("trace_of_inf_and_minus_inf", lambda: T.tensor([[inf, 0.0], [0.0, -inf]]).trace())
+
+
+@case
+def f30_gradient_layout(T, F, o):
+    """A leaf's first gradient is stored like the leaf (PyTorch's clone_obey_contract: the gradient of ``x.t()``
+    arrives transposed, ``x.grad`` is row-major like ``x``; a column-major leaf keeps its layout; a leaf whose
+    elements repeat places gets a row-major clone, CloneBackward0 under create_graph); a retained gradient is a
+    row-major clone; later gradients are added into the first."""
+    import warnings
+    x = leaf(T, 170, 4, 3)
+    (x.t() * const(T, 171, 3, 4)).sum().backward()
+    o["t_grad"] = x.grad
+    o.raw("t_grad.stride", list(x.grad.stride()))
+    (x.t() * 2).sum().backward()
+    o["t_grad_twice"] = x.grad
+    o.raw("t_grad_twice.stride", list(x.grad.stride()))
+    w = leaf(T, 172, 3, 4).t().detach().requires_grad_()  # column-major leaf, like nn.Linear's weight.t()
+    (w * const(T, 173, 4, 3)).sum().backward()
+    o.raw("column_major_leaf.stride", [list(w.stride()), list(w.grad.stride())])
+    e = leaf(T, 174, 3).detach().expand(2, 3).requires_grad_()  # a leaf with stride 0
+    (e.t() * const(T, 175, 3, 2)).sum().backward()
+    o["expanded_leaf_grad"] = e.grad
+    o.raw("expanded_leaf.stride", [list(e.stride()), list(e.grad.stride())])
+    c = leaf(T, 176, 2, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (backward(create_graph=True) warns once per process: see test_engine)
+        (c.t() * const(T, 177, 3, 2)).sum().backward(create_graph=True)
+        e2 = leaf(T, 178, 3).detach().expand(2, 3).requires_grad_()
+        (e2 * e2).sum().backward(create_graph=True)
+    o.raw("create_graph.stride", [list(c.grad.stride()), list(e2.grad.stride())])
+    o.fn("create_graph_copy.grad_fn", c.grad)
+    o.fn("create_graph_clone.grad_fn", e2.grad)
+    y = leaf(T, 179, 4, 3) * 2
+    y.retain_grad()
+    (y.t() * const(T, 180, 3, 4)).sum().backward()
+    o["retained"] = y.grad
+    o.raw("retained.stride", list(y.grad.stride()))
+    z = leaf(T, 181, 4, 3) * 2
+    (z.t().exp()).sum().backward(inputs=[z])
+    o.raw("inputs_nonleaf.stride", list(z.grad.stride()))
+
+
+@case
+def f31_result_layouts(T, F, o):
+    """Results laid out as PyTorch lays them out (``x.stride()``; ``make fuzz`` compares strides too): sort and
+    argsort like their input; nonzero column-major; a new tensor without elements row-major (numpy's are all
+    zeros); ``*_like`` keep the input's layout (preserve_format) unless told; ops of two or three tensors
+    (lerp, addcmul, addcdiv, xlogy, comparisons) by PyTorch's TensorIterator; ``number ** t`` row-major;
+    clones inside pad (cuts only), index_fill and the rounding of integers keep the input's layout."""
+    def strides(name, t):
+        o.raw(name, [list(t.shape), list(t.stride())])
+    x = leaf(T, 190, 2, 3, 4).transpose(0, 2)
+    for k, t in enumerate([x.sort(1).values, x.sort(dim=1, descending=True, stable=True).indices, x.argsort(0),
+                           x[:, ::2].sort(-1).values, x.topk(2, 1).values]):
+        strides(f"sort{k}", t)
+    for k, t in enumerate([T.tensor([[1.0, 0.0], [1.0, 1.0]]).nonzero(), T.zeros(2, 3).nonzero(),
+                           T.tensor(1.0).nonzero(), T.zeros(2, 0, 3), T.zeros(2, 0, 3).transpose(0, 2),
+                           T.ones(3)[T.zeros(3, dtype=T.bool)], T.zeros(2, 0, 3) + 1]):
+        strides(f"empty{k}", t)
+    for k, t in enumerate([T.zeros_like(x), T.ones_like(x), T.full_like(x, 2.0), T.empty_like(x[:, ::2]),
+                           T.zeros_like(x, memory_format=T.contiguous_format), T.zeros_like(x[None].expand(2, 4, 3, 2))]):
+        strides(f"like{k}", t)
+    y, w = leaf(T, 191, 4, 3, 2), leaf(T, 192, 4, 3, 2, lo=0.1, hi=0.9)
+    for k, t in enumerate([x.lerp(y, w), x.lerp(y, 0.3), x.addcmul(y, w), x.addcdiv(y, w + 1, value=-2),
+                           T.xlogy(x, w), x > y, x.abs() + 1 <= w, 2.0 ** x, 0.5 ** x[:, :1]]):
+        strides(f"iter{k}", t)
+    i = T.tensor([[1, 2], [3, 4]]).t()
+    for k, t in enumerate([F.pad(x, ()), F.pad(x, (0, -1)), F.pad(x, (1, 0)), x.index_fill(1, T.tensor([0]), 2.0),
+                           i.trunc(), i.floor(), i.round(), x.diff(n=0, dim=1)]):
+        strides(f"copy{k}", t)
