@@ -49,9 +49,9 @@ class Tensor:
             data = data._data
         elif not isinstance(data, np.ndarray):  # a numpy scalar keeps its dtype; torch.Tensor([1, 2]) is float
             data = np.asarray(data) if isinstance(data, np.generic) else np.asarray(data, _dtype.get_default_dtype().numpy)
-        if data.size == 0 and data.base is None and not any(data.strides):  # numpy made it without elements, with
+        if data.size == 0 and data.base is None and not any(data.strides):  # (numpy gives a new array without
             data = _ops.layout.empty_strided(data.shape, _ops.layout.contiguous_strides(data.shape, data.itemsize),
-                                             data.dtype)  # zero strides: a new tensor of PyTorch's is row-major
+                                             data.dtype)  # elements zero strides; PyTorch's new tensor is row-major)
         self._data = data
         self.name = None
         if requires_grad:
