@@ -23,10 +23,25 @@ from .creation import (_efficientzerotensor, arange, as_tensor, cat, concat, emp
                        linspace, logspace, ones, ones_like, stack, tensor, zeros, zeros_like)
 from .random import Generator, manual_seed, initial_seed, seed, rand, rand_like, randint, randn, randn_like, randperm, normal
 from .random import multinomial
+from .random import get_rng_state, randint_like, set_rng_state  # noqa: E402
+from .creation import asarray, empty_strided, scalar_tensor  # noqa: E402
+from ._dtype import can_cast, finfo, iinfo, layout, promote_types, strided  # noqa: E402
+from ._format import set_printoptions  # noqa: E402
+from math import e, inf, nan, pi  # noqa: E402  (torch.pi, torch.e, torch.inf, torch.nan are these floats)
+newaxis = None  # x[:, minigrad.newaxis] adds a dim, as x[:, None]
 from .devices import device, get_default_device, set_default_device, memory_format, preserve_format, contiguous_format
 from . import accelerator, backends, cuda, linalg, profiler
 from .autograd.inference import inference_mode, is_inference, is_inference_mode_enabled
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled
 from .ops import where
+from .ops.select import (atleast_1d, atleast_2d, atleast_3d, block_diag, broadcast_shapes, broadcast_to,  # noqa: E402
+                         cartesian_prod, column_stack, diag_embed, dsplit, dstack, fliplr, flipud, hsplit, hstack, ravel,
+                         rot90, split_with_sizes, take_along_dim, tensor_split, tril_indices, triu_indices,
+                         unravel_index, vsplit, vstack)
+from .ops.select import vstack as row_stack  # noqa: E402
+from .ops.statistics import (aminmax, corrcoef, cov, cdist, cummax, cummin, cumulative_trapezoid, dist,  # noqa: E402
+                             inner, logcumsumexp, nanmean, nansum, std_mean, trapezoid, trapz, var_mean, vdot)
+from .ops.sorting import (bincount, bucketize, histc, isin, msort, nanquantile, quantile, searchsorted)  # noqa: E402
 from ._out import write_out
 
 float = float32  # noqa: A001
@@ -183,12 +198,12 @@ def squeeze(input, dim=None):  # noqa: A002
     return input.squeeze(dim)
 
 
-def softmax(input, dim):  # noqa: A002
-    return input.softmax(dim)
+def softmax(input, dim, dtype=None):  # noqa: A002
+    return input.softmax(dim, dtype)
 
 
-def log_softmax(input, dim):  # noqa: A002
-    return input.log_softmax(dim)
+def log_softmax(input, dim, dtype=None):  # noqa: A002
+    return input.log_softmax(dim, dtype)
 
 
 def add(input, other, alpha=1, *, out=None):  # noqa: A002
@@ -231,9 +246,44 @@ def is_tensor(obj, /):
     return isinstance(obj, Tensor)
 
 
+# ---- facts about tensors and dtypes (the rules live in _dtype.py and ops/_util.py) ------------------
+from os import cpu_count as _cpu_count  # noqa: E402
+def is_floating_point(input, /):  # noqa: A002
+    return input.is_floating_point()
+
+
+def is_complex(input, /):  # noqa: A002
+    return input.is_complex()
+
+
+def is_nonzero(input, /):  # noqa: A002
+    return input.is_nonzero()
+
+
+def result_type(tensor, other):
+    """The dtype of ``tensor op other`` (each a tensor or a number), by PyTorch's promotion rules."""
+    from .ops._util import result_type as _result_type
+    return _result_type(tensor, other)
+
+
+_num_threads = [_cpu_count() or 1]
+
+
+def get_num_threads():
+    """The number PyTorch uses for its parallel CPU loops. minigrad computes with numpy, which it does not tell how
+    many threads to use: this only remembers what ``set_num_threads`` was given (at first, the number of CPUs)."""
+    return _num_threads[0]
+
+
+def set_num_threads(int, /):  # noqa: A002  (PyTorch's argument name)
+    if int <= 0:
+        raise RuntimeError("set_num_threads expects a positive integer")
+    _num_threads[0] = int
+
+
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A002
-    import numpy as _np
-    return _np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    from .ops import math_more
+    return math_more.allclose(input, other, rtol, atol, equal_nan, position=2)
 
 
 def equal(input, other):  # noqa: A002
@@ -241,8 +291,8 @@ def equal(input, other):  # noqa: A002
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A002
-    import numpy as _np
-    return Tensor(_np.isclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    from .ops import math_more
+    return math_more.isclose(input, other, rtol, atol, equal_nan, position=2)
 
 
 from . import nn  # noqa: E402
@@ -270,4 +320,10 @@ from .functions import (multiply, subtract, divide, true_divide, eq, ne, lt, le,
                         take, roll, repeat_interleave, tile, fmod, lerp, addcmul, addcdiv, addmm, cross, kron,
                         meshgrid, broadcast_tensors, diff, tensordot, kthvalue, mode, index_fill, index_copy,
                         selu)  # noqa: A004
-
+from .ops.math_more import (asinh, acosh, atanh, arcsinh, arccosh, arctanh, erfc, erfinv, lgamma, digamma,  # noqa: E402
+                            polygamma, i0, sinc, deg2rad, rad2deg, logit, atan2, arctan2, hypot, logaddexp, logaddexp2,
+                            ldexp, nextafter, fmax, fmin, heaviside, gcd, lcm, copysign, float_power, frexp, signbit,
+                            isposinf, isneginf, isreal, is_signed, absolute, negative, positive, fix, greater,
+                            greater_equal, less, less_equal, not_equal, asinh_, erfc_, i0_, sinc_, deg2rad_, rad2deg_,
+                            logit_, fix_, negative_, xlogy_, ldexp_, gcd_, lcm_)
+from .nn.functional import celu, celu_, hardshrink, prelu, rrelu, rrelu_, selu_, threshold, threshold_  # noqa: E402

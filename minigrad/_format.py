@@ -1,18 +1,39 @@
 """Printing tensors the way PyTorch does (``tensor([ 0.0000, 11.1111], requires_grad=True)``).
 
-A port of the rules in PyTorch's ``torch/_tensor_str.py`` for the default print options:
+A port of the rules in PyTorch's ``torch/_tensor_str.py``. The default print options:
 4 decimals, scientific notation when the magnitudes differ by more than 1000x (or are tiny or
 huge), integers-valued floats printed as ``1.``, lines at most 80 characters wide and more than
-1000 elements summarised with ``...``.
+1000 elements summarised with ``...``; ``set_printoptions`` changes them, as PyTorch's does.
 """
 import math
 
 import numpy as np
 
-PRECISION = 4
-THRESHOLD = 1000
-EDGEITEMS = 3
-LINEWIDTH = 80
+PRECISION = 4     # decimals of a float
+THRESHOLD = 1000  # more elements than this: summarised with ...
+EDGEITEMS = 3     # elements shown at each end of a summarised dim
+LINEWIDTH = 80    # characters per line
+SCI_MODE = None   # True / False: always / never scientific notation; None: decided from the values
+
+_PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4, math.inf, 3, 80)}
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
+    """``minigrad.set_printoptions(precision=2)``: how tensors print from now on (PyTorch's
+    ``torch.set_printoptions``). ``profile`` ("default", "short", "full") sets the first four at once; each option
+    given then overrides it. ``sci_mode`` is set every time: leaving it out means "decide from the values"."""
+    global PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH, SCI_MODE
+    if profile in _PROFILES:
+        PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH = _PROFILES[profile]
+    if precision is not None:
+        PRECISION = precision
+    if threshold is not None:
+        THRESHOLD = threshold
+    if edgeitems is not None:
+        EDGEITEMS = edgeitems
+    if linewidth is not None:
+        LINEWIDTH = linewidth
+    SCI_MODE = sci_mode
 
 
 class _Formatter:
@@ -38,6 +59,8 @@ class _Formatter:
             self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8
         else:
             self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4
+        if SCI_MODE is not None:  # (set_printoptions(sci_mode=...): forced, before the widths are measured)
+            self.sci_mode = SCI_MODE
         for v in finite.tolist():
             if self.sci_mode:
                 width = len(f"{v:.{PRECISION}e}")

@@ -8,7 +8,8 @@ from . import devices as _device
 from ._out import write_out
 from .tensor import Tensor
 from .ops import zerotensor
-from .ops.layout import preserve_format_strides, with_strides
+from .ops.layout import empty_strided as empty_strided_array, preserve_format_strides, with_strides
+from .tensor import _TYPE_NAMES
 
 
 def _infer_dtype(data):
@@ -55,6 +56,40 @@ def as_tensor(data, dtype=None, device=None):
     if isinstance(data, np.ndarray) and dtype is None:
         return from_numpy(data)
     return tensor(data, dtype=dtype)
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """``minigrad.asarray(obj)``: ``obj`` as a tensor, sharing its memory where it can (a tensor of the asked dtype is
+    returned as it is, a numpy array is seen as a tensor) unless ``copy=True``; ``copy=False`` refuses to copy."""
+    _device.check(device)
+    d = _dtype.to_dtype(dtype)
+    if requires_grad and not (d or _infer_dtype(obj)).is_floating_point:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    if isinstance(obj, (Tensor, np.ndarray)) and not copy:
+        here = obj.dtype if isinstance(obj, Tensor) else _dtype.from_numpy_dtype(obj.dtype)
+        if d is None or d is here:
+            out = obj if isinstance(obj, Tensor) else from_numpy(obj)
+            return out.detach().requires_grad_() if requires_grad else out
+        if copy is False:
+            raise ValueError(f"can't alias tensor with dtype '{_TYPE_NAMES[here.name]}' into dtype "
+                             f"'{_TYPE_NAMES[d.name]}'.")
+    out = obj.detach().to(d, copy=True) if isinstance(obj, Tensor) else tensor(obj, dtype=d)
+    return out.requires_grad_() if requires_grad else out
+
+
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False):
+    """``minigrad.scalar_tensor(3)``: a 0-dim tensor of the default float dtype (not int64) unless ``dtype`` says."""
+    return _filled(s, (), dtype, requires_grad, device)
+
+
+def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False):
+    """A tensor of ``size`` laid out with these ``stride`` (in elements): ``x.stride()`` gives them back. PyTorch
+    leaves the values uninitialised; minigrad fills zeros."""
+    _device.check(device)
+    d = _dtype.to_dtype(dtype) or _dtype.get_default_dtype()
+    data = empty_strided_array(tuple(size), tuple(s * d.itemsize for s in stride), d.numpy)
+    data[...] = 0
+    return Tensor(data, requires_grad=requires_grad)
 
 
 def from_numpy(array):

@@ -45,6 +45,35 @@ class Generator:
     def initial_seed(self):
         return self._seed
 
+    # ---- the state, to save and restore (PyTorch: get_state / set_state, a uint8 tensor) -----------------
+    # minigrad's state is its twister's 624 numbers and position, the seed, and the kept Box-Muller sine, as
+    # bytes: 2521 of them. PyTorch's are 5056 bytes laid out its own way: the two cannot be swapped.
+    _STATE_SIZE = 624 * 4 + 8 + 8 + 1 + 8
+
+    def get_state(self):
+        from .tensor import Tensor
+        _, keys, pos, _, _ = self._twister.get_state()
+        parts = [np.asarray(keys, "<u4").tobytes(), np.asarray([pos, self._seed], "<i8").tobytes(),
+                 bytes([self._next_normal is not None]), np.asarray([self._next_normal or 0.0], "<f8").tobytes()]
+        return Tensor(np.frombuffer(b"".join(parts), np.uint8).copy())
+
+    def set_state(self, new_state):
+        from .tensor import Tensor
+        if not isinstance(new_state, Tensor):
+            raise TypeError(f"expected a minigrad.ByteTensor, but got {type(new_state).__name__}")
+        if new_state.dtype is not _dtype.uint8:
+            raise TypeError("RNG state must be a minigrad.ByteTensor")
+        if new_state._data.size != self._STATE_SIZE:
+            raise RuntimeError(f"Expected a CPUGeneratorImplState of size {self._STATE_SIZE} but found the input RNG "
+                               f"state size to be {new_state._data.size}")
+        raw = new_state._data.tobytes()
+        keys = np.frombuffer(raw[:2496], "<u4")
+        pos, self._seed = (int(v) for v in np.frombuffer(raw[2496:2512], "<i8"))
+        self._twister = np.random.RandomState()
+        self._twister.set_state(("MT19937", keys, pos))
+        self._next_normal = float(np.frombuffer(raw[2513:], "<f8")[0]) if raw[2512] else None
+        return self
+
     def __repr__(self):  # no memory address: notebooks print what manual_seed returns
         return f"<minigrad.Generator seed={self._seed}>"
 
@@ -124,6 +153,15 @@ def seed():
 
 def initial_seed():
     return _default.initial_seed()
+
+
+def get_rng_state():
+    """The default generator's state as a uint8 tensor (``set_rng_state`` puts it back): the same numbers follow."""
+    return _default.get_state()
+
+
+def set_rng_state(new_state):
+    _default.set_state(new_state)
 
 
 def _generator(generator):
@@ -249,3 +287,11 @@ def randn_like(t, dtype=None, device=None, requires_grad=False):
 
 def rand_like(t, dtype=None, device=None, requires_grad=False):
     return rand(*t.shape, dtype=dtype or t.dtype, device=device, requires_grad=requires_grad)
+
+
+def randint_like(t, low=0, high=None, *, dtype=None, device=None, requires_grad=False):
+    """Integers in [low, high) shaped like ``t``, in ``t``'s dtype unless ``dtype`` says otherwise
+    (``randint_like(t, 10)``: in [0, 10))."""
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, tuple(t.shape), dtype=dtype or t.dtype, device=device, requires_grad=requires_grad)

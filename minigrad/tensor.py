@@ -26,7 +26,7 @@ from .devices import contiguous_format, numpy_order, preserve_format
 
 class Tensor:
     __slots__ = ("_requires_grad", "_grad_fn", "_output_nr", "_grad", "_retains_grad", "_hooks", "_grad_accumulator",
-                 "_vc", "_base", "_view_version", "_creation_meta", "_zerotensor", "_data", "name", "__weakref__",
+                 "_post_accumulate_grad_hooks", "_vc", "_base", "_view_version", "_creation_meta", "_zerotensor", "_data", "name", "__weakref__",
                  "__dict__")
 
     def __init__(self, data, requires_grad=False):
@@ -38,6 +38,7 @@ class Tensor:
         self._retains_grad = False     # retain_grad() was called
         self._hooks = None             # a leaf's hooks (register_hook), run by its AccumulateGrad
         self._grad_accumulator = None  # a weak reference to the leaf's AccumulateGrad node
+        self._post_accumulate_grad_hooks = None  # a leaf's hooks that run after its .grad was updated
         self._vc = _inference.new_counter()  # the version counter, shared with views: bumped by in-place ops
         self._base = None              # the tensor this one is a view of
         self._view_version = 0         # for a view: the version at which its grad_fn was last set
@@ -71,6 +72,8 @@ class Tensor:
     def size(self, dim=None):
         if dim is None:
             return Size(self._data.shape)
+        if self._data.ndim == 0:  # (PyTorch: a 0-dim tensor has no size along any dim)
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return self._data.shape[_wrap_dim(dim, self._data.ndim)]
 
     def dim(self):
@@ -111,6 +114,11 @@ class Tensor:
     def grad_fn(self, node):
         self._grad_fn = node
         self._view_version = self._vc[0]
+
+    @property
+    def output_nr(self):
+        """Which output of ``grad_fn`` this tensor is (0 for a leaf): the number in its consumers' ``next_functions``."""
+        return self._output_nr
 
     @property
     def is_leaf(self):
@@ -230,6 +238,17 @@ class Tensor:
             return RemovableHandle(self._hooks, hook)
         return RemovableHandle(self.grad_fn._hook_dict("_tensor_pre_hooks").setdefault(self._output_nr, {}), hook)
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call ``hook(tensor)`` after backward has added this leaf's gradient into ``.grad`` (the hook gets the
+        tensor, not the gradient: it may read ``.grad`` and change the tensor, e.g. an optimizer step per parameter)."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if self._post_accumulate_grad_hooks is None:
+            self._post_accumulate_grad_hooks = {}
+        return RemovableHandle(self._post_accumulate_grad_hooks, hook)
+
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor w.r.t. the graph leaves (see ``minigrad.autograd.backward``)."""
         from .autograd import backward
@@ -299,8 +318,13 @@ class Tensor:
         return int(self.item())
 
     def __bool__(self):
-        if self._data.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+        return self.is_nonzero()
+
+    def is_nonzero(self):
+        if self._data.size == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        if self._data.size > 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._data.item())
 
     def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False):
@@ -589,13 +613,20 @@ class Tensor:
         dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         return _ops.statistics.argmax_or_argmin(np.argmax, self, dim, keepdim)
 
-    def softmax(self, dim=None, *, axis=None):
+    def softmax(self, dim=None, dtype=None, *, axis=None):
         dim = _required_dim("softmax", dim, axis)
-        return _ops.Softmax.apply(self, dim)
+        return _ops.Softmax.apply(self if dtype is None else self.to(dtype), dim)  # (dtype: cast first, as PyTorch)
 
-    def log_softmax(self, dim=None, *, axis=None):
+    def log_softmax(self, dim=None, dtype=None, *, axis=None):
         dim = _required_dim("log_softmax", dim, axis)
-        return _ops.LogSoftmax.apply(self, dim)
+        return _ops.LogSoftmax.apply(self if dtype is None else self.to(dtype), dim)
+
+    def hardshrink(self, lambd=0.5):
+        return _ops.activation.Hardshrink.apply(self, lambd)
+
+    def prelu(self, weight):
+        from .nn.functional import prelu
+        return prelu(self, weight)
 
     # ------------------------------------------------------------------ linear algebra
     def mm(self, other):
@@ -1224,6 +1255,44 @@ class Tensor:
     def nelement(self):
         return self.numel()
 
+    def ndimension(self):
+        return self.dim()
+
+    @property
+    def itemsize(self):
+        return self._data.itemsize
+
+    @property
+    def nbytes(self):  # (of the elements this tensor shows: an expanded tensor counts its repeats)
+        return self._data.size * self._data.itemsize
+
+    @property
+    def is_cpu(self):
+        return True
+
+    @property
+    def layout(self):
+        return _dtype.strided
+
+    def is_same_size(self, other):
+        return self._data.shape == other._data.shape
+
+    def data_ptr(self):
+        """The address of the first element: equal for tensors that start at the same place in memory
+        (a tensor and its view ``x[0]``; not ``x[1]``)."""
+        return self._data.__array_interface__["data"][0]
+
+    def storage_offset(self):
+        """Where the first element is, counted in elements from the start of the memory of the tensor this one is
+        a view of (0 for a tensor that is no view)."""
+        if self._base is None:
+            return 0
+        return (self.data_ptr() - self._base.data_ptr()) // self._data.itemsize
+
+    def new_empty_strided(self, size, stride, dtype=None, device=None, requires_grad=False):
+        from .creation import empty_strided
+        return empty_strided(size, stride, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
     def element_size(self):
         return self._data.itemsize
 
@@ -1417,6 +1486,361 @@ class Tensor:
     def kron(self, other):
         return _ops.linalg.kron(self, other)
 
+    # ------------------------------------------------------------------ still more elementwise math (ops/math_more.py)
+    def asinh(self):
+        return _math.Asinh.apply(self)
+
+    def acosh(self):
+        return _math.Acosh.apply(self)
+
+    def atanh(self):
+        return _math.Atanh.apply(self)
+
+    arcsinh, arccosh, arctanh = asinh, acosh, atanh
+
+    def asinh_(self):  # (PyTorch records a node whose backward raises: derivatives.yaml has no formula)
+        return _ops.inplace(self, _math.AsinhInPlace)
+
+    def acosh_(self):
+        return _ops.inplace(self, _math.AcoshInPlace)
+
+    def atanh_(self):
+        return _ops.inplace(self, _math.AtanhInPlace)
+
+    arcsinh_, arccosh_, arctanh_ = asinh_, acosh_, atanh_
+
+    def erfc(self):
+        return _math.Erfc.apply(self)
+
+    def erfc_(self):
+        return _ops.inplace(self, _math.Erfc)
+
+    def erfinv(self):
+        return _math.Erfinv.apply(self)
+
+    def erfinv_(self):
+        return _ops.inplace(self, _math.Erfinv)
+
+    def lgamma(self):
+        return _math.Lgamma.apply(self)
+
+    def lgamma_(self):
+        return _ops.inplace(self, _math.Lgamma)
+
+    def digamma(self):
+        return _math.Digamma.apply(self)
+
+    def digamma_(self):
+        return _ops.inplace(self, _math.Digamma)
+
+    def polygamma(self, n):
+        return _math.Polygamma.apply(self, _math.check_polygamma_order(n))
+
+    def polygamma_(self, n):
+        return _ops.inplace(self, _math.PolygammaInPlace, _math.check_polygamma_order(n))
+
+    def i0(self):
+        return _math.I0.apply(self)
+
+    def i0_(self):
+        return _ops.inplace(self, _math.I0)
+
+    def sinc(self):
+        return _math.Sinc.apply(self)
+
+    def sinc_(self):
+        return _ops.inplace(self, _math.Sinc)
+
+    def deg2rad(self):
+        return _math.Deg2Rad.apply(self)
+
+    def deg2rad_(self):
+        return _ops.inplace(self, _math.Deg2Rad)
+
+    def rad2deg(self):
+        return _math.Rad2Deg.apply(self)
+
+    def rad2deg_(self):
+        return _ops.inplace(self, _math.Rad2Deg)
+
+    def logit(self, eps=None):
+        return _math.LogitEps.apply(self, eps)
+
+    def logit_(self, eps=None):
+        return _ops.inplace(self, _math.LogitEps, eps)
+
+    def atan2(self, other):
+        return _math.tensor_binary(_math.Atan2, "atan2", self, other)
+
+    def atan2_(self, other):
+        return _math.inplace_binary(_math.Atan2, "atan2_", self, other)
+
+    def arctan2(self, other):
+        return _math.tensor_binary(_math.Atan2, "arctan2", self, other)
+
+    def arctan2_(self, other):
+        return _math.inplace_binary(_math.Atan2, "arctan2_", self, other)
+
+    def hypot(self, other):
+        return _math.tensor_binary(_math.Hypot, "hypot", self, other)
+
+    def hypot_(self, other):
+        return _math.inplace_binary(_math.Hypot, "hypot_", self, other)
+
+    def logaddexp(self, other):
+        return _math.tensor_binary(_math.Logaddexp, "logaddexp", self, other)
+
+    def logaddexp2(self, other):
+        return _math.tensor_binary(_math.Logaddexp2, "logaddexp2", self, other)
+
+    def ldexp(self, other):
+        return _math.tensor_binary(_math.Ldexp, "ldexp", self, other)
+
+    def ldexp_(self, other):
+        return _math.inplace_binary(_math.Ldexp, "ldexp_", self, other)
+
+    def nextafter(self, other):
+        return _math.tensor_binary(_math.Nextafter, "nextafter", self, other)
+
+    def nextafter_(self, other):
+        return _math.inplace_binary(_math.Nextafter, "nextafter_", self, other)
+
+    def fmax(self, other):
+        return _math.tensor_binary(_math.Fmax, "fmax", self, other)
+
+    def fmin(self, other):
+        return _math.tensor_binary(_math.Fmin, "fmin", self, other)
+
+    def heaviside(self, values):
+        return _math.heaviside_of(self, values, "heaviside")
+
+    def heaviside_(self, values):
+        return _math.heaviside_of(self, values, "heaviside_", in_place=True)
+
+    def copysign(self, other):
+        _math.check_tensor_or_number("copysign", other)
+        if isinstance(other, Tensor):
+            return _ops.binary(_math.Copysign, self, other)
+        return _math.CopysignScalar.apply(self, other)
+
+    def copysign_(self, other):
+        _math.check_tensor_or_number("copysign_", other)
+        return _ops.inplace(self, _math.Copysign if isinstance(other, Tensor) else _math.CopysignScalar, other)
+
+    def float_power(self, exponent):
+        return _math.float_power_of(self, exponent)
+
+    def float_power_(self, exponent):
+        return _math.float_power_into(self, exponent)
+
+    def frexp(self):
+        return _math.FrexpResult(_math.Frexp.apply(self))
+
+    def xlogy_(self, other):
+        if isinstance(other, Tensor):
+            return _ops.inplace(self, _ops.unary.Xlogy, other)
+        return _ops.inplace(self, _ops.unary.XlogyOfNumber, other)
+
+    def gcd(self, other):
+        return _math.gcd_values(self, _math.check_tensor("gcd", other, 1))
+
+    def gcd_(self, other):
+        return self.copy_(self.gcd(_math.check_tensor("gcd_", other, 1)))
+
+    def lcm(self, other):
+        return _math.lcm_values(self, _math.check_tensor("lcm", other, 1))
+
+    def lcm_(self, other):
+        return self.copy_(self.lcm(_math.check_tensor("lcm_", other, 1)))
+
+    # aliases (PyTorch's names for the same ops and nodes)
+    def absolute(self):
+        return self.abs()
+
+    def absolute_(self):
+        return self.abs_()
+
+    def negative(self):
+        return self.neg()
+
+    def negative_(self):
+        return self.neg_()
+
+    def positive(self):  # (PyTorch returns the tensor itself)
+        if self._data.dtype == np.bool_:
+            raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+        return self
+
+    def fix(self):
+        return self.trunc()
+
+    def fix_(self):
+        return self.trunc_()
+
+    def sgn_(self):
+        return _ops.inplace(self, _ops.Sgn)
+
+    def multiply_(self, other):
+        return self.mul_(other)
+
+    def divide_(self, other, *, rounding_mode=None):
+        return self.div_(other, rounding_mode=rounding_mode)
+
+    def true_divide_(self, other):
+        return self.div_(other)
+
+    def subtract_(self, other, alpha=1):
+        return self.sub_(other, alpha=alpha)
+
+    greater, greater_equal, less, less_equal, not_equal = __gt__, __ge__, __lt__, __le__, __ne__
+
+    # in-place comparisons: x takes the values of x < y (1 and 0 in its own dtype)
+    def eq_(self, other):
+        return _math.compare_inplace("eq_", self, _math.Eq, _math.EqScalar, other)
+
+    def ne_(self, other):
+        return _math.compare_inplace("ne_", self, _math.Ne, _math.NeScalar, other)
+
+    def lt_(self, other):
+        return _math.compare_inplace("lt_", self, _math.Lt, _math.LtScalar, other)
+
+    def le_(self, other):
+        return _math.compare_inplace("le_", self, _math.Le, _math.LeScalar, other)
+
+    def gt_(self, other):
+        return _math.compare_inplace("gt_", self, _math.Gt, _math.GtScalar, other)
+
+    def ge_(self, other):
+        return _math.compare_inplace("ge_", self, _math.Ge, _math.GeScalar, other)
+
+    greater_, greater_equal_, less_, less_equal_, not_equal_ = gt_, ge_, lt_, le_, ne_
+
+    # in-place logical ops: not recorded in the graph (see math_more.unrecorded_inplace)
+    def logical_and_(self, other):
+        return _math.unrecorded_inplace(self, self.logical_and(_math.check_tensor("logical_and_", other, 1)))
+
+    def logical_or_(self, other):
+        return _math.unrecorded_inplace(self, self.logical_or(_math.check_tensor("logical_or_", other, 1)))
+
+    def logical_xor_(self, other):
+        return _math.unrecorded_inplace(self, self.logical_xor(_math.check_tensor("logical_xor_", other, 1)))
+
+    def logical_not_(self):
+        return _math.unrecorded_inplace(self, self.logical_not())
+
+    # tests of the values: bool tensors (or a bool), not differentiable
+    def signbit(self):
+        return _math.signbit_values(self)
+
+    def isposinf(self):
+        return _math.isposinf_values(self)
+
+    def isneginf(self):
+        return _math.isneginf_values(self)
+
+    def isreal(self):
+        return _math.isreal_values(self)
+
+    def is_signed(self):
+        return _math.dtype_is_signed(self)
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return _math.isclose(self, other, rtol, atol, equal_nan)
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return _math.allclose(self, other, rtol, atol, equal_nan)
+
+    # ------------------------------------------------------------------ numpy-style shape helpers (ops/select.py)
+    def broadcast_to(self, size):
+        return _ops.select.broadcast_to(self, size)
+
+    def ravel(self):
+        return _ops.select.ravel(self)
+
+    def fliplr(self):
+        return _ops.select.fliplr(self)
+
+    def flipud(self):
+        return _ops.select.flipud(self)
+
+    def rot90(self, k=1, dims=(0, 1)):
+        return _ops.select.rot90(self, k, dims)
+
+    def tensor_split(self, indices_or_sections, dim=0):
+        return _ops.select.tensor_split(self, indices_or_sections, dim)
+
+    def hsplit(self, indices_or_sections):
+        return _ops.select.hsplit(self, indices_or_sections)
+
+    def vsplit(self, indices_or_sections):
+        return _ops.select.vsplit(self, indices_or_sections)
+
+    def dsplit(self, indices_or_sections):
+        return _ops.select.dsplit(self, indices_or_sections)
+
+    def split_with_sizes(self, split_sizes, dim=0):
+        return _ops.select.split_with_sizes(self, split_sizes, dim)
+
+    def diag_embed(self, offset=0, dim1=-2, dim2=-1):
+        return _ops.select.diag_embed(self, offset, dim1, dim2)
+
+    def take_along_dim(self, indices, dim=None):
+        return _ops.select.take_along_dim(self, indices, dim)
+
+    def where(self, condition, y):  # x.where(cond, y) is torch.where(cond, x, y)
+        return _ops.where(condition, self, y)
+
+    # reductions and scans (ops/statistics.py), quantiles and counting (ops/sorting.py)
+    def nansum(self, dim=None, keepdim=False, *, dtype=None):
+        return _ops.statistics.nansum(self, dim, keepdim, dtype)
+
+    def nanmean(self, dim=None, keepdim=False, *, dtype=None):
+        return _ops.statistics.nanmean(self, dim, keepdim, dtype)
+
+    def aminmax(self, *args, dim=None, keepdim=False):
+        if args:  # (dim and keepdim are keywords only, as in PyTorch, which names no class in its message)
+            raise TypeError(f"aminmax() takes 0 positional arguments but {len(args)} was given")
+        return _ops.statistics.aminmax(self, dim=dim, keepdim=keepdim)
+
+    def cummax(self, dim):
+        return _ops.statistics.cummax(self, dim)
+
+    def cummin(self, dim):
+        return _ops.statistics.cummin(self, dim)
+
+    def logcumsumexp(self, dim):
+        return _ops.statistics.logcumsumexp(self, dim)
+
+    def inner(self, other):
+        return _ops.statistics.inner(self, other)
+
+    def dist(self, other, p=2):
+        return _ops.statistics.dist(self, other, p)
+
+    def vdot(self, other):
+        return _ops.statistics.vdot(self, other)
+
+    def cov(self, *, correction=1, fweights=None, aweights=None):
+        return _ops.statistics.cov(self, correction=correction, fweights=fweights, aweights=aweights)
+
+    def corrcoef(self):
+        return _ops.statistics.corrcoef(self)
+
+    def msort(self):
+        return _ops.sorting.msort(self)
+
+    def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        return _ops.sorting.quantile(self, q, dim, keepdim, interpolation)
+
+    def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        return _ops.sorting.nanquantile(self, q, dim, keepdim, interpolation)
+
+    def histc(self, bins=100, min=0, max=0):  # noqa: A002
+        return _ops.sorting.histc(self, bins, min, max)
+
+    def bincount(self, weights=None, minlength=0):
+        return _ops.sorting.bincount(self, weights, minlength)
+
 
 
 class RemovableHandle:
@@ -1528,5 +1952,6 @@ def _check_other(name, other):
 from .autograd import grad_mode  # noqa: E402
 from .autograd import inference as _inference  # noqa: E402
 from . import ops as _ops  # noqa: E402  (ops need Tensor, Tensor's methods need ops)
+from .ops import math_more as _math  # noqa: E402
 from . import random as _random  # noqa: E402
 from . import devices as _device  # noqa: E402

@@ -1,14 +1,19 @@
 """minigrad.autograd: ``backward``, ``grad``, ``Function`` and friends (PyTorch: ``torch.autograd``)."""
-from . import grad_mode
+import warnings
+
+import numpy as np
+
+from . import anomaly_mode, grad_mode, graph
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .engine import GraphTask, Step
 from .function import AccumulateGrad, BackwardNode, Function, Node, SavedTensor, grad_accumulator
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .inference import inference_mode
 from ..devices import contiguous_format
+from ..tensor import Tensor
 
 
 def _tensors(x):
-    from ..tensor import Tensor
     if x is None:
         return []
     if isinstance(x, Tensor):
@@ -16,10 +21,35 @@ def _tensors(x):
     return list(x)
 
 
+def _inputs(inputs, fn):
+    """``inputs=`` of ``backward()``/``grad()`` as a list: tensors or ``GradientEdge``s (a dict gives its values)."""
+    from collections.abc import Mapping
+    if inputs is None:
+        return None
+    if isinstance(inputs, (Tensor, graph.GradientEdge)):
+        inputs = [inputs]
+    elif type(inputs) is dict:
+        inputs = list(inputs.values())
+    elif isinstance(inputs, Mapping):
+        raise TypeError(f"`inputs` argument to `{fn}()` must be a dict, not {type(inputs).__name__}. Other Mapping "
+                        "types are not supported.")
+    else:
+        inputs = list(inputs)
+    if not inputs:
+        raise RuntimeError(f"`inputs` argument to `{fn}()` cannot be empty.")
+    return inputs
+
+
+def _renamed_grad_variables(grad_tensors, grad_variables):
+    warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.", FutureWarning, stacklevel=3)
+    if grad_tensors is not None:
+        raise RuntimeError("`grad_tensors` and `grad_variables` (deprecated) arguments both passed to `backward()`. "
+                           "Please only use `grad_tensors`.")
+    return grad_variables
+
+
 def _make_grads(outputs, grads):
     """The seed gradients: ``1`` for scalar outputs, or the given ones after a shape check."""
-    from ..tensor import Tensor
-    import numpy as np
     result = []
     for i, out in enumerate(outputs):  # (the property: a view whose base was since changed in place by
         if not out.requires_grad:       # a tensor that requires grad requires grad now, as in PyTorch)
@@ -50,9 +80,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     in the vector-Jacobian product, so it acts as weights when several outputs are summed.
     ``retain_graph`` defaults to ``create_graph``; without it the saved tensors are freed.
     """
+    if grad_variables is not None:  # (the old name of grad_tensors)
+        grad_tensors = _renamed_grad_variables(grad_tensors, grad_variables)
+    inputs = _inputs(inputs, "backward")
     outputs = _tensors(tensors)
-    if grad_tensors is None:
-        grad_tensors = grad_variables
     grads = _tensors(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
     if len(grads) != len(outputs):
         raise RuntimeError(f"grad can be implicitly created only for scalar outputs" if not grads else
@@ -60,10 +91,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if retain_graph is None:
         retain_graph = create_graph
     if inputs is not None:
-        inputs = _tensors(inputs)
         captured = GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph, inputs).run().captured
         for t, g in zip(inputs, captured):
-            if g is None or t._retains_grad:  # (a tensor that retains its grad got it from its hook)
+            if isinstance(t, graph.GradientEdge):  # an edge: only a leaf's (its AccumulateGrad) has a .grad to fill
+                t = t.node.variable if isinstance(t.node, AccumulateGrad) else None
+            if g is None or t is None or t._retains_grad:  # (a tensor that retains its grad got it from its hook)
                 continue
             if t.grad_fn is None:  # a leaf: its AccumulateGrad adds the gradient, as in a backward() without inputs
                 with grad_mode.set_grad_enabled(create_graph):
@@ -77,22 +109,28 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Return the gradients of ``outputs`` w.r.t. ``inputs`` without touching any ``.grad``."""
-    from ..tensor import Tensor
-    import numpy as np
+    from ..creation import zeros_like
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
+                         "allow_unused=False.")
+    if allow_unused is None:
+        allow_unused = materialize_grads
     outputs = _tensors(outputs)
-    single = isinstance(inputs, Tensor)
-    inputs = _tensors(inputs)
+    names = list(inputs) if type(inputs) is dict else None  # a dict of inputs gives a dict of gradients
+    inputs = _inputs(inputs, "grad")
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+                      "gradient for other parts of the graph, please use minigrad.autograd.backward.", FutureWarning,
+                      stacklevel=2)
     for i, out in enumerate(outputs):  # PyTorch checks the outputs first
         if not out.requires_grad:  # (the property: see _make_grads)
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     for t in inputs:
-        if not t.requires_grad:
+        if isinstance(t, Tensor) and not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     grads = _tensors(grad_outputs) if grad_outputs is not None else [None] * len(outputs)
     if retain_graph is None:
         retain_graph = create_graph
-    if allow_unused is None:
-        allow_unused = materialize_grads
     task = GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph, inputs, accumulate=False).run()
     result = []
     for i, (t, g) in enumerate(zip(inputs, task.captured)):
@@ -100,12 +138,19 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             if not allow_unused:
                 raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the "
                                    "graph. Set allow_unused=True if this is the desired behavior.")
-            if materialize_grads:
-                g = Tensor(np.zeros_like(t._data))
         elif not create_graph:
             g = g.detach()
         result.append(g)
-    return tuple(result)
+    if materialize_grads:  # unused inputs get zeros (PyTorch does this last, in Python)
+        if any(g is None and not isinstance(t, Tensor) for g, t in zip(result, inputs)):
+            raise RuntimeError("materialize_grads cannot be used when the given input is a GradientEdge")
+        result = [g if g is not None else zeros_like(t, requires_grad=create_graph) for g, t in zip(result, inputs)]
+    return dict(zip(names, result)) if names is not None else tuple(result)
+
+
+def _is_checkpoint_valid():
+    from ..utils.checkpoint import _is_checkpoint_valid
+    return _is_checkpoint_valid()
 
 
 def Variable(data, requires_grad=False, volatile=False):
@@ -114,27 +159,12 @@ def Variable(data, requires_grad=False, volatile=False):
     As in PyTorch, ``Variable(x, requires_grad=True)`` is a *new* leaf that shares ``x``'s numbers;
     ``x`` itself is left as it was.
     """
-    from ..tensor import Tensor
     t = data.detach() if isinstance(data, Tensor) else Tensor(data)
     if requires_grad:
         t.requires_grad_(True)
     return t
 
 
-class set_detect_anomaly:
-    """Accepted for compatibility; minigrad's error messages already name the failing node."""
-
-    def __init__(self, mode, check_nan=True):
-        self.mode = mode
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
-detect_anomaly = set_detect_anomaly
 
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402
 from . import functional  # noqa: E402  (jacobian, hessian, vjp, jvp: built from grad above)

@@ -19,8 +19,9 @@ import itertools
 
 import numpy as np
 
-from . import grad_mode
+from . import anomaly_mode, grad_mode
 from .function import AccumulateGrad, edge_of
+from .graph import GradientEdge
 from ..devices import contiguous_format
 from ..tensor import _warn_once
 
@@ -29,6 +30,28 @@ CREATE_GRAPH_CYCLE = ("Using backward() with create_graph=True will create a ref
                       "graph to avoid this. If you have to use this function, make sure to reset the .grad fields of "
                       "your parameters to None after use to break the cycle and avoid the leak. (Triggered internally "
                       "at /__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)")
+
+
+running = []  # the GraphTasks that run() is running now, the innermost last
+_task_ids = itertools.count()
+
+
+def current_graph_task_id():
+    """The id of the innermost backward running now, -1 outside backward (PyTorch: ``_current_graph_task_id``)."""
+    return running[-1].id if running else -1
+
+
+def will_execute(node):
+    """Will the innermost running backward run ``node`` (or capture its gradient)?  (PyTorch:
+    ``torch._C._will_engine_execute_node``.)"""
+    if not running:
+        raise RuntimeError("_will_engine_execute_node should only be called during the backward pass")
+    task = running[-1]
+    executes = node in task.to_run or node in task.capture
+    if executes and isinstance(node, AccumulateGrad) and not task.accumulate_grad:
+        raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are currently running "
+                           "autograd.grad(). This is currently not supported.")
+    return executes
 
 
 class Step:
@@ -68,14 +91,16 @@ class GraphTask:
             _warn_once(CREATE_GRAPH_CYCLE)
         self.root_grads = list(grads)
         self.accumulate = accumulate and inputs is None
+        self.accumulate_grad = accumulate  # False for autograd.grad(): then nothing is accumulated, inputs or not
         # where to capture gradients: node -> [(input_nr, index into self.captured)]
         self.capture = {}
         self.captured = [None] * (len(inputs) if inputs else 0)
         for i, t in enumerate(inputs or ()):
-            node, nr = edge_of(t)
+            node, nr = (t.node, t.output_nr) if isinstance(t, GradientEdge) else edge_of(t)
             if node is not None:
                 self.capture.setdefault(node, []).append((nr, i))
         self.dependencies, self.to_run = self._discover(inputs is not None)
+        self.id = next(_task_ids)
 
     # ---- 1. discover ----------------------------------------------------------------------
     def _discover(self, only_needed):
@@ -150,10 +175,14 @@ class GraphTask:
                     heapq.heappush(ready, (-nxt._sequence_nr, next(tie), nxt))
 
     def run(self):
-        # inf * 0 and x / 0 in backward formulas give nan / inf silently, as in PyTorch
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            for _ in self.steps(trace=False):  # (never yields: there is nothing to wait for)
-                pass
+        running.append(self)  # (a node's backward may run a backward of its own: utils.checkpoint does)
+        try:
+            # inf * 0 and x / 0 in backward formulas give nan / inf silently, as in PyTorch
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                for _ in self.steps(trace=False):  # (never yields: there is nothing to wait for)
+                    pass
+        finally:
+            running.pop()
         return self
 
     def _add(self, buffers, node, nr, g):
@@ -188,20 +217,26 @@ class GraphTask:
 
     def _call(self, node, grads):
         """Run one node, with its pre- and post-hooks; with create_graph=True its formulas are recorded too."""
-        with grad_mode.set_grad_enabled(self.create_graph):
-            if node._pre_hooks:
-                for hook in list(node._pre_hooks.values()):
-                    new = hook(tuple(grads))
-                    if new is not None:
-                        grads = list(new)
-            outs = node.apply(*grads)
-            if node._post_hooks:
-                for hook in list(node._post_hooks.values()):
-                    new = hook(tuple(outs), tuple(grads))  # (both tuples, as in PyTorch)
-                    if new is not None:
-                        outs = tuple(new)
-        if not self.keep_graph:
-            node._release_saved()  # 4. free what this node saved
+        try:
+            with grad_mode.set_grad_enabled(self.create_graph):
+                if node._pre_hooks:
+                    for hook in list(node._pre_hooks.values()):
+                        new = hook(tuple(grads))
+                        if new is not None:
+                            grads = list(new)
+                outs = node.apply(*grads)
+                if node._post_hooks:
+                    for hook in list(node._post_hooks.values()):
+                        new = hook(tuple(outs), tuple(grads))  # (both tuples, as in PyTorch)
+                        if new is not None:
+                            outs = tuple(new)
+            if not self.keep_graph:
+                node._release_saved()  # 4. free what this node saved
+            if anomaly_mode.is_anomaly_enabled():  # detect_anomaly: a nan among the gradients is an error
+                anomaly_mode.check_nan(node, outs)
+        except Exception:
+            anomaly_mode.report_error(node)  # detect_anomaly: warn with the line of the program that made `node`
+            raise
         return outs
 
 

@@ -36,6 +36,7 @@ import weakref
 
 import numpy as np
 
+from . import anomaly_mode
 from . import grad_mode
 from . import inference
 from .inference import SAVED_MSG as INFERENCE_SAVED_MSG, InferenceCounter
@@ -48,6 +49,10 @@ _sequence = itertools.count()  # creation order; the engine runs later-created n
 def next_sequence_nr():
     return next(_sequence)
 
+NO_ANOMALY_HINT = ("Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
+                   "minigrad.autograd.set_detect_anomaly(True, check_nan=False).")
+ANOMALY_HINT = ("Hint: the backtrace further above shows the operation that failed to compute its gradient. The "
+                "variable in question was changed in there or anywhere later. Good luck!")
 FREED_MSG = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they have "
     "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
@@ -73,6 +78,7 @@ class Node:
     _post_hooks = None   # {id: hook(grad_inputs, grad_outputs)}
     _tensor_pre_hooks = None  # {output_nr: {id: hook(grad)}}: hooks registered on output tensors
     _saved = ()          # what the node saved for backward (see BackwardNode)
+    _metadata = None     # the dict behind .metadata, made on first use
 
     def name(self):
         return type(self).__name__
@@ -82,6 +88,13 @@ class Node:
 
     def __call__(self, *grad_outputs):
         return self.apply(*grad_outputs)
+
+    @property
+    def metadata(self):
+        """A dict kept with the node for your own notes; anomaly mode keeps the forward traceback in it."""
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
 
     # hooks -----------------------------------------------------------------------------
     def _hook_dict(self, attr):
@@ -212,8 +225,7 @@ class SavedTensor:
             where = f", which is output {nr} of {name if '::' in name else re.sub(r'Backward(0$)?', '', name)},"
         return (f"one of the variables needed for gradient computation has been modified by an inplace operation: "
                 f"[{kind} {list(data.shape)}]{where} is at version {self.vc[0]}; expected version {self.version} "
-                f"instead. Hint: enable anomaly detection to find the operation that failed to compute its "
-                f"gradient, with minigrad.autograd.set_detect_anomaly(True, check_nan=False).")
+                f"instead. {ANOMALY_HINT if anomaly_mode.is_anomaly_enabled() else NO_ANOMALY_HINT}")
 
     def free(self):
         self.tensor = self.data = self.vc = self.packed = self.grad_fn = self.leaf = None
@@ -509,6 +521,8 @@ def note_views_made_without_grad(outputs, inputs):
 def _record(ctx, args, result):
     """Connect ``ctx`` into the graph: edges to the inputs, ``grad_fn`` on the outputs, saved tensors."""
     ctx._sequence_nr = next_sequence_nr()  # PyTorch numbers nodes as they are created
+    if anomaly_mode.is_anomaly_enabled():  # detect_anomaly: remember which line of the program made the node
+        anomaly_mode.store_stack(ctx)
     edges, shapes, dtypes = [], [], []
     for a in args:  # per tensor input: the edge to its node, and what its gradient must look like
         if isinstance(a, Tensor):
@@ -629,6 +643,9 @@ class AccumulateGrad(Node):
             v._grad = v._grad + grad
         else:
             v._grad.add_(grad)  # in place, as PyTorch does
+        if v._post_accumulate_grad_hooks:  # register_post_accumulate_grad_hook: they see the updated .grad
+            for hook in list(v._post_accumulate_grad_hooks.values()):
+                hook(v)
         return ()
 
 

@@ -12,7 +12,9 @@ into a dict), and ``unpack_hook(packed)`` turns that back into a tensor when bac
 
 PyTorch keeps the stack of hooks in C++ per thread; minigrad keeps it in this module.
 """
-from .function import Node, SavedTensor  # noqa: F401  (torch.autograd.graph.Node; grad_fn._raw_saved_* objects)
+from typing import NamedTuple
+
+from .function import Node, SavedTensor, edge_of  # noqa: F401  (torch.autograd.graph.Node; grad_fn._raw_saved_*)
 
 _hooks = []       # the saved_tensors_hooks in force, innermost last: (pack_hook, unpack_hook)
 _disabled = []    # the messages of the disable_saved_tensors_hooks in force, innermost last
@@ -81,3 +83,81 @@ class disable_saved_tensors_hooks:
     def __exit__(self, *exc):
         _disabled.pop()
         return False
+
+
+class GradientEdge(NamedTuple):
+    """One edge of the graph, ``(node, output_nr)``: where the gradient of a tensor arrives (PyTorch's own).
+
+    ``autograd.grad(loss, get_gradient_edge(x))`` gives the same gradient as ``autograd.grad(loss, x)``, and needs
+    only the edge, not the tensor.  minigrad takes edges among the ``inputs`` of ``grad()`` and ``backward()``.
+    (PyTorch's third field keeps a graph made of Python nodes alive; minigrad's nodes are all Python objects that the
+    edge itself keeps alive, so it stays None.)
+    """
+    node: Node
+    output_nr: int
+    ownership_token: Node = None
+
+
+def get_gradient_edge(tensor):
+    """The edge where ``tensor``'s gradient arrives: its ``grad_fn`` and ``output_nr`` (a leaf: its AccumulateGrad)."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
+    node, output_nr = edge_of(tensor)
+    return GradientEdge(node, output_nr)
+
+
+def increment_version(tensor):
+    """Note that ``tensor`` (or each tensor of a list) was changed in place behind autograd's back, e.g. through
+    ``.numpy()``: backward then refuses the saved copies of its old values, as after any in-place op."""
+    from ..tensor import Tensor
+    from .inference import InferenceCounter
+    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
+        if type(t._vc) is not InferenceCounter:  # (an inference tensor has no version to bump, as in PyTorch)
+            t._vc[0] += 1
+
+
+class _MultiHandle:
+    """The handle ``register_multi_grad_hook`` returns: ``remove()`` removes the hook from every tensor."""
+
+    def __init__(self, handles):
+        self.handles = handles
+
+    def remove(self):
+        for handle in self.handles:
+            handle.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode="all"):
+    """Call ``fn`` once per backward when the gradients of several tensors are known (PyTorch's own).
+
+    ``mode="all"``: ``fn(grads)`` once the gradients of all of ``tensors`` that this backward computes have arrived
+    (``None`` for those it does not compute).  ``mode="any"``: ``fn(grad)`` with the first gradient that arrives.
+    Both are built from ordinary tensor hooks that count, per backward (``current_graph_task_id``), what arrived.
+    """
+    from . import engine
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of {('all', 'any')} but got {mode}")
+    if mode == "any":
+        seen = set()  # the backwards that already called fn
+
+        def first(grad):
+            task = engine.current_graph_task_id()
+            if task not in seen:
+                seen.add(task)
+                fn(grad)
+        return _MultiHandle(tuple(t.register_hook(first) for t in tensors if t.requires_grad))
+
+    nodes = [edge_of(t)[0] for t in tensors]  # (a leaf's: its AccumulateGrad)
+    arrived = {}  # backward's id -> [how many hooks ran, the gradients so far (one slot per tensor)]
+
+    def hook_for(i):
+        def hook(grad):
+            task = engine.current_graph_task_id()
+            if task not in arrived:
+                arrived[task] = [0, [None] * len(tensors)]
+            arrived[task][0] += 1
+            arrived[task][1][i] = grad
+            if arrived[task][0] == sum(1 for node in nodes if engine.will_execute(node)):
+                fn(arrived.pop(task)[1])
+        return hook
+    return _MultiHandle(tuple(t.register_hook(hook_for(i)) for i, t in enumerate(tensors)))

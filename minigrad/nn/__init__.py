@@ -2,10 +2,11 @@
 
 - ``parameter.py``  ``Parameter``, the tensor a module trains
 - ``module.py``     ``Module``: registration, ``parameters()``, ``state_dict()``, printing
-- ``linear.py``     ``Linear``, ``Identity``;  ``flatten.py``  ``Flatten``
+- ``linear.py``     ``Linear``, ``Identity``;  ``flatten.py``  ``Flatten``, ``Unflatten``
 - ``activation.py`` ``ReLU``, ``Sigmoid``, ``Tanh``, ``Softmax``, ``LogSoftmax``, ``GELU``, ``Dropout`` ...
 - ``loss.py``       ``MSELoss``, ``CrossEntropyLoss``, ``NLLLoss``, ``BCELoss``, ``L1Loss`` ...
-- ``container.py``  ``Sequential``, ``ModuleList``, ``DataParallel``
+- ``container.py``  ``Sequential``, ``ModuleList``, ``ModuleDict``, ``ParameterList``, ``ParameterDict`` ...
+- ``distance.py``   ``PairwiseDistance``, ``CosineSimilarity``
 - ``init.py``       weight initialisation (``nn.init.kaiming_uniform_`` ...)
 - ``functional.py`` the functions behind the layers (``import minigrad.nn.functional as F``)
 """
@@ -15,18 +16,27 @@ from . import utils
 from .parameter import Parameter, UninitializedParameter
 from .module import Module
 from .linear import Identity, LazyLinear, Linear
-from .flatten import Flatten
+from .flatten import Flatten, Unflatten
 from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from .activation import ELU, GELU, SELU, Dropout, Hardtanh, LeakyReLU, LogSigmoid, ReLU6, SiLU, Softplus
+from .activation import (CELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Mish, PReLU, RReLU, Softmax2d, Softmin,
+                         Softshrink, Softsign, Tanhshrink, Threshold)
 from .loss import CrossEntropyLoss, MSELoss, NLLLoss
 from .loss import BCELoss, BCEWithLogitsLoss, HuberLoss, L1Loss, SmoothL1Loss
-from .container import DataParallel, ModuleList, Sequential
+from .loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, KLDivLoss, MarginRankingLoss,
+                   MultiLabelSoftMarginLoss, MultiMarginLoss, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss)
+from .distance import CosineSimilarity, PairwiseDistance
+from .container import DataParallel, ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 
 __all__ = ["Module", "Parameter", "Linear", "Sequential", "ModuleList", "ReLU", "Sigmoid", "Tanh", "Softmax",
            "LogSoftmax", "Flatten", "Identity", "MSELoss", "CrossEntropyLoss", "NLLLoss", "functional", "init",
            "LazyLinear", "ELU", "GELU", "Dropout", "Hardtanh", "LeakyReLU", "LogSigmoid", "ReLU6", "SiLU", "Softplus",
            "BCELoss", "BCEWithLogitsLoss", "HuberLoss", "L1Loss", "SmoothL1Loss", "DataParallel", "SELU",
-           "UninitializedParameter"]
+           "UninitializedParameter", "ModuleDict", "ParameterList", "ParameterDict", "Unflatten", "KLDivLoss",
+           "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss", "CosineEmbeddingLoss", "TripletMarginLoss",
+           "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "CosineSimilarity",
+           "PairwiseDistance", "CELU", "GLU", "Hardshrink", "Hardsigmoid", "Hardswish", "Mish", "PReLU", "RReLU",
+           "Softmax2d", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold"]
 
 
 def __getattr__(name):  # (Python asks this for a name the module does not define)

@@ -1,9 +1,13 @@
 """Activation layers: module versions of ``F.relu``, ``F.sigmoid``, ...  PyTorch: ``torch/nn/modules/activation.py``.
 
-They hold no parameters; they exist so that a ``Sequential`` can list them as steps.
+They hold no parameters (but ``PReLU``, whose slope is learned); they exist so that a ``Sequential`` can
+list them as steps.
 """
+from .. import creation
 from . import functional as F
+from . import init as nn_init  # (PReLU's argument is called init)
 from .module import Module
+from .parameter import Parameter
 
 
 class ReLU(Module):
@@ -189,3 +193,171 @@ class Dropout(Module):
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class CELU(Module):
+    """``max(0, x) + min(0, alpha (exp(x / alpha) - 1))``."""
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha, self.inplace = alpha, inplace
+
+    def forward(self, input):
+        return F.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class Mish(_InplaceOption):
+    """``x tanh(softplus(x))``."""
+
+    def forward(self, input):
+        return F.mish(input, self.inplace)
+
+
+class _InplaceUnprinted(Module):
+    """An activation whose one option is ``inplace``, which PyTorch does not print (Hardswish, Hardsigmoid)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
+class Hardswish(_InplaceUnprinted):
+    """``x relu6(x + 3) / 6``, a piecewise version of SiLU."""
+
+    def forward(self, input):
+        return F.hardswish(input, self.inplace)
+
+
+class Hardsigmoid(_InplaceUnprinted):
+    """``relu6(x + 3) / 6``, a piecewise version of the sigmoid."""
+
+    def forward(self, input):
+        return F.hardsigmoid(input, self.inplace)
+
+
+class Softsign(Module):
+    """``x / (1 + |x|)``."""
+
+    def forward(self, input):
+        return F.softsign(input)
+
+
+class Tanhshrink(Module):
+    """``x - tanh(x)``."""
+
+    def forward(self, input):
+        return F.tanhshrink(input)
+
+
+class _Shrink(Module):
+    """Softshrink and Hardshrink: one option, ``lambd``, printed as it is."""
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def extra_repr(self):
+        return str(self.lambd)
+
+
+class Softshrink(_Shrink):
+    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, 0 between."""
+
+    def forward(self, input):
+        return F.softshrink(input, self.lambd)
+
+
+class Hardshrink(_Shrink):
+    """``x`` outside ``[-lambd, lambd]``, 0 inside."""
+
+    def forward(self, input):
+        return F.hardshrink(input, self.lambd)
+
+
+class GLU(Module):
+    """The gated linear unit: the input's first half along ``dim`` times the sigmoid of its second half."""
+
+    def __init__(self, dim=-1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.glu(input, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class PReLU(Module):
+    """A leaky relu whose slope is learned: ``weight`` holds one slope (``num_parameters=1``), or one per
+    channel of the input (dim 1), each starting at ``init``."""
+
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        super().__init__()
+        self.num_parameters, self.init = num_parameters, init
+        self.weight = Parameter(creation.empty(num_parameters, dtype=dtype, device=device))
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        nn_init.constant_(self.weight, self.init)
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self):
+        return f"num_parameters={self.num_parameters}"
+
+
+class Threshold(Module):
+    """``x`` where ``x > threshold``, else ``value``."""
+
+    def __init__(self, threshold, value, inplace=False):
+        super().__init__()
+        self.threshold, self.value, self.inplace = threshold, value, inplace
+
+    def forward(self, input):
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self):
+        return f"threshold={self.threshold}, value={self.value}" + (", inplace=True" if self.inplace else "")
+
+
+class Softmin(Module):
+    """``softmax(-x, dim)``: the smallest entries get the most weight."""
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class Softmax2d(Module):
+    """Softmax over the channels (dim -3) at each place of an image ``(N, C, H, W)`` or ``(C, H, W)``."""
+
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3)
+
+
+class RReLU(Module):
+    """Randomized leaky relu: below 0, a random slope from ``[lower, upper]`` per element while training,
+    ``(lower + upper) / 2`` after ``model.eval()``."""
+
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def forward(self, input):
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        return f"lower={self.lower}, upper={self.upper}" + (", inplace=True" if self.inplace else "")

@@ -1,5 +1,6 @@
 """Functions behind the layers (PyTorch: ``torch.nn.functional``, usually imported as ``F``)."""
 import math
+import warnings
 
 import numpy as np
 
@@ -18,6 +19,8 @@ def relu(input, inplace=False):
 
 def threshold(input, threshold, value, inplace=False):
     """``input`` where ``input > threshold``, else ``value`` (PyTorch: ``F.threshold``, node ``ThresholdBackward0``)."""
+    if input.dtype.name == "bool":  # (PyTorch's kernel takes numbers of any other dtype)
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
     if inplace:
         return ops.inplace(input, ops.ThresholdInPlace, threshold, value)
     return ops.Threshold.apply(input, threshold, value)
@@ -31,16 +34,23 @@ def tanh(input):
     return input.tanh()
 
 
-def softmax(input, dim=None, dtype=None):
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
-        dim = 0 if input.dim() in (0, 1, 3) else 1  # PyTorch's legacy implicit choice
-    return input.softmax(dim)
+        dim = implicit_softmax_dim("softmax", input.dim(), _stacklevel)
+    return input.softmax(dim, dtype)
 
 
-def log_softmax(input, dim=None, dtype=None):
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
-        dim = 0 if input.dim() in (0, 1, 3) else 1
-    return input.log_softmax(dim)
+        dim = implicit_softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return input.log_softmax(dim, dtype)
+
+
+def implicit_softmax_dim(name, ndim, stacklevel):
+    """Without ``dim``, PyTorch warns and picks its old default: dim 0 for 0, 1 or 3 dims, else dim 1."""
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as "
+                  "an argument.", stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
 
 
 def linear(input, weight, bias=None):
@@ -172,6 +182,14 @@ def _cross_entropy_probabilities(input, target, weight, reduction, label_smoothi
 from .functional_more import (binary_cross_entropy, binary_cross_entropy_with_logits, cosine_similarity, dropout, elu, gelu,  # noqa: E402
                               hardtanh, huber_loss, kl_div, l1_loss, leaky_relu, logsigmoid, normalize, one_hot, relu6, silu,
                               smooth_l1_loss, softmin, softplus, pad, selu)
+# celu, mish, hardswish, glu, prelu, rrelu ... and the in-place forms (relu_, elu_ ...): see functional_activations.py
+from .functional_activations import (celu, celu_, elu_, glu, hardshrink, hardsigmoid, hardswish, hardtanh_,  # noqa: E402
+                                     leaky_relu_, mish, prelu, relu_, rrelu, rrelu_, selu_, softshrink, softsign,
+                                     tanhshrink, threshold_)
+# the losses PyTorch writes as composites, pairwise_distance: see functional_losses.py
+from .functional_losses import (cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss,  # noqa: E402
+                                margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss,
+                                pairwise_distance, poisson_nll_loss, soft_margin_loss, triplet_margin_loss)
 
 
 def __getattr__(name):  # F.conv2d and the other functions of the layers minigrad leaves out (see _absent.py)

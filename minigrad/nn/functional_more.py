@@ -18,6 +18,7 @@ from ..tensor import Tensor
 # ------------------------------------------------------------------ activations
 def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
     """``inplace=True`` overwrites ``input`` and returns it (``LeakyReluBackward1``), as ``F.relu`` does."""
+    _act.float_only(input, "leaky_relu_cpu")
     if inplace:
         from ..ops import inplace as _inplace
         return _inplace(input, _act.LeakyReluInPlace, negative_slope)
@@ -27,10 +28,12 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
 def gelu(input, approximate="none"):  # noqa: A002
     if approximate not in ("none", "tanh"):
         raise RuntimeError(f"approximate argument must be either none or tanh.")
+    _act.float_only(input, "GeluKernelImpl")
     return _act.Gelu.apply(input, approximate)
 
 
 def silu(input, inplace=False):  # noqa: A002
+    _act.float_only(input, "silu_cpu")
     if inplace:
         from ..ops import inplace as _inplace
         return _inplace(input, _act.Silu)
@@ -38,11 +41,13 @@ def silu(input, inplace=False):  # noqa: A002
 
 
 def softplus(input, beta=1.0, threshold=20.0):  # noqa: A002
+    _act.float_only(input, "softplus_cpu")
     return _act.Softplus.apply(input, beta, threshold)
 
 
 def elu(input, alpha=1.0, inplace=False):  # noqa: A002
     """``inplace=True`` overwrites ``input`` and returns it (``EluBackward1``)."""
+    _act.float_only(input, "elu_cpu")
     if inplace:
         from ..ops import inplace as _inplace
         return _inplace(input, _act.EluInPlace, alpha, 1.0)
@@ -57,6 +62,7 @@ SELU_SCALE = 1.0507009873554804934193349852946
 def selu(input, inplace=False):  # noqa: A002
     """``scale * elu(x, alpha)`` with SELU's fixed constants: PyTorch computes it as one ``elu`` with a
     scale, so its node is ``EluBackward0`` (``EluBackward1`` in place)."""
+    _act.float_only(input, "elu_cpu")
     if inplace:
         from ..ops import inplace as _inplace
         return _inplace(input, _act.EluInPlace, SELU_ALPHA, SELU_SCALE)
@@ -66,6 +72,15 @@ def selu(input, inplace=False):  # noqa: A002
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
     """``inplace=True`` overwrites ``input`` and returns it (``HardtanhBackward0``, saving a clone of the
     old values)."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _hardtanh(input, min_val, max_val, inplace)
+
+
+def _hardtanh(input, min_val, max_val, inplace):  # noqa: A002
+    """hardtanh without the bounds check of PyTorch's Python ``F.hardtanh`` (``F.hardtanh_`` has none)."""
+    if input.dtype.name == "bool":  # (integers are clamped, as by PyTorch)
+        raise RuntimeError("Bool inputs not supported for hardtanh")
     if inplace:
         from ..autograd import grad_mode
         from ..ops import inplace as _inplace
@@ -80,6 +95,7 @@ def relu6(input, inplace=False):  # noqa: A002
 
 
 def logsigmoid(input):  # noqa: A002
+    _act.float_only(input, "log_sigmoid_cpu")
     return _act.LogSigmoid.apply(input)
 
 
@@ -135,8 +151,13 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
-    """``softmax(-input)``: the smallest entries get the most weight (PyTorch records both ops)."""
-    return (-input).softmax(dim) if dtype is None else (-input).softmax(dim, dtype=dtype)
+    """``softmax(-input)``: the smallest entries get the most weight (PyTorch records both ops).  Without
+    ``dim``, PyTorch warns and picks one as ``F.softmax`` does (0 for 0, 1 or 3 dims, else 1); with
+    ``dtype``, ``-input`` is cast to it first (``ToCopyBackward0``)."""
+    if dim is None:
+        from .functional import implicit_softmax_dim
+        dim = implicit_softmax_dim("softmin", input.dim(), _stacklevel)
+    return (-input).softmax(dim) if dtype is None else (-input).to(dtype).softmax(dim)
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):  # noqa: A002
@@ -153,6 +174,10 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                       "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
                       "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
                       UserWarning, stacklevel=2)
+    if reduction not in ("none", "mean", "sum", "batchmean"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if not (input.is_floating_point() and target.is_floating_point()):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         right = target - input
         terms = target.exp() * right

@@ -323,6 +323,42 @@ class Module:
                 raise AttributeError(f"`{item}` is not an nn.Module")
         return mod
 
+    def set_submodule(self, target, module, strict=False):
+        """``model.set_submodule("0.fc", nn.Linear(2, 2))``: replace (or, unless ``strict``, add) a submodule."""
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        parent_name, _, name = target.rpartition(".")
+        parent = self.get_submodule(parent_name)
+        if strict and not hasattr(parent, name):
+            raise AttributeError(f"{parent._get_name()} has no attribute `{name}`")
+        if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
+            raise AttributeError(f"`{name}` is not an nn.Module")
+        setattr(parent, name, module)
+
+    def _get_attribute(self, target):
+        """The submodule holding the last name of the dotted ``target``, that name, and the attribute."""
+        module_path, _, name = target.rpartition(".")
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, name):
+            raise AttributeError(f"{mod._get_name()} has no attribute `{name}`")
+        return mod, name, getattr(mod, name)
+
+    def get_parameter(self, target):
+        """``model.get_parameter("0.weight")``: the Parameter at a dotted name."""
+        _, name, param = self._get_attribute(target)
+        if not isinstance(param, Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target):
+        """``model.get_buffer("loss.weight")``: the buffer at a dotted name."""
+        mod, name, buffer = self._get_attribute(target)
+        if name not in mod._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return buffer
+
     # ------------------------------------------------------------------ walking the tree
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):
         """This module and every module below it, depth first, with dotted names ("" for self)."""

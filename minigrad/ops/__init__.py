@@ -4,14 +4,19 @@
 - ``reduce.py``: sum, mean, max, softmax, log_softmax
 - ``shape.py``: view/reshape, t/transpose/permute, (un)squeeze, expand, indexing, cat/stack
 - ``linalg.py``: mm, addmm (nn.Linear, torch.addmm), dot, mv, bmm, matmul, cross, kron
-- ``loss.py``: mse_loss, nll_loss
+- ``loss.py``: mse_loss, nll_loss, multi_margin_loss; ``elementwise_loss.py``: l1, smooth l1, huber, bce, soft margin
+- ``activation.py``: gelu, silu, softplus, elu/celu/selu, hardtanh, hardswish, hardsigmoid, mish, shrinks, glu, prelu,
+  rrelu, logsigmoid, dropout
+- ``math_more.py``: asinh acosh atanh erfc erfinv lgamma digamma polygamma i0 sinc logit, atan2 hypot logaddexp
+  copysign fmax fmin float_power heaviside gcd lcm ldexp nextafter frexp, their in-place forms and aliases
 - ``inplace.py``: add_, mul_, zero_, x[i] = v, ...
 - ``unary.py``: sin cos tan ..., log1p expm1 log2 log10 exp2 rsqrt erf, floor ceil round trunc frac, // %, clamp_min/max,
   fmod, nan_to_num, lerp, addcmul, addcdiv, div(rounding_mode=)
-- ``statistics.py``: var, std, norm, prod, cumsum, cumprod, logsumexp, amax/amin, argmax, argmin, all, any
+- ``statistics.py``: var, std, norm, prod, cumsum, cumprod, logsumexp, amax/amin, argmax, argmin, all, any,
+  nansum/nanmean, aminmax, cummax/cummin, logcumsumexp, var_mean/std_mean, dist, cdist, trapezoid, cov
 - ``select.py``: masked_fill, index_select, gather, scatter, flip, repeat, split/chunk, unbind, einsum,
   tril/triu, diag, trace, masked_select, take, nonzero, roll, repeat_interleave, tile, meshgrid, broadcast_tensors
-- ``sorting.py``: sort, argsort, topk, median, unique
+- ``sorting.py``: sort, argsort, topk, median, unique, msort, quantile, searchsorted, bucketize, isin, histc, bincount
 """
 from ..tensor import Tensor
 from ._util import as_operand, broadcast_shape, check_not_bool, is_expandable_to, sum_to

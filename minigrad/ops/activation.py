@@ -1,4 +1,5 @@
-"""More activations: leaky_relu, gelu, silu, softplus, elu, hardtanh (relu6), logsigmoid.
+"""More activations: leaky_relu, gelu, silu, softplus, elu (selu, celu), hardtanh (relu6), logsigmoid, mish,
+hardswish, hardsigmoid, softshrink, hardshrink, glu, prelu, rrelu.
 
 Each is one Function with PyTorch's node name (``GeluBackward0``) and its derivative from
 ``tools/autograd/derivatives.yaml`` (``leaky_relu_backward``, ``gelu_backward`` ...), written with
@@ -9,15 +10,27 @@ import math
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import _TYPE_NAMES, Tensor
 from ._fast import keep_or_zero
-from ._util import constant
-from .elementwise import AddScalar, MulScalar, SigmoidBackward, filled, grad_where
-from .unary import Erf
+from ._util import constant, rounded_once
+from .layout import laid_out
+from .elementwise import AddScalar, DivScalar, MulScalar, SigmoidBackward, filled, grad_where, where, zeros_like_grad
+from .unary import Erf, NoDerivative
+
+
+def float_only(a, kernel):
+    """PyTorch has these activations' kernels for floating point only: an integer or bool input is refused
+    with the kernel's name (``"elu_cpu" not implemented for 'Long'``)."""
+    if a._data.dtype.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_TYPE_NAMES[a.dtype.name]}\'')
 
 
 def _leaky(x, slope):
     return np.where(x > 0, x, x * np.asarray(slope, x.dtype))
+
+
+def _leaky_grad(g, x, slope):
+    return np.where(x > 0, g, g * np.asarray(slope, g.dtype))  # (the mask is x's, not g's)
 
 
 class LeakyRelu(Function):
@@ -38,6 +51,13 @@ class LeakyRelu(Function):
         return LeakyReluBackward.apply(grad, a, ctx.slope), None
 
 
+LEAKY_NEGATIVE_INPLACE = ("In-place leakyReLu backward calculation is triggered with a negative slope which is "
+                          "not supported. This is caused by calling in-place forward function with a negative "
+                          "slope, please call out-of-place version instead. File an issue at "
+                          "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
+                          "backward calculation with negative slope")
+
+
 class LeakyReluInPlace(LeakyRelu):
     """``F.leaky_relu(x, slope, inplace=True)``: PyTorch's ``LeakyReluBackward1`` saves the *result*
     (its sign is the input's, for a positive slope) instead of the overwritten input."""
@@ -55,11 +75,7 @@ class LeakyReluInPlace(LeakyRelu):
         out, = ctx.saved_tensors
         slope = ctx.slope  # (PyTorch refuses a negative slope only here, in backward)
         if slope < 0:
-            raise RuntimeError("In-place leakyReLu backward calculation is triggered with a negative slope which is "
-                               "not supported. This is caused by calling in-place forward function with a negative "
-                               "slope, please call out-of-place version instead. File an issue at "
-                               "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
-                               "backward calculation with negative slope")
+            raise RuntimeError(LEAKY_NEGATIVE_INPLACE)
         return LeakyReluBackward.apply(grad, out, slope), None
 
 
@@ -73,8 +89,7 @@ class LeakyReluBackward(Function):
     def forward(ctx, grad, x, slope):
         ctx.save_for_backward(x)
         ctx.slope = slope
-        g = grad._data
-        return Tensor(np.where(x._data > 0, g, g * np.asarray(slope, g.dtype)))  # (the mask is x's, not g's)
+        return Tensor(_leaky_grad(grad._data, x._data, slope))
 
     @staticmethod
     def backward(ctx, gg):
@@ -219,13 +234,20 @@ class SoftplusBackward(Function):
         return SoftplusBackward.apply(gg, x, ctx.beta, ctx.threshold), d_x, None, None
 
 
-def _elu(x, alpha, scale):
-    # PyTorch's elu kernel: scale * x above 0, (alpha * scale) * expm1(x) below, each factor one
-    # number in the input's precision (negcoef, poscoef)
+def _elu(x, alpha, scale, input_scale=1.0):
+    # PyTorch's elu kernel: scale * x above 0, (alpha * scale) * expm1(x * input_scale) below, each factor
+    # one number in the input's precision (negcoef, poscoef, negiptcoef; input_scale is 1/alpha for celu)
     negcoef = np.asarray(alpha, x.dtype) * np.asarray(scale, x.dtype)
+    below = np.minimum(0, x)  # (in this order -0.0 stays -0.0, so elu(-0.0) is -0.0 as in PyTorch)
+    below = below if input_scale == 1 else below * np.asarray(input_scale, x.dtype)
     with np.errstate(over="ignore"):
         above = x if scale == 1 else x * np.asarray(scale, x.dtype)
-        return np.asarray(np.where(x > 0, above, negcoef * np.expm1(np.minimum(x, 0))), dtype=x.dtype)
+        return np.asarray(np.where(x > 0, above, negcoef * np.expm1(below)), dtype=x.dtype)
+
+
+ELU_NEGATIVE_INPLACE = ("In-place elu backward calculation is triggered with a negative slope which is not supported. "
+                        "This is caused by calling in-place forward function with a negative slope, please call "
+                        "out-of-place version instead.")
 
 
 class Elu(Function):
@@ -263,37 +285,86 @@ class EluInPlace(Elu):
     def backward(ctx, grad):
         out, = ctx.saved_tensors
         if ctx.alpha < 0:  # (PyTorch refuses it only here, in backward)
-            raise RuntimeError("In-place elu backward calculation is triggered with a negative slope which is not "
-                               "supported. This is caused by calling in-place forward function with a negative slope, "
-                               "please call out-of-place version instead.")
+            raise RuntimeError(ELU_NEGATIVE_INPLACE)
         return EluBackward.apply(grad, out, ctx.alpha, ctx.scale, True), None, None
 
 
 class EluBackward(Function):
     """elu's backward formula as one op (PyTorch: ``elu_backward``, ``EluBackwardBackward0`` under
     ``create_graph=True``): ``grad scale`` where ``x > 0``, else ``grad alpha scale exp(x)``, or, from
-    the result (``is_result``), ``grad (out + alpha scale)``.  Its own backward (``elu_double_backward``):
-    the same op on the incoming gradient; for ``x`` the same op on ``gg * grad`` (from the result: just
-    ``gg * grad``), where ``x < 0``."""
+    the result (``is_result``), ``grad (out + alpha scale)``; with an ``input_scale`` (celu's 1/alpha) the
+    part below 0 is also multiplied by it, and ``exp`` taken of ``x input_scale``.  Its own backward
+    (``elu_double_backward``): the same op on the incoming gradient; for ``x`` the same op on
+    ``gg * grad * input_scale`` (from the result: just that product), where ``x < 0``."""
     node_name = "EluBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, grad, v, alpha, scale, is_result):
+    def forward(ctx, grad, v, alpha, scale, is_result, input_scale=1.0):
         ctx.save_for_backward(grad, v)
-        ctx.alpha, ctx.scale, ctx.is_result = alpha, scale, is_result
+        ctx.alpha, ctx.scale, ctx.is_result, ctx.input_scale = alpha, scale, is_result, input_scale
         g, x = grad._data, v._data
         negcoef = np.asarray(alpha, g.dtype) * np.asarray(scale, g.dtype)
+        ipt = np.asarray(input_scale, g.dtype)  # (1 but for celu: a product by 1 changes no number)
         with np.errstate(over="ignore", invalid="ignore"):
-            below = g * (x + negcoef) if is_result else g * negcoef * np.exp(x)
+            below = g * ipt * (x + negcoef) if is_result else g * ipt * negcoef * np.exp(x * ipt)
             above = g if scale == 1 else g * np.asarray(scale, g.dtype)
             return Tensor(np.asarray(np.where(x <= 0, below, above), g.dtype))
 
     @staticmethod
     def backward(ctx, gg):
         grad, v = ctx.saved_tensors
-        d_v = gg * grad if ctx.is_result else EluBackward.apply(gg * grad, v, ctx.alpha, ctx.scale, False)
-        d_grad = EluBackward.apply(gg, v, ctx.alpha, ctx.scale, ctx.is_result)
-        return d_grad, d_v * (v < 0).to(gg.dtype), None, None, None
+        args = ctx.alpha, ctx.scale
+        gi = gg * grad if ctx.input_scale == 1 else MulScalar.apply(gg * grad, ctx.input_scale)
+        d_v = gi if ctx.is_result else EluBackward.apply(gi, v, *args, False, ctx.input_scale)
+        d_grad = EluBackward.apply(gg, v, *args, ctx.is_result, ctx.input_scale)
+        return d_grad, d_v * (v < 0).to(gg.dtype), None, None, None, None
+
+
+def _celu_input_scale(alpha):
+    """celu's backward formula in ``derivatives.yaml`` takes ``1.0 / alpha.toFloat()``: alpha rounded to float32
+    first (its forward divides by the double alpha), so the float64 gradient of ``celu(x, 0.4)`` is 1e-7 off."""
+    return 1.0 / float(np.float32(alpha))
+
+
+class Celu(Function):
+    """``x`` where ``x > 0``, else ``alpha (exp(x / alpha) - 1)``: PyTorch computes it as ``elu`` with
+    ``input_scale = 1 / alpha`` and records its own node, whose formula is ``elu_backward`` with that
+    input scale (so ``EluBackwardBackward0`` under ``create_graph=True``)."""
+    node_name = "CeluBackward0"
+    saved_names = {"self": 0, "alpha": "alpha"}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, a, alpha):
+        float_only(a, "elu_cpu")
+        ctx.save_for_backward(a)
+        ctx.alpha = alpha
+        return Tensor(_elu(a._data, alpha, 1.0, 1.0 / alpha))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, = ctx.saved_tensors
+        return EluBackward.apply(grad, a, ctx.alpha, 1.0, False, _celu_input_scale(ctx.alpha)), None
+
+
+class CeluInPlace(Celu):
+    """``F.celu(x, alpha, inplace=True)``: PyTorch's ``CeluBackward1`` saves the result, as ``EluBackward1``."""
+    node_name = "CeluBackward1"
+    saved_names = {"result": 0, "alpha": "alpha"}
+
+    @staticmethod
+    def forward(ctx, a, alpha):
+        float_only(a, "elu_cpu")
+        out = Tensor(_elu(a._data, alpha, 1.0, 1.0 / alpha))
+        ctx.save_for_backward(out)
+        ctx.alpha = alpha
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        out, = ctx.saved_tensors
+        if ctx.alpha < 0:  # (PyTorch refuses it only here, in backward)
+            raise RuntimeError(ELU_NEGATIVE_INPLACE)
+        return EluBackward.apply(grad, out, ctx.alpha, 1.0, True, _celu_input_scale(ctx.alpha)), None
 
 
 class Hardtanh(Function):
@@ -307,7 +378,9 @@ class Hardtanh(Function):
         ctx.save_for_backward(a)
         ctx.bounds = lo, hi
         x = a._data
-        return Tensor(np.asarray(np.minimum(np.maximum(x, lo), hi), dtype=x.dtype))
+        lo, hi = np.asarray(lo, x.dtype), np.asarray(hi, x.dtype)
+        above = np.where(x < lo, lo, x)  # PyTorch's std::min(std::max(x, lo), hi): it keeps -0.0 and nan
+        return Tensor(np.asarray(np.where(hi < above, hi, above), dtype=x.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -357,9 +430,373 @@ class LogSigmoid(Function):
     def forward(ctx, a):
         ctx.save_for_backward(a)
         x = a._data
-        return Tensor(np.asarray(np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))), dtype=x.dtype))
+        # (each of exp and log1p rounded once to x's dtype, as PyTorch's kernels give them: see rounded_once)
+        return Tensor(np.asarray(np.minimum(x, 0) - rounded_once(np.log1p, rounded_once(np.exp, -np.abs(x))),
+                                 dtype=x.dtype))
 
     @staticmethod
     def backward(ctx, grad):
         x, = ctx.saved_tensors
-        return grad * (-x).sigmoid()
+        return LogSigmoidBackward.apply(grad, x)
+
+
+class LogSigmoidBackward(Function):
+    """logsigmoid's gradient, ``grad * sigmoid(-x)``, as one op (PyTorch: ``log_sigmoid_backward``, computed with
+    ``b = exp(-|x|)`` as ``(x < 0) - sign * b / (1 + b)``); differentiated again it is ``LogSigmoidBackwardBackward0``
+    with PyTorch's ``log_sigmoid_double_backward``: ``grad * (sigmoid(x) - 1) * sigmoid(x)``."""
+    node_name = "LogSigmoidBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, a):
+        ctx.save_for_backward(grad, a)
+        x = a._data
+        with np.errstate(over="ignore", invalid="ignore"):
+            b = rounded_once(np.exp, -np.abs(x))
+            negative = x < 0
+            slope = negative.astype(x.dtype) - np.where(negative, 1, -1).astype(x.dtype) * (b / (1 + b))
+            return Tensor(np.asarray(slope * grad._data, dtype=x.dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x = ctx.saved_tensors
+        z = x.sigmoid() if ctx.needs_input_grad[1] else None
+        return (LogSigmoidBackward.apply(gg, x) if ctx.needs_input_grad[0] else None,
+                gg * grad * (z - 1) * z if ctx.needs_input_grad[1] else None)
+
+
+def _sigmoid(x):
+    """The logistic function on numbers, computed in float64 and rounded once to ``x``'s dtype."""
+    with np.errstate(over="ignore"):
+        return rounded_once(lambda v: 1 / (1 + np.exp(-v)), x)
+
+
+class Mish(Function):
+    """``x tanh(softplus(x))``; d/dx = t + x s (1 - t^2) with ``t = tanh(log(1 + exp(x)))``, ``s = sigmoid(x)``.
+    PyTorch's formula (``infinitely_differentiable_mish_backward``) is written with its ops, as here, so a
+    second derivative goes through them (``MulBackward0``, ``TanhBackward0``, ``Log1PBackward0`` ...)."""
+    node_name = "MishBackward0"
+    saved_names = {"self": 0}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, a):
+        float_only(a, "mish_cpu")
+        ctx.save_for_backward(a)
+        with np.errstate(over="ignore", invalid="ignore"):  # (-inf * tanh(0) is nan, as in PyTorch)
+            return Tensor(rounded_once(lambda v: v * np.tanh(np.log1p(np.exp(v))), a._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        s = x.sigmoid()
+        t = x.exp().log1p().tanh()
+        tt = t * t
+        return grad * (t + x * s * filled(1.0, tt).sub_(tt))  # (PyTorch: 1.0 - tanh_softplus * tanh_softplus)
+
+
+def _hard(x):
+    """``min(max(x + 3, 0), 6)``, the piece hardswish and hardsigmoid share (nan stays nan)."""
+    f = x.dtype.type
+    return np.minimum(np.maximum(x + f(3), f(0)), f(6))
+
+
+class Hardswish(Function):
+    """``x min(max(x + 3, 0), 6) / 6``: 0 up to -3, ``x`` from 3 on, a parabola between (PyTorch:
+    ``hardswish_backward`` as one op)."""
+    node_name = "HardswishBackward0"
+    saved_names = {"self": 0}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, a):
+        float_only(a, "hardswish_cpu")
+        ctx.save_for_backward(a)
+        x = a._data
+        with np.errstate(invalid="ignore"):  # (-inf * 0 is nan, as in PyTorch)
+            return Tensor(x * _hard(x) / x.dtype.type(6))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        return HardswishBackward.apply(grad, x)
+
+
+class HardswishBackward(Function):
+    """hardswish's backward formula as one op (``HardswishBackwardBackward0`` under ``create_graph=True``):
+    0 where ``x <= -3``, ``grad (x / 3 + 1/2)`` below 3, else ``grad`` (a nan ``x`` lets it through).
+    Its own backward, as PyTorch's: the same op on the incoming gradient; for ``x``,
+    ``where(-3 < x < 3, gg * grad / 3, 0)``."""
+    node_name = "HardswishBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x):
+        ctx.save_for_backward(grad, x)
+        g, v = grad._data, x._data
+        f = g.dtype.type
+        return Tensor(np.where(v <= -3, f(0), np.where(v < 3, g * (v / f(3) + f(0.5)), g)).astype(g.dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x = ctx.saved_tensors
+        between = (x._data > -3) & (x._data < 3)
+        return HardswishBackward.apply(gg, x), grad_where(between, DivScalar.apply(gg * grad, 3.0))
+
+
+class Hardsigmoid(Function):
+    """``min(max(x + 3, 0), 6) / 6``; d/dx = 1/6 strictly between -3 and 3, else 0."""
+    node_name = "HardsigmoidBackward0"
+    saved_names = {"self": 0}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, a):
+        float_only(a, "hardsigmoid_cpu")
+        ctx.save_for_backward(a)
+        x = a._data
+        return Tensor(_hard(x) / x.dtype.type(6))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        return HardsigmoidBackward.apply(grad, x)
+
+
+class HardsigmoidBackward(NoDerivative):
+    """hardsigmoid's backward formula as one op: ``grad / 6`` strictly between -3 and 3, else 0.  PyTorch has
+    no derivative for it (``derivatives.yaml`` says ``not_implemented``): under ``create_graph=True`` the
+    gradient's node is ``NotImplemented``, and a second derivative raises."""
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, grad, x):
+        g, v = grad._data, x._data
+        return Tensor(keep_or_zero((v > -3) & (v < 3), g / g.dtype.type(6)))
+
+    @staticmethod
+    def backward(ctx, gg):
+        raise RuntimeError("derivative for aten::hardsigmoid_backward is not implemented")
+
+
+class Softshrink(Function):
+    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, 0 between (PyTorch: ``softshrink``)."""
+    node_name = "SoftshrinkBackward0"
+    saved_names = {"self": 0, "lambd": "lambd"}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, a, lambd):
+        ctx.save_for_backward(a)
+        ctx.lambd = lambd
+        x = a._data
+        l = np.asarray(lambd, x.dtype)
+        with np.errstate(invalid="ignore"):  # (PyTorch's kernel writes x * 0 between: -0.0 for a negative x)
+            return Tensor(np.where(x > l, x - l, np.where(x < -l, x + l, x * x.dtype.type(0))))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        return SoftshrinkBackward.apply(grad, x, ctx.lambd), None
+
+
+class Hardshrink(Function):
+    """``x`` outside ``[-lambd, lambd]``, 0 inside (PyTorch: ``hardshrink``)."""
+    node_name = "HardshrinkBackward0"
+    saved_names = {"self": 0, "lambd": "lambd"}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, a, lambd):
+        float_only(a, "hardshrink_cpu")
+        ctx.save_for_backward(a)
+        ctx.lambd = lambd
+        x = a._data
+        l = np.asarray(lambd, x.dtype)
+        return Tensor(np.where((x >= -l) & (x <= l), x.dtype.type(0), x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        return HardshrinkBackward.apply(grad, x, ctx.lambd), None
+
+
+class HardshrinkBackward(Function):
+    """The backward formula of hardshrink as one op: ``grad``, but 0 where ``-lambd <= x <= lambd`` (a nan
+    ``x`` lets it through).  Its own backward: the same op on the incoming gradient, zeros for ``x``."""
+    node_name = "HardshrinkBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, lambd):
+        ctx.save_for_backward(x)
+        ctx.lambd = lambd
+        v, l = x._data, np.asarray(lambd, x._data.dtype)
+        return Tensor(keep_or_zero(~((v >= -l) & (v <= l)), grad._data))
+
+    @classmethod
+    def backward(cls, ctx, gg):
+        x, = ctx.saved_tensors
+        return cls.apply(gg, x, ctx.lambd), constant(np.zeros_like(gg._data)), None
+
+
+class SoftshrinkBackward(HardshrinkBackward):
+    """softshrink's backward formula: the same numbers as hardshrink's (PyTorch computes both with one
+    kernel, ``shrink_backward``), under its own name."""
+    node_name = "SoftshrinkBackwardBackward0"
+
+
+def _halves(x, dim):
+    """The two halves of ``x`` along ``dim`` (glu's ``a`` and ``b``)."""
+    return np.split(x, 2, axis=dim)
+
+
+class Glu(Function):
+    """``a * sigmoid(b)``, where ``a`` and ``b`` are the two halves of the input along ``dim``."""
+    node_name = "GluBackward0"
+    saved_names = {"self": 0}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        float_only(x, "glu_cpu")
+        ctx.save_for_backward(x)
+        ctx.dim = dim
+        a, b = _halves(x._data, dim)
+        with np.errstate(invalid="ignore"):  # (inf * 0 is nan, silently, as in PyTorch)
+            return Tensor(a * _sigmoid(b))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        return GluBackward.apply(grad, x, ctx.dim), None
+
+
+class GluBackward(Function):
+    """glu's backward formula as one op (PyTorch: ``glu_backward``, ``GluBackwardBackward0`` under
+    ``create_graph=True``): for ``a``, ``grad s``; for ``b``, ``grad a s (1 - s)``, with ``s = sigmoid(b)``.
+    Its own backward is PyTorch's ``glu_double_backward_grad_output`` and ``glu_double_backward``,
+    written with minigrad's ops."""
+    node_name = "GluBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, dim):
+        ctx.save_for_backward(grad, x)
+        ctx.dim = dim
+        a, b = _halves(x._data, dim)
+        g, s = grad._data, _sigmoid(b)
+        return Tensor(np.asarray(np.concatenate([g * s, (1 - s) * s * a * g], axis=dim), order="C"))  # (row-major)
+
+    @staticmethod
+    def backward(ctx, gg):
+        from .shape import Cat
+        grad, x = ctx.saved_tensors
+        dim, n = ctx.dim, x.shape[ctx.dim] // 2
+        # d/d(grad): gg times glu's derivative, the halves added
+        ones = Tensor(np.ones(grad.shape, grad._data.dtype))
+        tmp = gg * GluBackward.apply(ones, x, dim)
+        d_grad = tmp.narrow(dim, 0, n) + tmp.narrow(dim, n, n)
+        # d/dx: the derivatives of grad s and grad a s (1 - s) by a and b
+        a, b = x.narrow(dim, 0, n), x.narrow(dim, n, n)
+        g_a, g_b = gg.narrow(dim, 0, n), gg.narrow(dim, n, n)
+        s = b.sigmoid()
+        one_minus_s = filled(1.0, s).sub_(s)
+        s_one_minus_s = s * one_minus_s
+        d_a = g_b * grad * s_one_minus_s
+        second = s_one_minus_s * one_minus_s - s * s_one_minus_s  # (the derivative of s (1 - s))
+        d_b = g_b * a * grad * second + g_a * grad * s_one_minus_s
+        return d_grad, Cat.apply(dim, d_a, d_b), None
+
+
+class PreluKernel(Function):
+    """``x`` where ``x > 0``, else ``weight * x``, with ``weight`` shaped to broadcast along the channels
+    (PyTorch: ``_prelu_kernel``; ``F.prelu`` views the weight first).  Both get gradients, from one op."""
+    node_name = "PreluKernelBackward0"
+    saved_names = {"self": 0, "weight": 1}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, a, weight):
+        float_only(a, "prelu_cpu")
+        ctx.save_for_backward(a, weight)
+        x = a._data
+        return Tensor(np.where(x > 0, x, weight._data * x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, weight = ctx.saved_tensors
+        return PreluKernelBackward.apply(grad, a, weight)
+
+
+class PreluKernelBackward(Function):
+    """prelu's backward formula as one op with two results (PyTorch: ``_prelu_kernel_backward``,
+    ``PreluKernelBackwardBackward0`` under ``create_graph=True``): for ``x``, ``grad`` where ``x > 0``, else
+    ``weight * grad``; for the weight, ``x * grad`` where ``x <= 0``, in ``x``'s shape (the node summing it to
+    the weight's shape is ``SumBackward1``, as in PyTorch).  Its own backward is PyTorch's formula, which
+    tests ``x >= 0``."""
+    node_name = "PreluKernelBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, a, weight):
+        ctx.save_for_backward(grad, a, weight)
+        g, x, w = grad._data, a._data, weight._data
+        return Tensor(np.where(x > 0, g, w * g)), Tensor(np.where(x > 0, w.dtype.type(0), x * g))
+
+    @staticmethod
+    def backward(ctx, gg_x, gg_w):
+        grad, a, weight = ctx.saved_tensors
+        kept = a._data >= 0
+        d_grad = where(kept, gg_x, gg_x * weight + gg_w * a)
+        d_a = where(kept, zeros_like_grad(grad), grad * gg_w)
+        d_weight = where(kept, zeros_like_grad(grad), grad * gg_x)
+        return d_grad, d_a, d_weight
+
+
+class RreluWithNoise(Function):
+    """rrelu: ``x`` where ``x > 0``, else ``x`` times a slope.  In training each element has its own slope,
+    drawn uniformly from ``[lower, upper]`` (the ``noise``, 1 where ``x > 0``: a numpy array, no input of
+    the node); in evaluation the slope is ``(lower + upper) / 2`` for all, as ``leaky_relu``."""
+    node_name = "RreluWithNoiseBackward0"
+
+    @staticmethod
+    def forward(ctx, a, noise, lower, upper, training):
+        float_only(a, "rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu")
+        ctx.save_for_backward(a)
+        ctx.rrelu = noise, lower, upper, training
+        x = a._data  # (PyTorch writes the result into a new row-major tensor, whatever the input's layout)
+        return Tensor(np.asarray(x * noise if training else _leaky(x, (lower + upper) / 2), order="C"))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, = ctx.saved_tensors
+        return RreluWithNoiseBackward.apply(grad, a, *ctx.rrelu, False), None, None, None, None
+
+
+class RreluWithNoiseInPlace(RreluWithNoise):
+    """``F.rrelu(x, inplace=True)`` / ``F.rrelu_``: PyTorch's ``RreluWithNoiseBackward1`` saves the result."""
+    node_name = "RreluWithNoiseBackward1"
+
+    @staticmethod
+    def forward(ctx, a, noise, lower, upper, training):
+        out = RreluWithNoise.forward(ctx, a, noise, lower, upper, training)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        out, = ctx.saved_tensors
+        return RreluWithNoiseBackward.apply(grad, out, *ctx.rrelu, True), None, None, None, None
+
+
+class RreluWithNoiseBackward(Function):
+    """rrelu's backward formula as one op (PyTorch: ``rrelu_with_noise_backward``): ``grad * noise`` in
+    training (unless ``upper - lower`` is under 1e-6), else leaky_relu's backward with the middle slope.
+    Its own backward: the same op on the incoming gradient, zeros for ``x``."""
+    node_name = "RreluWithNoiseBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, noise, lower, upper, training, is_result):
+        ctx.save_for_backward(x)
+        ctx.rrelu = noise, lower, upper, training, is_result
+        g = grad._data  # (laid out as PyTorch's TensorIterator lays out noise * grad, leaky_relu_backward(x, grad))
+        if training and upper - lower > 1e-6:
+            return Tensor(laid_out(np.asarray(noise * g, g.dtype), noise, g))
+        slope = (lower + upper) / 2
+        if is_result and slope < 0:  # (leaky_relu_backward from the result)
+            raise RuntimeError(LEAKY_NEGATIVE_INPLACE)
+        return Tensor(laid_out(_leaky_grad(g, x._data, slope), x._data, g))
+
+    @staticmethod
+    def backward(ctx, gg):
+        x, = ctx.saved_tensors
+        return (RreluWithNoiseBackward.apply(gg, x, *ctx.rrelu), constant(np.zeros_like(gg._data))) + (None,) * 5

@@ -480,14 +480,14 @@ class Relu(Function):
 
 
 class Threshold(Function):
-    """``F.threshold(x, threshold, value)``: ``x`` where ``x > threshold``, else ``value``."""
+    """``F.threshold(x, threshold, value)``: ``value`` where ``x <= threshold``, else ``x`` (so a nan stays nan)."""
     node_name = "ThresholdBackward0"
 
     @staticmethod
     def forward(ctx, a, threshold, value):
         ctx.save_for_backward(a)
         ctx.threshold = threshold
-        return Tensor(np.where(a._data > threshold, a._data, np.asarray(value, a._data.dtype)))
+        return Tensor(np.where(a._data <= threshold, np.asarray(value, a._data.dtype), a._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -645,10 +645,19 @@ def zeros_like_grad(grad):
     return constant(np.zeros((), grad._data.dtype))
 
 
-def where(condition, a, b):
-    """``where(cond, a, b)``: elements of ``a`` where ``cond`` is true, else of ``b``."""
+def where(condition, input=None, other=None):  # noqa: A002
+    """``where(cond, a, b)``: elements of ``a`` where ``cond`` is true, else of ``b``.  ``where(cond)`` alone is
+    ``cond.nonzero(as_tuple=True)``, as in PyTorch."""
     from ._util import as_operand
     from ._util import broadcast_shape
+    if input is None and other is None:
+        return condition.nonzero(as_tuple=True)
+    if input is None or other is None:
+        raise TypeError("where() received an invalid combination of arguments - got (Tensor, Tensor), but expected "
+                        "one of:\n * (Tensor condition)\n * (Tensor condition, Tensor input, Tensor other, *, Tensor "
+                        "out = None)\n * (Tensor condition, Number self, Tensor other)\n * (Tensor condition, Tensor "
+                        "input, Number other)\n * (Tensor condition, Number self, Number other)\n")
+    a, b = input, other
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     a = as_operand(a, b if isinstance(b, Tensor) else Tensor(np.zeros(())))
     b = as_operand(b, a)

@@ -1,5 +1,5 @@
 """Losses computed element by element, then reduced: binary cross-entropy (on probabilities and on
-logits), smooth L1 and Huber.
+logits), smooth L1, Huber and soft margin.
 
 Each is one node, as in PyTorch (``BinaryCrossEntropyBackward0`` ...): forward computes the loss of
 every element and reduces it (``"mean"``, ``"sum"`` or ``"none"``); backward is the derivative of
@@ -9,7 +9,7 @@ number for ``"mean"``).
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import _TYPE_NAMES, Tensor
 from ._util import sum_to
 from .activation import LogSigmoid
 from .elementwise import AddScalar, DivScalar, grad_where
@@ -253,3 +253,69 @@ class HuberLossBackward(LossBackward):
     def derivatives(d, delta):
         small = np.abs(d) <= delta
         return np.where(small, d, delta * np.sign(d)), np.where(np.abs(d) < delta, 1.0, 0.0)
+
+
+class SoftMarginLoss(Function):
+    """``log(1 + exp(-target * input))`` for targets ``1`` or ``-1`` (a logistic loss for two classes).
+
+    d/d input = ``-target z / (1 + z)`` with ``z = exp(-target * input)``, as one op,
+    ``SoftMarginLossBackward`` (PyTorch: ``soft_margin_loss_backward``).  The target (broadcast to the
+    input's shape) has no derivative in PyTorch: it is passed as numbers, no input of the node."""
+    node_name = "SoftMarginLossBackward0"
+
+    @staticmethod
+    def forward(ctx, input, target, reduction):
+        x = input._data
+        if x.dtype.kind != "f":  # (PyTorch writes the float result into a tensor of the input's dtype)
+            raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                               f"{_TYPE_NAMES[input.dtype.name]}")
+        with np.errstate(over="ignore"):  # (each step in the input's dtype, as PyTorch: exp(100) is inf in float32)
+            loss = np.log1p(np.exp(np.asarray(-x * target, dtype=x.dtype)))
+        ctx.save_for_backward(input)
+        ctx.target, ctx.reduction = target, reduction
+        return reduce(loss, reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, = ctx.saved_tensors
+        return SoftMarginLossBackward.apply(grad, input, ctx.target, ctx.reduction), None, None
+
+
+class SoftMarginLossBackward(Function):
+    """soft_margin_loss's gradient as one op: ``-target z / (1 + z) * grad`` (``/ n`` for "mean").
+
+    Its own backward (PyTorch's ``soft_margin_loss_double_backward*`` in FunctionsManual.cpp): to ``grad``
+    the same op on the incoming ``gg`` (for a reduced loss: with a gradient of ones, times ``gg``,
+    summed), to the input ``gg * grad * target^2 z / (z + 1)^2`` (``/ n`` for "mean")."""
+    node_name = "SoftMarginLossBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, input, target, reduction):
+        x = input._data
+        norm = 1.0 / x.size if reduction == "mean" and x.size else 1.0
+        with np.errstate(over="ignore", invalid="ignore"):  # (in the input's dtype: z = inf gives nan, as in PyTorch)
+            z = np.exp(np.asarray(-target * x, dtype=x.dtype))
+            g = np.asarray(-norm * target * z, dtype=x.dtype) / (1 + z) * grad._data
+        ctx.save_for_backward(grad, input)
+        ctx.target, ctx.reduction = target, reduction
+        return Tensor(np.asarray(g, dtype=x.dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, input = ctx.saved_tensors
+        need_grad, need_input, _, _ = ctx.needs_input_grad
+        target = Tensor(np.asarray(ctx.target, dtype=input._data.dtype))
+        g_grad = g_input = None
+        if need_grad:
+            if ctx.reduction == "none":
+                g_grad = SoftMarginLossBackward.apply(gg, input, ctx.target, ctx.reduction)
+            else:
+                ones = Tensor(np.ones_like(grad._data))
+                g_grad = (SoftMarginLossBackward.apply(ones, input, ctx.target, ctx.reduction) * gg).sum()
+        if need_input:
+            z = (input * -target).exp()
+            zplus1 = z + 1
+            g_input = gg * grad * (target * target) * z / (zplus1 * zplus1)
+            if ctx.reduction == "mean":
+                g_input = DivScalar.apply(g_input, input._data.size)
+        return g_grad, g_input, None, None

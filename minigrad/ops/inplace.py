@@ -18,7 +18,7 @@ import weakref
 import numpy as np
 
 from .._dtype import can_cast, is_expandable_to
-from ..autograd import grad_mode, inference
+from ..autograd import anomaly_mode, grad_mode, inference
 from ..devices import contiguous_format
 from ..autograd.function import FREED_MSG, Function, Node, SavedTensor, edge_of, next_sequence_nr, rebase_history
 from ..tensor import _TYPE_NAMES, Tensor
@@ -26,7 +26,7 @@ from ._fast import update_in_place
 from .layout import dense, empty_strided
 from ._util import broadcast_shape, check_not_bool
 from . import select, shape, zerotensor
-from .elementwise import Add, Clamp, Clone, CopyFrom, Div, Fill, Mul, Sub, Zero
+from .elementwise import Add, Clamp, Clone, CopyFrom, Div, Fill, Mul, Sub, ThresholdInPlace, Zero
 from .unary import ClampMax, ClampMin
 
 _UFUNCS = {Add: np.add, Sub: np.subtract, Mul: np.multiply, Div: np.true_divide}  # (for update_in_place)
@@ -57,7 +57,8 @@ def inplace(t, fn, *args):
     if shared and fn in _INDEX_PUTS:  # (they warn first, then check their operands)
         _warn_expanded(fn, args)
     for other in args:  # (after those checks, as in PyTorch, where the kernel checks its operands)
-        if isinstance(other, Tensor) and not getattr(fn, "indexed", False):  # (x[key] = value: IndexPut checks)
+        # (x[key] = value: IndexPut checks; fill_ reads its 0-dim value as a number first: x.fill_(x[0]) is fine)
+        if isinstance(other, Tensor) and not getattr(fn, "indexed", False) and fn is not shape.FillTensor:
             _check_operand(t, other)
     if not recording:  # under no_grad (an optimizer step) or without gradients: only the numbers change
         _set_values(t, fn, args, shared)
@@ -168,6 +169,8 @@ class CopySlices(Node):
     def __init__(self, base, fn, view):
         self.next_functions = (edge_of(base),) + fn.next_functions[1:]
         self._sequence_nr = next_sequence_nr()
+        if anomaly_mode.is_anomaly_enabled():  # (as every node: see autograd/anomaly_mode.py)
+            anomaly_mode.store_stack(self)
         self.fn = fn
         self.base_shape, self.base_strides = base._data.shape, base._data.strides
         self.view_geometry = geometry_of(view, base)  # (view.sizes(), strides(), storage offset)
@@ -362,7 +365,8 @@ def has_internal_overlap(a):
 _FILLS = (Fill, Zero, shape.FillTensor)
 _MASKED_FILLS = (select.MaskedFill, select.MaskedFillTensor)
 _INDEX_PUTS = _MASKED_FILLS + (shape.IndexPut, shape.IndexPutAccumulate)
-_WRITE_SHARED_PLACES = _FILLS + _INDEX_PUTS
+_SAME_PLACE_SAME_VALUE = (ThresholdInPlace,)  # (threshold_'s kernel does not check: each place gets its own new value)
+_WRITE_SHARED_PLACES = _FILLS + _INDEX_PUTS + _SAME_PLACE_SAME_VALUE
 _TRIANGLES = (select.Tril, select.Triu)
 
 
@@ -386,8 +390,8 @@ def _write_expanded(t, out, fn, args):
     """Write into a tensor whose elements share places in memory, as PyTorch does: ``fill_`` and ``zero_``
     write one value everywhere; ``index_put_`` and ``masked_fill_`` (``x[key] = v`` with a list, tensor or
     mask) write the places they pick (``inplace`` warned that this is deprecated); ``tril_``/``triu_`` zero
-    every place outside the triangle.  (Every other op refused before it began: ``inplace``.)"""
-    if fn in _FILLS:
+    every place outside the triangle; ``threshold_`` writes each place from its own old value.  (Every other op refused before it began: ``inplace``.)"""
+    if fn in _FILLS or fn in _SAME_PLACE_SAME_VALUE:
         np.copyto(t._data, out._data, casting="unsafe")
         return
     if fn in _TRIANGLES:  # zeros into every place outside the triangle, whichever element it belongs to

@@ -1,4 +1,5 @@
-"""Losses: mean squared error and negative log-likelihood (cross-entropy is log_softmax + nll)."""
+"""Losses: mean squared error, negative log-likelihood (cross-entropy is log_softmax + nll) and the
+multi-class hinge loss (``multi_margin_loss``)."""
 import math
 
 import numpy as np
@@ -7,6 +8,8 @@ from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
 from ._util import constant, result_type, sum_to
 from .elementwise import DivScalar, MulScalar
+from .statistics import Norm
+from .unary import NoDerivative
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -220,3 +223,72 @@ def _check_target_dtype(x, target):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
                            f"{_TYPE_NAMES.get(target.dtype.name, target.dtype.name)}")
     return x
+
+
+def _margins(x, target, margin, weight):
+    """multi_margin_loss's pieces, for its forward and its backward: ``z[i, j] = margin - x[i, y_i] + x[i, j]``
+    (by how much class ``j`` comes within the margin of sample ``i``'s class ``y_i``), where it counts
+    (``j != y_i`` and ``z > 0``) and each sample's weight ``weight[y_i]``.  A vector or a number is one sample."""
+    rows = x.reshape(-1, x.shape[-1] if x.ndim else 1)  # (N, C)
+    y = target.reshape(-1)
+    z = margin - np.take_along_axis(rows, y[:, None], axis=1) + rows
+    counts = (np.arange(rows.shape[1]) != y[:, None]) & (z > 0)
+    scale = np.ones(len(y), x.dtype) if weight is None else weight[y]
+    return y, z, counts, scale
+
+
+class MultiMarginLoss(Function):
+    """The multi-class hinge loss: for each sample ``x`` of class ``y``,
+    ``sum over j != y of max(0, margin - x[y] + x[j]) ** p / C`` (times ``weight[y]``), then reduced.
+
+    One node, as in PyTorch (``MultiMarginLossBackward0``); ``target`` and ``weight`` are numbers
+    (no edge).  PyTorch has no derivative for its backward: under ``create_graph=True`` the gradient's
+    node is ``NotImplemented`` (``MultiMarginLossBackward``)."""
+    node_name = "MultiMarginLossBackward0"
+
+    @staticmethod
+    def forward(ctx, input, target, p, margin, weight, reduction):
+        x = input._data
+        _, z, counts, scale = _margins(x, target, margin, weight)
+        loss = (np.where(counts, z if p == 1 else z * z, 0).sum(1) * scale / z.shape[1]).astype(x.dtype)
+        ctx.save_for_backward(input)
+        ctx.args = target, p, margin, weight, reduction
+        if reduction == "none":
+            return Tensor(loss.reshape(target.shape))
+        if reduction == "mean" and len(loss):
+            return Tensor(np.asarray(loss.sum() / len(loss), dtype=x.dtype))
+        return Tensor(np.asarray(loss.sum(), dtype=x.dtype))  # (no samples: 0 here, whatever PyTorch's memory held)
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, = ctx.saved_tensors
+        # (the incoming gradient as numbers: PyTorch's NotImplemented node has one edge, to the input)
+        return MultiMarginLossBackward.apply(grad._data, input, *ctx.args), None, None, None, None, None
+
+
+class MultiMarginLossBackward(NoDerivative):
+    """multi_margin_loss's gradient (PyTorch: ``multi_margin_loss_backward``): each class ``j`` within the
+    margin gets ``1`` (``p = 1``) or ``2 z`` (``p = 2``), over ``C`` (and ``N`` for "mean"), times the
+    weight of the right class, which gets minus their sum; times the incoming gradient."""
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, grad, input, target, p, margin, weight, reduction):
+        y, z, counts, scale = _margins(input._data, target, margin, weight)
+        n, c = z.shape
+        norm = 1.0 / (n * c) if reduction == "mean" else 1.0 / c
+        g = np.where(counts, norm if p == 1 else 2 * norm * z, 0) * scale[:, None]
+        np.put_along_axis(g, y[:, None], -g.sum(1, keepdims=True), axis=1)
+        g = g * (grad.reshape(-1, 1) if reduction == "none" else grad)
+        return Tensor(np.asarray(g.reshape(input._data.shape), dtype=input._data.dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        raise RuntimeError("derivative for aten::multi_margin_loss_backward is not implemented")
+
+
+class NormDim(Norm):
+    """``at::norm(x, p, dim, keepdim)``, the C++ function PyTorch's ``pairwise_distance`` calls: the same
+    op as ``x.norm(p, dim)`` (whose Python path records ``LinalgVectorNormBackward0``), under its own name."""
+    node_name = "NormBackward1"
+    saved_names = {"self": 0, "result": 1, "p": "ord", "dim": "saved_norm_dim", "keepdim": "keepdim"}

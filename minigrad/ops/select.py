@@ -1,4 +1,5 @@
-"""Selecting and rearranging: masked_fill, index_select, gather, scatter, flip, repeat, split, unbind, einsum.
+"""Selecting and rearranging: masked_fill, index_select, gather, scatter, flip, repeat, split, unbind, einsum;
+numpy-style helpers at the end: vstack/hstack, atleast_2d, rot90, tensor_split, take_along_dim, block_diag ...
 
 Each backward puts the gradient back where forward took the values from: ``gather`` takes, so
 its backward adds into zeros (``scatter_add``); ``flip`` reverses, so its backward reverses;
@@ -9,15 +10,18 @@ Where PyTorch allocates a fresh row-major (contiguous) result whatever the input
 (masked_fill, index_select, repeat, tril, roll), numpy's result is asked for in ``order="C"``; flip
 keeps the input's layout (``order="K"``), as in PyTorch. It decides whether a later ``view`` works.
 """
+import functools
+
 import numpy as np
 
+from .. import _dtype
 from ..autograd.function import Function
 from ..devices import contiguous_format
 from ..tensor import _TYPE_NAMES, Tensor, _wrap_dim
 from ._util import sum_to
 from .elementwise import MulScalar
 from .layout import cast, empty_strided
-from .shape import DiagonalGrad, IndexAddGrad, MaskedScatterGrad, PutGrad, view_of
+from .shape import DiagonalGrad, IndexAddGrad, MaskedScatterGrad, PutGrad, diagonal_view, view_of
 
 
 def index_array(index, what):
@@ -148,7 +152,8 @@ class Gather(Function):
         if max(idx.ndim, 1) != max(a._data.ndim, 1):  # (a 0-dim tensor counts as 1-dim, as in PyTorch)
             raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
         ctx.dim, ctx.index, ctx.shape = dim, idx, a._data.shape
-        return Tensor(np.atleast_1d(a._data)[_gather_key(idx, dim, a._data.shape)].reshape(idx.shape))
+        out = np.atleast_1d(a._data)[_gather_key(idx, dim, a._data.shape)].reshape(idx.shape)
+        return Tensor(np.asarray(out, order="C"))  # (row-major whatever the index's layout, as PyTorch allocates it)
 
     @staticmethod
     def backward(ctx, grad):
@@ -717,21 +722,29 @@ class Triu(Tril):
 
 
 class DiagEmbed(Function):
-    """``torch.diag(v, k)`` of a vector: a matrix with ``v`` on diagonal ``k``, zeros elsewhere
-    (PyTorch: ``diag_embed``); the gradient is the diagonal of the incoming gradient."""
+    """``torch.diag(v, k)`` of a vector: a matrix with ``v`` on diagonal ``k``, zeros elsewhere; in general
+    ``x.diag_embed(k, dim1, dim2)``: the last dim of ``x`` on diagonal ``k`` of new dims ``dim1``, ``dim2`` (one
+    matrix per element of the other dims). The gradient is the diagonal of the incoming gradient."""
     node_name = "DiagEmbedBackward0"
 
     @staticmethod
-    def forward(ctx, v, k):
-        ctx.k = k
-        n = v._data.shape[0]
-        out = np.zeros((n + abs(k), n + abs(k)), v._data.dtype)
-        out[np.arange(n) + max(-k, 0), np.arange(n) + max(k, 0)] = v._data  # diagonal k: row - column = -k
+    def forward(ctx, v, k, dim1=0, dim2=1):
+        ndim = v._data.ndim + 1
+        dim1, dim2 = _wrap_dim(dim1, ndim), _wrap_dim(dim2, ndim)
+        if dim1 == dim2:
+            raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        ctx.k, ctx.dims = k, (dim1, dim2)
+        n = v._data.shape[-1] + abs(k)
+        shape = list(v._data.shape[:-1])
+        for d in sorted((dim1, dim2)):
+            shape.insert(d, n)
+        out = np.zeros(shape, v._data.dtype)
+        diagonal_view(out, k, dim1, dim2)[...] = v._data  # (diagonal k: column - row = k)
         return Tensor(out)
 
     @staticmethod
-    def backward(ctx, grad):  # (derivatives.yaml: grad.diagonal(offset), a view: DiagonalBackward0)
-        return grad.diagonal(ctx.k), None
+    def backward(ctx, grad):  # (derivatives.yaml: grad.diagonal(offset, dim1, dim2), a view: DiagonalBackward0)
+        return grad.diagonal(ctx.k, *ctx.dims), None, None, None
 
 
 class DiagonalCopy(Function):
@@ -956,3 +969,318 @@ def broadcast_tensors(*tensors):
     for t in tensors:
         shape = broadcast_shape(Tensor(np.empty(shape)), t)
     return tuple(t if t._data.shape == shape else t.expand(shape) for t in tensors)
+
+
+# ------------------------------------------------------------------ numpy-style shape helpers (tutorials)
+# Most are PyTorch's own compositions of ops minigrad has (``aten/src/ATen/native/TensorShape.cpp``), so they
+# record the same nodes: ``vstack`` is a ``cat`` (CatBackward0), ``fliplr`` a ``flip``, ``hsplit`` slices.
+def broadcast_shapes(*shapes):
+    """``torch.broadcast_shapes((2, 1), (3,))``: the shape ``broadcast_tensors`` would give, from the shapes alone
+    (an int counts as a 1-d shape)."""
+    shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
+    ndim = max((len(s) for s in shapes), default=0)
+    out = [1] * ndim
+    if any(n < 0 for s in shapes for n in s):
+        raise ValueError("Attempting to broadcast a dimension with negative length!")
+    for k, s in enumerate(shapes):
+        for i in range(1, len(s) + 1):
+            if s[-i] == 1 or s[-i] == out[-i]:
+                continue
+            if out[-i] != 1:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {s[-i]} at {-i}! Mismatching "
+                                   f"argument at index {k} had {s}; but expected shape should be broadcastable to "
+                                   f"{out}")
+            out[-i] = s[-i]
+    return _dtype.Size(out)
+
+
+def _tensor_list(tensors, name):
+    """The tensors of ``vstack(tensors)`` and friends, with PyTorch's error for an empty list."""
+    if not tensors:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    return list(tensors)
+
+
+def atleast_nd(n, tensors):
+    """``atleast_1d/2d/3d``: each tensor with at least ``n`` dims (a 0-dim one by ``reshape``, a 1-d one by
+    ``unsqueeze(0)``, a 2-d one, for 3 dims, by ``unsqueeze(-1)``); one tensor in, one out; several, a tuple."""
+    def one(t):
+        if t._data.ndim >= n:
+            return t
+        if t._data.ndim == 0:
+            return t.reshape((1,) * n)
+        if t._data.ndim == 1:
+            return t.unsqueeze(0) if n == 2 else t.unsqueeze(0).unsqueeze(-1)
+        return t.unsqueeze(-1)
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        return tuple(one(t) for t in tensors[0])
+    return one(tensors[0]) if len(tensors) == 1 else tuple(one(t) for t in tensors)
+
+
+def vstack(tensors):
+    """``torch.vstack``: rows stacked, ``cat(atleast_2d(tensors), 0)`` (``row_stack`` is the same)."""
+    from ..creation import cat
+    return cat(atleast_nd(2, [_tensor_list(tensors, "vstack")]), 0)
+
+
+def hstack(tensors):
+    """``torch.hstack``: joined along dim 1 (along dim 0 when they are 1-d)."""
+    from ..creation import cat
+    tensors = atleast_nd(1, [_tensor_list(tensors, "hstack")])
+    return cat(tensors, 0 if tensors[0]._data.ndim == 1 else 1)
+
+
+def dstack(tensors):
+    """``torch.dstack``: joined along dim 2 (the depth), ``cat(atleast_3d(tensors), 2)``."""
+    from ..creation import cat
+    return cat(atleast_nd(3, [_tensor_list(tensors, "dstack")]), 2)
+
+
+def column_stack(tensors):
+    """``torch.column_stack``: 0-d and 1-d tensors become columns (``reshape(numel, 1)``), then ``cat`` along 1."""
+    from ..creation import cat
+    tensors = _tensor_list(tensors, "column_stack")
+    return cat([t.reshape(t._data.size, 1) if t._data.ndim <= 1 else t for t in tensors], 1)
+
+
+def fliplr(t):
+    if t._data.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return t.flip(1)
+
+
+def flipud(t):
+    if t._data.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return t.flip(0)
+
+
+class Rot90(Function):
+    """``x.rot90(k, dims)``: turned by ``k`` quarter turns from ``dims[0]`` towards ``dims[1]``; the gradient is
+    turned back (derivatives.yaml: ``grad.rot90(-k, dims)``). As PyTorch: a flipped copy, transposed for odd ``k``
+    (so ``rot90(x)`` of a row-major matrix has strides (1, n))."""
+    node_name = "Rot90Backward0"
+
+    @staticmethod
+    def forward(ctx, a, k, dims):
+        n = a._data.ndim
+        if len(dims) != 2:
+            raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+        if n < 2:
+            raise RuntimeError(f"expected total dims >= 2, but got total dims = {n}")
+        d0, d1 = _wrap_dim(dims[0], n), _wrap_dim(dims[1], n)
+        if d0 == d1:
+            raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}")
+        ctx.k, ctx.dims = k, dims
+        k %= 4
+        flipped = {0: (), 1: (d1,), 2: (d0, d1), 3: (d0,)}[k]
+        out = cast(a._data)  # (PyTorch: flip, a copy laid out as the input; clone for k = 0)
+        out[...] = np.flip(a._data, flipped)
+        return Tensor(np.swapaxes(out, d0, d1) if k % 2 else out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.rot90(-ctx.k, ctx.dims), None, None
+
+
+def tensor_split(t, indices_or_sections, dim=0):
+    """``torch.tensor_split``: ``n`` pieces as equal as they can be (the first ``size % n`` one longer), or the
+    pieces between the given indices; each piece a slice of ``t`` (``SliceBackward0``)."""
+    if t._data.ndim == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+    dim = _wrap_dim(dim, t._data.ndim)
+    if isinstance(indices_or_sections, Tensor):
+        if indices_or_sections.dtype.name != "int64":
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+                               f"{_TYPE_NAMES[indices_or_sections.dtype.name]}")
+        indices_or_sections = indices_or_sections.tolist()
+    n = t._data.shape[dim]
+    if isinstance(indices_or_sections, int):
+        sections = indices_or_sections
+        if sections <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
+        small, extra = divmod(n, sections)
+        sizes = [small + 1] * extra + [small] * (sections - extra)
+        bounds = np.cumsum([0] + sizes).tolist()
+    else:
+        bounds = [0] + list(indices_or_sections) + [n]
+    # (each piece is x[start:stop] along dim, with Python's rules: a negative index counts from the end, one past
+    # the end is clamped, and stop <= start gives an empty piece)
+    pieces = [slice(start, stop).indices(n)[:2] for start, stop in zip(bounds[:-1], bounds[1:])]
+    return tuple(t.narrow(dim, start, max(stop - start, 0)) for start, stop in pieces)
+
+
+def _numpy_split(name, dim, min_dims, t, indices_or_sections):
+    """``hsplit``/``vsplit``/``dsplit``: ``tensor_split`` along one dim, an int number of sections dividing it."""
+    if t._data.ndim < min_dims:
+        dims = "1 dimension" if min_dims == 1 else f"{min_dims} dimension"
+        raise RuntimeError(f"minigrad.{name} requires a tensor with at least {dims}, but got a tensor with "
+                           f"{t._data.ndim} dimensions!")
+    if isinstance(indices_or_sections, int) and t._data.shape[dim] % indices_or_sections:
+        raise RuntimeError(f"minigrad.{name} attempted to split along dimension {dim}, but the size of the dimension "
+                           f"{t._data.shape[dim]} is not divisible by the split_size {indices_or_sections}!")
+    return tensor_split(t, indices_or_sections, dim)
+
+
+def hsplit(t, indices_or_sections):
+    return _numpy_split("hsplit", 1 if t._data.ndim > 1 else 0, 1, t, indices_or_sections)
+
+
+def vsplit(t, indices_or_sections):
+    return _numpy_split("vsplit", 0, 2, t, indices_or_sections)
+
+
+def dsplit(t, indices_or_sections):
+    return _numpy_split("dsplit", 2, 3, t, indices_or_sections)
+
+
+def take_along_dim(t, indices, dim=None):
+    """``torch.take_along_dim``: ``gather`` after broadcasting ``t`` and ``indices`` against each other in every
+    dim but ``dim`` (numpy's ``take_along_axis``); without a dim, over the flattened tensor."""
+    if indices.dtype.name != "int64":
+        raise RuntimeError(f"minigrad.take_along_dim(): dtype of indices should be Long but got "
+                           f"{_TYPE_NAMES[indices.dtype.name]}")
+    if dim is None:
+        return t.view(-1).gather(0, indices.view(-1))
+    if t._data.ndim != indices._data.ndim:
+        raise RuntimeError("minigrad.take_along_dim(): input and indices should have the same number of dimensions, "
+                           f"but got {t._data.ndim} dimensions for input, and {indices._data.ndim} dimensions for "
+                           "indices")
+    from ._util import broadcast_shape
+
+    def infer_size(a, b):  # (PyTorch's infer_size, with its message)
+        return broadcast_shape(Tensor(np.empty(a)), Tensor(np.empty(b)))
+    dim = _wrap_dim(dim, t._data.ndim)
+    self_sizes = list(t._data.shape)
+    self_sizes[dim] = indices._data.shape[dim]
+    index_sizes = list(indices._data.shape)
+    index_sizes[dim] = t._data.shape[dim]
+    indices = indices.expand(infer_size(self_sizes, indices._data.shape))
+    return t.expand(infer_size(index_sizes, t._data.shape)).gather(dim, indices)
+
+
+class BlockDiag(Function):
+    """``torch.block_diag(a, b, ...)``: the matrices along the diagonal of a zero matrix (a 0-d tensor counts as
+    1x1, a 1-d one as one row), in their promoted dtype; each gets its block of the gradient back, in its dtype."""
+    node_name = "BlockDiagBackward0"
+
+    @staticmethod
+    def forward(ctx, *tensors):
+        for i, t in enumerate(tensors):
+            if t._data.ndim > 2:
+                raise RuntimeError(f"minigrad.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} "
+                                   f"has {t._data.ndim} dimensions")
+        blocks = [t._data.reshape((1,) * (2 - t._data.ndim) + t._data.shape) for t in tensors]
+        dtype = functools.reduce(_dtype.promote_types, [t.dtype for t in tensors]).numpy  # (float32 with int64: float32)
+        out = np.zeros((sum(b.shape[0] for b in blocks), sum(b.shape[1] for b in blocks)), dtype)
+        r = c = 0
+        for b in blocks:
+            out[r:r + b.shape[0], c:c + b.shape[1]] = b
+            r, c = r + b.shape[0], c + b.shape[1]
+        ctx.shapes = [(t._data.shape, b.shape, t.dtype) for t, b in zip(tensors, blocks)]
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        # PyTorch's block_diag_backward: each block sliced out of the gradient (rows, then columns), seen with the
+        # input's shape (a 1-d input: view; a 0-d one: squeezed) and cast back to the input's dtype
+        grads, r, c = [], 0, 0
+        for shape, (rows, cols), dtype in ctx.shapes:
+            g = grad.narrow(0, r, rows).narrow(1, c, cols)
+            if len(shape) == 1:
+                g = g.view(shape)
+            elif len(shape) == 0:
+                g = g.squeeze(0).squeeze(0)
+            grads.append(g.to(dtype))
+            r, c = r + rows, c + cols
+        return tuple(grads)
+
+
+def block_diag(*tensors):
+    if not tensors:  # (PyTorch: a 1x0 float32 matrix)
+        return Tensor(np.zeros((1, 0), np.float32))
+    return BlockDiag.apply(*tensors)
+
+
+def cartesian_prod(*tensors):
+    """``torch.cartesian_prod(a, b)``: every pair (a_i, b_j) as a row: ``meshgrid``, flattened, stacked along 1.
+    One tensor is returned as it is."""
+    from ..creation import stack
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for t in tensors:
+        if t._data.ndim != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {list(t._data.shape)}")
+    if len(tensors) == 1:
+        return tensors[0]
+    return stack([g.flatten() for g in meshgrid(*tensors, indexing="ij")], 1)
+
+
+def _triangle_indices(row, col, offset, dtype, lower):
+    """``tril_indices``/``triu_indices``: the (row, column) coordinates of the triangle, as a 2 x N int64 tensor."""
+    for what, n in (("row", row), ("col", col)):
+        if n < 0:
+            raise RuntimeError(f"{what} must be non-negative, got{n}")
+    rows, cols = np.nonzero((np.tri if lower else _upper)(row, col, offset, dtype=bool))
+    return Tensor(np.stack([rows, cols]).astype(dtype.numpy))
+
+
+def _upper(row, col, offset, dtype):
+    return ~np.tri(row, col, offset - 1, dtype=dtype)
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):  # noqa: ARG001
+    return _triangle_indices(row, col, offset, dtype or _dtype.int64, True)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):  # noqa: ARG001
+    return _triangle_indices(row, col, offset, dtype or _dtype.int64, False)
+
+
+def unravel_index(indices, shape):
+    """``torch.unravel_index(flat, shape)``: the coordinates of flat positions, one int64 tensor per dim.
+    As PyTorch: each is ``(index // stride) % size`` (floor division, so -1 is the last element) and no bounds
+    are checked; they are views of one (..., len(shape)) tensor."""
+    if indices.dtype.is_floating_point or indices.dtype.name == "bool":
+        raise TypeError(f"expected 'indices' to be integer dtype, but got minigrad.{indices.dtype.name}")
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    if any(s < 0 for s in shape):
+        raise ValueError(f"'shape' cannot have negative values, but got {shape}")
+    strides = np.cumprod((1,) + shape[::-1][:-1])[::-1] if shape else ()
+    x = indices._data.astype(np.int64)
+    coords = np.stack([(x // st) % s for st, s in zip(strides, shape)], -1) if shape else x[..., None]
+    return Tensor(coords).unbind(-1)
+
+
+def broadcast_to(t, size):
+    """``torch.broadcast_to(x, shape)``: ``x.expand(shape)``, a view (ExpandBackward0)."""
+    return t.expand(size)
+
+
+def ravel(t):
+    """``torch.ravel(x)``: ``x.contiguous().view(-1)``, a view of ``x`` or of a row-major copy of it."""
+    return t.contiguous().view(-1)
+
+
+def rot90(t, k=1, dims=(0, 1)):
+    return Rot90.apply(t, k, list(dims))
+
+
+def split_with_sizes(t, split_sizes, dim=0):
+    return split(t, list(split_sizes), dim)
+
+
+def diag_embed(t, offset=0, dim1=-2, dim2=-1):
+    return DiagEmbed.apply(t, offset, dim1, dim2)
+
+
+def atleast_1d(*tensors):
+    return atleast_nd(1, tensors)
+
+
+def atleast_2d(*tensors):
+    return atleast_nd(2, tensors)
+
+
+def atleast_3d(*tensors):
+    return atleast_nd(3, tensors)

@@ -1,4 +1,5 @@
-"""Ops that put values in order: sort, argsort, topk, median, unique.
+"""Ops that put values in order: sort, argsort, topk, median, unique; msort, quantile; and searching and
+counting in sorted values: searchsorted, bucketize, isin, histc, bincount.
 
 ``sort``, ``topk`` and ``median(dim)`` pick values and return where they came from (``indices``, an
 int64 tensor that never requires grad); their backward puts each gradient back at the place its
@@ -329,3 +330,176 @@ def unique(a, sorted=True, return_inverse=False, return_counts=False, dim=None):
     if dim is None:
         return Unique.apply(a, return_inverse, return_counts, None)
     return UniqueDim.apply(a, return_inverse, return_counts, _wrap_dim(dim, a._data.ndim))
+
+
+# ------------------------------------------------------------------ msort, quantile
+def msort(a):
+    """``torch.msort(x)``: ``x.sort(dim=0)`` values (``SortBackward0``)."""
+    return Sort.apply(a, 0, False)[0]
+
+
+def quantile(a, q, dim=None, keepdim=False, interpolation="linear", ignore_nan=False):
+    """``x.quantile(q, dim)``: PyTorch's composition (``aten/src/ATen/native/Sorting.cpp``, ``quantile_impl``), so
+    the same nodes: sort along ``dim``; the rank ``q * (n - 1)`` of each quantile (a nan makes it the last, so the
+    result is nan; ``nanquantile`` counts only the other values); the values just below and above that rank
+    (``gather``), ``lerp``-ed in place by the fraction; the quantile dim squeezed in place (``SqueezeBackward4``)."""
+    # (PyTorch's messages say quantile() for nanquantile too)
+    if not isinstance(q, Tensor):
+        if not 0 <= q <= 1:
+            raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q:g}")
+        q = Tensor(np.asarray(q, a._data.dtype))
+    if a._data.size == 0:
+        raise RuntimeError("quantile() input tensor must be non-empty")
+    if q._data.ndim > 1:
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+    if a.dtype.name not in ("float32", "float64"):
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if q.dtype != a.dtype:
+        raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+    if ((q._data < 0) | (q._data > 1)).any():
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    modes = ("linear", "lower", "higher", "midpoint", "nearest")
+    if interpolation not in modes:
+        raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, but "
+                           f"got {interpolation}")
+    ndim = a._data.ndim
+    wrapped = _wrap_dim(dim, ndim) if dim is not None else None
+    if dim is not None and ndim > 0:  # the shape of the result (quantile_output_shape)
+        out_shape = list(a._data.shape)
+        if keepdim:
+            out_shape[wrapped] = 1
+        else:
+            del out_shape[wrapped]
+    else:
+        out_shape = [1] * ndim if keepdim else []
+    if dim is None:
+        values = a.flatten().sort()[0]
+    elif wrapped == ndim - 1:
+        values = a.sort()[0]
+    else:
+        values = a.unsqueeze(-1).transpose(wrapped, -1).sort()[0]
+    values = values.view(out_shape + [values._data.shape[-1]])  # (seen as (*out_shape, n))
+    nan = values.isnan()
+    if ignore_nan:
+        ranks = q * (nan.logical_not().sum(-1, True) - 1)
+        ranks = ranks.masked_fill(ranks < 0, 0)
+    else:
+        last = values._data.shape[-1] - 1
+        ranks = (q * last).masked_fill(nan.any(-1, True), last)
+    if interpolation == "lower":
+        ranks = ranks.floor()
+    elif interpolation == "higher":
+        ranks = ranks.ceil()
+    elif interpolation == "nearest":
+        ranks = ranks.round()
+    below = ranks.long()
+    out = values.gather(-1, below)
+    if interpolation in ("linear", "midpoint"):
+        weights = ranks.new_full(ranks.shape, 0.5) if interpolation == "midpoint" else ranks - below
+        out.lerp_(values.gather(-1, ranks.ceil().long()), weights)
+    if q._data.ndim == 0:
+        return out.squeeze_(-1)
+    return out.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)
+
+
+def nanquantile(a, q, dim=None, keepdim=False, interpolation="linear"):
+    return quantile(a, q, dim, keepdim, interpolation, ignore_nan=True)
+
+
+# ------------------------------------------------------------------ searching and counting (not differentiable)
+def isin(elements, test_elements, *, assume_unique=False, invert=False):  # noqa: ARG001
+    """``torch.isin(x, values)``: a bool tensor, True where an element of ``x`` is among ``values`` (nan is
+    never among them); either may be a number."""
+    e = elements._data if isinstance(elements, Tensor) else np.asarray(elements)
+    t = test_elements._data if isinstance(test_elements, Tensor) else np.asarray(test_elements)
+    return Tensor(np.asarray(np.isin(e, t, invert=invert), order="C"))
+
+
+def _binary_search(boundaries, values, right):
+    """For each value, the place it would be inserted into the sorted last dim of ``boundaries`` (same leading
+    dims as ``values``): PyTorch's loop, which asks ``!(b >= v)`` (``!(b > v)`` for ``right``) to move on, so a nan
+    value lands at the end."""
+    n = boundaries.shape[-1]
+    lo, hi = np.zeros(values.shape, np.int64), np.full(values.shape, n, np.int64)
+    while (lo < hi).any():
+        mid = (lo + hi) // 2
+        at = np.minimum(mid, n - 1)
+        b = boundaries[at] if boundaries.ndim == 1 else np.take_along_axis(boundaries, at, -1)
+        with np.errstate(invalid="ignore"):
+            go_on = ~(b > values) if right else ~(b >= values)
+        active = lo < hi
+        lo, hi = np.where(active & go_on, mid + 1, lo), np.where(active & ~go_on, mid, hi)
+    return lo
+
+
+def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None, sorter=None):
+    """``torch.searchsorted(boundaries, values)``: int64 positions where ``values`` would go in the sorted last dim
+    of ``boundaries`` to keep it sorted (``right=True`` or ``side="right"``: after equal ones)."""
+    seq = sorted_sequence._data
+    if side is not None:
+        if side == "left" and right:
+            raise RuntimeError("minigrad.searchsorted(): side and right can't be set to opposites, got side of left "
+                               "while right was True")
+        right = side == "right"
+    if seq.ndim == 0:
+        raise RuntimeError("minigrad.searchsorted(): boundaries tensor should have positive dimension, but got 0 "
+                           "dimension")
+    v = values._data if isinstance(values, Tensor) else np.asarray(values)
+    if seq.ndim > 1 and (v.ndim != seq.ndim or v.shape[:-1] != seq.shape[:-1]):
+        raise RuntimeError("minigrad.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+                           "dimensions of boundaries tensor and input value tensor must match, but we got "
+                           f"boundaries tensor {list(seq.shape)} and input value tensor {list(v.shape)}")
+    if sorter is not None:
+        seq = np.take_along_axis(seq, sorter._data, -1)
+    out = _binary_search(seq, v, right)
+    return Tensor(np.asarray(out, np.int32 if out_int32 else np.int64, order="C"))
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False):  # noqa: A002
+    """``torch.bucketize(x, boundaries)``: ``searchsorted(boundaries, x)`` for a 1-d ``boundaries``."""
+    if boundaries._data.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries._data.ndim})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
+def histc(a, bins=100, min=0, max=0):  # noqa: A002
+    """``x.histc(bins, min, max)``: counts of the elements in ``bins`` equal bins between ``min`` and ``max`` (both
+    0: the smallest and largest element), in ``x``'s dtype; elements outside are left out, ``max`` counts in the
+    last bin."""
+    from ..tensor import _TYPE_NAMES
+    x = a._data
+    if not a.dtype.is_floating_point:
+        raise NotImplementedError(f'"histogram_cpu" not implemented for \'{_TYPE_NAMES[a.dtype.name]}\'')
+    if bins <= 0:
+        raise RuntimeError(f"minigrad.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    lo, hi = float(min), float(max)
+    if lo == hi and x.size:
+        lo, hi = float(x.min()), float(x.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if lo > hi:
+        raise RuntimeError("minigrad.histc: max must be larger than min")
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        raise RuntimeError(f"minigrad.histc: range of [{lo}, {hi}] is not finite")
+    inside = x[(x >= lo) & (x <= hi)].astype(np.float64)
+    idx = np.minimum(((inside - lo) * bins / (hi - lo)).astype(np.int64), bins - 1)
+    return Tensor(np.bincount(idx, minlength=bins).astype(x.dtype))
+
+
+def bincount(a, weights=None, minlength=0):
+    """``x.bincount()``: how often each value 0, 1, ... occurs in the 1-d non-negative integer tensor ``x`` (int64);
+    with ``weights``, their sums instead (float64, float32 for float32 weights)."""
+    from ..tensor import _TYPE_NAMES
+    x = a._data
+    if a.dtype.is_floating_point:
+        raise NotImplementedError(f'"bincount_cpu" not implemented for \'{_TYPE_NAMES[a.dtype.name]}\'')
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if x.ndim != 1 or (x.size and x.min() < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is not None and (weights._data.ndim != 1 or weights._data.shape[0] != x.shape[0]):
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    if weights is None:
+        return Tensor(np.bincount(x, minlength=minlength).astype(np.int64))
+    dtype = np.float32 if weights._data.dtype == np.float32 else np.float64
+    return Tensor(np.bincount(x, weights=weights._data.astype(np.float64), minlength=minlength).astype(dtype))

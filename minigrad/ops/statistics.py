@@ -1,4 +1,6 @@
-"""More reductions: var, std, norm, prod, cumsum, cumprod, logsumexp, amax/amin (and argmax, argmin, all, any).
+"""More reductions: var, std, norm, prod, cumsum, cumprod, logsumexp, amax/amin (and argmax, argmin, all, any);
+nansum/nanmean, aminmax, cummax/cummin, logcumsumexp, var_mean/std_mean, dist, cdist, vdot, inner, trapezoid,
+cov, corrcoef.
 
 Like ``reduce.py``: forward reduces a numpy array over ``dims``; backward gives the gradient its
 reduced dims back (``_unreduce``) and spreads it with the derivative of the reduction, as written
@@ -7,6 +9,7 @@ The results are row-major (``order="C"``), as PyTorch allocates them (see ``redu
 """
 import math
 import warnings
+from collections import namedtuple
 
 import numpy as np
 
@@ -14,9 +17,11 @@ from .. import _dtype
 from ..autograd import grad_mode
 from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
-from ._util import _wrap_dim, constant, dims_arg
-from .elementwise import MulScalar
-from .reduce import _unreduce, reduce_dims
+from ._util import _wrap_dim, broadcast_shape, check_not_bool, constant, dims_arg, result_type, sum_to
+from .elementwise import DivScalar, MulScalar, Where
+from .linalg import Dot, tensordot
+from .reduce import _return_type, _unreduce, reduce_dims
+from .select import broadcast_shapes
 from .shape import Cat
 
 
@@ -43,12 +48,12 @@ class Var(Function):
     node_name = "VarBackward0"
 
     @staticmethod
-    def forward(ctx, a, dims, correction, keepdim):
+    def forward(ctx, a, dims, correction, keepdim, name="var"):
         ctx.save_for_backward(a)
         ctx.every_element = dims is None  # (no dim given: PyTorch's backward differs at N - correction <= 0)
         dims = ctx.dims = reduced_dims(dims, a._data.ndim)
         ctx.correction, ctx.keepdim = correction, keepdim
-        return Tensor(_variance(a._data, dims, correction, keepdim, "var"))
+        return Tensor(_variance(a._data, dims, correction, keepdim, name))
 
     @staticmethod
     def backward(ctx, grad):
@@ -61,10 +66,10 @@ class Std(Function):
     node_name = "StdBackward0"
 
     @staticmethod
-    def forward(ctx, a, dims, correction, keepdim):
+    def forward(ctx, a, dims, correction, keepdim, name="std"):
         ctx.every_element = dims is None
         dims = ctx.dims = reduced_dims(dims, a._data.ndim)
-        out = Tensor(np.sqrt(_variance(a._data, dims, correction, keepdim, "std")))
+        out = Tensor(np.sqrt(_variance(a._data, dims, correction, keepdim, name)))
         ctx.save_for_backward(a, out)
         ctx.correction, ctx.keepdim = correction, keepdim
         return out
@@ -136,19 +141,7 @@ class Norm(Function):
         """``p`` as given (``grad_fn._saved_ord``), ``dims`` checked and wrapped, ``dim`` as given."""
         ctx.ord, p = p, float(p)
         ctx.saved_norm_dim = None if dim is None else tuple(d % 2 ** 64 for d in ((dim,) if isinstance(dim, int) else dim))
-        x = np.abs(a._data)
-        with np.errstate(all="ignore"):
-            if p == 2:
-                out = np.sqrt((x.astype(np.float64) ** 2).sum(axis=dims, keepdims=keepdim))
-            elif p == math.inf:
-                out = x.max(axis=dims, keepdims=keepdim, initial=0)
-            elif p == -math.inf:
-                out = x.min(axis=dims, keepdims=keepdim)
-            elif p == 0:
-                out = (x != 0).sum(axis=dims, keepdims=keepdim)
-            else:
-                out = (x.astype(np.float64) ** p).sum(axis=dims, keepdims=keepdim) ** (1.0 / p)
-        out = Tensor(np.asarray(out, dtype=a._data.dtype, order="C"))
+        out = Tensor(vector_norm(a._data, p, dims, keepdim))
         ctx.save_for_backward(a, out)
         ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
         return out
@@ -163,18 +156,41 @@ class Norm(Function):
         norm = _unreduce(out, a._data.shape, dims, ctx.keepdim or a._data.ndim == 0)
         if p == 0:
             return None, None, None, None, None  # (PyTorch: no gradient for the count of non-zeros)
-        if p == 1:
-            return a.sgn() * g, None, None, None, None
+        return norm_backward(g, a, norm, p, ctx.dims), None, None, None, None
+
+
+def vector_norm(x, p, dims, keepdim):
+    """The numbers of ``||x||_p`` over ``dims`` (a float numpy array ``x``), in ``x``'s dtype."""
+    dtype, x = x.dtype, np.abs(x)
+    with np.errstate(all="ignore"):
         if p == 2:
-            return g * (a / norm).masked_fill(norm == 0, 0), None, None, None, None
-        if math.isinf(p):  # amax's (amin's) backward of |x|; a nan counts as chosen, and sgn(nan) is 0
-            mask = (a.abs() == norm) | a.isnan()
-            return a.sgn() * ((g / mask.sum(ctx.dims, True)) * mask), None, None, None, None
-        if p < 1:
-            scaled = a.sgn() * a.abs().pow(p - 1).masked_fill(a == 0, 0)
-            return scaled * g * norm.pow(1 - p), None, None, None, None
-        scaled = a.sgn() * a.abs().pow(p - 1) if p < 2 else a * a.abs().pow(p - 2)
-        return scaled * (g / norm.pow(p - 1)).masked_fill(norm == 0, 0), None, None, None, None
+            out = np.sqrt((x.astype(np.float64) ** 2).sum(axis=dims, keepdims=keepdim))
+        elif p == math.inf:
+            out = x.max(axis=dims, keepdims=keepdim, initial=0)
+        elif p == -math.inf:
+            out = x.min(axis=dims, keepdims=keepdim)
+        elif p == 0:
+            out = (x != 0).sum(axis=dims, keepdims=keepdim)
+        else:
+            out = (x.astype(np.float64) ** p).sum(axis=dims, keepdims=keepdim) ** (1.0 / p)
+    return np.asarray(out, dtype=dtype, order="C")
+
+
+def norm_backward(g, a, norm, p, dims):
+    """PyTorch's ``norm_backward`` for p != 0: the gradient of ``norm = ||a||_p`` over ``dims`` (``g`` and
+    ``norm`` already broadcast against ``a``). Also ``dist``'s, with ``a = x - y``."""
+    if p == 1:
+        return a.sgn() * g
+    if p == 2:
+        return g * (a / norm).masked_fill(norm == 0, 0)
+    if math.isinf(p):  # amax's (amin's) backward of |x|; a nan counts as chosen, and sgn(nan) is 0
+        mask = (a.abs() == norm) | a.isnan()
+        return a.sgn() * ((g / mask.sum(dims, True)) * mask)
+    if p < 1:
+        scaled = a.sgn() * a.abs().pow(p - 1).masked_fill(a == 0, 0)
+        return scaled * g * norm.pow(1 - p)
+    scaled = a.sgn() * a.abs().pow(p - 1) if p < 2 else a * a.abs().pow(p - 2)
+    return scaled * (g / norm.pow(p - 1)).masked_fill(norm == 0, 0)
 
 
 def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
@@ -451,3 +467,562 @@ def all_or_any(fn, a, dim=None, keepdim=False):
     """``x.all()`` / ``x.any(dim)``: a bool tensor (``fn`` is ``np.all`` or ``np.any``)."""
     axis = None if dim is None else reduced_dims(dim, a._data.ndim)
     return Tensor(np.asarray(fn(a._data != 0, axis=axis, keepdims=keepdim), order="C"))
+
+
+# ------------------------------------------------------------------ sums and means that skip nan
+class Nansum(Function):
+    """``x.nansum(dim)``: the sum with every nan counted as 0; the nans get no gradient
+    (PyTorch: ``nansum_backward``, ``sum_backward(grad) * self.isnan().logical_not()``)."""
+    node_name = "NansumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, keepdim, dtype):
+        x = a._data
+        ctx.dims, ctx.keepdim, ctx.dtype = reduced_dims(dim, x.ndim), keepdim, a.dtype
+        ctx.save_for_backward(a)
+        if x.dtype.kind == "f":
+            x = np.where(np.isnan(x), 0, x)
+        out = _sum_dtype(x.dtype) if dtype is None else dtype.numpy
+        with np.errstate(over="ignore", invalid="ignore"):
+            return Tensor(np.asarray(x.sum(axis=ctx.dims, keepdims=keepdim, dtype=out), order="C"))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, = ctx.saved_tensors
+        g = _unreduce(grad.to(ctx.dtype), a._data.shape, ctx.dims, ctx.keepdim).expand(a._data.shape)
+        return g * a.isnan().logical_not(), None, None, None
+
+
+def nansum(a, dim=None, keepdim=False, dtype=None):
+    return Nansum.apply(a, dim, keepdim, None if dtype is None else _dtype.to_dtype(dtype))
+
+
+def nanmean(a, dim=None, keepdim=False, dtype=None):
+    """``x.nanmean(dim)``: PyTorch's composition, ``nansum / (number of non-nan)`` (so ``DivBackward0``)."""
+    if not a.dtype.is_floating_point:
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
+                           f"{_TYPE_NAMES[a.dtype.name]}")
+    count = a.isnan().logical_not().sum(dim, keepdim)
+    return nansum(a, dim, keepdim, dtype).div(count)
+
+
+# ------------------------------------------------------------------ aminmax
+AminmaxReturnType = namedtuple("aminmax", ["min", "max"])
+AminmaxReturnType.__repr__ = lambda self: f"minigrad.return_types.aminmax(\nmin={self.min!r},\nmax={self.max!r})"
+
+
+class Aminmax(Function):
+    """``x.aminmax(dim=None)``: ``(amin, amax)`` in one op; each gradient is shared by the elements that tie
+    for its value, as in ``amin`` and ``amax`` (PyTorch: ``aminmax_backward``; the two added when both come)."""
+    node_name = "AminmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, keepdim):
+        x = a._data
+        if dim is None and x.size == 0:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+                               "identity.")
+        if dim is not None:
+            d = _wrap_dim(dim, x.ndim)
+            if x.ndim and x.shape[d] == 0:
+                raise IndexError(f"aminmax: Expected reduction dim {d} to have non-zero size.")
+        ctx.dims = reduced_dims(dim, x.ndim)
+        ctx.keepdim = keepdim
+        ctx.given = [] if dim is None else [d]  # (for _restore_reduced_dims, as amax keeps it)
+        ctx.set_materialize_grads(False)  # (an output nobody used sends no gradient: None, not zeros)
+        lo, hi = (Tensor(np.asarray(fn(x, axis=ctx.dims, keepdims=keepdim), order="C")) for fn in (np.min, np.max))
+        ctx.save_for_backward(a, lo, hi)
+        return lo, hi
+
+    @staticmethod
+    def backward(ctx, grad_min, grad_max):
+        a, lo, hi = ctx.saved_tensors
+        out = None
+        for grad, value in ((grad_min, lo), (grad_max, hi)):
+            if grad is None:
+                continue
+            grad, value = _restore_reduced_dims(grad, a, ctx), _restore_reduced_dims(value, a, ctx)
+            mask = a == value
+            g = grad / mask.sum(ctx.dims, True) * mask  # (PyTorch: scale_grad_by_count)
+            out = g if out is None else out + g
+        return out, None, None
+
+
+def aminmax(a, *, dim=None, keepdim=False):
+    return AminmaxReturnType(*Aminmax.apply(a, dim, keepdim))
+
+
+# ------------------------------------------------------------------ running max / min, logcumsumexp
+class Cummax(Function):
+    """``x.cummax(dim)``: (values, indices) of the largest element so far along ``dim``: a tie moves the index on
+    (``>=``), and so does every nan: once one is met, the value stays nan (PyTorch's ``cummax_cummin_helper``). Each gradient goes back to the element
+    its value came from, summed there (``cummaxmin_backward``: zeros ``.scatter_add(dim, indices, grad)``)."""
+    node_name = "CummaxBackward0"
+    op_name, takes_over = "cummax", np.greater_equal
+
+    @classmethod
+    def forward(cls, ctx, a, dim):
+        x = a._data
+        if x.ndim == 0 and dim not in (0, -1):
+            raise IndexError(f"{cls.op_name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
+        dim = _wrap_dim(dim, x.ndim)
+        if x.size == 0:  # (nothing to run over; backward hands back the input itself, as PyTorch)
+            ctx.save_for_backward(a)
+            values, idx = x.copy(), np.zeros(x.shape, np.int64)
+        elif x.ndim == 0:
+            values, idx = x.copy(), np.zeros((), np.int64)
+        else:
+            lines = np.moveaxis(x, dim, 0)
+            values, idx = np.empty_like(lines), np.zeros(lines.shape, np.int64)
+            best, best_i = lines[0].copy(), np.zeros(lines.shape[1:], np.int64)
+            for i, line in enumerate(lines):
+                with np.errstate(invalid="ignore"):
+                    take = _isnan(line) | (~_isnan(best) & cls.takes_over(line, best))
+                best, best_i = np.where(take, line, best), np.where(take, i, best_i)
+                values[i], idx[i] = best, best_i
+            values, idx = np.moveaxis(values, 0, dim), np.moveaxis(idx, 0, dim)
+        idx = np.asarray(idx, order="C")
+        ctx.dim, ctx.shape, ctx.index = dim, x.shape, idx
+        indices = Tensor(idx)
+        ctx.mark_non_differentiable(indices)
+        return Tensor(np.asarray(values, order="C")), indices
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices):
+        from .select import ScatterAdd
+        if 0 in ctx.shape:  # (PyTorch's cummaxmin_backward: "if (input.sym_numel() == 0) return input;")
+            return ctx.saved_tensors[0], None
+        return ScatterAdd.apply(Tensor(np.zeros(ctx.shape, grad._data.dtype)), ctx.dim, ctx.index, grad), None
+
+
+class Cummin(Cummax):
+    node_name = "CumminBackward0"
+    op_name, takes_over = "cummin", np.less_equal
+
+
+def _isnan(x):
+    return np.isnan(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool)
+
+
+CummaxReturnType, CumminReturnType = _return_type("cummax"), _return_type("cummin")
+
+
+def cummax(a, dim):
+    return CummaxReturnType(*Cummax.apply(a, dim))
+
+
+def cummin(a, dim):
+    return CumminReturnType(*Cummin.apply(a, dim))
+
+
+class Logcumsumexp(Function):
+    """``x.logcumsumexp(dim)``: out_i = log(exp(x_0) + ... + exp(x_i)), computed pairwise without overflow.
+
+    Backward (PyTorch's ``logcumsumexp_backward``): d out_i / d x_k = exp(x_k - out_i) for i >= k, so the
+    gradient of x_k is exp(x_k) * sum over i >= k of grad_i exp(-out_i): a reversed logcumsumexp of
+    ``log|grad| - out``, done apart for the positive and the negative gradients (a log needs positive numbers)."""
+    node_name = "LogcumsumexpBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        if not a.dtype.is_floating_point:
+            raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for \'{_TYPE_NAMES[a.dtype.name]}\'')
+        dim = ctx.dim = _wrap_dim(dim, a._data.ndim)
+        x = a._data
+        with np.errstate(invalid="ignore"):  # (a nan, or inf - inf, gives nan silently, as in PyTorch)
+            out = x.copy() if x.ndim == 0 else np.logaddexp.accumulate(x.astype(np.float64), axis=dim)
+        out = Tensor(np.asarray(out, dtype=x.dtype, order="C"))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        if grad._data.ndim == 0 or grad._data.size == 0:
+            return grad, None
+        d = ctx.dim
+        lowest = Tensor(np.asarray(np.finfo(grad._data.dtype).min, grad._data.dtype))  # (PyTorch: not -inf)
+        log_abs_grad = grad.abs().log()
+        positive = Where.apply((grad > 0)._data, log_abs_grad, lowest)
+        negative = Where.apply((grad < 0)._data, log_abs_grad, lowest)
+
+        def reverse_logcumsumexp(t):
+            return t.flip(d).logcumsumexp(d).flip(d)
+        return (reverse_logcumsumexp(positive - out) + a).exp() - (reverse_logcumsumexp(negative - out) + a).exp(), None
+
+
+# ------------------------------------------------------------------ var_mean, std_mean
+class VarMean(Function):
+    """``torch.var_mean(x, dim)``: (var, mean) in one op; the two gradients add up (``var_mean_backward``)."""
+    node_name = "VarMeanBackward0"
+    root = False  # (StdMean: the square root of the variance)
+
+    @classmethod
+    def forward(cls, ctx, a, dims, correction, keepdim):
+        name = "std_mean" if cls.root else "var_mean"
+        variance = (Std if cls.root else Var).forward(ctx, a, dims, correction, keepdim, name)  # (saves theirs)
+        ctx.set_materialize_grads(False)
+        x, n = a._data, _count(a._data.shape, ctx.dims)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = np.asarray(x.sum(axis=ctx.dims, keepdims=keepdim) / n, dtype=x.dtype, order="C")
+            if np.isinf(mean).any():  # PyTorch's mean here is Welford's running one: see _running_mean
+                mean = np.where(np.isinf(mean), _running_mean(x, ctx.dims, keepdim), mean)
+        return variance, Tensor(mean)
+
+    @classmethod
+    def backward(cls, ctx, grad_var, grad_mean):
+        shape = ctx.saved_tensors[0]._data.shape
+        out = None
+        if grad_var is not None:
+            out = (Std if cls.root else Var).backward(ctx, grad_var)[0]
+        if grad_mean is not None:  # (PyTorch's mean_backward: expanded and divided by the count, a plain number)
+            g = _unreduce(grad_mean, shape, ctx.dims, ctx.keepdim).expand(shape)
+            g = DivScalar.apply(g, _count(shape, ctx.dims))
+            out = g if out is None else out + g
+        return out, None, None, None
+
+
+def _running_mean(x, dims, keepdim):
+    """The mean as PyTorch's var_mean computes it, one element after the other (Welford: ``mean += (x - mean) / k``).
+    It is ``sum / n`` but where an inf is followed by another number: ``inf + (1 - inf) / 2`` is nan."""
+    lines = np.moveaxis(x, dims, tuple(range(x.ndim - len(dims), x.ndim)))
+    lines = lines.reshape(lines.shape[:x.ndim - len(dims)] + (-1,))
+    mean = np.zeros(lines.shape[:-1], x.dtype)
+    for k in range(lines.shape[-1]):
+        mean = mean + (lines[..., k] - mean) / x.dtype.type(k + 1)
+    return np.expand_dims(mean, dims) if keepdim else mean
+
+
+class StdMean(VarMean):
+    """``torch.std_mean(x, dim)``: (std, mean) in one op (``std_mean_backward``)."""
+    node_name = "StdMeanBackward0"
+    root = True
+
+
+def var_mean(a, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    _float_only(a, "var_mean only support floating point and complex dtypes")
+    return var_or_std(VarMean, a, dim, unbiased, keepdim, correction)
+
+
+def std_mean(a, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    _float_only(a, "std_mean only support floating point and complex dtypes")
+    return var_or_std(StdMean, a, dim, unbiased, keepdim, correction)
+
+
+# ------------------------------------------------------------------ distances and products
+class Dist(Function):
+    """``x.dist(y, p)``: the p-norm of ``x - y`` (broadcast), a 0-dim tensor; its gradient is ``norm``'s
+    (derivatives.yaml: ``norm_backward(grad, self - other, p, result)``, and the same formula again, negated, for
+    ``other``: under create_graph=True the two are two graphs, as in PyTorch)."""
+    node_name = "DistBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, p):
+        dtype = result_type(a, b)
+        if not dtype.is_floating_point:
+            raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
+                               f"{_TYPE_NAMES[dtype.name]} instead.")
+        broadcast_shape(a, b)
+        with np.errstate(invalid="ignore"):  # (inf - inf is nan, silently, as in PyTorch)
+            diff = a._data.astype(dtype.numpy) - b._data.astype(dtype.numpy)
+            out = Tensor(vector_norm(diff, float(p), None, False))
+        ctx.save_for_backward(a, b, out)
+        ctx.p = float(p)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b, out = ctx.saved_tensors
+        if ctx.p == 0:  # (the count of non-zeros: no gradient; PyTorch's formula then negates that missing gradient
+            if ctx.needs_input_grad[1]:  # for ``other``, which fails)
+                raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in C++) for "
+                                   "argument #0 'self'")
+            return None, None, None
+        def gradient():
+            diff = a - b
+            return norm_backward(grad, diff, out, ctx.p, tuple(range(diff._data.ndim)))
+        return (sum_to(gradient(), a._data.shape) if ctx.needs_input_grad[0] else None,
+                sum_to(-gradient(), b._data.shape) if ctx.needs_input_grad[1] else None, None)
+
+
+def dist(a, b, p=2):
+    check_not_bool(a, b, "Subtraction")  # (PyTorch: norm(a - b), and the subtraction refuses bools first)
+    return Dist.apply(a, b, p)
+
+
+class Vdot(Dot):
+    """``torch.vdot(a, b)``: the dot product (of real vectors: ``dot``), its own node."""
+    node_name = "VdotBackward0"
+    saved_names = {"self": 0, "other": 1}
+
+
+def inner(a, b):
+    """``torch.inner(a, b)``: sums of products over the last dims (``tensordot``, so ``ViewBackward0``); with a
+    0-dim operand, the product."""
+    if a._data.ndim == 0 or b._data.ndim == 0:
+        return a * b
+    if a._data.shape[-1] != b._data.shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes "
+                           f"{list(a._data.shape)} and {list(b._data.shape)}")
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    return tensordot(a, b, ([-1], [-1]))
+
+
+class Cdist(Function):
+    """``torch.cdist(x1, x2, p)``: the p-norm distance of every row of ``x1`` to every row of ``x2`` (in each
+    batch). Its backward is PyTorch's ``_cdist_backward``, once for each input (for ``x2`` with the roles swapped);
+    PyTorch has no derivative of that one: it can't be differentiated twice."""
+    node_name = "CdistBackward0"
+
+    @staticmethod
+    def forward(ctx, x1, x2, p):
+        diff = x1._data[..., :, None, :] - x2._data[..., None, :, :]
+        out = Tensor(vector_norm(diff, p, -1, False))
+        ctx.save_for_backward(x1, x2, out)
+        ctx.p = p
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        x1, x2, out = ctx.saved_tensors
+        g1 = CdistGrad.apply(grad.contiguous(), x1, x2, out, ctx.p) if ctx.needs_input_grad[0] else None
+        g2 = CdistGrad.apply(grad.mT.contiguous(), x2, x1, out.mT.contiguous(), ctx.p) if ctx.needs_input_grad[1] \
+            else None
+        return g1, g2, None
+
+
+class CdistGrad(Function):
+    """PyTorch's ``_cdist_backward(grad, x1, x2, p, cdist)``: the gradient of ``cdist`` for ``x1``. Each distance
+    d_ij = ||x1_i - x2_j||_p sends grad_ij * d d_ij / d x1_i back to row i: ``sign(diff)`` for p = 1,
+    ``diff / d`` for p = 2, ``diff |diff|^(p-2) / d^(p-1)`` in general (0 where d is 0)."""
+    node_name = "CdistBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x1, x2, dist, p):
+        g, d = grad._data[..., None], dist._data[..., None]
+        diff = x1._data[..., :, None, :] - x2._data[..., None, :, :]
+        with np.errstate(all="ignore"):
+            if p == 0:
+                step = np.zeros_like(diff)
+            elif p == 1:
+                step = np.sign(diff)
+            elif p == 2:
+                step = np.where(d == 0, 0, diff / d)
+            elif math.isinf(p):
+                step = np.sign(diff) * (np.abs(diff) == d)
+            elif p < 2:
+                step = np.where((d == 0) | (diff == 0), 0, np.sign(diff) * (np.abs(diff) / d) ** (p - 1))
+            else:
+                step = np.where(d == 0, 0, diff * np.abs(diff) ** (p - 2) / d ** (p - 1))
+        return sum_to(Tensor(np.asarray((step * g).sum(-2), x1._data.dtype)), x1._data.shape)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise NotImplementedError("the derivative for '_cdist_backward' is not implemented.")
+
+
+class EuclideanDist(Function):
+    """``cdist`` for p = 2 by matrix products (PyTorch's ``_euclidean_dist``, taken by default when either side
+    has more than 25 rows): ``|a - b|^2 = -2 a.b + |a|^2 + |b|^2`` for all pairs at once, in one ``matmul`` of
+    ``[-2a, |a|^2, 1]`` with ``[b, 1, |b|^2]``, clamped at 0 and square-rooted. Its backward
+    (``_euclidean_dist_backward``) is written with differentiable ops."""
+    node_name = "EuclideanDistBackward0"
+
+    @staticmethod
+    def forward(ctx, x1, x2):
+        a, b = x1._data, x2._data
+        a_norm, b_norm = (a * a).sum(-1, keepdims=True), (b * b).sum(-1, keepdims=True)
+        left = np.concatenate([a * a.dtype.type(-2), a_norm, np.ones_like(a_norm)], -1)
+        right = np.concatenate([b, np.ones_like(b_norm), b_norm], -1)
+        out = Tensor(np.sqrt(np.maximum(left @ np.swapaxes(right, -1, -2), 0)))
+        ctx.save_for_backward(x1, x2, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        x1, x2, out = ctx.saved_tensors
+        ratio = (grad / out).masked_fill(out == 0, 0)
+        return (x1 * ratio.sum(-1, True) - ratio.matmul(x2),
+                x2 * ratio.sum(-2).unsqueeze(-1) - ratio.mT.matmul(x1))
+
+
+_CDIST_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    for name, t in (("X1", x1), ("X2", x2)):
+        if t._data.ndim < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {t._data.ndim}D")
+    for name, t in (("X1", x1), ("X2", x2)):
+        if not t.dtype.is_floating_point:
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_TYPE_NAMES[t.dtype.name]}")
+    if x1._data.shape[-1] != x2._data.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1._data.shape[-1]} X2: "
+                           f"{x2._data.shape[-1]}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    if x1.dtype != x2.dtype:
+        raise RuntimeError(f"expected scalar type {_TYPE_NAMES[x1.dtype.name]} but found {_TYPE_NAMES[x2.dtype.name]}")
+    r1, r2 = x1._data.shape[-2], x2._data.shape[-2]
+    by_mm = compute_mode == _CDIST_MODES[1] or (compute_mode == _CDIST_MODES[0] and (r1 > 25 or r2 > 25))
+    if p != 2 or not by_mm or x1._data.size == 0 or x2._data.size == 0:
+        return Cdist.apply(x1, x2, float(p))
+    if x1._data.ndim == 2 and x2._data.ndim == 2:
+        return EuclideanDist.apply(x1, x2).view(r1, r2)
+    # batches: both expanded to the common batch shape, made contiguous and seen as (batch, rows, columns)
+    batch = tuple(broadcast_shapes(x1._data.shape[:-2], x2._data.shape[:-2]))
+    n = int(np.prod(batch))
+    a, b = (t.expand(batch + t._data.shape[-2:]).contiguous() for t in (x1, x2))
+    return EuclideanDist.apply(a.view(n, r1, -1), b.view(n, r2, -1)).view(batch + (r1, r2))
+
+
+# ------------------------------------------------------------------ the trapezoid rule
+# PyTorch's compositions (aten/src/ATen/native/Integration.cpp), so the same nodes: with a spacing ``dx``,
+# ``(y.sum(dim) - (y[0] + y[-1]) * 0.5) * dx``; with sample points ``x``, ``(dx * (y[1:] + y[:-1])).sum(dim) / 2``.
+def _trapezoid_spacing(name, y, x, dim):
+    """``dx``: the differences of the sample points ``x`` along ``dim``, ready to broadcast against ``y``."""
+    if y.dtype.name == "bool" or x.dtype.name == "bool":
+        raise RuntimeError(f"{name}: received a bool input for `x` or `y`, but bool is not supported")
+    if x._data.ndim == 1:
+        if x._data.shape[0] != y._data.shape[dim]:
+            raise RuntimeError(f"{name}: There must be one `x` value for each sample point")
+        shape = [1] * y._data.ndim
+        shape[dim] = x._data.shape[0]
+        x = x.view(shape)
+    elif x._data.ndim < y._data.ndim:
+        x = x.view((1,) * (y._data.ndim - x._data.ndim) + x._data.shape)
+    n = x._data.shape[dim]
+    return x.narrow(dim, 1, max(n - 1, 0)) - x.narrow(dim, 0, max(n - 1, 0))
+
+
+def _trapezoid_args(name, y, x, dx, dim):
+    """``dim`` wrapped, and the spacing: a tensor of differences (from ``x``) or a number (``dx``)."""
+    if x is not None and not isinstance(x, Tensor):  # (PyTorch's message from its argument parser)
+        raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, {type(x).__name__}), "
+                        f"but expected one of:\n * (Tensor y, Tensor x, *, int dim = -1)\n * (Tensor y, *, Number "
+                        "dx = 1, int dim = -1)\n")
+    if y._data.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions" if name == "trapezoid" else
+                         "slice() cannot be applied to a 0-dim tensor.")
+    dim = _wrap_dim(dim, y._data.ndim)
+    if x is not None:
+        return dim, _trapezoid_spacing(name, y, x, dim)
+    if y.dtype.name == "bool":
+        raise RuntimeError(f"{name}: received a bool input for `y`, but bool is not supported")
+    if isinstance(dx, bool):
+        raise RuntimeError(f"{name}: Currently, we only support dx as a real number.")
+    return dim, 1.0 if dx is None else float(dx)
+
+
+def _scaled(t, number, fn=MulScalar):
+    """``t * number`` as C++ writes it (``MulBackward1``; with ``fn=DivScalar``, ``t / number``,
+    ``DivBackward1``); an integer ``t`` (no gradient) becomes the default float dtype, as PyTorch promotes it."""
+    if not t.dtype.is_floating_point:
+        return t * number if fn is MulScalar else t / number
+    return fn.apply(t, number)
+
+
+def _ends(y, dim):
+    n = y._data.shape[dim]
+    return y.narrow(dim, 1, n - 1) + y.narrow(dim, 0, n - 1)
+
+
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    """``torch.trapezoid(y, x=None, dx=1, dim=-1)``: the area under the samples ``y`` by the trapezoid rule."""
+    dim, spacing = _trapezoid_args("trapezoid", y, x, dx, dim)
+    if y._data.shape[dim] == 0:  # (no samples: zeros, as numpy)
+        shape = y._data.shape[:dim] + y._data.shape[dim + 1:]
+        return Tensor(np.zeros(shape, y._data.dtype if y.dtype.is_floating_point else _dtype.get_default_dtype().numpy))
+    if isinstance(spacing, Tensor):
+        return _scaled((spacing * _ends(y, dim)).sum(dim), 2.0, DivScalar)
+    # (PyTorch's C++, (y.sum(dim) - (y.select(dim, 0) + y.select(dim, -1)) * 0.5) * dx, evaluates the right-hand
+    # operands first: the same order of nodes here, so that create_graph=True gives PyTorch's graph)
+    last = y.select(dim, -1)
+    ends = _scaled(y.select(dim, 0) + last, 0.5)
+    return _scaled(y.sum(dim) - ends, spacing)
+
+
+def trapz(y, x=None, *, dx=None, dim=-1):  # (PyTorch's older name)
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """``torch.cumulative_trapezoid``: the running areas (one fewer than the samples along ``dim``)."""
+    dim, spacing = _trapezoid_args("cumulative_trapezoid", y, x, dx, dim)
+    if y._data.shape[dim] == 0:
+        return Tensor(np.zeros(y._data.shape, y._data.dtype if y.dtype.is_floating_point else
+                               _dtype.get_default_dtype().numpy))
+    if isinstance(spacing, Tensor):
+        return _scaled((spacing * _ends(y, dim)).cumsum(dim), 2.0, DivScalar)
+    return _scaled(_ends(y, dim), spacing / 2.0).cumsum(dim)
+
+
+# ------------------------------------------------------------------ covariance, correlation
+def cov(a, *, correction=1, fweights=None, aweights=None):
+    """``torch.cov(x)``: the covariance of the variables (rows) of ``x`` over its observations (columns).
+    PyTorch's composition (``aten/src/ATen/native/Correlation.cpp``): the rows' (weighted) means, centred rows
+    ``c = x - mean``, then ``mm(c, (c * w).t()) / (N - correction)``, squeezed. ``fweights`` (integer counts) and
+    ``aweights`` (float importances) weigh the observations; their product is ``w``, their sum ``N``."""
+    if a._data.ndim > 2:
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
+                           f"{a._data.ndim} dimensions")
+    if a.dtype.name == "bool":
+        raise RuntimeError("cov(): bool dtype is not supported for input")
+    x = a.view(1, -1) if a._data.ndim < 2 else a
+    n = x._data.shape[1]
+    w = None
+    for name, weights, kind in (("fweights", fweights, "integral"), ("aweights", aweights, "floating point")):
+        if weights is None:
+            continue
+        if weights._data.ndim > 1:
+            raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got {name} with "
+                               f"{weights._data.ndim} dimensions")
+        if weights.dtype.is_floating_point != (kind == "floating point") or weights.dtype.name == "bool":
+            raise RuntimeError(f"cov(): expected {name} to have {kind} dtype but got {name} with "
+                               f"{_TYPE_NAMES[weights.dtype.name]} dtype")
+        if weights._data.size != n:
+            raise RuntimeError(f"cov(): expected {name} to have the same numel as there are observations in the "
+                               f"input but got {weights._data.size} != {n}")
+        if n and weights._data.min() < 0:
+            raise RuntimeError(f"cov(): {name} cannot be negative")
+        w = weights if w is None else w * weights
+    # the number of observations (PyTorch: a 0-dim int64 tensor), or the sum of the weights
+    w_sum = Tensor(np.asarray(n, np.int64)) if w is None else w.sum()
+    if w is not None and not w_sum._data != 0:
+        raise RuntimeError("cov(): weights sum to zero, can't be normalized")
+    avg = (x if w is None else x * w).sum(1) / w_sum
+    if w is not None and aweights is not None and correction != 0:
+        norm_factor = w_sum - MulScalar.apply((w * aweights).sum(), correction) / w_sum
+    else:  # (PyTorch records no subtraction of a correction of 0)
+        norm_factor = w_sum - correction if correction else w_sum
+    if norm_factor._data <= 0:
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
+                      "observations.", UserWarning, stacklevel=3)
+        norm_factor = Tensor(np.zeros_like(norm_factor._data))
+    x = x - avg.unsqueeze(1)
+    return x.mm((x if w is None else x * w).t()).true_divide(norm_factor).squeeze()
+
+
+def corrcoef(a):
+    """``torch.corrcoef(x)``: ``cov`` divided by the standard deviations of both variables, clipped to [-1, 1]."""
+    if a._data.ndim > 2:
+        raise RuntimeError(f"corrcoef(): expected input to have two or fewer dimensions but got an input with "
+                           f"{a._data.ndim} dimensions")
+    c = cov(a)
+    if c._data.ndim == 0:  # (one variable: nan where the covariance is nan, inf or 0; else 1)
+        return c / c
+    stddev = c.diagonal().sqrt()
+    c = c / stddev.view(-1, 1)
+    c = c / stddev.view(1, -1)
+    return c.clip(-1, 1)
+
+
+def logcumsumexp(a, dim):
+    return Logcumsumexp.apply(a, dim)
+
+
+def vdot(a, b):
+    return Vdot.apply(a, b)

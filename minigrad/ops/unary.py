@@ -337,7 +337,10 @@ class NoDerivative(Function):
     def apply(cls, *args):
         out = super().apply(*args)
         if isinstance(out, Tensor) and out.grad_fn is not None:
-            out.grad_fn._sequence_nr = float("inf")
+            node = out.grad_fn
+            node._sequence_nr = float("inf")
+            # (edges only to the inputs that require grad, as PyTorch's NotImplemented node has)
+            node.next_functions = tuple(e for e in node.next_functions if e[0] is not None)
         return out
 
 

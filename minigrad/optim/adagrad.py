@@ -42,11 +42,7 @@ class Adagrad(Optimizer):
         """One update of every parameter that has a gradient; returns ``closure()``'s loss if given."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                grad = p.grad if not group["maximize"] else -p.grad
-                state = self.state[p]
+            for p, grad, state in self._params_with_grad(group):
                 state["step"] += 1
                 step = state["step"].item()
                 if group["weight_decay"] != 0:

@@ -16,16 +16,23 @@ The training loop is always the same three calls::
 
 ``step()`` runs under ``no_grad``: updating the weights is not part of the model's computation.
 
-minigrad leaves out the step/state_dict hooks, parameter names in groups, and the
+Step hooks (``register_step_pre_hook``/``register_step_post_hook``, and the global ones of
+``register_optimizer_step_pre_hook``/``register_optimizer_step_post_hook``) run around every ``step()``.
+minigrad leaves out the state_dict hooks, parameter names in groups, and the
 ``foreach``/``fused`` implementations (the options are accepted so that ``param_groups`` and
 ``print(optimizer)`` look like PyTorch's, but minigrad always runs the plain for-loop).
 """
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 import copy
+import functools
 import warnings
 
 from ..autograd import grad_mode
-from ..tensor import Tensor
+from ..tensor import RemovableHandle, Tensor
+
+# hooks of every optimizer: register_optimizer_step_pre_hook / register_optimizer_step_post_hook
+_global_optimizer_pre_hooks = OrderedDict()
+_global_optimizer_post_hooks = OrderedDict()
 
 
 def _typename(obj):
@@ -35,6 +42,9 @@ def _typename(obj):
 class Optimizer:
     def __init__(self, params, defaults):
         self.defaults = defaults
+        self._optimizer_step_pre_hooks = OrderedDict()
+        self._optimizer_step_post_hooks = OrderedDict()
+        _patch_step_function(type(self))
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
                             "but got " + _typename(params))
@@ -86,6 +96,13 @@ class Optimizer:
         """Forget every parameter's gradient: ``None`` by default, or zeros in place."""
         zero_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
 
+    def _params_with_grad(self, group):
+        """Each parameter of ``group`` that has a gradient: ``(p, grad, state)``, the gradient negated for
+        ``maximize=True`` (PyTorch's ``_init_group`` collects the same, as lists)."""
+        for p in group["params"]:
+            if p.grad is not None:
+                yield p, (-p.grad if group.get("maximize") else p.grad), self.state[p]
+
     @staticmethod
     def _closure_loss(closure):
         """``step(closure)`` re-evaluates the model first (grad mode on) and returns that loss."""
@@ -97,6 +114,16 @@ class Optimizer:
     def step(self, closure=None):
         """Update the parameters once; each optimizer defines this."""
         raise NotImplementedError
+
+    # ------------------------------------------------------------------ step hooks
+    def register_step_pre_hook(self, hook):
+        """``hook(optimizer, args, kwargs)`` runs before every ``step()``; it may return new ``(args, kwargs)``.
+        Returns a handle: ``handle.remove()`` unregisters it."""
+        return RemovableHandle(self._optimizer_step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook):
+        """``hook(optimizer, args, kwargs)`` runs after every ``step()``."""
+        return RemovableHandle(self._optimizer_step_post_hooks, hook)
 
     # ------------------------------------------------------------------ saving and loading
     def state_dict(self):
@@ -153,6 +180,57 @@ class Optimizer:
                     format_string += f"    {key}: {group[key]}\n"
         format_string += ")"
         return format_string
+
+
+def register_optimizer_step_pre_hook(hook):
+    """A pre hook of every optimizer (they run before each optimizer's own pre hooks)."""
+    return RemovableHandle(_global_optimizer_pre_hooks, hook)
+
+
+def register_optimizer_step_post_hook(hook):
+    """A post hook of every optimizer (they run after each optimizer's own post hooks)."""
+    return RemovableHandle(_global_optimizer_post_hooks, hook)
+
+
+def _patch_step_function(cls):
+    """Make ``cls.step`` run the step hooks around it.  Like PyTorch, the first optimizer of a class
+    made wraps its class's ``step`` once, so that ``SGD.step`` itself stays a plain loop."""
+    if getattr(cls.step, "hooked", False):
+        return
+    step = cls.step
+
+    @functools.wraps(step)
+    def step_with_hooks(*args, **kwargs):  # (the hooks see args as PyTorch passes them: the optimizer first)
+        self = args[0]
+        for pre_hook in (*_global_optimizer_pre_hooks.values(), *self._optimizer_step_pre_hooks.values()):
+            result = pre_hook(self, args, kwargs)
+            if result is not None:
+                if isinstance(result, tuple) and len(result) == 2:
+                    args, kwargs = result
+                else:
+                    raise RuntimeError(f"{step} must return None or a tuple of (new_args, new_kwargs), "
+                                       f"but got {result}.")
+        out = step(*args, **kwargs)
+        for post_hook in (*self._optimizer_step_post_hooks.values(), *_global_optimizer_post_hooks.values()):
+            post_hook(self, args, kwargs)
+        return out
+
+    step_with_hooks.hooked = True
+    cls.step = step_with_hooks
+
+
+def _check_adam_options(lr, betas, eps, weight_decay):
+    """The argument checks of Adam, NAdam, RAdam and Adamax (same order, same messages)."""
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
 
 
 def _check_plain_loop(fused, differentiable, capturable=False):

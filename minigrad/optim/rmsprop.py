@@ -38,11 +38,7 @@ class RMSprop(Optimizer):
         loss = self._closure_loss(closure)
         for group in self.param_groups:
             lr, alpha, eps, momentum = group["lr"], group["alpha"], group["eps"], group["momentum"]
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                grad = p.grad if not group["maximize"] else -p.grad
-                state = self.state[p]
+            for p, grad, state in self._params_with_grad(group):
                 if len(state) == 0:  # first step for this parameter
                     state["step"] = creation.tensor(0.0)
                     state["square_avg"] = creation.zeros_like(p)

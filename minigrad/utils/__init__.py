@@ -1,2 +1,3 @@
-"""``minigrad.utils``: data loading (``utils.data``) and the module backward hooks (``utils.hooks``)."""
-from . import data, hooks  # noqa: E402,F401
+"""``minigrad.utils``: data loading (``utils.data``), the module backward hooks (``utils.hooks``) and gradient
+checkpointing (``utils.checkpoint``)."""
+from . import checkpoint, data, hooks  # noqa: E402,F401

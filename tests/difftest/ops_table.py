@@ -653,3 +653,102 @@ OPS += [  # in-place view ops: the tensor itself takes the view's shape and stri
     Op("t_", "{a}.t_()", kind="inplace", torch_bug=retains_grad),
     Op("transpose_", "{a}.transpose_({d0}, {d1})", kind="inplace", args=dims2, dtypes="any", torch_bug=retains_grad),
 ]
+
+
+# ---------------------------------------------------------------------------------- the everyday API of 2026-12-06
+# sample=False as above: in `make fuzz`, and in the fixed sample when its fixtures are next regenerated.
+def shrink(r, a):
+    return {"l": repr(r.choice([0.5, 1.0, 0.0, 1.5]))}
+
+
+def celu_alpha(r, a):
+    return {"alpha": repr(r.choice([1.0, 0.5, 2.0]))}
+
+
+def logit_eps(r, a):
+    return {"eps": repr(r.choice([None, 1e-6, 0.1]))}
+
+
+def quantile_args(r, a):
+    return {"q": repr(r.choice([0.5, 0.0, 1.0, 0.3])), "dim": any_dim(r, a) if a.dim() else None,
+            "mode": repr(r.choice(["linear", "lower", "higher", "midpoint", "nearest"]))}
+
+
+def rot90_args(r, a):
+    d = [0, 1] if a.dim() >= 2 else [0, 0]
+    return {"k": r.choice([1, 2, -1, 3]), "dims": repr(d)}
+
+
+def split_args(r, a):
+    return {"n": r.choice([1, 2, 3]), "dim": any_dim(r, a)}
+
+
+def diag_embed_args(r, a):
+    return {"k": r.choice([0, 1, -1])}
+
+
+OPS += [
+    Op(name, f"{{a}}.{name}()", dtypes="any", sample=False)
+    for name in ("asinh", "erfc", "lgamma", "digamma", "i0", "sinc", "deg2rad", "rad2deg", "absolute", "negative",
+                 "fix", "isposinf", "isneginf", "isreal")
+] + [
+    # (the sign bit of a nan differs: numpy's log(-1) is -nan, PyTorch's +nan; see the README's known differences)
+    Op("signbit", "{a}.nan_to_num().signbit()", dtypes="any", sample=False),
+    Op("acosh", "({a}.abs() + 1).acosh()", sample=False),
+    Op("atanh", "({a} * 0.5).tanh().atanh()", sample=False),
+    Op("erfinv", "({a} * 0.5).tanh().erfinv()", sample=False),
+    Op("logit", "({a} * 0.5).sigmoid().logit({eps})", args=logit_eps, sample=False),
+    Op("polygamma", "({a}.abs() + 0.5).polygamma(1)", sample=False),
+] + [
+    Op(name, f"T.{name}({{a}}, {{b}})", pair="broadcast", dtypes="any", sample=False)
+    for name in ("atan2", "hypot", "logaddexp", "logaddexp2", "fmax", "fmin", "float_power",
+                 "heaviside", "greater", "less_equal", "not_equal")
+] + [
+    Op("copysign_num", "{a}.copysign({c})", args=number, dtypes="any", sample=False),
+    Op("copysign_nan_free", "{a}.copysign({b}.nan_to_num())", pair="broadcast", dtypes="any", sample=False),
+    Op("xlogy_", "{a}.xlogy_({b}.abs())", pair="broadcast", kind="inplace", sample=False),
+    Op("atan2_", "{a}.atan2_({b})", pair="broadcast", kind="inplace", sample=False),
+    Op("eq_", "{a}.eq_({b})", pair="broadcast", kind="inplace", sample=False),
+    Op("lt_num_", "{a}.lt_({c})", args=number, kind="inplace", sample=False),
+    # activations
+    Op("F.celu", "F.celu({a}, {alpha})", args=celu_alpha, sample=False),
+    Op("F.mish", "F.mish({a})", sample=False),
+    Op("F.hardswish", "F.hardswish({a})", sample=False),
+    Op("F.hardsigmoid", "F.hardsigmoid({a})", sample=False),
+    Op("F.softsign", "F.softsign({a})", sample=False),
+    Op("F.tanhshrink", "F.tanhshrink({a})", sample=False),
+    Op("F.softshrink", "F.softshrink({a}, {l})", args=shrink, sample=False),
+    Op("hardshrink", "{a}.hardshrink({l})", args=shrink, dtypes="any", sample=False),
+    Op("F.glu", "F.glu({a}, {dim})", args=dim, sample=False),
+    Op("F.rrelu_eval", "F.rrelu({a})", dtypes="any", sample=False),
+    Op("F.threshold_", "F.threshold_({a}, 0.5, -1.0)", kind="inplace", sample=False),
+    Op("F.hardswish_", "F.hardswish({a}, inplace=True)", kind="inplace", sample=False),
+    Op("F.softmax_dtype", "F.softmax({a}, {dim}, dtype=T.float64)", args=dim, dtypes="any", sample=False),
+    # reductions, scans, shapes
+    Op("nansum", "{a}.nansum({dim}, keepdim={keepdim})", args=dim_keepdim, dtypes="any", sample=False),
+    Op("nanmean", "{a}.nanmean({dim})", args=dim, sample=False),
+    Op("logcumsumexp", "{a}.logcumsumexp({dim})", args=dim, sample=False),
+    Op("cummax", "{a}.cummax({dim})[0]", args=dim, dtypes="any", sample=False),
+    Op("cummin_idx", "{a}.cummin({dim})[1]", args=dim, dtypes="any", kind="cast", sample=False),
+    Op("aminmax", "T.aminmax({a}, dim={dim}, keepdim={keepdim})[1]", args=dim_keepdim, dtypes="any", sample=False),
+    # (`* 1`: PyTorch 2.13 fails an internal assert on an in-place op on an output of var_mean that retains grad)
+    Op("var_mean", "T.var_mean({a}, {dim})[0] * 1", args=dim, sample=False),
+    Op("std_mean", "T.std_mean({a}, {dim}, keepdim={keepdim})[1] * 1", args=dim_keepdim, sample=False),
+    Op("quantile", "{a}.quantile({q}, dim={dim}, interpolation={mode})", args=quantile_args, sample=False),
+    Op("trapezoid", "T.trapezoid({a}, dim={dim})", args=dim, sample=False),
+    Op("dist", "T.dist({a}, {b})", pair="broadcast", sample=False),
+    Op("inner", "T.inner({a}, {b})", pair="same", sample=False),
+    Op("rot90", "{a}.rot90({k}, {dims})", args=rot90_args, dtypes="any", sample=False),
+    Op("fliplr", "{a}.fliplr()", dtypes="any", sample=False),
+    Op("flipud", "T.flipud({a})", dtypes="any", sample=False),
+    Op("ravel", "{a}.ravel()", dtypes="any", sample=False),
+    Op("broadcast_to", "{a}.broadcast_to({shape})", args=expand_to, dtypes="any", sample=False),
+    Op("atleast_2d", "T.atleast_2d({a})", dtypes="any", sample=False),
+    Op("atleast_3d", "T.atleast_3d({a})", dtypes="any", sample=False),
+    Op("vstack", "T.vstack([{a}, {b}])", pair="cat", dtypes="any", sample=False),
+    Op("hstack", "T.hstack([{a}, {b}])", pair="cat", dtypes="any", sample=False),
+    Op("tensor_split", "{a}.tensor_split({n}, {dim})[0]", args=split_args, dtypes="any", sample=False),
+    Op("diag_embed", "T.diag_embed({a}, {k})", args=diag_embed_args, dtypes="any", sample=False),
+    Op("msort", "T.msort({a})", dtypes="any", sample=False),
+    Op("where_method", "{a}.where({a} > 0, {b})", pair="broadcast", dtypes="any", sample=False),
+]

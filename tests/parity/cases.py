@@ -4687,3 +4687,7 @@ def f31_result_layouts(T, F, o):
     for k, t in enumerate([F.pad(x, ()), F.pad(x, (0, -1)), F.pad(x, (1, 0)), x.index_fill(1, T.tensor([0]), 2.0),
                            i.trunc(), i.floor(), i.round(), x.diff(n=0, dim=1)]):
         strides(f"copy{k}", t)
+
+
+# ---------------------------------------------------------------------------------- more cases, one module per area
+from . import cases_autograd_api, cases_math, cases_misc, cases_nn_act, cases_nn_more, cases_optim  # noqa: E402,F401
