@@ -327,3 +327,30 @@ from .ops.math_more import (asinh, acosh, atanh, arcsinh, arccosh, arctanh, erfc
                             greater_equal, less, less_equal, not_equal, asinh_, erfc_, i0_, sinc_, deg2rad_, rad2deg_,
                             logit_, fix_, negative_, xlogy_, ldexp_, gcd_, lcm_)
 from .nn.functional import celu, celu_, hardshrink, prelu, rrelu, rrelu_, selu_, threshold, threshold_  # noqa: E402
+
+
+def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,  # noqa: A001
+            disable=False):
+    """PyTorch's ``torch.compile`` makes a model or function run faster and gives the same numbers.  minigrad has
+    no compiler: it gives back ``model`` itself (used as ``@compile`` or ``@compile(...)``, the function as it is)."""
+    if model is None:
+        return lambda fn: fn
+    return model
+
+
+_LEFT_OUT = {  # the parts of torch a learner may meet that minigrad does not have, and what to use instead
+    "func": "the function transforms (torch.func.grad, vmap, jacrev); minigrad has autograd.grad and "
+            "autograd.functional (jacobian, hessian, vjp, jvp)",
+    "jit": "TorchScript", "fx": "graph capture", "export": "graph capture", "onnx": "model export",
+    "distributed": "several processes or machines", "amp": "mixed precision", "autocast": "mixed precision",
+    "fft": "Fourier transforms", "special": "the special functions' module (the common ones are minigrad.lgamma, "
+    "minigrad.digamma, minigrad.erfinv, minigrad.i0, ...)", "sparse": "sparse layouts (dense tensors only)",
+    "nested": "nested tensors", "masked": "masked tensors", "quantization": "quantized tensors",
+    "hub": "downloads of models",
+}
+
+
+def __getattr__(name):  # (Python asks this for a name the module does not define)
+    if name in _LEFT_OUT:
+        raise AttributeError(f"minigrad has no {name}: {_LEFT_OUT[name]}; PyTorch has torch.{name}")
+    raise AttributeError(f"module 'minigrad' has no attribute '{name}'")

@@ -64,3 +64,4 @@ def test_the_stepper_runs_the_same_checks():
             y = (z.sqrt() * 0).sum()
             with pytest.raises(RuntimeError, match="SqrtBackward0' returned nan"):
                 BackwardStepper(y).steps
+

@@ -75,3 +75,23 @@ def test_in_place_forms_change_the_tensor_and_record_the_ops_node():
     assert x.grad.tolist() == [[2.0, 0.0], [4.0, 1.5]]  # d/dx of tril(x + 0.5 x^2)
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
         x.lerp_(x * 2, 0.5)
+
+
+def test_what_minigrad_leaves_out_says_so():
+    for name, words in [("func", "autograd.functional"), ("fft", "Fourier"), ("special", "minigrad.lgamma")]:
+        with pytest.raises(AttributeError, match=f"minigrad has no {name}: .*{words}.*PyTorch has torch.{name}"):
+            getattr(torch, name)
+    with pytest.raises(AttributeError, match="reverse mode only"):
+        torch.autograd.forward_ad
+    with pytest.raises(AttributeError, match="^module 'minigrad' has no attribute 'nothing_like_this'$"):
+        torch.nothing_like_this
+
+
+def test_compile_gives_back_the_model():
+    model = torch.nn.Linear(2, 1)
+    assert torch.compile(model) is model
+
+    @torch.compile(mode="reduce-overhead")
+    def double(x):
+        return x * 2
+    assert double(torch.ones(1)).item() == 2.0

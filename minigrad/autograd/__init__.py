@@ -169,3 +169,11 @@ def Variable(data, requires_grad=False, volatile=False):
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402
 from . import functional  # noqa: E402  (jacobian, hessian, vjp, jvp: built from grad above)
 from . import profiler  # noqa: E402  (times the ops of a block: wraps Function.apply while on)
+
+
+def __getattr__(name):  # (Python asks this for a name the module does not define)
+    if name == "forward_ad":
+        raise AttributeError("minigrad has no forward_ad: it computes gradients in reverse mode only (backward); "
+                             "autograd.functional.jvp gives a Jacobian-vector product through two backwards; "
+                             "PyTorch has torch.autograd.forward_ad")
+    raise AttributeError(f"module 'minigrad.autograd' has no attribute '{name}'")
