@@ -329,6 +329,18 @@ from .ops.math_more import (asinh, acosh, atanh, arcsinh, arccosh, arctanh, erfc
 from .nn.functional import celu, celu_, hardshrink, prelu, rrelu, rrelu_, selu_, threshold, threshold_  # noqa: E402
 
 
+def adjoint(input):  # noqa: A002
+    return input.adjoint()
+
+
+def diagflat(input, offset=0):  # noqa: A002
+    return input.diagflat(offset)
+
+
+def argwhere(input):  # noqa: A002
+    return input.argwhere()
+
+
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,  # noqa: A001
             disable=False):
     """PyTorch's ``torch.compile`` makes a model or function run faster and gives the same numbers.  minigrad has

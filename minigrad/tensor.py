@@ -158,6 +158,35 @@ class Tensor:
             raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
         return self.transpose(-2, -1)
 
+    # the conjugate transposes: minigrad's numbers are real, so they are the transposes (PyTorch's nodes too)
+    @property
+    def H(self):
+        if self._data.ndim == 0:
+            return self._conjugate_of_a_number("Tensor.H", 4335)
+        if self._data.ndim != 2:
+            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self._data.ndim}-D tensor."
+                               + (" For batches of matrices, consider using tensor.mH" if self._data.ndim > 2 else ""))
+        return self.transpose(0, 1)
+
+    @property
+    def mH(self):
+        return self._matrix_conjugate_transpose("Tensor.mH", "tensor.mH", 4382)
+
+    def adjoint(self):
+        return self._matrix_conjugate_transpose("adjoint()", "tensor.adjoint()", 4390)
+
+    def _matrix_conjugate_transpose(self, deprecated, name, line):
+        if self._data.ndim == 0:
+            return self._conjugate_of_a_number(deprecated, line)
+        if self._data.ndim == 1:
+            raise RuntimeError(f"{name} is only supported on matrices or batches of matrices. Got 1-D tensor.")
+        return self.transpose(-2, -1)
+
+    def _conjugate_of_a_number(self, name, line):
+        _warn_once(f"{name} is deprecated on 0-D tensors. Consider using x.conj(). (Triggered internally at "
+                   f"/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:{line}.)")
+        return self
+
     # ------------------------------------------------------------------ requires_grad
     @property
     def requires_grad(self):
@@ -1430,6 +1459,36 @@ class Tensor:
         dtype = None if dtype is None else _dtype.to_dtype(dtype)
         return _ops.statistics.Cumprod.apply(self, _wrap_dim(dim, self._data.ndim), dtype)
 
+    def cumsum_(self, dim, dtype=None):
+        return _ops.inplace(self, _ops.statistics.CumsumInPlace, dim, dtype)
+
+    def cumprod_(self, dim, dtype=None):
+        return _ops.inplace(self, _ops.statistics.CumprodInPlace, dim, dtype)
+
+    def argwhere(self):
+        """The indices of the non-zero elements, one row each (``x.nonzero()``)."""
+        return self.nonzero()
+
+    def diagflat(self, offset=0):
+        """A matrix with the flattened values on its diagonal ``offset`` (PyTorch: ``contiguous().view(-1).diag()``)."""
+        return self.contiguous().view(-1).diag(offset)
+
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        return _random.multinomial(self, num_samples, replacement, generator=generator)
+
+    def get_device(self):
+        """-1: a CPU tensor (PyTorch gives the GPU's index for a CUDA tensor)."""
+        return -1
+
+    def short(self):
+        return self.to(_dtype.int16)
+
+    def char(self):
+        return self.to(_dtype.int8)
+
+    def byte(self):
+        return self.to(_dtype.uint8)
+
     # selecting and rearranging
     def masked_select(self, mask):
         return _ops.select.masked_select(self, mask)
@@ -1916,8 +1975,10 @@ def _bitwise(fn, name, a, b):
 def _compare(fn, a, b):
     if isinstance(b, Tensor) and a._data.shape != b._data.shape:
         _ops.broadcast_shape(a, b)  # PyTorch's error when the shapes do not broadcast
-    bd = b._data if isinstance(b, Tensor) else b
-    return Tensor(_ops.layout.laid_out(np.asarray(fn(a._data, bd)), a._data, bd))  # (PyTorch's strides)
+    # (two tensors are compared in their common dtype, as PyTorch's TensorIterator does: a float32 tensor and a
+    # float64 0-dim one in float32)
+    x, y = _ops._util.operands(a, b) if isinstance(b, Tensor) else (a._data, b)
+    return Tensor(_ops.layout.laid_out(np.asarray(fn(x, y)), a._data, y))  # (PyTorch's strides)
 
 
 # The modules below use Tensor, and Tensor's methods use them: they are imported here, once the

@@ -95,3 +95,32 @@ def test_compile_gives_back_the_model():
     def double(x):
         return x * 2
     assert double(torch.ones(1)).item() == 2.0
+
+
+_ZERO_DIM_TRANSPOSES = """
+import warnings
+import {T} as T
+s = T.tensor(2.0)
+for expr in ["s.H", "s.mH", "s.adjoint()", "s.H"]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert eval(expr) is s
+    print(expr, [str(w.message) for w in caught])
+"""
+
+
+@pytest.mark.parametrize("lib", ["minigrad", "torch"])
+def test_conjugate_transposes_of_a_number_warn_once_per_process(lib):
+    """``x.H``, ``x.mH`` and ``x.adjoint()`` of a 0-dim tensor give it back and warn, once per process (as PyTorch's
+    TORCH_WARN_ONCE: the parity case cannot see it, its two runs share one process)."""
+    import subprocess
+    import sys
+    if lib == "torch":
+        pytest.importorskip("torch")
+    out = subprocess.run([sys.executable, "-c", _ZERO_DIM_TRANSPOSES.format(T=lib)], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    where = "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:{}.)"
+    assert out == [f"s.H ['Tensor.H is deprecated on 0-D tensors. Consider using x.conj(). {where.format(4335)}']",
+                   f"s.mH ['Tensor.mH is deprecated on 0-D tensors. Consider using x.conj(). {where.format(4382)}']",
+                   f"s.adjoint() ['adjoint() is deprecated on 0-D tensors. Consider using x.conj(). {where.format(4390)}']",
+                   "s.H []"]

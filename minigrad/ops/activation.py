@@ -431,8 +431,8 @@ class LogSigmoid(Function):
         ctx.save_for_backward(a)
         x = a._data
         # (each of exp and log1p rounded once to x's dtype, as PyTorch's kernels give them: see rounded_once)
-        return Tensor(np.asarray(np.minimum(x, 0) - rounded_once(np.log1p, rounded_once(np.exp, -np.abs(x))),
-                                 dtype=x.dtype))
+        out = np.minimum(x, 0) - rounded_once(np.log1p, rounded_once(np.exp, -np.abs(x)))
+        return Tensor(np.asarray(out, dtype=x.dtype, order="C"))  # (PyTorch's log_sigmoid_forward: row-major)
 
     @staticmethod
     def backward(ctx, grad):
@@ -454,7 +454,7 @@ class LogSigmoidBackward(Function):
             b = rounded_once(np.exp, -np.abs(x))
             negative = x < 0
             slope = negative.astype(x.dtype) - np.where(negative, 1, -1).astype(x.dtype) * (b / (1 + b))
-            return Tensor(np.asarray(slope * grad._data, dtype=x.dtype))
+            return Tensor(laid_out(np.asarray(slope * grad._data, dtype=x.dtype), grad._data, x))
 
     @staticmethod
     def backward(ctx, gg):

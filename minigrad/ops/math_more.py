@@ -511,7 +511,8 @@ class Hypot(_FloatBinary):
     @classmethod
     def forward(cls, ctx, a, b):
         out = _float_result(cls.numpy_fn, a, b, _float_dtype(a, b, cls.kernel))
-        ctx.save_for_backward(a, b, out)
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_a else None, b if need_b else None, out)  # (each only for its own formula)
         return out
 
     @staticmethod
@@ -599,17 +600,19 @@ class Copysign(Function):
     def forward(ctx, a, b):
         b = as_operand(b, a)  # (a number: no input of the node)
         out = _float_result(np.copysign, a, b, _float_dtype(a, b))
-        ctx.save_for_backward(a, out)
+        if ctx.needs_input_grad[0]:  # (only self's formula reads them, so PyTorch saves them only for it)
+            ctx.save_for_backward(a, out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        a, out = ctx.saved_tensors
-        ratio = (out / a).masked_fill(a == 0, 0)
-        other = None
+        self_grad = other = None
+        if ctx.needs_input_grad[0]:
+            a, out = ctx.saved_tensors
+            self_grad = grad * (out / a).masked_fill(a == 0, 0)
         if len(ctx.needs_input_grad) > 1 and ctx.needs_input_grad[1]:
             other = constant(np.zeros(ctx.input_shapes[1], ctx._input_dtypes[1]))
-        return grad * ratio, other
+        return self_grad, other
 
 
 class CopysignScalar(Copysign):

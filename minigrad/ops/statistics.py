@@ -334,6 +334,37 @@ class Cumprod(Function):
         return Tensor(_cumprod_grad(a._data, grad._data, d)), None, None
 
 
+_C_TYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+
+def _in_place_arguments(a, dim, dtype):
+    """``x.cumsum_(dim, dtype)``: the result goes into ``x``, so ``dtype`` may only be ``x``'s (PyTorch's message
+    names the C++ types); checked after autograd's checks, as PyTorch does."""
+    if dtype is not None and _dtype.to_dtype(dtype) is not a.dtype:
+        raise RuntimeError(f"Bad in-place call: input tensor dtype {_C_TYPES[a.dtype.name]} and output tensor dtype "
+                           f"{_C_TYPES[_dtype.to_dtype(dtype).name]} should match")
+    return _wrap_dim(dim, a._data.ndim)
+
+
+class CumsumInPlace(Cumsum):
+    """``x.cumsum_(dim)``: the same node as ``cumsum``."""
+    node_name = "CumsumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, dtype):
+        return Cumsum.forward(ctx, a, _in_place_arguments(a, dim, dtype), None)
+
+
+class CumprodInPlace(Cumprod):
+    """``x.cumprod_(dim)``: the same node as ``cumprod``."""
+    node_name = "CumprodBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, dtype):
+        return Cumprod.forward(ctx, a, _in_place_arguments(a, dim, dtype), None)
+
+
 def cumprod_backward_with_zeros(grad, x, dim):
     """PyTorch's ``cumprod_backward`` for zeros in ``x`` under ``create_graph=True``: for each k, the
     gradient of x_k is the sum over i >= k of grad_i times the product of x_0 .. x_i without x_k, made of

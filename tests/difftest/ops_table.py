@@ -751,4 +751,13 @@ OPS += [
     Op("diag_embed", "T.diag_embed({a}, {k})", args=diag_embed_args, dtypes="any", sample=False),
     Op("msort", "T.msort({a})", dtypes="any", sample=False),
     Op("where_method", "{a}.where({a} > 0, {b})", pair="broadcast", dtypes="any", sample=False),
+    Op("H", "{a}.H", dtypes="any", sample=False),
+    Op("mH", "{a}.mH", dtypes="any", sample=False),
+    Op("adjoint", "T.adjoint({a})", dtypes="any", sample=False),
+    Op("diagflat", "{a}.diagflat({k})", args=diag_offset, dtypes="any", sample=False),
+    Op("argwhere", "T.argwhere({a})", dtypes="any", sample=False),
+    Op("cumsum_", "{a}.cumsum_({dim})", args=dim, kind="inplace", sample=False),
+    Op("cumprod_", "{a}.cumprod_({dim})", args=dim, kind="inplace", sample=False),
+    Op("F.logsigmoid", "F.logsigmoid({a})", sample=False),
+    Op("F.relu6", "F.relu6({a})", dtypes="any", sample=False),
 ]

@@ -1004,3 +1004,40 @@ def shp_what_the_fuzzer_found(T, F, o):
     t = leaf(T, 45, 2, 1, 2, 2)
     gt, = T.autograd.grad((T.trapezoid(t, dim=1).hardshrink(0.0).exp()).sum(), t, create_graph=True)
     o.all(gt, "trapezoid_second", depth=4)
+
+
+@case
+def shp_conjugate_transposes_and_small_methods(T, F, o):
+    """H, mH, adjoint (the transposes of real matrices, with PyTorch's errors and 0-dim warnings); diagflat,
+    argwhere, cumsum_/cumprod_ (and their dtype check), short/char/byte, get_device, the multinomial method."""
+    import warnings
+    x = leaf(T, 46, 2, 3)
+    for name, fn in [("H", lambda t: t.H), ("mH", lambda t: t.mH), ("adjoint", lambda t: t.adjoint()),
+                     ("T.adjoint", lambda t: T.adjoint(t))]:
+        o.all(fn(x), name)
+        o.raw(f"{name}.stride", list(fn(x).stride()))
+        o.err(f"{name}.vector", lambda: fn(T.ones(3)))
+    o.err("H.batch", lambda: T.ones(2, 2, 2).H)
+    o.raw("mH.batch", list(T.ones(4, 2, 3).mH.shape))
+    with warnings.catch_warnings():  # (each warns once per process: tests/test_everyday_ops.py checks the texts)
+        warnings.simplefilter("ignore")
+        s = T.tensor(2.0)
+        o.raw("zero_dim_same", [s.H is s, s.mH is s, s.adjoint() is s])
+    v = leaf(T, 47, 3)
+    for name, t in [("diagflat", x.diagflat()), ("diagflat1", v.diagflat(1)), ("T.diagflat", T.diagflat(v, -2))]:
+        o.all(t, name)
+    m = T.tensor([[0, 1, 2], [3, 0, 0]])
+    o.val("argwhere", lambda: T.argwhere(m))
+    o.val("argwhere_method", lambda: m.argwhere())
+    for name in ["cumsum_", "cumprod_"]:
+        y = x * 1
+        r = getattr(y, name)(1)
+        o.raw(f"{name}.same", r is y)
+        o.all(y, name)
+        o.err(f"{name}.dtype", lambda: getattr(x * 1, name)(0, dtype=T.float64))
+        o.err(f"{name}.long", lambda: getattr(x * 1, name)(0, dtype=T.int64))
+    o.raw("casts", [o.norm(str(x.short().dtype)), o.norm(str(x.char().dtype)), o.norm(str(x.byte().dtype)),
+                    x.get_device()])
+    o.val("short_values", lambda: (x * 10).short())
+    T.manual_seed(0)
+    o.val("multinomial", lambda: T.tensor([0.2, 0.5, 0.3]).multinomial(4, replacement=True))
