@@ -600,15 +600,16 @@ class Copysign(Function):
     def forward(ctx, a, b):
         b = as_operand(b, a)  # (a number: no input of the node)
         out = _float_result(np.copysign, a, b, _float_dtype(a, b))
-        if ctx.needs_input_grad[0]:  # (only self's formula reads them, so PyTorch saves them only for it)
-            ctx.save_for_backward(a, out)
+        # (PyTorch saves self only for self's formula, the result always: a later in-place change of the result
+        # is refused even when only ``other`` needs its (zero) gradient)
+        ctx.save_for_backward(a if ctx.needs_input_grad[0] else None, out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
+        a, out = ctx.saved_tensors
         self_grad = other = None
         if ctx.needs_input_grad[0]:
-            a, out = ctx.saved_tensors
             self_grad = grad * (out / a).masked_fill(a == 0, 0)
         if len(ctx.needs_input_grad) > 1 and ctx.needs_input_grad[1]:
             other = constant(np.zeros(ctx.input_shapes[1], ctx._input_dtypes[1]))
@@ -628,14 +629,16 @@ class Fmax(Function):
     """
     node_name = "FmaxBackward0"
     saved_names = {"self": 0, "other": 1}
-    numpy_fn, compare = np.fmax, np.greater_equal
+    other_wins, compare = np.greater, np.greater_equal
 
     @classmethod
     def forward(cls, ctx, a, b):
         ctx.save_for_backward(a, b)
         dtype = result_type(a, b).numpy
         x, y = a._data.astype(dtype), b._data.astype(dtype)
-        return Tensor(laid_out(cls.numpy_fn(x, y), a._data, b._data))
+        with np.errstate(invalid="ignore"):  # (C's fmax, as PyTorch calls it: x, unless x is nan or y is larger, so
+            out = np.where((x != x) | cls.other_wins(y, x), y, x)  # fmax(-0.0, 0.0) is -0.0; numpy's can give 0.0)
+        return Tensor(laid_out(out, a._data, b._data))
 
     @classmethod
     def backward(cls, ctx, grad):
@@ -647,7 +650,7 @@ class Fmax(Function):
 
 class Fmin(Fmax):
     node_name = "FminBackward0"
-    numpy_fn, compare = np.fmin, np.less_equal
+    other_wins, compare = np.less, np.less_equal
 
 
 # ------------------------------------------------------------------ heaviside, frexp: no derivative / a mantissa

@@ -34,8 +34,8 @@ def floats(a):
 def _quiet(fn, x):
     """``fn(x)`` rounded as PyTorch's (``rounded_once``), without numpy's warnings: outside its domain a float op
     gives nan or inf silently, as in PyTorch."""
-    with np.errstate(all="ignore"):
-        return Tensor(np.asarray(rounded_once(fn, x), dtype=x.dtype))
+    with np.errstate(all="ignore"):  # (laid out as PyTorch lays out a one-input op's result: np.vectorize does not)
+        return Tensor(laid_out(np.asarray(rounded_once(fn, x), dtype=x.dtype), x))
 
 
 class _SelfUnary(Function):

@@ -981,6 +981,13 @@ def shp_what_the_fuzzer_found(T, F, o):
                           F.selu(zeros).signbit().tolist(), F.relu6(zeros).signbit().tolist(),
                           F.hardtanh(zeros, 0.0, 6.0).signbit().tolist()])
     o.warns("dist_inf.warns", lambda: o.val("dist_inf", lambda: T.dist(T.tensor([inf, 1.0]), T.tensor(inf))))
+    w = T.tensor([[1.37], [-0.0], [-0.34], [nan]])
+    o.raw("fmax_fmin_zeros", [T.fmax(w, T.tensor([0, 0])).signbit().flatten().tolist(),
+                              T.fmin(T.tensor([0, 0]), w).signbit().flatten().tolist()])
+    o.raw("ne_two_dtypes", [(T.tensor([-0.58, 1.0]) != T.tensor(-0.58, dtype=T.float64)).tolist(),
+                            (T.tensor([16777217, 3]) == T.tensor(16777216.0)).tolist()])
+    grid = T.meshgrid(T.tensor([1.0, 2.0, 3.0, 4.0]), T.tensor([1.0, 2.0]), indexing="xy")[0]
+    o.raw("one_input_layouts", [list(getattr(grid, f)().stride()) for f in ["erf", "lgamma", "digamma", "erfinv"]])
     o.val("cummin_nan", lambda: T.tensor([nan, 1.0, nan, 0.0]).cummin(0))
     o.val("cummax_nan", lambda: T.tensor([1.0, nan, 2.0, nan]).cummax(0))
     o.err("cummax_dim_of_scalar", lambda: T.tensor(1.0).cummax(1))
