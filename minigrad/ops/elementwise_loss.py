@@ -11,19 +11,21 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
 from ._util import sum_to
+from .layout import laid_out
 from .activation import LogSigmoid
 from .elementwise import AddScalar, DivScalar, grad_where
 from .loss import _check_reduction
 from .unary import Logit
 
 
-def reduce(loss, reduction):
-    """A numpy array of per-element losses, reduced as asked."""
+def reduce(loss, reduction, *operands):
+    """A numpy array of per-element losses, reduced as asked (unreduced: laid out as PyTorch lays out the result of
+    its elementwise kernel over the ``operands``)."""
     if reduction == "mean":  # (the mean of no elements is nan)
         return Tensor(np.asarray(loss.mean() if loss.size else np.nan, dtype=loss.dtype))
     if reduction == "sum":
         return Tensor(np.asarray(loss.sum(), dtype=loss.dtype))
-    return Tensor(loss)
+    return Tensor(laid_out(loss, *operands))
 
 
 class BinaryCrossEntropy(Function):
@@ -51,7 +53,7 @@ class BinaryCrossEntropy(Function):
             loss = loss * weight
         ctx.save_for_backward(p, target)
         ctx.weight, ctx.reduction = weight, reduction
-        return reduce(np.asarray(loss, dtype=x.dtype), reduction)
+        return reduce(np.asarray(loss, dtype=x.dtype), reduction, x, t)
 
     @staticmethod
     def backward(ctx, grad):
@@ -126,7 +128,8 @@ class BinaryCrossEntropyWithLogits(Function):
             loss = loss * weight
         ctx.save_for_backward(a, target)
         ctx.weight, ctx.pos_weight, ctx.reduction = weight, pos_weight, reduction
-        return reduce(np.asarray(loss, dtype=x.dtype), reduction)
+        # (PyTorch's composite starts from (1 - target): its layout comes first)
+        return reduce(np.asarray(loss, dtype=x.dtype), reduction, t, x)
 
     @staticmethod
     def backward(ctx, grad):
@@ -170,7 +173,7 @@ class SmoothL1Loss(Function):
             loss = np.where(ad < beta, 0.5 * d * d / beta if beta else 0.0, ad - 0.5 * beta)
         ctx.save_for_backward(a, b)
         ctx.reduction, ctx.beta = reduction, beta
-        return reduce(np.asarray(loss, dtype=d.dtype), reduction)
+        return reduce(np.asarray(loss, dtype=d.dtype), reduction, a._data, b._data)
 
     @staticmethod
     def backward(ctx, grad):
@@ -193,7 +196,7 @@ class HuberLoss(Function):
             loss = np.where(ad <= delta, 0.5 * d * d, delta * (ad - 0.5 * delta))
         ctx.save_for_backward(a, b)
         ctx.reduction, ctx.delta = reduction, delta
-        return reduce(np.asarray(loss, dtype=d.dtype), reduction)
+        return reduce(np.asarray(loss, dtype=d.dtype), reduction, a._data, b._data)
 
     @staticmethod
     def backward(ctx, grad):
@@ -273,7 +276,7 @@ class SoftMarginLoss(Function):
             loss = np.log1p(np.exp(np.asarray(-x * target, dtype=x.dtype)))
         ctx.save_for_backward(input)
         ctx.target, ctx.reduction = target, reduction
-        return reduce(loss, reduction)
+        return reduce(loss, reduction, x, target)
 
     @staticmethod
     def backward(ctx, grad):

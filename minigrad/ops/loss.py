@@ -8,6 +8,7 @@ from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
 from ._util import constant, result_type, sum_to
 from .elementwise import DivScalar, MulScalar
+from .layout import laid_out
 from .statistics import Norm
 from .unary import NoDerivative
 
@@ -40,7 +41,7 @@ class MseLoss(Function):
             return Tensor(np.asarray(sq.sum() / sq.size if sq.size else np.nan, dtype=sq.dtype))
         if reduction == "sum":
             return Tensor(np.asarray(sq.sum()))
-        return Tensor(sq)
+        return Tensor(laid_out(sq, input._data, target._data))  # (PyTorch's layout for an elementwise result)
 
     @staticmethod
     def backward(ctx, grad):

@@ -986,6 +986,11 @@ def shp_what_the_fuzzer_found(T, F, o):
                               T.fmin(T.tensor([0, 0]), w).signbit().flatten().tolist()])
     o.raw("ne_two_dtypes", [(T.tensor([-0.58, 1.0]) != T.tensor(-0.58, dtype=T.float64)).tolist(),
                             (T.tensor([16777217, 3]) == T.tensor(16777216.0)).tolist()])
+    lx = T.tensor([[[0.2, 0.7], [0.4, 0.9]], [[0.3, 0.6], [0.1, 0.8]]]).transpose(1, 2)
+    lt = T.tensor([[[0.5, 0.1], [0.4, 0.2]], [[0.9, 0.6], [0.3, 0.7]]])
+    o.raw("loss_layouts", [[list(fn(p, q, reduction="none").stride()) for p, q in [(lx, lt), (lt, lx)]]
+                           for fn in [F.mse_loss, F.huber_loss, F.binary_cross_entropy,
+                                      F.binary_cross_entropy_with_logits]])
     grid = T.meshgrid(T.tensor([1.0, 2.0, 3.0, 4.0]), T.tensor([1.0, 2.0]), indexing="xy")[0]
     o.raw("one_input_layouts", [list(getattr(grid, f)().stride()) for f in ["erf", "lgamma", "digamma", "erfinv"]])
     o.val("cummin_nan", lambda: T.tensor([nan, 1.0, nan, 0.0]).cummin(0))
