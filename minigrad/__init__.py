@@ -122,13 +122,13 @@ def pow(input, exponent, *, out=None):  # noqa: A001, A002
 
 def sum(input, dim=None, keepdim=False, dtype=None, *, out=None):  # noqa: A001, A002
     if out is not None:
-        return write_out("sum", out, (input,), lambda: input.sum(dim, keepdim, dtype=dtype))
+        return write_out("sum", out, (input,), lambda: input.sum(dim, keepdim, dtype=dtype), elementwise=False)
     return input.sum(dim, keepdim, dtype=dtype)
 
 
 def mean(input, dim=None, keepdim=False, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("mean", out, (input,), lambda: input.mean(dim, keepdim))
+        return write_out("mean", out, (input,), lambda: input.mean(dim, keepdim), elementwise=False)
     return input.mean(dim, keepdim)
 
 
@@ -158,19 +158,19 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
 
 def mm(input, mat2, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("mm", out, (input, mat2), lambda: input.mm(mat2))
+        return write_out("mm", out, (input, mat2), lambda: input.mm(mat2), elementwise=False)
     return input.mm(mat2)
 
 
 def matmul(input, other, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("matmul", out, (input, other), lambda: input.matmul(other))
+        return write_out("matmul", out, (input, other), lambda: input.matmul(other), elementwise=False)
     return input.matmul(other)
 
 
 def dot(input, tensor, *, out=None):  # noqa: A002
     if out is not None:
-        return write_out("dot", out, (input, tensor), lambda: input.dot(tensor))
+        return write_out("dot", out, (input, tensor), lambda: input.dot(tensor), elementwise=False)
     return input.dot(tensor)
 
 
@@ -313,7 +313,8 @@ from .functions import (einsum, sin, cos, tan, sinh, cosh, asin, acos, atan, arc
 from .functions import (abs_, acos_, asin_, atan_, ceil_, cos_, cosh_, detach_, erf_, exp2_, exp_, expm1_,  # noqa: E402
                         floor_, frac_, log10_, log1p_, log2_, log_, neg_, reciprocal_, relu_, rsqrt_, sigmoid_,
                         sin_, sinh_, sqrt_, square_, tan_, tanh_, trunc_, zero_, round_, clamp_, clip_,
-                        clamp_min_, clamp_max_, fill_)
+                        clamp_min_, clamp_max_, fill_, nan_to_num_, reciprocal, select, is_same_size, get_device,
+                        bitwise_and, bitwise_or, bitwise_xor, bitwise_not)
 from .functions import (multiply, subtract, divide, true_divide, eq, ne, lt, le, gt, ge, logical_not,  # noqa: E402
                         logical_and, logical_or, logical_xor, isnan, isinf, isfinite, nan_to_num, count_nonzero,
                         nonzero, tril, triu, diag, trace, sort, argsort, topk, median, nanmedian, unique, cumprod, masked_select,
@@ -325,7 +326,8 @@ from .ops.math_more import (asinh, acosh, atanh, arcsinh, arccosh, arctanh, erfc
                             ldexp, nextafter, fmax, fmin, heaviside, gcd, lcm, copysign, float_power, frexp, signbit,
                             isposinf, isneginf, isreal, is_signed, absolute, negative, positive, fix, greater,
                             greater_equal, less, less_equal, not_equal, asinh_, erfc_, i0_, sinc_, deg2rad_, rad2deg_,
-                            logit_, fix_, negative_, xlogy_, ldexp_, gcd_, lcm_)
+                            logit_, fix_, negative_, xlogy_, ldexp_, gcd_, lcm_, acosh_, atanh_, arcsinh_,
+                            arccosh_, arctanh_)
 from .nn.functional import celu, celu_, hardshrink, prelu, rrelu, rrelu_, selu_, threshold, threshold_  # noqa: E402
 
 

@@ -2,8 +2,8 @@
 
 PyTorch has an ``.out`` overload of most ops (``mul.out``, ``matmul.out`` ...).  They are not
 differentiable, so with grad mode on none of the tensors involved may require grad.  ``out`` keeps
-its dtype (the result must fit it, as for an in-place op) and takes the result's shape: silently
-when it has no elements, with a deprecation warning when it had some.  minigrad computes the result
+its dtype (the result must fit it, as for an in-place op) and takes the result's shape and layout:
+silently when it has no elements, with a deprecation warning when it had some.  minigrad computes the result
 as usual, without recording, and copies it into ``out``.
 """
 import warnings
@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from ._dtype import can_cast
+from .ops.layout import contiguous_strides, empty_strided, preserve_format_strides
 from .autograd import grad_mode
 from .tensor import _TYPE_NAMES, Tensor
 
@@ -21,9 +22,12 @@ RESIZED = ("An output with one or more elements was resized since it had shape {
            "/__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)")
 
 
-def write_out(name, out, inputs, compute, cast_error=None):
+def write_out(name, out, inputs, compute, cast_error=None, elementwise=True):
     """The result of ``compute()`` written into ``out`` (``name`` and ``inputs`` are for the checks;
-    ``cast_error``: the TypeError's message when the result does not fit, for ops that say it so)."""
+    ``cast_error``: the TypeError's message when the result does not fit, for ops that say it so).
+
+    An ``out`` that must be resized is laid out as PyTorch lays it out: like the result for an elementwise op
+    (its TensorIterator restrides ``out``), row-major for the others (reductions, products, cat, stack)."""
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
     tensors = [t for t in inputs if isinstance(t, Tensor)] + [out]
@@ -43,7 +47,10 @@ def write_out(name, out, inputs, compute, cast_error=None):
         if out._data.size:
             warnings.warn(RESIZED.format(old=list(out._data.shape), new=list(result._data.shape)), UserWarning,
                           stacklevel=3)
-        out._data = np.empty(result._data.shape, want)
+        shape = result._data.shape
+        strides = preserve_format_strides(result._data, want.itemsize) if elementwise else contiguous_strides(
+            shape, want.itemsize)
+        out._data = empty_strided(shape, strides, want)
     np.copyto(out._data, result._data, casting="unsafe")
     out._vc[0] += 1  # written in place: a new version, as for add_
     return out

@@ -264,7 +264,7 @@ _CAT_CAST = "minigrad.cat(): input types can't be cast to the desired output typ
 def cat(tensors, dim=0, *, out=None):
     """Join tensors along an existing dim."""
     if out is not None:
-        return write_out("cat", out, tensors, lambda: cat(tensors, dim), _CAT_CAST)
+        return write_out("cat", out, tensors, lambda: cat(tensors, dim), _CAT_CAST, elementwise=False)
     from .ops import Cat
     from .tensor import _wrap_dim
     if not tensors:
@@ -295,7 +295,7 @@ concat = cat
 def stack(tensors, dim=0, *, out=None):
     from .ops import Stack
     if out is not None:
-        return write_out("stack", out, tensors, lambda: stack(tensors, dim), _CAT_CAST)
+        return write_out("stack", out, tensors, lambda: stack(tensors, dim), _CAT_CAST, elementwise=False)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     first = tensors[0]._data.shape

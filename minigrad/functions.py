@@ -1,79 +1,84 @@
 """``minigrad.sin(x)``, ``minigrad.var(x, 0)`` ...: the functions that mirror Tensor methods (``torch.sin`` is
-``Tensor.sin``).  Each calls the method; the op itself lives in ``minigrad/ops``.
+``Tensor.sin``).  Each calls the method; the op itself lives in ``minigrad/ops``.  The elementwise ones also take
+``out=`` (``minigrad/_out.py``).
 """
 from . import _dtype
 from .ops import unary as _unary
+from .ops.math_more import _call  # (checks that input is a tensor, and writes into out= when given)
 from .ops.select import broadcast_tensors, einsum, meshgrid  # noqa: F401  (functions only: no Tensor method)
 from .tensor import Tensor
 
-def sin(input):  # noqa: A002
-    return input.sin()
+def sin(input, *, out=None):  # noqa: A002
+    return _call("sin", Tensor.sin, input, out=out)
 
-def cos(input):  # noqa: A002
-    return input.cos()
+def cos(input, *, out=None):  # noqa: A002
+    return _call("cos", Tensor.cos, input, out=out)
 
-def tan(input):  # noqa: A002
-    return input.tan()
+def tan(input, *, out=None):  # noqa: A002
+    return _call("tan", Tensor.tan, input, out=out)
 
-def sinh(input):  # noqa: A002
-    return input.sinh()
+def sinh(input, *, out=None):  # noqa: A002
+    return _call("sinh", Tensor.sinh, input, out=out)
 
-def cosh(input):  # noqa: A002
-    return input.cosh()
+def cosh(input, *, out=None):  # noqa: A002
+    return _call("cosh", Tensor.cosh, input, out=out)
 
-def asin(input):  # noqa: A002
-    return input.asin()
+def asin(input, *, out=None):  # noqa: A002
+    return _call("asin", Tensor.asin, input, out=out)
 
-def acos(input):  # noqa: A002
-    return input.acos()
+def acos(input, *, out=None):  # noqa: A002
+    return _call("acos", Tensor.acos, input, out=out)
 
-def atan(input):  # noqa: A002
-    return input.atan()
+def atan(input, *, out=None):  # noqa: A002
+    return _call("atan", Tensor.atan, input, out=out)
 
-def arcsin(input):  # noqa: A002
-    return input.arcsin()
+def arcsin(input, *, out=None):  # noqa: A002
+    return _call("arcsin", Tensor.arcsin, input, out=out)
 
-def arccos(input):  # noqa: A002
-    return input.arccos()
+def arccos(input, *, out=None):  # noqa: A002
+    return _call("arccos", Tensor.arccos, input, out=out)
 
-def arctan(input):  # noqa: A002
-    return input.arctan()
+def arctan(input, *, out=None):  # noqa: A002
+    return _call("arctan", Tensor.arctan, input, out=out)
 
-def square(input):  # noqa: A002
-    return input.square()
+def square(input, *, out=None):  # noqa: A002
+    return _call("square", Tensor.square, input, out=out)
 
-def log1p(input):  # noqa: A002
-    return input.log1p()
+def log1p(input, *, out=None):  # noqa: A002
+    return _call("log1p", Tensor.log1p, input, out=out)
 
-def expm1(input):  # noqa: A002
-    return input.expm1()
+def expm1(input, *, out=None):  # noqa: A002
+    return _call("expm1", Tensor.expm1, input, out=out)
 
-def log2(input):  # noqa: A002
-    return input.log2()
+def log2(input, *, out=None):  # noqa: A002
+    return _call("log2", Tensor.log2, input, out=out)
 
-def log10(input):  # noqa: A002
-    return input.log10()
+def log10(input, *, out=None):  # noqa: A002
+    return _call("log10", Tensor.log10, input, out=out)
 
-def exp2(input):  # noqa: A002
-    return input.exp2()
+def exp2(input, *, out=None):  # noqa: A002
+    return _call("exp2", Tensor.exp2, input, out=out)
 
-def rsqrt(input):  # noqa: A002
-    return input.rsqrt()
+def rsqrt(input, *, out=None):  # noqa: A002
+    return _call("rsqrt", Tensor.rsqrt, input, out=out)
 
-def erf(input):  # noqa: A002
-    return input.erf()
+def erf(input, *, out=None):  # noqa: A002
+    return _call("erf", Tensor.erf, input, out=out)
 
-def floor(input):  # noqa: A002
-    return input.floor()
+def floor(input, *, out=None):  # noqa: A002
+    return _call("floor", Tensor.floor, input, out=out)
 
-def ceil(input):  # noqa: A002
-    return input.ceil()
+def ceil(input, *, out=None):  # noqa: A002
+    return _call("ceil", Tensor.ceil, input, out=out)
 
-def trunc(input):  # noqa: A002
-    return input.trunc()
+def trunc(input, *, out=None):  # noqa: A002
+    return _call("trunc", Tensor.trunc, input, out=out)
 
-def frac(input):  # noqa: A002
-    return input.frac()
+def frac(input, *, out=None):  # noqa: A002
+    return _call("frac", Tensor.frac, input, out=out)
+
+def reciprocal(input, *, out=None):  # noqa: A002
+    return _call("reciprocal", Tensor.reciprocal, input, out=out)
 
 def round(input, decimals=0):  # noqa: A001, A002
     return input.round(decimals)
@@ -539,7 +544,7 @@ def tensordot(a, b, dims=2, out=None):
     from .ops.linalg import tensordot
     if out is not None:
         from ._out import write_out
-        return write_out("tensordot", out, (a, b), lambda: tensordot(a, b, dims))
+        return write_out("tensordot", out, (a, b), lambda: tensordot(a, b, dims), elementwise=False)
     return tensordot(a, b, dims)
 
 
@@ -609,3 +614,36 @@ def _no_complex(*args, **kwargs):
 
 sparse_coo_tensor = sparse_csr_tensor = _no_sparse
 complex = view_as_complex = view_as_real = polar = _no_complex  # noqa: A001
+
+
+def select(input, dim, index):  # noqa: A002
+    return input.select(dim, index)
+
+
+def is_same_size(input, other):  # noqa: A002
+    return input.is_same_size(other)
+
+
+def get_device(input):  # noqa: A002
+    return input.get_device()
+
+
+def nan_to_num_(input, nan=0.0, posinf=None, neginf=None):  # noqa: A002
+    return input.nan_to_num_(nan, posinf, neginf)
+
+
+# the bitwise functions take a number first too (PyTorch's Scalar self overloads): 1 & t is t & 1
+def bitwise_and(input, other):  # noqa: A002
+    return input.bitwise_and(other) if isinstance(input, Tensor) else other.bitwise_and(input)
+
+
+def bitwise_or(input, other):  # noqa: A002
+    return input.bitwise_or(other) if isinstance(input, Tensor) else other.bitwise_or(input)
+
+
+def bitwise_xor(input, other):  # noqa: A002
+    return input.bitwise_xor(other) if isinstance(input, Tensor) else other.bitwise_xor(input)
+
+
+def bitwise_not(input):  # noqa: A002
+    return input.bitwise_not()

@@ -26,7 +26,8 @@ from .devices import contiguous_format, numpy_order, preserve_format
 
 class Tensor:
     __slots__ = ("_requires_grad", "_grad_fn", "_output_nr", "_grad", "_retains_grad", "_hooks", "_grad_accumulator",
-                 "_post_accumulate_grad_hooks", "_vc", "_base", "_view_version", "_creation_meta", "_zerotensor", "_data", "name", "__weakref__",
+                 "_post_accumulate_grad_hooks", "_vc", "_base", "_view_version", "_creation_meta", "_zerotensor", "_wrapped_number",
+                 "_data", "name", "__weakref__",
                  "__dict__")
 
     def __init__(self, data, requires_grad=False):
@@ -45,6 +46,7 @@ class Tensor:
         self._creation_meta = "default"  # for a view: how it was made ("no_grad", "inference", "multi_output": see
         #                                  ops/inplace.py, view_rebase_message)
         self._zerotensor = False       # PyTorch's ZeroTensor: zeros never written to memory (ops/zerotensor.py)
+        self._wrapped_number = None    # the Python number a 0-dim tensor stands for in x * 2 (ops/_util.py, as_operand)
         # the values
         if isinstance(data, Tensor):
             data = data._data

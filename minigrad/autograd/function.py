@@ -149,7 +149,7 @@ class SavedTensor:
         else:
             self.tensor = t
             self.data = None
-        if hooks is not None and getattr(t, "_wrapped_number", None) is None:  # (PyTorch packs no wrapped number)
+        if hooks is not None and t._wrapped_number is None:  # (PyTorch packs no wrapped number)
             self._pack(hooks, t)
 
     def _pack(self, hooks, t):
@@ -212,11 +212,13 @@ class SavedTensor:
         return out
 
     def _modified_message(self, node):
-        # PyTorch names the node that made the tensor: for a saved output, the node that saved it;
-        # for a saved input, the tensor's grad_fn now (after an in-place op, that op's node).
+        # PyTorch names the node that made the tensor: for a saved output, the node that saved it (for a view
+        # changed in place, the view's node then, while it lives); for a saved input, the tensor's grad_fn now
+        # (after an in-place op, that op's node).
         t = self.tensor if self.tensor is not None else Tensor(self.data if self.data is not None else np.empty(0))
         data, kind = t._data, cpp_type_name(t)
-        maker, nr = (node, self.output_nr) if self.tensor is None else (t.grad_fn, t._output_nr)
+        view_node = self.view_node() if self.view_node is not None else None
+        maker, nr = (view_node or node, self.output_nr) if self.tensor is None else (t.grad_fn, t._output_nr)
         where = ""
         if maker is not None:
             # PyTorch drops "Backward" from a generated node's name, and a final 0: ExpBackward0 -> Exp,
@@ -381,7 +383,8 @@ class BackwardNode(Node):
         missing = [g is None for g in grad_outputs]
         if any(missing):  # some output got no gradient
             if self._forward_cls.node_name is not None and all(missing):
-                return [None] * len(self.next_functions)  # a built-in op: no gradient in, none out (as in PyTorch)
+                self.saved_tensors  # PyTorch's nodes unpack what they saved first: a changed one raises even here
+                return [None] * len(self.next_functions)  # a built-in op: no gradient in, none out
             if self._materialize_grads:  # zeros instead
                 grad_outputs = [Tensor(np.zeros(shape, dtype)) if g is None and dtype is not None else g
                                 for g, (shape, dtype) in zip(grad_outputs, self._output_meta)]
@@ -427,7 +430,7 @@ def _shown(t):
     """A saved tensor as ``grad_fn._saved_*`` shows it.  PyTorch saves a Python number next to a tensor
     (the 2.0 of ``x * 2.0``) as a 0-dim float64 (int: int64, bool: bool) "wrapped number"; minigrad
     computed with it in the result's dtype, and shows it as PyTorch keeps it."""
-    number = getattr(t, "_wrapped_number", None)
+    number = t._wrapped_number
     if number is None:
         return t
     return Tensor(np.asarray(number, np.bool_ if isinstance(number, bool) else

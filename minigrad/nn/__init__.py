@@ -13,7 +13,7 @@
 from . import functional
 from . import init
 from . import utils
-from .parameter import Parameter, UninitializedParameter
+from .parameter import Buffer, Parameter, UninitializedParameter
 from .module import Module
 from .linear import Identity, LazyLinear, Linear
 from .flatten import Flatten, Unflatten
@@ -28,7 +28,7 @@ from .loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, KLD
 from .distance import CosineSimilarity, PairwiseDistance
 from .container import DataParallel, ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 
-__all__ = ["Module", "Parameter", "Linear", "Sequential", "ModuleList", "ReLU", "Sigmoid", "Tanh", "Softmax",
+__all__ = ["Module", "Parameter", "Buffer", "Linear", "Sequential", "ModuleList", "ReLU", "Sigmoid", "Tanh", "Softmax",
            "LogSoftmax", "Flatten", "Identity", "MSELoss", "CrossEntropyLoss", "NLLLoss", "functional", "init",
            "LazyLinear", "ELU", "GELU", "Dropout", "Hardtanh", "LeakyReLU", "LogSigmoid", "ReLU6", "SiLU", "Softplus",
            "BCELoss", "BCEWithLogitsLoss", "HuberLoss", "L1Loss", "SmoothL1Loss", "DataParallel", "SELU",

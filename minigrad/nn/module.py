@@ -25,7 +25,7 @@ from .. import devices as _device
 from ..autograd import grad_mode
 from ..tensor import RemovableHandle, Tensor
 from ..utils.hooks import BackwardHook
-from .parameter import Parameter
+from .parameter import Buffer, Parameter
 
 
 def _typename(obj):
@@ -277,11 +277,12 @@ class Module:
                 raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
                                 "(minigrad.nn.Module or None expected)")
             modules[name] = value
-        elif buffers is not None and name in buffers:
+        elif isinstance(value, Buffer) or buffers is not None and name in buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
-                                "(minigrad.Tensor or None expected)")
-            buffers[name] = value
+                                "(minigrad.nn.Buffer, minigrad.Tensor or None expected)")
+            persistent = value.persistent if isinstance(value, Buffer) else name not in self._non_persistent_buffers_set
+            self.register_buffer(name, value, persistent)
         else:  # anything else is an ordinary attribute
             object.__setattr__(self, name, value)
 

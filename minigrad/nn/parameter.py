@@ -73,3 +73,29 @@ class UninitializedParameter(Parameter):
 
     def __reduce_ex__(self, proto):
         return (type(self), (self.requires_grad,))
+
+
+class _BufferMeta(type):
+    """``isinstance(t, Buffer)`` is true for any tensor marked as a buffer (PyTorch's ``_BufferMeta``)."""
+
+    def __instancecheck__(cls, instance):
+        if cls is Buffer and isinstance(instance, Tensor) and getattr(instance, "_is_buffer", False):
+            return True
+        return super().__instancecheck__(instance)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """A tensor that a module keeps but does not train (PyTorch: ``nn.Buffer``).
+
+    ``self.mask = nn.Buffer(torch.ones(3))`` registers it as ``register_buffer("mask", ...)`` would, with
+    ``persistent`` saying whether the ``state_dict`` holds it.  As in PyTorch, ``Buffer(t)`` gives an
+    ordinary ``Tensor``, a detached alias of ``t`` (same numbers, same ``requires_grad``), marked as a buffer.
+    """
+
+    def __new__(cls, data=None, *, persistent=True):
+        if data is None:
+            data = empty(0)
+        t = data.detach().requires_grad_(data.requires_grad)
+        t.persistent = persistent
+        t._is_buffer = True
+        return t

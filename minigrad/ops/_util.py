@@ -78,7 +78,7 @@ def rounded_once(fn, x):
 def is_bool(x):
     """A bool tensor or a Python bool (also once wrapped as a tensor: ``x.sub_(True)``)."""
     if isinstance(x, Tensor):
-        return x._data.dtype == np.bool_ or isinstance(getattr(x, "_wrapped_number", None), bool)
+        return x._data.dtype == np.bool_ or isinstance(x._wrapped_number, bool)
     return isinstance(x, bool)
 
 

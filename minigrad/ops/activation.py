@@ -13,7 +13,7 @@ from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
 from ._fast import keep_or_zero
 from ._util import constant, rounded_once
-from .layout import laid_out
+from .layout import laid_out, preserve_format_strides, with_strides
 from .elementwise import AddScalar, DivScalar, MulScalar, SigmoidBackward, filled, grad_where, where, zeros_like_grad
 from .unary import Erf, NoDerivative
 
@@ -89,7 +89,7 @@ class LeakyReluBackward(Function):
     def forward(ctx, grad, x, slope):
         ctx.save_for_backward(x)
         ctx.slope = slope
-        return Tensor(_leaky_grad(grad._data, x._data, slope))
+        return Tensor(laid_out(_leaky_grad(grad._data, x._data, slope), grad._data, x._data))
 
     @staticmethod
     def backward(ctx, gg):
@@ -308,7 +308,7 @@ class EluBackward(Function):
         with np.errstate(over="ignore", invalid="ignore"):
             below = g * ipt * (x + negcoef) if is_result else g * ipt * negcoef * np.exp(x * ipt)
             above = g if scale == 1 else g * np.asarray(scale, g.dtype)
-            return Tensor(np.asarray(np.where(x <= 0, below, above), g.dtype))
+            return Tensor(laid_out(np.asarray(np.where(x <= 0, below, above), g.dtype), g, x))
 
     @staticmethod
     def backward(ctx, gg):
@@ -454,7 +454,8 @@ class LogSigmoidBackward(Function):
             b = rounded_once(np.exp, -np.abs(x))
             negative = x < 0
             slope = negative.astype(x.dtype) - np.where(negative, 1, -1).astype(x.dtype) * (b / (1 + b))
-            return Tensor(laid_out(np.asarray(slope * grad._data, dtype=x.dtype), grad._data, x))
+            out = np.asarray(slope * grad._data, dtype=x.dtype)  # (PyTorch writes into empty_like(grad))
+            return Tensor(with_strides(out, preserve_format_strides(grad._data, out.itemsize)))
 
     @staticmethod
     def backward(ctx, gg):
@@ -567,7 +568,7 @@ class HardsigmoidBackward(NoDerivative):
     @staticmethod
     def forward(ctx, grad, x):
         g, v = grad._data, x._data
-        return Tensor(keep_or_zero((v > -3) & (v < 3), g / g.dtype.type(6)))
+        return Tensor(laid_out(keep_or_zero((v > -3) & (v < 3), g / g.dtype.type(6)), g, v))
 
     @staticmethod
     def backward(ctx, gg):
@@ -730,7 +731,8 @@ class PreluKernelBackward(Function):
     def forward(ctx, grad, a, weight):
         ctx.save_for_backward(grad, a, weight)
         g, x, w = grad._data, a._data, weight._data
-        return Tensor(np.where(x > 0, g, w * g)), Tensor(np.where(x > 0, w.dtype.type(0), x * g))
+        return (Tensor(laid_out(np.where(x > 0, g, w * g), g, x, w)),
+                Tensor(laid_out(np.where(x > 0, w.dtype.type(0), x * g), g, x, w)))
 
     @staticmethod
     def backward(ctx, gg_x, gg_w):

@@ -10,7 +10,7 @@ from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import Tensor
 from ._fast import keep_or_zero
-from .layout import cast
+from .layout import cast, laid_out
 from ._util import check_not_bool, constant, float_data, operands, result, result_type, rounded_once, sum_to
 from . import zerotensor
 
@@ -215,9 +215,9 @@ def _pow_float(x, p):
     gives +inf and 0; and each product rounds.)  minigrad simplifies: for other exponents numpy's
     pow, where PyTorch's vectorised loop uses Sleef's (within an ulp)."""
     if p == 0:  # (PyTorch's pow_out: fill with 1; numpy's pow(x, 0) is 1 too, nan included)
-        return np.ones_like(x)
+        return laid_out(np.ones(x.shape, x.dtype), x)
     if p == 1:  # (PyTorch's pow_out: a copy)
-        return x.copy()
+        return laid_out(x.copy(), x)
     if p == 0.5:
         return np.sqrt(x)
     if p == -0.5:

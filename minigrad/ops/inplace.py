@@ -49,6 +49,8 @@ def inplace(t, fn, *args):
     if t._zerotensor:  # PyTorch's ZeroTensor (zerotensor.py): nothing may be written into it
         raise RuntimeError(zerotensor.IMMUTABLE_COPY if fn is CopyFrom else zerotensor.IMMUTABLE)
     args = tuple(zerotensor.materialized(a) for a in args)  # (a ZeroTensor operand counts as ordinary zeros)
+    if hasattr(fn, "check_in_place_arguments"):  # (cumsum_'s dim and dtype: before the memory is looked at)
+        fn.check_in_place_arguments(t, *args)
     if fn is Sub:  # (before the operands' shapes: PyTorch refuses bools first)
         check_not_bool(t, args[0], "Subtraction")
     shared = has_internal_overlap(t._data)  # an expanded tensor: some of its elements are one place in memory

@@ -1104,6 +1104,17 @@ def asinh_(input):  # noqa: A002
     return input.asinh_()
 
 
+def acosh_(input):  # noqa: A002
+    return input.acosh_()
+
+
+def atanh_(input):  # noqa: A002
+    return input.atanh_()
+
+
+arcsinh_, arccosh_, arctanh_ = asinh_, acosh_, atanh_
+
+
 def erfc_(input):  # noqa: A002
     return input.erfc_()
 

@@ -881,6 +881,8 @@ class Roll(Function):
     @staticmethod
     def forward(ctx, a, shifts, dims):
         ctx.shifts, ctx.dims = shifts, dims
+        if a._data.size == 0:
+            return Tensor(a._data.copy())
         if not dims:
             return Tensor(np.roll(a._data.reshape(-1), shifts[0]).reshape(a._data.shape))
         return Tensor(np.asarray(np.roll(a._data, shifts, axis=dims), order="C") if a._data.ndim else a._data.copy())
@@ -893,12 +895,16 @@ class Roll(Function):
 def roll(t, shifts, dims=None):
     shifts = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
     dims = () if dims is None else tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+    if not shifts:
+        raise RuntimeError("`shifts` required")
     if dims and len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
     if dims and t._data.ndim == 0:
         raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     if not dims and len(shifts) != 1:
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
+    if t._data.size == 0:  # PyTorch returns a copy of a tensor without elements before it reads the dims
+        return Roll.apply(t, shifts, dims)
     return Roll.apply(t, shifts, tuple(_wrap_dim(d, t._data.ndim) for d in dims))
 
 

@@ -691,7 +691,7 @@ class IndexPut(Function):
         if not is_expandable_to(value._data.shape, result_shape):  # (numpy would accept extra leading dims)
             raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast "
                                f"to indexing result of shape {list(result_shape)}")
-        if value._data.dtype != a._data.dtype and getattr(value, "_wrapped_number", None) is None:
+        if value._data.dtype != a._data.dtype and value._wrapped_number is None:
             _check_index_put_dtype(a, key if isinstance(key, tuple) else (key,), value)  # (a number converts)
         out = a._data.copy()
         try:

@@ -202,9 +202,25 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
         p = 2
     if isinstance(p, str):
         raise NotImplementedError(f"minigrad has vector norms only, not the matrix norm p={p!r}")
+    if a._data.size == 0 and (p < 0 or p == math.inf):  # a min or max over nothing: PyTorch refuses
+        _check_empty_norm(a, p, dim)
     if dtype is not None:
         a = a.to(dtype)
     return Norm.apply(a, p, reduced_dims(dim, a._data.ndim), keepdim, dim)
+
+
+def _check_empty_norm(a, p, dim):
+    """PyTorch's checks of ``linalg_vector_norm`` on a tensor without elements, for the norms (inf, and p < 0)
+    that are a max or a min, which has no value over nothing: neither over all dims nor over an empty one."""
+    shown = p if isinstance(p, int) else "%g" % p  # (a Scalar as C++ prints it: -1, -0.5, inf)
+    dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
+    if not dims:
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on an empty tensor because the "
+                           "operation does not have an identity")
+    for d in dims:
+        if a.size(d) == 0:
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on the dimension {d}because "
+                               "this dimension is empty and the operation does not have an identity")
 
 
 # ------------------------------------------------------------------ product
@@ -268,7 +284,7 @@ def _sum_dtype(d):
 
 
 # ------------------------------------------------------------------ cumulative sum
-_CUMSUM_ACC = {"float32": np.float64, "float16": np.float32}  # at::acc_type<scalar_t, /*is_cuda=*/false>
+_CPU_ACC = {"float32": np.float64, "float16": np.float32}  # at::acc_type<scalar_t, /*is_cuda=*/false>
 
 
 class Cumsum(Function):
@@ -284,7 +300,7 @@ class Cumsum(Function):
         if x.ndim == 0:
             return Tensor(x.astype(_sum_dtype(x.dtype)))
         out = _sum_dtype(x.dtype)
-        acc = _CUMSUM_ACC.get(np.dtype(out).name, out)  # (PyTorch's CPU kernel: acc_type, each partial sum rounded)
+        acc = _CPU_ACC.get(np.dtype(out).name, out)  # (PyTorch's CPU kernel: acc_type, each partial sum rounded)
         with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, silently, as in PyTorch
             sums = np.cumsum(x, axis=dim, dtype=acc) + 0  # (PyTorch's sum starts at 0: a leading -0.0 is +0.0)
             return Tensor(np.asarray(sums, dtype=out, order="C"))
@@ -316,8 +332,10 @@ class Cumprod(Function):
         ctx.dim = dim
         x = a._data if dtype is None else a._data.astype(dtype.numpy)
         dtype = _sum_dtype(x.dtype)
+        acc = _CPU_ACC.get(np.dtype(dtype).name, dtype)  # (PyTorch's CPU kernel: acc_type, each product rounded)
         with np.errstate(over="ignore", invalid="ignore"):  # (inf * 0 is nan, silently, as in PyTorch)
-            out = Tensor(x.astype(dtype) if x.ndim == 0 else np.asarray(np.cumprod(x, axis=dim, dtype=dtype), order="C"))
+            out = Tensor(x.astype(dtype) if x.ndim == 0 else
+                         np.asarray(np.cumprod(x, axis=dim, dtype=acc), dtype=dtype, order="C"))
         ctx.save_for_backward(a, out)
         return out
 
@@ -331,7 +349,7 @@ class Cumprod(Function):
             return (out * grad).flip(d).cumsum(d).flip(d) / a, None, None  # (PyTorch: w = output * grad)
         if grad_mode.is_grad_enabled():
             return cumprod_backward_with_zeros(grad, a, d), None, None
-        return Tensor(_cumprod_grad(a._data, grad._data, d)), None, None
+        return Tensor(_cumprod_grad(a._data, grad._data, out._data, d)), None, None
 
 
 _C_TYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
@@ -339,17 +357,20 @@ _C_TYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "in
 
 
 def _in_place_arguments(a, dim, dtype):
-    """``x.cumsum_(dim, dtype)``: the result goes into ``x``, so ``dtype`` may only be ``x``'s (PyTorch's message
-    names the C++ types); checked after autograd's checks, as PyTorch does."""
+    """``x.cumsum_(dim, dtype)``: the dim must be one of ``x``'s, and, as the result goes into ``x``, ``dtype`` may
+    only be ``x``'s (PyTorch's message names the C++ types).  Checked in this order after autograd's checks and
+    before the written-to memory is (``ops/inplace.py`` calls it as ``check_in_place_arguments``), as PyTorch does."""
+    dim = _wrap_dim(dim, a._data.ndim)
     if dtype is not None and _dtype.to_dtype(dtype) is not a.dtype:
         raise RuntimeError(f"Bad in-place call: input tensor dtype {_C_TYPES[a.dtype.name]} and output tensor dtype "
                            f"{_C_TYPES[_dtype.to_dtype(dtype).name]} should match")
-    return _wrap_dim(dim, a._data.ndim)
+    return dim
 
 
 class CumsumInPlace(Cumsum):
     """``x.cumsum_(dim)``: the same node as ``cumsum``."""
     node_name = "CumsumBackward0"
+    check_in_place_arguments = staticmethod(_in_place_arguments)
 
     @staticmethod
     def forward(ctx, a, dim, dtype):
@@ -359,6 +380,7 @@ class CumsumInPlace(Cumsum):
 class CumprodInPlace(Cumprod):
     """``x.cumprod_(dim)``: the same node as ``cumprod``."""
     node_name = "CumprodBackward0"
+    check_in_place_arguments = staticmethod(_in_place_arguments)
 
     @staticmethod
     def forward(ctx, a, dim, dtype):
@@ -387,16 +409,31 @@ def cumprod_backward_with_zeros(grad, x, dim):
     return grad_input
 
 
-def _cumprod_grad(x, g, axis):
-    """d/dx_k = prod(x_0 .. x_(k-1)) * (g_k + sum over i > k of g_i * prod(x_(k+1) .. x_i)), without dividing."""
-    x, g = np.moveaxis(x, axis, -1), np.moveaxis(g, axis, -1)
-    n = x.shape[-1]
-    out = np.zeros(np.broadcast_shapes(x.shape, g.shape), np.result_type(x, g))
-    for k in range(n):
-        before = np.prod(x[..., :k], axis=-1)
-        after = np.cumprod(x[..., k + 1:], axis=-1)  # prod(x_(k+1) .. x_i) for i = k+1 .. n-1
-        out[..., k] = before * (g[..., k] + (g[..., k + 1:] * after).sum(-1))
-    return np.moveaxis(out, -1, axis)
+def _cumprod_grad(x, g, out, axis):
+    """PyTorch's O(n) ``cumprod_backward`` for an input with zeros, with numbers only (no graph is recorded).
+
+    Along each line, with z1 the first zero of ``x`` and z2 the second: for k < z1 the gradient is the reversed
+    cumulative sum of ``out * g`` over [0, z1) divided by x_k; for k = z1 it is
+    prod(x_0 .. x_(z1-1)) * sum over j in [z1, z2) of g_j * prod(x_(z1+1) .. x_j); after z1 it is 0.  (What lies
+    beyond a zero never enters a sum: an inf there gives no nan.)"""
+    x, g, out = np.moveaxis(x, axis, -1), np.moveaxis(g, axis, -1), np.moveaxis(out, axis, -1)
+    with np.errstate(all="ignore"):
+        zeros_so_far = np.cumsum(x == 0, axis=-1)
+        grad_input = np.zeros(np.broadcast_shapes(x.shape, g.shape), g.dtype)
+        before = zeros_so_far == 0                                      # k < z1
+        w = np.where(before, out * g, 0)
+        acc = _CPU_ACC.get(w.dtype.name, w.dtype)  # (cumsum and cumprod of float32 add and multiply in float64)
+        from_end = np.flip(np.cumsum(np.flip(w, -1), axis=-1, dtype=acc).astype(w.dtype), -1)
+        grad_input[before] = (from_end / x)[before]
+        first_run = zeros_so_far == 1                                   # [z1, z2)
+        z1 = np.argmax(first_run, axis=-1)[..., None]                   # (0 where a line has no zero)
+        at_z1 = (np.arange(x.shape[-1]) == z1) & first_run
+        inside = first_run & ~at_z1                                     # (z1, z2)
+        products = np.cumprod(np.where(inside, x, 1), axis=-1, dtype=acc).astype(x.dtype)
+        summed = (products * np.where(first_run, g, 0)).sum(-1, keepdims=True)
+        prefix = np.where(z1 == 0, 1, np.take_along_axis(out, np.maximum(z1 - 1, 0), -1))
+        grad_input[at_z1] = np.broadcast_to(summed * prefix, grad_input.shape)[at_z1]
+    return np.moveaxis(grad_input, -1, axis)
 
 
 # ------------------------------------------------------------------ logsumexp
@@ -589,6 +626,7 @@ class Cummax(Function):
     (``>=``), and so does every nan: once one is met, the value stays nan (PyTorch's ``cummax_cummin_helper``). Each gradient goes back to the element
     its value came from, summed there (``cummaxmin_backward``: zeros ``.scatter_add(dim, indices, grad)``)."""
     node_name = "CummaxBackward0"
+    saved_names = {"self": 0, "indices": 1, "dim": "dim"}  # (grad_fn._saved_*)
     op_name, takes_over = "cummax", np.greater_equal
 
     @classmethod
@@ -598,7 +636,6 @@ class Cummax(Function):
             raise IndexError(f"{cls.op_name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
         dim = _wrap_dim(dim, x.ndim)
         if x.size == 0:  # (nothing to run over; backward hands back the input itself, as PyTorch)
-            ctx.save_for_backward(a)
             values, idx = x.copy(), np.zeros(x.shape, np.int64)
         elif x.ndim == 0:
             values, idx = x.copy(), np.zeros((), np.int64)
@@ -612,18 +649,19 @@ class Cummax(Function):
                 best, best_i = np.where(take, line, best), np.where(take, i, best_i)
                 values[i], idx[i] = best, best_i
             values, idx = np.moveaxis(values, 0, dim), np.moveaxis(idx, 0, dim)
-        idx = np.asarray(idx, order="C")
-        ctx.dim, ctx.shape, ctx.index = dim, x.shape, idx
-        indices = Tensor(idx)
+        ctx.dim = dim
+        indices = Tensor(np.asarray(idx, order="C"))
         ctx.mark_non_differentiable(indices)
+        ctx.save_for_backward(a, indices)  # (PyTorch saves both: changing either in place is an error in backward)
         return Tensor(np.asarray(values, order="C")), indices
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
         from .select import ScatterAdd
-        if 0 in ctx.shape:  # (PyTorch's cummaxmin_backward: "if (input.sym_numel() == 0) return input;")
-            return ctx.saved_tensors[0], None
-        return ScatterAdd.apply(Tensor(np.zeros(ctx.shape, grad._data.dtype)), ctx.dim, ctx.index, grad), None
+        a, indices = ctx.saved_tensors
+        if a._data.size == 0:  # (PyTorch's cummaxmin_backward: "if (input.sym_numel() == 0) return input;")
+            return a, None
+        return ScatterAdd.apply(Tensor(np.zeros(a._data.shape, grad._data.dtype)), ctx.dim, indices._data, grad), None
 
 
 class Cummin(Cummax):

@@ -44,7 +44,8 @@ def zeros(shape, dtype):
 def _dtype_of(a, b, true_division=False):
     """The result dtype PyTorch's ZeroTensor kernels find: the ordinary promotion, with a Python number taken
     as the 0-dim tensor it was wrapped in (float64 for a float, int64 for an int), not as a number."""
-    a, b = [Tensor(np.asarray(t._wrapped_number)) if hasattr(t, "_wrapped_number") else t for t in (a, b)]
+    a, b = [Tensor(np.asarray(t._wrapped_number)) if getattr(t, "_wrapped_number", None) is not None else t
+            for t in (a, b)]
     dtype = result_type(a, b)
     if true_division and not dtype.is_floating_point:
         return _dtype.get_default_dtype()

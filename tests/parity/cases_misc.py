@@ -1,4 +1,7 @@
 """PyTorch-parity cases (see ``cases.py`` for the conventions and the input helpers)."""
+import math
+import warnings
+
 import numpy as np  # noqa: F401
 
 from . import case  # noqa: F401
@@ -1053,3 +1056,147 @@ def shp_conjugate_transposes_and_small_methods(T, F, o):
     o.val("short_values", lambda: (x * 10).short())
     T.manual_seed(0)
     o.val("multinomial", lambda: T.tensor([0.2, 0.5, 0.3]).multinomial(4, replacement=True))
+
+
+# ---------------------------------------------------------------------------------- found by make fuzz, 180,000-240,000
+@case
+def f32_empty_roll_and_norms(T, F, o):
+    """``roll`` returns a copy of a tensor without elements before it reads the dims (shifts are still checked);
+    ``vector_norm`` refuses the inf and negative norms (a max or a min) over nothing, naming the dim as given."""
+    e = T.zeros(2, 0, requires_grad=True)
+    y = e.roll(1, 5)
+    y.sum().backward()
+    o["roll_empty"] = [list(y.shape), list(y.stride()), y.grad_fn.name(), list(e.grad.shape)]
+    o["roll_empty_dims"] = list(T.zeros(0).roll((1, 2), (5, 6)).shape)
+    o.err("roll_no_shifts", lambda: T.zeros(3).roll((), 0))
+    o.err("roll_no_shifts_empty", lambda: T.zeros(0).roll(()))
+    o.err("roll_align", lambda: T.zeros(0).roll((1, 2), 0))
+    o.err("roll_bad_dim", lambda: T.zeros(3).roll(1, 5))
+    z = T.zeros(0, 2)
+    for p in [math.inf, -math.inf, -1, -0.5, 2, 0]:
+        for dim in [None, 0, 1, -2, (1, 0), ()]:
+            o.val(f"norm_{p}_{dim}", lambda: T.linalg.vector_norm(z, p, dim=dim))
+    o.val("tensor_norm", lambda: z.norm(math.inf))
+    o.val("norm_dim_out_of_range", lambda: T.linalg.vector_norm(T.zeros(0), math.inf, dim=(1, 0)))
+
+
+@case
+def f33_cummax_saves_and_cumprod_zeros(T, F, o):
+    """cummax/cummin save the input and the indices (``_saved_self``, ``_saved_indices``): changing either in place
+    makes backward raise.  cumprod of float32 multiplies in float64 (PyTorch's CPU acc_type), and its gradient
+    over zeros leaves out what lies beyond them (an inf there gives no nan)."""
+    x = leaf(T, 200, 3, 4)
+    v, i = x.cummin(1)
+    o["saved"] = [v.grad_fn._saved_dim, v.grad_fn._saved_indices, v.grad_fn._saved_self is x]
+    (v * T.arange(12.0).view(3, 4)).sum().backward()
+    o["grad"] = x.grad
+    a = x.detach().clone().requires_grad_()
+    b = a * 1
+    v, i = b.cummax(0)
+    b.mul_(2)
+    o.err("self_changed", lambda: v.sum().backward())
+    v, i = (a * 1).cummax(0)
+    i.add_(0)
+    o.err("indices_changed", lambda: v.sum().backward())
+    c = leaf(T, 201, 40, 3) * 1.5
+    o["cumprod_f32"] = c.cumprod(0)
+    o["cumprod_f16"] = c.half().cumprod(1)
+    w = T.tensor([[1.17, 0.0, math.inf, 2.0], [-0.5, 3.0, 0.0, 0.0], [0.0, math.inf, 2.0, 0.5], [1.5, -2.0, 0.5, 3.0]],
+                 requires_grad=True)
+    w.cumprod(1).backward(T.full((4, 4), 0.5))
+    o["zeros_grad"] = w.grad
+    u = T.tensor([[0.0, 2.0, 0.0], [1.0, 0.0, 3.0]], dtype=T.float64, requires_grad=True)
+    g, = T.autograd.grad(u.cumprod(1).sum(), u, create_graph=True)
+    o["zeros_grad_graph"] = g
+    o["zeros_second"] = T.autograd.grad(g.sum(), u)[0]
+
+
+@case
+def f34_out_layouts_and_functions(T, F, o):
+    """A resized ``out=`` of an elementwise op takes the result's layout (PyTorch restrides it); of a reduction,
+    product, cat or stack it is row-major.  The elementwise functions take ``out=`` and refuse a number."""
+    def strides(name, t):
+        o.raw(name, [list(t.shape), list(t.stride())])
+    x = T.arange(12.0).reshape(3, 4).t()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, f in [("mul", lambda out: T.mul(x, 3, out=out)), ("sin", lambda out: T.sin(x, out=out)),
+                        ("exp", lambda out: T.exp(x, out=out)), ("floor", lambda out: T.floor(x, out=out)),
+                        ("atan2", lambda out: T.atan2(x, x, out=out)), ("sum", lambda out: T.sum(x, 1, True, out=out)),
+                        ("stack", lambda out: T.stack([x, x], out=out)), ("mm", lambda out: T.mm(x, x.t(), out=out)),
+                        ("reciprocal", lambda out: T.reciprocal(x + 1, out=out))]:
+            for k, out in enumerate([T.empty(0), T.empty(2, 2)]):
+                r = f(out)
+                strides(f"{name}{k}", out)
+                o[f"{name}{k}_same"] = r is out
+                o[f"{name}{k}_values"] = out
+            kept = T.empty(4, 3).t().t()
+            strides(f"{name}_kept", kept)
+    o.err("sin_number", lambda: T.sin(2.0))
+    o.err("sin_out_int", lambda: T.sin(x, out=T.empty(4, 3, dtype=T.int64)))
+    i, j = T.tensor([1, 2, 3]), T.tensor([3, 3, 6])
+    o["bitwise"] = [T.bitwise_and(i, j), T.bitwise_or(1, i), T.bitwise_xor(i, 2), T.bitwise_not(i)]
+    o["small"] = [T.is_same_size(i, j), T.get_device(i), T.select(i, 0, 1), T.nan_to_num_(T.tensor([math.nan, 1.0]))]
+    o["inplace_hyperbolic"] = [T.arcsinh_(T.tensor([0.5])), T.arccosh_(T.tensor([2.0])), T.atanh_(T.tensor([0.25]))]
+
+
+@case
+def f35_activation_gradient_layouts(T, F, o):
+    """The gradients of activations through a permuted input are laid out as PyTorch's kernels lay them out (their
+    TensorIterator, or ``empty_like(grad)`` for log_sigmoid); so is ``x ** 0`` and ``x ** 1``."""
+    def strides(name, t):
+        o.raw(name, [list(t.shape), list(t.stride())])
+    for nm in ["elu", "selu", "celu", "hardsigmoid", "logsigmoid", "leaky_relu", "prelu", "square", "pow1", "pow0"]:
+        v = T.tensor([[[-0.18, 1.74, -1.57]], [[0.84, 1.98, 0.93]]], requires_grad=True)
+        x = v.permute(2, 1, 0)
+        if nm == "prelu":
+            y = F.prelu(x, T.tensor([0.25]))
+        elif nm == "square":
+            y = T.square(x)
+        elif nm.startswith("pow"):
+            y = x ** int(nm[-1])
+            strides(f"{nm}_result", y)
+        else:
+            y = getattr(F, nm)(x)
+        g, = T.autograd.grad(y.sum(), v)
+        strides(nm, g)
+        o[f"{nm}_grad"] = g
+    strides("pow_expanded", T.arange(6.0).reshape(2, 3).expand(2, 2, 3) ** 0)
+
+
+@case
+def f36_inplace_view_saved_output_message(T, F, o):
+    """The error for a view's saved output changed again in place names the view's node while it lives (kept by
+    the graph with retain_graph/create_graph: AsStrided), else the node that saved it (Relu), as PyTorch's
+    SavedVariable does with its weak reference."""
+    for shape in [(), (4,)]:
+        for keep in (False, True):
+            x = T.tensor([[0.5, -1.0], [2.0, 3.0]], dtype=T.float64, requires_grad=True)
+            b = (x * 1).sum() if shape == () else x * 1
+            v = b.view(shape)
+            F.relu(v, inplace=True)
+            v.exp_()
+            o.err(f"{len(shape)}_{keep}", lambda: T.autograd.grad(v.sum(), [x], create_graph=keep))
+
+
+@case
+def f37_unpack_without_gradient_and_cumsum_checks(T, F, o):
+    """A built-in node that gets no gradient still unpacks what it saved (ord-0 norm gives none back, yet a saved
+    tensor changed in place raises below it); ``cumsum_``/``cumprod_`` check autograd's rules, then the dim,
+    then the dtype, then the written-to memory."""
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    z = T.linalg.vector_norm(y, 0)
+    y.add_(1)
+    o.err("changed_below", lambda: z.backward())
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    z = T.linalg.vector_norm(x.exp(), 0)
+    z.backward(retain_graph=True)
+    o["no_grad_flows"] = x.grad is None
+    for name, f in [("leaf_bad_dim", lambda: T.ones(3, requires_grad=True).cumsum_(5)),
+                    ("expanded_bad_dim", lambda: T.ones(3, 1).expand(3, 2).cumsum_(5)),
+                    ("expanded", lambda: T.ones(3, 1).expand(3, 2).cumprod_(0)),
+                    ("expanded_bad_dtype", lambda: T.ones(3, 1).expand(3, 2).cumsum_(0, dtype=T.float64)),
+                    ("bad_dim_bad_dtype", lambda: T.ones(3).cumprod_(4, dtype=T.float64)),
+                    ("zero_dim", lambda: T.tensor(1.0).cumprod_(3))]:
+        o.err(name, f)

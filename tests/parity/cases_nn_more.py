@@ -576,3 +576,37 @@ def _error_type(fn):
     except Exception as e:  # noqa: BLE001
         return type(e).__name__
     return None
+
+
+@case
+def nnx_buffer(T, F, o):
+    nn = T.nn
+
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = nn.Buffer(T.ones(2))
+            self.b = nn.Buffer(T.zeros(1), persistent=False)
+            self.c = T.ones(3)
+
+    m = M()
+    o["state_dict"] = list(m.state_dict())
+    o["named_buffers"] = [n for n, _ in m.named_buffers()]
+    o["flags"] = [isinstance(m.a, nn.Buffer), type(m.a).__name__, isinstance(T.ones(1), nn.Buffer),
+                  isinstance(nn.Parameter(T.ones(1)), nn.Buffer), m.a.persistent, m.b.persistent]
+    src = T.ones(2, requires_grad=True)
+    b = nn.Buffer(src * 2)
+    o["detached"] = [b.requires_grad, b.is_leaf, b.grad_fn is None, type(b).__name__]
+    o["empty"] = nn.Buffer()
+    m.b = T.full((4,), 2.0)  # a plain tensor into a buffer's name: still a buffer, still not persistent
+    o["reassigned"] = [list(m.state_dict()), [n for n, _ in m.named_buffers()], m.b]
+    o.err("over_attribute", lambda: setattr(m, "c", nn.Buffer(T.ones(1))))
+    o.err("not_tensor", lambda: setattr(m, "a", 3))
+
+    class Early(nn.Module):
+        def __init__(self):
+            self.x = nn.Buffer(T.ones(1))
+
+    o.err("before_init", Early)
+    m.a = None
+    o["none"] = [list(m.state_dict()), list(m._buffers)]
