@@ -15,7 +15,7 @@ from . import _dtype
 from ._dtype import Size, dtype, get_default_dtype, set_default_dtype
 from ._dtype import bool_ as bool  # noqa: A001  (PyTorch's names shadow the builtins here, as torch.float does)
 from ._dtype import float16, float32, float64, int8, int16, int32, int64, uint8
-from .tensor import Tensor
+from .tensor import NOT_GIVEN, Tensor
 Tensor.__module__ = "minigrad"  # type(x) prints <class 'minigrad.Tensor'>, as PyTorch's <class 'torch.Tensor'>
 from . import autograd
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
@@ -224,7 +224,7 @@ def sub(input, other, alpha=1, *, out=None):  # noqa: A002
     return input.sub(other, alpha=alpha)
 
 
-def div(input, other, *, rounding_mode=None, out=None):  # noqa: A002
+def div(input, other, *, rounding_mode=NOT_GIVEN, out=None):  # noqa: A002
     if out is not None:
         return write_out("div", out, (input, other), lambda: input.div(other, rounding_mode=rounding_mode))
     return input.div(other, rounding_mode=rounding_mode)
@@ -318,6 +318,7 @@ from .functions import (abs_, acos_, asin_, atan_, ceil_, cos_, cosh_, detach_, 
 from .functions import (multiply, subtract, divide, true_divide, eq, ne, lt, le, gt, ge, logical_not,  # noqa: E402
                         logical_and, logical_or, logical_xor, isnan, isinf, isfinite, nan_to_num, count_nonzero,
                         nonzero, tril, triu, diag, trace, sort, argsort, topk, median, nanmedian, unique, cumprod, masked_select,
+                        masked_scatter,
                         take, roll, repeat_interleave, tile, fmod, lerp, addcmul, addcdiv, addmm, cross, kron,
                         meshgrid, broadcast_tensors, diff, tensordot, kthvalue, mode, index_fill, index_copy,
                         selu)  # noqa: A004

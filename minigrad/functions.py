@@ -6,7 +6,7 @@ from . import _dtype
 from .ops import unary as _unary
 from .ops.math_more import _call  # (checks that input is a tensor, and writes into out= when given)
 from .ops.select import broadcast_tensors, einsum, meshgrid  # noqa: F401  (functions only: no Tensor method)
-from .tensor import Tensor
+from .tensor import NOT_GIVEN, Tensor
 
 def sin(input, *, out=None):  # noqa: A002
     return _call("sin", Tensor.sin, input, out=out)
@@ -371,7 +371,7 @@ def subtract(input, other, *, alpha=1):  # noqa: A002
     return input.subtract(other, alpha=alpha)
 
 
-def divide(input, other, *, rounding_mode=None):  # noqa: A002
+def divide(input, other, *, rounding_mode=NOT_GIVEN):  # noqa: A002
     return input.divide(other, rounding_mode=rounding_mode)
 
 
@@ -489,6 +489,10 @@ def cumprod(input, dim, dtype=None):  # noqa: A002
 
 def masked_select(input, mask):  # noqa: A002
     return input.masked_select(mask)
+
+
+def masked_scatter(input, mask, source):  # noqa: A002
+    return input.masked_scatter(mask, source)
 
 
 def take(input, index):  # noqa: A002

@@ -24,6 +24,17 @@ from ._format import tensor_repr
 from .devices import contiguous_format, numpy_order, preserve_format
 
 
+class _NotGiven:
+    """The default of ``rounding_mode=``: PyTorch tells ``x.div(y)`` from ``x.div(y, rounding_mode=None)`` (another
+    overload, whose node is ``DivBackward2``), so minigrad must tell a missing argument from None."""
+
+    def __repr__(self):
+        return "None"
+
+
+NOT_GIVEN = _NotGiven()
+
+
 class Tensor:
     __slots__ = ("_requires_grad", "_grad_fn", "_output_nr", "_grad", "_retains_grad", "_hooks", "_grad_accumulator",
                  "_post_accumulate_grad_hooks", "_vc", "_base", "_view_version", "_creation_meta", "_zerotensor", "_wrapped_number",
@@ -549,10 +560,12 @@ class Tensor:
         _check_other("mul", other)
         return self * other
 
-    def div(self, other, *, rounding_mode=None):
+    def div(self, other, *, rounding_mode=NOT_GIVEN):
         _check_other("div", other)
-        if rounding_mode is None:
+        if rounding_mode is NOT_GIVEN:
             return self / other
+        if rounding_mode is None:  # (PyTorch's div with a rounding_mode argument is another node: DivBackward2)
+            return _ops.binary(_ops.DivMode, self, other, None)
         return _ops.binary(_ops.unary.DivRounded, self, other, _rounding_mode(rounding_mode))
 
     def neg(self):
@@ -809,6 +822,8 @@ class Tensor:
         return self.expand(other.shape)
 
     def sum_to_size(self, *shape):
+        if not shape:
+            raise TypeError('sum_to_size() missing 1 required positional arguments: "size"')
         return _ops.sum_to(self, _shape_arg(shape))
 
     def __getitem__(self, key):
@@ -830,10 +845,12 @@ class Tensor:
         _check_other("mul_", other)
         return _ops.inplace(self, _ops.Mul, _ops.as_operand(other, self))
 
-    def div_(self, other, *, rounding_mode=None):
+    def div_(self, other, *, rounding_mode=NOT_GIVEN):
         _check_other("div_", other)
-        if rounding_mode is None:
+        if rounding_mode is NOT_GIVEN:
             return _ops.inplace(self, _ops.Div, _ops.as_operand(other, self))
+        if rounding_mode is None:
+            return _ops.inplace(self, _ops.DivMode, _ops.as_operand(other, self), None)
         return _ops.inplace(self, _ops.unary.DivRounded, _ops.as_operand(other, self), _rounding_mode(rounding_mode))
 
     def pow_(self, exponent):
@@ -1247,6 +1264,8 @@ class Tensor:
         return _ops.select.Flip.apply(self, tuple(_wrap_dim(d, self._data.ndim) for d in dims))
 
     def narrow(self, dim, start, length):  # a view: x[:, start:start + length] for dim=1
+        if self._data.ndim == 0:
+            raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
         dim = _wrap_dim(dim, self._data.ndim)
         return _ops.Slice.apply(self, dim, slice(start, start + length))
 
@@ -1368,7 +1387,7 @@ class Tensor:
     def subtract(self, other, alpha=1):
         return self.sub(other, alpha=alpha)
 
-    def divide(self, other, *, rounding_mode=None):
+    def divide(self, other, *, rounding_mode=NOT_GIVEN):
         return self.div(other, rounding_mode=rounding_mode)
 
     def true_divide(self, other):
@@ -1494,6 +1513,12 @@ class Tensor:
     # selecting and rearranging
     def masked_select(self, mask):
         return _ops.select.masked_select(self, mask)
+
+    def masked_scatter(self, mask, source):
+        return _ops.select.masked_scatter(self, mask, source)
+
+    def masked_scatter_(self, mask, source):
+        return _ops.select.masked_scatter(self, mask, source, in_place=True)
 
     def take(self, index):
         return _ops.select.take(self, index)
@@ -1744,7 +1769,7 @@ class Tensor:
     def multiply_(self, other):
         return self.mul_(other)
 
-    def divide_(self, other, *, rounding_mode=None):
+    def divide_(self, other, *, rounding_mode=NOT_GIVEN):
         return self.div_(other, rounding_mode=rounding_mode)
 
     def true_divide_(self, other):

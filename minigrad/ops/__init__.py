@@ -20,7 +20,7 @@
 """
 from ..tensor import Tensor
 from ._util import as_operand, broadcast_shape, check_not_bool, is_expandable_to, sum_to
-from .elementwise import (Abs, Add, AddScalar, Clamp, Clone, CopyFrom, Div, DivScalar, Exp, Fill, Log, Maximum, Mul,
+from .elementwise import (Abs, Add, AddScalar, Clamp, Clone, CopyFrom, Div, DivMode, DivScalar, Exp, Fill, Log, Maximum, Mul,
                           MulScalar, Neg, Pow, PowScalarBase, PowTensor, Reciprocal, Relu, Rsub, Sigmoid, SigmoidBackward,
                           Sqrt, Sub, Tanh,
                           TanhBackward, Threshold, ThresholdBackward, ThresholdInPlace, Sign, Sgn, ToCopy,

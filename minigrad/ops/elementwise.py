@@ -174,6 +174,22 @@ class Div(Function):
                 sum_to(-grad * ((a / b) / b), sb) if ctx.needs_input_grad[1] else None)  # (PyTorch's order)
 
 
+class DivMode(Div):
+    """``x.div(y, rounding_mode=None)``: true division, as ``x / y``, but PyTorch's other overload (``div.Tensor_mode``)
+    records ``DivBackward2``, which also keeps the mode (``grad_fn._saved_rounding_mode``)."""
+    node_name = "DivBackward2"
+    saved_names = {"self": 0, "other": 1, "rounding_mode": "mode"}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, a, b, mode):
+        ctx.mode = mode
+        return Div.forward(ctx, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Div.backward(ctx, grad) + (None,)
+
+
 class Neg(Function):
     node_name = "NegBackward0"
 
@@ -538,10 +554,18 @@ class Sgn(Sign):
     """``sgn(x)``, the same as ``sign`` for real numbers (PyTorch's ``abs`` uses it in its derivative).
     Its gradient is PyTorch's ZeroTensor (``sgn_backward``: zeros never written to memory, zerotensor.py)."""
     node_name = "SgnBackward0"
+    saved_names = {"self": 0, "result": 1}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, a):
+        out = Sign.forward(ctx, a)
+        ctx.save_for_backward(a, out)  # (PyTorch's sgn_backward(self, grad, result) reads them for complex numbers)
+        return out
 
     @staticmethod
     def backward(ctx, grad):
-        return zerotensor.zeros(ctx.input_shapes[0], grad._data.dtype)
+        a, _ = ctx.saved_tensors
+        return zerotensor.zeros(a._data.shape, grad._data.dtype)
 
 
 class Clamp(Function):
@@ -590,9 +614,10 @@ class Maximum(Function):
         # a < b nor a > b) gives all of it to both. maximum keeps it where a is not smaller, minimum
         # where a is not larger.
         a, b = ctx.saved_tensors
-        a_loses = a._data < b._data if ctx.keep_larger else a._data > b._data
-        b_loses = a._data > b._data if ctx.keep_larger else a._data < b._data
-        tie = constant(np.broadcast_to(a._data == b._data, grad._data.shape))
+        x, y = operands(a, b)  # (compared as PyTorch's comparisons compare them: in the type of a op b)
+        a_loses = x < y if ctx.keep_larger else x > y
+        b_loses = x > y if ctx.keep_larger else x < y
+        tie = constant(np.broadcast_to(x == y, grad._data.shape))
 
         def kept(loses, shape):  # (PyTorch builds the shared gradient anew for each input: two WhereBackward0)
             shared = where(tie, DivScalar.apply(grad, 2), grad)
@@ -620,8 +645,8 @@ class Where(Function):
     @staticmethod
     def forward(ctx, cond, a, b):
         ctx.cond = cond
-        x, y = operands(a, b)
-        return result(a, b, np.where(cond, x, y))
+        x, y = operands(a, b)  # (both in the result's dtype; laid out as PyTorch's TensorIterator, the condition first)
+        return Tensor(laid_out(np.where(cond, x, y), cond, x, y))
 
     @staticmethod
     def backward(ctx, grad):
@@ -659,7 +684,9 @@ def where(condition, input=None, other=None):  # noqa: A002
                         "input, Number other)\n * (Tensor condition, Number self, Number other)\n")
     a, b = input, other
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
-    a = as_operand(a, b if isinstance(b, Tensor) else Tensor(np.zeros(())))
+    if not isinstance(a, Tensor) and not isinstance(b, Tensor):  # two numbers: PyTorch's promotion of the two
+        a = as_operand(a, Tensor(np.zeros((), result_type(a, b).numpy)))  # (where(c, 1, 2.5) is float32)
+    a = as_operand(a, b) if isinstance(b, Tensor) else a
     b = as_operand(b, a)
     both = broadcast_shape(Tensor(cond), a)  # PyTorch's error when the three shapes do not broadcast
     broadcast_shape(Tensor(np.empty(both)), b)

@@ -402,7 +402,8 @@ def _write_expanded(t, out, fn, args):
         return
     key, value = args[0], args[1]
     if fn is shape.IndexPutAccumulate:  # every indexed element adds its value, into shared places too
-        np.add.at(t._data, key, value._data)
+        with np.errstate(invalid="ignore", over="ignore"):
+            np.add.at(t._data, key, value._data)
         return
     if fn is shape.IndexPut:  # one index after the other: where two share a place, the last stays
         t._data[key] = value._data.astype(t._data.dtype)

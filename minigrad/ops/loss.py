@@ -170,11 +170,12 @@ class NllLoss(Function):
         picked = np.take_along_axis(coef, safe[:, None], axis=1)[:, 0] * chosen
         # PyTorch (nll_loss_out_frame) writes an ignored target's loss as 0, +0.0 (coef * 0 here is -0.0)
         picked = np.where(valid, picked, np.zeros((), x.dtype))
-        if reduction == "none":
-            return Tensor(np.asarray(picked if input._data.ndim > 1 else picked[0]))
+        if reduction == "none" and input._data.ndim > 1:
+            return Tensor(np.asarray(picked))
         if reduction == "mean" and w.sum() == 0:
             return Tensor(np.asarray(np.nan, dtype=x.dtype))
-        # PyTorch's sum starts from 0 (loss_partial_sums = {0}; -= input * w): +0.0, never -0.0
+        # PyTorch's sum starts from 0 (loss_partial_sums = {0}; -= input * w): +0.0, never -0.0 (a single sample's
+        # unreduced loss too: nll_loss_out_frame computes it on this path)
         return Tensor(np.asarray(0 + picked.sum(), dtype=x.dtype))
 
     @staticmethod
@@ -232,7 +233,8 @@ def _margins(x, target, margin, weight):
     (``j != y_i`` and ``z > 0``) and each sample's weight ``weight[y_i]``.  A vector or a number is one sample."""
     rows = x.reshape(-1, x.shape[-1] if x.ndim else 1)  # (N, C)
     y = target.reshape(-1)
-    z = margin - np.take_along_axis(rows, y[:, None], axis=1) + rows
+    with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf is nan, silently, as in PyTorch)
+        z = margin - np.take_along_axis(rows, y[:, None], axis=1) + rows
     counts = (np.arange(rows.shape[1]) != y[:, None]) & (z > 0)
     scale = np.ones(len(y), x.dtype) if weight is None else weight[y]
     return y, z, counts, scale
@@ -251,7 +253,8 @@ class MultiMarginLoss(Function):
     def forward(ctx, input, target, p, margin, weight, reduction):
         x = input._data
         _, z, counts, scale = _margins(x, target, margin, weight)
-        loss = (np.where(counts, z if p == 1 else z * z, 0).sum(1) * scale / z.shape[1]).astype(x.dtype)
+        with np.errstate(invalid="ignore", over="ignore"):
+            loss = (np.where(counts, z if p == 1 else z * z, 0).sum(1) * scale / z.shape[1]).astype(x.dtype)
         ctx.save_for_backward(input)
         ctx.args = target, p, margin, weight, reduction
         if reduction == "none":
@@ -278,9 +281,10 @@ class MultiMarginLossBackward(NoDerivative):
         y, z, counts, scale = _margins(input._data, target, margin, weight)
         n, c = z.shape
         norm = 1.0 / (n * c) if reduction == "mean" else 1.0 / c
-        g = np.where(counts, norm if p == 1 else 2 * norm * z, 0) * scale[:, None]
-        np.put_along_axis(g, y[:, None], -g.sum(1, keepdims=True), axis=1)
-        g = g * (grad.reshape(-1, 1) if reduction == "none" else grad)
+        with np.errstate(invalid="ignore", over="ignore"):
+            g = np.where(counts, norm if p == 1 else 2 * norm * z, 0) * scale[:, None]
+            np.put_along_axis(g, y[:, None], -g.sum(1, keepdims=True), axis=1)
+            g = g * (grad.reshape(-1, 1) if reduction == "none" else grad)
         return Tensor(np.asarray(g.reshape(input._data.shape), dtype=input._data.dtype))
 
     @staticmethod

@@ -22,7 +22,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import _TYPE_NAMES, Tensor
-from ._util import as_operand, float_data, result_type, rounded_once
+from ._util import as_operand, float_data, operands, result_type, rounded_once
 from .elementwise import AddScalar, MulScalar, PowScalarBase, SubScalar, Where, constant, filled
 from .layout import laid_out
 from .unary import NoDerivative, _quiet, _SelfUnary
@@ -575,16 +575,19 @@ class Nextafter(_FloatBinary):
     @classmethod
     def forward(cls, ctx, a, b):
         dtype = _float_dtype(a, b, cls.kernel)
-        ctx.save_for_backward(a, b)
+        if ctx.needs_input_grad[0]:  # (only x's formula reads them: PyTorch saves them for it alone)
+            ctx.save_for_backward(a, b)
         x, y = a._data.astype(dtype), b._data.astype(dtype)  # (in the result's dtype: the next float32 is another)
         return Tensor(laid_out(np.nextafter(x, y), a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):  # where(x != y, grad, 0) and zeros for y
+        g_y = constant(np.zeros(ctx.input_shapes[1], ctx._input_dtypes[1])) if ctx.needs_input_grad[1] else None
+        if not ctx.needs_input_grad[0]:
+            return None, g_y
         a, b = ctx.saved_tensors
-        zero = constant(np.zeros((), grad._data.dtype))
-        return (Where.apply(np.asarray(a._data != b._data), grad, zero) if ctx.needs_input_grad[0] else None,
-                constant(np.zeros(b._data.shape, b._data.dtype)) if ctx.needs_input_grad[1] else None)
+        x, y = operands(a, b)
+        return Where.apply(np.asarray(x != y), grad, constant(np.zeros((), grad._data.dtype))), g_y
 
 
 # ------------------------------------------------------------------ copysign
@@ -643,7 +646,8 @@ class Fmax(Function):
     @classmethod
     def backward(cls, ctx, grad):
         a, b = ctx.saved_tensors
-        to_self = np.broadcast_to(cls.compare(a._data, b._data) | np.isnan(b._data), grad._data.shape)
+        x, y = operands(a, b)  # (compared as PyTorch's comparisons compare them: in the type of a op b)
+        to_self = np.broadcast_to(cls.compare(x, y) | np.isnan(y), grad._data.shape)
         return (grad.masked_fill(constant(~to_self), 0) if ctx.needs_input_grad[0] else None,
                 grad.masked_fill(constant(to_self), 0) if ctx.needs_input_grad[1] else None)
 
@@ -856,10 +860,9 @@ def float_power_of(a, exponent):
     """``x.float_power(y)``: ``x ** y`` computed in float64 (PyTorch converts both to float64 first, so the nodes
     are ``ToCopyBackward0`` and ``PowBackward0`` or ``PowBackward1``)."""
     check_tensor_or_number("float_power", exponent, "exponent")
-    base = a.to(_dtype.float64)
-    if isinstance(exponent, Tensor):
-        return base.pow(exponent.to(_dtype.float64))
-    return base.pow(exponent)
+    if isinstance(exponent, Tensor):  # (PyTorch's C++ casts the exponent first: its node runs after the base's)
+        exponent = exponent.to(_dtype.float64)
+    return a.to(_dtype.float64).pow(exponent)
 
 
 def float_power_into(a, exponent):

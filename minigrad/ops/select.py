@@ -18,7 +18,7 @@ from .. import _dtype
 from ..autograd.function import Function
 from ..devices import contiguous_format
 from ..tensor import _TYPE_NAMES, Tensor, _wrap_dim
-from ._util import sum_to
+from ._util import broadcast_shape, sum_to
 from .elementwise import MulScalar
 from .layout import cast, empty_strided
 from .shape import DiagonalGrad, IndexAddGrad, MaskedScatterGrad, PutGrad, diagonal_view, view_of
@@ -44,6 +44,7 @@ class MaskedFill(Function):
 
     @staticmethod
     def forward(ctx, a, m, value):
+        broadcast_shape(a, Tensor(m))  # (PyTorch's message when the mask does not broadcast with x)
         ctx.mask = m
         v = value._data if isinstance(value, Tensor) else value
         return Tensor(np.asarray(np.where(m, np.asarray(v, a._data.dtype), a._data), order="C"))
@@ -61,6 +62,73 @@ class MaskedFill(Function):
 class MaskedFillTensor(MaskedFill):
     """``x.masked_fill(mask, value_tensor)``: the value, a 0-dim tensor, gets the gradient of the filled places."""
     node_name = "MaskedFillBackward1"
+
+
+class MaskedScatter(Function):
+    """``x.masked_scatter(mask, source)``: the places where ``mask`` is true, taken in order, get the first elements
+    of ``source``.  ``x`` gets the gradient of the other places; ``source`` that of the places it filled, and zeros
+    for the elements it had to spare (PyTorch: ``masked_scatter_backward``)."""
+    node_name = "MaskedScatterBackward0"
+    saved_names = {"source_sym_sizes": "source_shape"}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, a, m, source):
+        if a.dtype is not source.dtype:
+            raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
+                               f"{_TYPE_NAMES[a.dtype.name]} and {_TYPE_NAMES[source.dtype.name]}")
+        shape = broadcast_shape(Tensor(m), a)  # (PyTorch's expand_outplace(mask, x): its message names the mask first)
+        mask = np.broadcast_to(m, shape)
+        n = int(mask.sum())
+        if source._data.size < n:
+            raise RuntimeError("Number of elements of source < number of ones in mask")
+        out = np.array(np.broadcast_to(a._data, shape))  # (a new row-major array)
+        out[mask] = source._data.reshape(-1)[:n]
+        ctx.mask, ctx.source_shape = m, source._data.shape
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        g_self = g_source = None
+        if ctx.needs_input_grad[0]:  # derivatives.yaml: grad.masked_fill(mask, 0)
+            g_self = sum_to(MaskedFill.apply(grad, ctx.mask, 0), ctx.input_shapes[0])
+        if ctx.needs_input_grad[2]:
+            g_source = MaskedScatterBackward.apply(grad, ctx.mask, ctx.source_shape)
+        return g_self, None, g_source
+
+
+class MaskedScatterBackward(Function):
+    """masked_scatter's gradient for ``source`` as one op (PyTorch: ``masked_scatter_backward``): the gradient of
+    the filled places in order, then zeros, in source's shape.  Its own backward scatters back: zeros of the
+    gradient's shape, ``masked_scatter(mask, gg)``."""
+    node_name = "MaskedScatterBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, m, source_shape):
+        ctx.mask = m
+        picked = grad._data[np.broadcast_to(m, grad._data.shape)]
+        out = np.zeros(int(np.prod(source_shape)), grad._data.dtype)
+        out[:picked.size] = picked
+        return Tensor(out.reshape(source_shape))
+
+    @staticmethod
+    def backward(ctx, gg):
+        zeros = Tensor(np.zeros(ctx.input_shapes[0], gg._data.dtype))
+        return MaskedScatter.apply(zeros, ctx.mask, gg), None, None
+
+
+def masked_scatter(t, mask, source, in_place=False):
+    """``x.masked_scatter(mask, source)`` and ``x.masked_scatter_(mask, source)`` (whose mask must expand to x)."""
+    from .inplace import inplace
+    if not isinstance(source, Tensor):
+        raise TypeError(f"masked_scatter(): argument 'source' (position 2) must be Tensor, not {type(source).__name__}")
+    m = mask._data.copy(order="K") if isinstance(mask, Tensor) else np.asarray(mask)  # (a copy: see index_array)
+    if m.dtype != np.bool_:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype "
+                           f"{_TYPE_NAMES[m.dtype.name]}")
+    if not in_place:
+        return MaskedScatter.apply(t, m, source)
+    Tensor(m).expand(t._data.shape)  # (PyTorch expands the mask to x first, with expand's message)
+    return inplace(t, MaskedScatter, m, source)
 
 
 # ------------------------------------------------------------------ index_select, gather, scatter
@@ -146,18 +214,21 @@ class Gather(Function):
     """``x.gather(dim, index)``: ``out[i][j] = x[i][index[i][j]]`` for dim=1; backward adds the
     gradient into zeros at the same places (PyTorch: ``gather_backward``, a ``scatter_add``)."""
     node_name = "GatherBackward0"
+    saved_names = {"self": 0, "dim": "dim"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, dim, idx):
         if max(idx.ndim, 1) != max(a._data.ndim, 1):  # (a 0-dim tensor counts as 1-dim, as in PyTorch)
             raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
-        ctx.dim, ctx.index, ctx.shape = dim, idx, a._data.shape
+        ctx.save_for_backward(a)  # (PyTorch's gather_backward(grad, self, dim, index) keeps x: changing it raises)
+        ctx.dim, ctx.index = dim, idx
         out = np.atleast_1d(a._data)[_gather_key(idx, dim, a._data.shape)].reshape(idx.shape)
         return Tensor(np.asarray(out, order="C"))  # (row-major whatever the index's layout, as PyTorch allocates it)
 
     @staticmethod
     def backward(ctx, grad):
-        zeros = Tensor(np.zeros(ctx.shape, grad._data.dtype))
+        a, = ctx.saved_tensors
+        zeros = Tensor(np.zeros(a._data.shape, grad._data.dtype))
         return ScatterAdd.apply(zeros, ctx.dim, ctx.index, grad), None, None
 
 
@@ -169,9 +240,11 @@ class ScatterAdd(Function):
     @staticmethod
     def forward(ctx, a, dim, idx, src):
         _check_scatter(a, idx, src)
-        ctx.dim, ctx.index = dim, idx
+        ctx.dim = dim
+        ctx.index = idx if ctx.needs_input_grad[3] else None  # (only src's gradient reads it: PyTorch saves it then)
         out = a._data.copy()
-        np.add.at(np.atleast_1d(out), _gather_key(idx, dim, out.shape), _src_part(src, idx))
+        with np.errstate(invalid="ignore", over="ignore"):  # (inf + -inf is nan, silently, as in PyTorch)
+            np.add.at(np.atleast_1d(out), _gather_key(idx, dim, out.shape), _src_part(src, idx))
         return Tensor(out)
 
     @staticmethod
@@ -569,7 +642,8 @@ class IndexAdd(Function):
         ctx.index = idx if ctx.needs_input_grad[3] else None  # (only source's gradient needs it: PyTorch saves it then)
         out = a._data.copy()
         key = (slice(None),) * dim + (idx.reshape(-1),)
-        np.add.at(out, key, source._data if alpha == 1 else alpha * source._data)  # repeated indices add up
+        with np.errstate(invalid="ignore", over="ignore"):  # repeated indices add up (inf + -inf: nan, silently)
+            np.add.at(out, key, source._data if alpha == 1 else alpha * source._data)
         return Tensor(out)
 
     @staticmethod
@@ -1148,12 +1222,12 @@ def take_along_dim(t, indices, dim=None):
                            f"{_TYPE_NAMES[indices.dtype.name]}")
     if dim is None:
         return t.view(-1).gather(0, indices.view(-1))
+    if t._data.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     if t._data.ndim != indices._data.ndim:
         raise RuntimeError("minigrad.take_along_dim(): input and indices should have the same number of dimensions, "
                            f"but got {t._data.ndim} dimensions for input, and {indices._data.ndim} dimensions for "
                            "indices")
-    from ._util import broadcast_shape
-
     def infer_size(a, b):  # (PyTorch's infer_size, with its message)
         return broadcast_shape(Tensor(np.empty(a)), Tensor(np.empty(b)))
     dim = _wrap_dim(dim, t._data.ndim)

@@ -376,7 +376,8 @@ class IndexGrad(Function):
     def forward(ctx, grad, shape, key):
         ctx.key = key
         out = np.zeros(shape, grad._data.dtype)
-        np.add.at(out, key, grad._data)
+        with np.errstate(invalid="ignore", over="ignore"):  # (inf + -inf is nan, silently, as in PyTorch)
+            np.add.at(out, key, grad._data)
         return Tensor(out)
 
     @staticmethod
@@ -401,7 +402,8 @@ class IndexPutGrad(Function):
     def forward(ctx, zeros, grad, key):
         ctx.key = key
         out = zeros._data.copy()
-        np.add.at(out, key, grad._data)
+        with np.errstate(invalid="ignore", over="ignore"):
+            np.add.at(out, key, grad._data)
         return Tensor(out)
 
     @staticmethod
@@ -431,7 +433,8 @@ class PutGrad(IndexPutGrad):
     def forward(ctx, zeros, grad, index):
         ctx.index = index
         out = zeros._data.copy()
-        np.add.at(out.reshape(-1), index.reshape(-1), grad._data.reshape(-1))
+        with np.errstate(invalid="ignore", over="ignore"):
+            np.add.at(out.reshape(-1), index.reshape(-1), grad._data.reshape(-1))
         return Tensor(out)
 
     @staticmethod
@@ -693,7 +696,7 @@ class IndexPut(Function):
                                f"to indexing result of shape {list(result_shape)}")
         if value._data.dtype != a._data.dtype and value._wrapped_number is None:
             _check_index_put_dtype(a, key if isinstance(key, tuple) else (key,), value)  # (a number converts)
-        out = a._data.copy()
+        out = cast(a._data)  # (PyTorch: self.clone(preserve_format).index_put_(...))
         try:
             out[key] = value._data
         except IndexError as e:
@@ -725,8 +728,9 @@ class IndexPutAccumulate(IndexPut):
     @staticmethod
     def forward(ctx, a, key, value):
         IndexPut.forward(ctx, a, key, value)  # (its checks of shapes and dtypes, and ctx.key)
-        out = a._data.copy()
-        np.add.at(out, key, value._data)
+        out = cast(a._data)
+        with np.errstate(invalid="ignore", over="ignore"):
+            np.add.at(out, key, value._data)
         return Tensor(out)
 
     @staticmethod
@@ -745,6 +749,8 @@ def index_put(t, indices, values, accumulate=False, in_place=False):
                         f"{type(indices).__name__}")
     if not isinstance(values, Tensor):
         raise TypeError(f"{name}(): argument 'values' (position 2) must be Tensor, not {type(values).__name__}")
+    if t._data.ndim == 0 and indices:  # (x[mask] of a 0-dim x works; index_put's kernel has no dim to index)
+        raise IndexError(f"too many indices for tensor of dimension 0 (got {len(indices)})")
     if in_place and not accumulate:
         setitem(t, tuple(indices), values)
         return t

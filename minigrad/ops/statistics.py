@@ -181,16 +181,16 @@ def norm_backward(g, a, norm, p, dims):
     ``norm`` already broadcast against ``a``). Also ``dist``'s, with ``a = x - y``."""
     if p == 1:
         return a.sgn() * g
-    if p == 2:
-        return g * (a / norm).masked_fill(norm == 0, 0)
+    if p == 2:  # (in place, as PyTorch: a ZeroTensor gradient then raises as there)
+        return g * (a / norm).masked_fill_(norm == 0, 0)
     if math.isinf(p):  # amax's (amin's) backward of |x|; a nan counts as chosen, and sgn(nan) is 0
         mask = (a.abs() == norm) | a.isnan()
         return a.sgn() * ((g / mask.sum(dims, True)) * mask)
     if p < 1:
-        scaled = a.sgn() * a.abs().pow(p - 1).masked_fill(a == 0, 0)
+        scaled = a.sgn() * a.abs().pow_(p - 1).masked_fill_(a == 0, 0)
         return scaled * g * norm.pow(1 - p)
-    scaled = a.sgn() * a.abs().pow(p - 1) if p < 2 else a * a.abs().pow(p - 2)
-    return scaled * (g / norm.pow(p - 1)).masked_fill(norm == 0, 0)
+    scaled = a.sgn() * a.abs().pow_(p - 1) if p < 2 else a * a.abs().pow_(p - 2)
+    return scaled * (g / norm.pow(p - 1)).masked_fill_(norm == 0, 0)
 
 
 def norm(a, p="fro", dim=None, keepdim=False, dtype=None):

@@ -679,12 +679,25 @@ class Addcmul(Function):
                 sum_to(grad * MulScalar.apply(t1, ctx.value), s2) if need[2] else None, None)
 
 
+def no_integer_division(a, t1, t2, value=None):
+    """addcdiv refuses two integer tensors, before it looks at the shapes (``addcdiv_`` too: ops/inplace.py calls
+    this as ``Addcdiv.check_in_place_arguments``)."""
+    if all(isinstance(t, Tensor) and t._data.dtype.kind in "iub" for t in (t1, t2)):
+        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
+                           "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "
+                           "implemented as (input + value * minigrad.trunc(tensor1 / tensor2)).to(input.dtype) for "
+                           "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
+                           "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
+                           "for all dtypes.")
+
+
 class Addcdiv(Function):
     """``x.addcdiv(t1, t2, value=1)``: ``x + value * t1 / t2``.
 
     d/dx = 1, d/d(t1) = grad * value / t2, d/d(t2) = -grad * value * t1 / t2^2, each summed back.
     """
     node_name = "AddcdivBackward0"
+    check_in_place_arguments = staticmethod(no_integer_division)
 
     @staticmethod
     def forward(ctx, a, t1, t2, value):
@@ -718,13 +731,8 @@ def pointwise3(fn, a, t1, t2, value):
     broadcast_shape(Tensor(np.empty(broadcast_shape(a, t1))), t2)
     if fn is Addcmul and _three_dtype(a, t1, t2) == np.bool_:
         raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
-    if fn is Addcdiv and all(t._data.dtype.kind in "iub" for t in (t1, t2)):
-        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
-                           "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "
-                           "implemented as (input + value * minigrad.trunc(tensor1 / tensor2)).to(input.dtype) for "
-                           "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
-                           "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
-                           "for all dtypes.")
+    if fn is Addcdiv:
+        no_integer_division(a, t1, t2)
     return fn.apply(a, t1, t2, value)
 
 

@@ -761,3 +761,123 @@ OPS += [
     Op("F.logsigmoid", "F.logsigmoid({a})", sample=False),
     Op("F.relu6", "F.relu6({a})", dtypes="any", sample=False),
 ]
+
+
+# ---------------------------------------------------------------------------------- the ops make fuzz did not draw yet
+# (found by listing the Tensor methods and nn.functional names no entry above uses)
+def margin(r, a):
+    return {"m": repr(r.choice([0.0, 0.5, 1.0])), "red": repr(r.choice(["mean", "sum", "none"]))}
+
+
+def sizes_for(r, a):
+    """split sizes along a dim of ``a`` that add up to its size (now and then ones that do not)."""
+    d = r.randrange(a.dim()) if a.dim() else 0
+    n = a.shape[d] if a.dim() else 1
+    sizes = [n] if n < 2 else [1, n - 1]
+    if r.random() < 0.1:
+        sizes = [n + 1]
+    return {"dim": d, "sizes": repr(sizes)}
+
+
+def div_mode(r, a):
+    return {"mode": repr(r.choice([None, "trunc", "floor"]))}
+
+
+def histc_args(r, a):
+    return {"bins": r.choice([1, 3, 5]), "lo": repr(r.choice([0, -1.0])), "hi": repr(r.choice([0, 1.0, 2]))}
+
+
+SIGNS = "(({b} > 0).to({a}.dtype) * 2 - 1)"  # a target of -1 and 1, the shape and dtype of {a}
+
+OPS += [
+    # indexing by a tensor, and writing through one
+    Op("gather", "{a}.gather({dim}, {a}.argsort({dim})[..., :2])", args=index_for, dtypes="any", sample=False),
+    Op("take_along_dim", "T.take_along_dim({a}, {a}.argsort({dim}), {dim})", args=index_for, dtypes="any",
+       sample=False),
+    Op("scatter_add", "{a}.scatter_add({dim}, {a}.argsort({dim}), {a} * 2)", args=index_for, sample=False),
+    Op("scatter", "{a}.scatter({dim}, {a}.argsort({dim}), {a} + 1)", args=index_for, sample=False),
+    Op("scatter_value", "{a}.scatter({dim}, {a}.argsort({dim}), 0.5)", args=index_for, sample=False),
+    Op("scatter_add_", "{a}.scatter_add_({dim}, {a}.argsort({dim}), {b})", pair="same", args=index_for,
+       kind="inplace", sample=False),
+    Op("index_copy_", "{a}.index_copy_({dim}, {idx}[:1], {a}.index_select({dim}, {idx}[:1]) * 3)",
+       args=index_for, kind="inplace", sample=False),
+    Op("index_fill_", "{a}.index_fill_({dim}, {idx}, {c})", args=lambda r, a: {**index_for(r, a), **number(r, a)},
+       kind="inplace", dtypes="any", sample=False),
+    Op("index_put", "{a}.index_put(({a} > 0,), T.tensor(1.5, dtype={a}.dtype))", dtypes="any", sample=False),
+    Op("index_put_acc", "{a}.index_put(({idx},), {a}[{idx}] * 2, accumulate=True)",
+       args=lambda r, a: {"idx": "T.tensor([0, 0])" if a.dim() and a.shape[0] else "T.tensor([], dtype=T.int64)"},
+       sample=False),
+    Op("masked_fill_", "{a}.masked_fill_({b} > 0, {c})", pair="broadcast", args=number, kind="inplace",
+       dtypes="any", sample=False),
+    Op("masked_scatter", "{a}.masked_scatter({a} > 0, {a} * 3)", sample=False),
+    Op("narrow", "{a}.narrow({dim}, 0, 1)", args=index_for, dtypes="any", sample=False),
+    Op("split_with_sizes", "{a}.split_with_sizes({sizes}, {dim})[-1]", args=sizes_for, dtypes="any", sample=False),
+    Op("sum_to_size", "{a}.sum_to_size(*([1] * {a}.dim()))", dtypes="any", sample=False),
+    Op("expand_as", "{a}.expand_as({b})", pair="broadcast", dtypes="any", sample=False),
+    Op("view_as", "{a}.view_as({b})", pair="same", dtypes="any", sample=False),
+    Op("reshape_as", "{a}.reshape_as({b})", pair="same", dtypes="any", sample=False),
+    Op("type_as", "{a}.type_as({b})", pair="cat", dtypes="any", sample=False),
+    # arithmetic
+    Op("div_mode", "{a}.div({b}, rounding_mode={mode})", pair="broadcast", args=div_mode, dtypes="any", sample=False),
+    Op("divide_", "{a}.divide_({c})", args=number, kind="inplace", sample=False),
+    Op("remainder", "{a}.remainder({b})", pair="broadcast", dtypes="any", sample=False),
+    Op("floor_divide", "{a}.floor_divide({c})", args=number, dtypes="any", sample=False),
+    Op("fmod_", "{a}.fmod_({c})", args=number, kind="inplace", sample=False),
+    Op("sgn", "{a}.sgn()", dtypes="any", sample=False),
+    Op("sgn_", "{a}.sgn_()", kind="inplace", sample=False),
+    Op("neg_", "{a}.neg_()", kind="inplace", sample=False),
+    Op("reciprocal_", "{a}.reciprocal_()", kind="inplace", sample=False),
+    Op("addcdiv_", "{a}.addcdiv_({b}, {b}.abs() + 1, value=-0.5)", pair="broadcast", kind="inplace", sample=False),
+    Op("clip_", "{a}.clip_({lo}, {hi})", args=clamp_bounds, kind="inplace", sample=False),
+    Op("clamp_max_", "{a}.clamp_max_(0.25)", kind="inplace", sample=False),
+    Op("float_power_", "{a}.float_power_(2)", kind="inplace", sample=False),
+    Op("true_divide_", "{a}.true_divide_({b})", pair="broadcast", kind="inplace", sample=False),
+    Op("ldexp", "{a}.ldexp(T.tensor(2))", sample=False),
+    Op("nextafter", "{a}.nextafter({b})", pair="broadcast", sample=False),
+    Op("lcm", "{a}.long().lcm({b}.long())", pair="broadcast", dtypes="any", kind="cast", sample=False),
+    Op("frexp", "{a}.frexp()[0]", kind="cast", sample=False),
+    Op("polygamma_", "{a}.polygamma_(1)", kind="inplace", sample=False),
+    Op("vdot", "T.vdot({a}.reshape(-1), {b}.reshape(-1))", pair="same", sample=False),
+    # reductions and statistics
+    Op("nanquantile", "{a}.nanquantile({q}, dim={dim}, interpolation={mode})", args=quantile_args, sample=False),
+    Op("cov", "T.cov({a})", sample=False),
+    Op("corrcoef", "T.corrcoef({a})", sample=False),
+    Op("histc", "T.histc({a}, {bins}, {lo}, {hi})", args=histc_args, kind="cast", sample=False),
+    Op("bincount", "{a}.abs().long().reshape(-1).bincount()", dtypes="any", kind="cast", sample=False),
+    Op("isclose", "{a}.isclose({b})", pair="broadcast", dtypes="any", kind="cast", sample=False),
+    # new tensors made from another
+    Op("new_full", "{a}.new_full((2, 1), {c})", args=number, dtypes="any", kind="cast", sample=False),
+    Op("new_zeros", "{a}.new_zeros({a}.shape)", dtypes="any", kind="cast", sample=False),
+    Op("new_tensor", "{a}.new_tensor([1, 2])", dtypes="any", kind="cast", sample=False),
+    # nn.functional
+    Op("F.hardtanh", "F.hardtanh({a}, -0.5, 0.75)", sample=False),
+    Op("F.hardtanh_", "F.hardtanh_({a})", kind="inplace", sample=False),
+    Op("F.elu_", "F.elu_({a}, 0.5)", kind="inplace", sample=False),
+    Op("F.leaky_relu_", "F.leaky_relu_({a}, 0.2)", kind="inplace", sample=False),
+    Op("F.relu_", "F.relu_({a})", kind="inplace", sample=False),
+    Op("F.selu_", "F.selu_({a})", kind="inplace", sample=False),
+    Op("F.threshold", "F.threshold({a}, 0.25, 2.0)", sample=False),
+    Op("F.prelu", "F.prelu({a}, T.tensor([0.25], dtype={a}.dtype))", sample=False),
+    Op("F.dropout_eval", "F.dropout({a}, 0.5, training=False)", sample=False),
+    Op("F.dropout_p0", "F.dropout({a}, 0.0)", sample=False),
+    Op("F.one_hot", "F.one_hot({a}.abs().long() % 3)", dtypes="any", kind="cast", sample=False),
+    Op("F.pairwise_distance", "F.pairwise_distance({a}, {b})", pair="broadcast", sample=False),
+    Op("F.margin_ranking_loss", f"F.margin_ranking_loss({{a}}, {{b}}, {SIGNS}, margin={{m}}, reduction={{red}})",
+       pair="same", args=margin, sample=False),
+    Op("F.hinge_embedding_loss", f"F.hinge_embedding_loss({{a}}, {SIGNS}, margin={{m}}, reduction={{red}})",
+       pair="same", args=margin, sample=False),
+    Op("F.soft_margin_loss", f"F.soft_margin_loss({{a}}, {SIGNS}, reduction={{red}})", pair="same", args=reduction,
+       sample=False),
+    Op("F.cosine_embedding_loss", "F.cosine_embedding_loss({a}, {b}, T.ones({a}.shape[0] if {a}.dim() == 2 else ()),"
+       " margin={m}, reduction={red})", pair="same", args=margin, sample=False),
+    Op("F.triplet_margin_loss", "F.triplet_margin_loss({a}, {b}, {a} * 0.5, margin={m}, reduction={red})",
+       pair="same", args=margin, sample=False),
+    Op("F.poisson_nll_loss", "F.poisson_nll_loss({a}, {b}.abs(), reduction={red})", pair="same", args=reduction,
+       sample=False),
+    Op("F.gaussian_nll_loss", "F.gaussian_nll_loss({a}, {b}, {b}.abs() + 0.5, reduction={red})", pair="same",
+       args=reduction, sample=False),
+    Op("F.multilabel_soft_margin_loss", "F.multilabel_soft_margin_loss({a}, ({b} > 0).to({a}.dtype), reduction={red})",
+       pair="same", args=reduction, sample=False),
+    Op("F.multi_margin_loss", "F.multi_margin_loss({a}, {b}, margin={m}, reduction={red})", pair="target",
+       args=margin, sample=False),
+]

@@ -1200,3 +1200,117 @@ def f37_unpack_without_gradient_and_cumsum_checks(T, F, o):
                     ("bad_dim_bad_dtype", lambda: T.ones(3).cumprod_(4, dtype=T.float64)),
                     ("zero_dim", lambda: T.tensor(1.0).cumprod_(3))]:
         o.err(name, f)
+
+
+@case
+def f38_ties_in_the_common_dtype_and_float_power_order(T, F, o):
+    """maximum/minimum/fmax/fmin find ties in the dtype of the result (a float64 0-dim and a float32 tensor:
+    float32), so -1.94 ties -1.94f; float_power casts the exponent first, so a failing base runs first."""
+    for name in ["maximum", "minimum", "fmax", "fmin"]:
+        v = T.tensor([-0.14, -1.94, -1.99], requires_grad=True)
+        s = T.tensor(-1.94, dtype=T.float64, requires_grad=True)
+        o[name] = T.autograd.grad(getattr(T, name)(s, v).sum(), [s, v])
+    a = T.tensor([2.0], requires_grad=True)
+    b = T.tensor(0.5, requires_grad=True)
+    y = T.float_power(a, b)
+    o["nodes"] = [e[0].name() for e in y.grad_fn.next_functions]
+    v0 = T.tensor([-0.97], requires_grad=True)
+    e = T.tensor(0.04, requires_grad=True)
+    z = T.float_power((v0 * 3) // 0.5, e)
+    o.err("fails_first", lambda: z.backward(T.ones_like(z)))
+    o["exponent_grad_untouched"] = e.grad is None
+
+
+@case
+def f39_new_fuzz_ops(T, F, o):
+    """What ``make fuzz`` found once it drew the ops it had left out: ``div(rounding_mode=None)`` is PyTorch's
+    other overload (DivBackward2); masked_scatter; sgn saves self and result (a second backward raises);
+    nextafter saves for self's formula only; PyTorch's errors of narrow, take_along_dim and index_put on a
+    0-dim tensor, of sum_to_size() and of a mask that does not broadcast."""
+    a = T.tensor([1.5, -2.0], requires_grad=True)
+    b = T.tensor([0.5, 3.0], requires_grad=True)
+    for k, y in enumerate([a.div(b, rounding_mode=None), a.div(2.0, rounding_mode=None), a.divide(b, rounding_mode=None),
+                           T.div(a, b, rounding_mode=None), a.div(b), a / 2, (a * 1).div_(b, rounding_mode=None)]):
+        o.fn(f"div{k}", y)
+        o[f"div{k}_grads"] = T.autograd.grad(y.sum(), [a, b], allow_unused=True)
+    o["div_saved"] = [a.div(b, rounding_mode=None).grad_fn._saved_rounding_mode]
+    x = T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    src = T.arange(10.0, 16.0).reshape(2, 3).requires_grad_()
+    m = T.tensor([[True, False, True], [False, True, False]])
+    y = x.masked_scatter(m, src)
+    o.all(y, "scatter", grads={"x": x, "src": src})
+    o["scatter_sizes"] = list(y.grad_fn._saved_source_sym_sizes)
+    o["scatter_rows"] = x.detach().masked_scatter(T.tensor([True, False, True]), src)
+    z = (x * 1).masked_scatter_(T.tensor([True, False, True]), src * 2)
+    o.fn("scatter_inplace", z)
+    o["scatter_inplace_grads"] = T.autograd.grad(z.pow(2).sum(), [x, src])
+    for name, f in [("few_source", lambda: x.masked_scatter(m, T.ones(2))),
+                    ("float_mask", lambda: x.masked_scatter(m.float(), src)),
+                    ("dtypes", lambda: x.masked_scatter(m, src.double())),
+                    ("not_expandable", lambda: x.detach().masked_scatter_(T.ones(3, 2, 3, dtype=T.bool), T.arange(18.0))),
+                    ("no_broadcast", lambda: x.detach().masked_scatter(T.tensor([True, True]), src)),
+                    ("number", lambda: x.masked_scatter(m, 2.0)),
+                    ("fill_no_broadcast", lambda: T.ones(2, 1, 2, 2, dtype=T.bool).masked_fill_(T.ones(3) > 0, -1.5)),
+                    ("fill_grows", lambda: T.ones(2, 2).masked_fill_(T.ones(3, 2, 2, dtype=T.bool), 1.0)),
+                    ("narrow0", lambda: T.tensor(1.5).narrow(0, 0, 1)),
+                    ("take0", lambda: T.take_along_dim(T.tensor(1.5), T.tensor(0), 0)),
+                    ("index_put0", lambda: T.tensor(1.5).index_put((T.tensor(True),), T.tensor(2.0))),
+                    ("sum_to_size", lambda: T.ones(3).sum_to_size())]:
+        o.err(name, f)
+    s = T.tensor([0.73, -1.0, 0.0], requires_grad=True)
+    g = s.sgn()
+    o["sgn_saved"] = [g.grad_fn._saved_self is s, g.grad_fn._saved_result]
+    g.sum().backward()
+    o.err("sgn_twice", lambda: g.sum().backward())
+    v = T.tensor([-0.95, 0.24, 0.83], requires_grad=True)
+    n = T.tensor(1.36).nextafter(v)
+    n.sum().backward()
+    n.sum().backward()
+    o["nextafter_twice"] = v.grad
+
+
+@case
+def f40_saved_inputs_layouts_and_signs(T, F, o):
+    """gather keeps its input (changing it raises), scatter_add its index only for src's gradient (a second
+    backward without it works); norm's backward fills in place, so a ZeroTensor gradient raises as in PyTorch;
+    addcdiv_ refuses integer division before the shapes; a single sample's unreduced nll_loss is +0.0, not
+    -0.0; where lays its result out by the condition first and promotes two numbers as PyTorch; index_put keeps
+    the input's layout; masked_scatter's source gradient is one op (MaskedScatterBackwardBackward0)."""
+    def strides(name, t):
+        o.raw(name, [list(t.shape), list(t.stride())])
+    x = T.tensor([[-1.64, 0.49, 1.59], [1.38, 1.23, 0.6]], requires_grad=True)
+    y = x * 1
+    g = y.gather(1, T.tensor([[0, 2], [1, 1]]))
+    o["gather_saved"] = [g.grad_fn._saved_self is y, g.grad_fn._saved_dim]
+    y.pow_(2)
+    o.err("gather_changed", lambda: g.sum().backward())
+    s = T.tensor(-0.68, requires_grad=True)
+    c = s.clone()
+    z = c.scatter_add_(0, T.tensor(0), T.tensor(1.02))
+    c.sum().backward()
+    z.backward(T.tensor(0.5))
+    o["scatter_add_twice"] = s.grad
+    for p in (2, 1.5, 0.5, 3):
+        v = T.tensor([0.5, -1.0], requires_grad=True)
+        o.val(f"norm_{p}_zerotensor", lambda: T.autograd.grad(v.norm(p).sgn(), v)[0].shape)
+    i = T.tensor([[-2, 0, 1], [1, 3, 2]])
+    o.err("addcdiv_int", lambda: T.zeros(3).addcdiv_(i, i.abs() + 1))
+    o.err("addcdiv_int_leaf", lambda: T.tensor(1.0, requires_grad=True).addcdiv_(i, i))
+    o["nll_single"] = [F.nll_loss(T.tensor([0.0]), T.tensor(0), reduction="none"),
+                       F.cross_entropy(T.tensor([1.89]), T.tensor(0), reduction="none")]
+    o["nll_single_sign"] = [bool(F.nll_loss(T.tensor([0.0]), T.tensor(0), reduction="none").signbit())]
+    a = T.arange(8.0).reshape(2, 2, 2)
+    at, cond = a.permute(2, 1, 0), a > 3
+    for k, t in enumerate([T.where(cond, at, at), T.where(cond.permute(2, 1, 0), a, a), T.where(cond, at, 0.0),
+                           T.where(cond[0], at, at), at.index_put((at > 2,), T.tensor(1.5)),
+                           at.index_put((T.tensor([0, 0]),), T.tensor(1.5), accumulate=True)]):
+        strides(f"layout{k}", t)
+    c2 = T.tensor([True, False])
+    o["where_numbers"] = [T.where(c2, 1, 2.5), T.where(c2, 1, 2), T.where(c2, True, False), T.where(c2, True, 2)]
+    w = T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    src = T.arange(10.0, 17.0).requires_grad_()
+    m = T.tensor([[True, False, True], [False, True, False]])
+    out = (w * w).masked_scatter(m, src * src)
+    gw, gs = T.autograd.grad((out ** 3).sum(), [w, src], create_graph=True)
+    o.fn("scatter_source_node", gs)
+    o["scatter_second"] = T.autograd.grad((gs * T.arange(7.0)).sum() + (gw ** 2).sum(), [w, src])
