@@ -1,4 +1,4 @@
-"""``minigrad.linalg`` (PyTorch: ``torch.linalg``): vector norms only.
+"""``minigrad.linalg`` (PyTorch: ``torch.linalg``): vector norms, and the cross product.
 
 Tutorials reach for ``torch.linalg.norm(x)`` and ``torch.linalg.vector_norm(x, ord, dim)``; both are
 the ``Norm`` op of ``ops/statistics.py`` (``LinalgVectorNormBackward0``), as in PyTorch.  Matrix
@@ -14,6 +14,12 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if not isinstance(ord, numbers.Number):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not {type(ord).__name__}")
     return _norm(x, ord, dim, keepdim, dtype)
+
+
+def cross(input, other, *, dim=-1):  # noqa: A002
+    """The cross product of 3-vectors along ``dim``, the last by default (``minigrad.cross`` with that dim)."""
+    from .ops.linalg import cross as cross_product
+    return cross_product(input, other, dim)
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002, N803  (PyTorch's names)

@@ -1264,9 +1264,17 @@ class Tensor:
         return _ops.select.Flip.apply(self, tuple(_wrap_dim(d, self._data.ndim) for d in dims))
 
     def narrow(self, dim, start, length):  # a view: x[:, start:start + length] for dim=1
-        if self._data.ndim == 0:
+        if self._data.ndim == 0:  # (PyTorch's checks, in its order)
             raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+        if length < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
         dim = _wrap_dim(dim, self._data.ndim)
+        size = self._data.shape[dim]
+        if not -size <= start <= size:
+            raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+        start = start + size if start < 0 else start
+        if start + length > size:
+            raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
         return _ops.Slice.apply(self, dim, slice(start, start + length))
 
     def split(self, split_size, dim=0):

@@ -152,11 +152,11 @@ class DivScalar(Function):
 
 class Div(Function):
     node_name = "DivBackward0"
-    saved_names = {"self": 0, "other": 1}  # (grad_fn._saved_*)
+    saved_names = {"other": 0, "self": 1}  # (grad_fn._saved_*, in the order PyTorch unpacks them)
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
+        ctx.save_for_backward(b, a if ctx.needs_input_grad[1] else None)
         if a._zerotensor or b._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
             return zerotensor.div(a, b)
         if a._data.dtype.kind != "f" and b._data.dtype.kind != "f":  # int / int is a float tensor, divided in it
@@ -168,7 +168,7 @@ class Div(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         sa, sb = ctx.input_shapes
         return (sum_to(grad / b, sa) if ctx.needs_input_grad[0] else None,
                 sum_to(-grad * ((a / b) / b), sb) if ctx.needs_input_grad[1] else None)  # (PyTorch's order)
@@ -178,7 +178,7 @@ class DivMode(Div):
     """``x.div(y, rounding_mode=None)``: true division, as ``x / y``, but PyTorch's other overload (``div.Tensor_mode``)
     records ``DivBackward2``, which also keeps the mode (``grad_fn._saved_rounding_mode``)."""
     node_name = "DivBackward2"
-    saved_names = {"self": 0, "other": 1, "rounding_mode": "mode"}  # (grad_fn._saved_*)
+    saved_names = {"other": 0, "self": 1, "rounding_mode": "mode"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, b, mode):
@@ -282,18 +282,18 @@ class Pow(Function):
 class PowTensor(Function):
     """``x ** y`` with both tensors."""
     node_name = "PowBackward1"
-    saved_names = {"self": 0, "exponent": 1, "result": 2}  # (grad_fn._saved_*)
+    saved_names = {"exponent": 0, "self": 1, "result": 2}  # (grad_fn._saved_*, in the order PyTorch unpacks them)
 
     @staticmethod
     def forward(ctx, a, b):
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # (-1.5) ** 0.5 is nan, silently
             out = result(a, b, np.power(*operands(a, b)))
-        ctx.save_for_backward(a, b, out)
+        ctx.save_for_backward(b, a, out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        a, b, out = ctx.saved_tensors
+        b, a, out = ctx.saved_tensors
         ga = gb = None
         if ctx.needs_input_grad[0]:  # d(a**b)/da = b * a**(b-1); PyTorch: where(b == 0, 0, grad * (b * a.pow(b - 1)))
             ga = sum_to(Where.apply(b._data == 0, grad.new_zeros(()), grad * (b * a.pow(SubScalar.apply(b, 1)))), a._data.shape)

@@ -286,12 +286,12 @@ class Cross(Function):
     d/da = cross(b, grad), d/db = cross(grad, a), each summed back to its input's shape (the inputs broadcast).
     """
     node_name = "LinalgCrossBackward0"
-    saved_names = {"self": 0, "other": 1, "dim": "dim"}  # (grad_fn._saved_*)
+    saved_names = {"other": 0, "self": 1, "dim": "dim"}  # (grad_fn._saved_*, in the order PyTorch unpacks them)
 
     @staticmethod
     def forward(ctx, a, b, dim):
         need_a, need_b, _ = ctx.needs_input_grad
-        ctx.save_for_backward(a if need_b else None, b if need_a else None)  # (each for the other's gradient)
+        ctx.save_for_backward(b if need_a else None, a if need_b else None)  # (each for the other's gradient)
         ctx.dim = dim
         dtype = np.result_type(a._data, b._data)
         x, y = np.broadcast_arrays(a._data.astype(dtype), b._data.astype(dtype))
@@ -304,7 +304,7 @@ class Cross(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         sa, sb = ctx.input_shapes
         return (sum_to(Cross.apply(b, grad, ctx.dim), sa) if ctx.needs_input_grad[0] else None,
                 sum_to(Cross.apply(grad, a, ctx.dim), sb) if ctx.needs_input_grad[1] else None, None)
@@ -342,12 +342,14 @@ def cross(a, b, dim=None):
         warnings.warn("Using minigrad.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
                       "explicitly or simply use minigrad.linalg.cross.\nThe default value of dim will change to agree "
                       "with that of linalg.cross in a future release.", UserWarning, stacklevel=3)
-        dim = next((i for i, s in enumerate(shape) if s == 3), -1)
+        dim = next((i for i, s in enumerate(a._data.shape) if s == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
     if a._data.ndim != b._data.ndim:
         raise RuntimeError(f"linalg.cross: inputs must have the same number of dimensions.")
-    dim = _wrap_dim(dim, len(shape))
-    if a._data.shape[dim] != 3 or b._data.shape[dim] != 3:
-        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {a._data.shape[dim]} and "
+    given, dim = dim, _wrap_dim(dim, len(shape))
+    if a._data.shape[dim] != 3 or b._data.shape[dim] != 3:  # (the message names the dim as it was given)
+        raise RuntimeError(f"linalg.cross: inputs dimension {given} must have length 3. Got {a._data.shape[dim]} and "
                            f"{b._data.shape[dim]}")
     return Cross.apply(a, b, dim)
 

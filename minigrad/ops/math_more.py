@@ -476,14 +476,15 @@ def _float_result(fn, a, b, dtype):
 
 class _FloatBinary(Function):
     """An op ``f(x, y)`` of two tensors computed in floats; it saves both inputs (and ``kernel`` names its
-    PyTorch kernel when it has none for integers)."""
-    saved_names = {"self": 0, "other": 1}  # (grad_fn._saved_*)
+    PyTorch kernel when it has none for integers).  PyTorch's nodes unpack their saved inputs in the order of
+    their names (``other`` before ``self``): so do these, so that a changed one is named as there."""
+    saved_names = {"other": 0, "self": 1}  # (grad_fn._saved_*)
     numpy_fn = None
     kernel = None
 
     @classmethod
     def forward(cls, ctx, a, b):
-        ctx.save_for_backward(a, b)
+        ctx.save_for_backward(b, a)
         return _float_result(cls.numpy_fn, a, b, _float_dtype(a, b, cls.kernel))
 
 
@@ -495,7 +496,7 @@ class Atan2(_FloatBinary):
     @staticmethod
     def backward(ctx, grad):
         # PyTorch's atan2_backward: d/dy = x / (x^2 + y^2), d/dx = -y / (x^2 + y^2), and 0 at (0, 0)
-        y, x = ctx.saved_tensors
+        x, y = ctx.saved_tensors
         recip = (y * y + x * x).reciprocal()
         recip = recip.masked_fill(constant(np.isinf(recip._data)), 0)
         return (grad * x * recip if ctx.needs_input_grad[0] else None,
@@ -505,19 +506,19 @@ class Atan2(_FloatBinary):
 class Hypot(_FloatBinary):
     """``sqrt(x^2 + y^2)`` without overflow in between (numpy's ``hypot``)."""
     node_name = "HypotBackward0"
-    saved_names = {"self": 0, "other": 1, "result": 2}
+    saved_names = {"other": 0, "self": 1, "result": 2}
     numpy_fn, kernel = np.hypot, "hypot"
 
     @classmethod
     def forward(cls, ctx, a, b):
         out = _float_result(cls.numpy_fn, a, b, _float_dtype(a, b, cls.kernel))
         need_a, need_b = ctx.needs_input_grad
-        ctx.save_for_backward(a if need_a else None, b if need_b else None, out)  # (each only for its own formula)
+        ctx.save_for_backward(b if need_b else None, a if need_a else None, out)  # (each only for its own formula)
         return out
 
     @staticmethod
     def backward(ctx, grad):  # x / hypot and y / hypot
-        a, b, out = ctx.saved_tensors
+        b, a, out = ctx.saved_tensors
         return (grad * a / out if ctx.needs_input_grad[0] else None,
                 grad * b / out if ctx.needs_input_grad[1] else None)
 
@@ -529,7 +530,7 @@ class Logaddexp(_FloatBinary):
 
     @staticmethod
     def backward(ctx, grad):  # 1 / (1 + e^(y - x)) and 1 / (1 + e^(x - y))
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         return (grad / AddScalar.apply((b - a).exp(), 1) if ctx.needs_input_grad[0] else None,
                 grad / AddScalar.apply((a - b).exp(), 1) if ctx.needs_input_grad[1] else None)
 
@@ -541,7 +542,7 @@ class Logaddexp2(_FloatBinary):
 
     @staticmethod
     def backward(ctx, grad):  # 1 / (1 + 2^(y - x)) and 1 / (1 + 2^(x - y))
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         return (grad / AddScalar.apply(PowScalarBase.apply(2, b - a), 1) if ctx.needs_input_grad[0] else None,
                 grad / AddScalar.apply(PowScalarBase.apply(2, a - b), 1) if ctx.needs_input_grad[1] else None)
 
@@ -576,7 +577,7 @@ class Nextafter(_FloatBinary):
     def forward(cls, ctx, a, b):
         dtype = _float_dtype(a, b, cls.kernel)
         if ctx.needs_input_grad[0]:  # (only x's formula reads them: PyTorch saves them for it alone)
-            ctx.save_for_backward(a, b)
+            ctx.save_for_backward(b, a)
         x, y = a._data.astype(dtype), b._data.astype(dtype)  # (in the result's dtype: the next float32 is another)
         return Tensor(laid_out(np.nextafter(x, y), a._data, b._data))
 
@@ -585,7 +586,7 @@ class Nextafter(_FloatBinary):
         g_y = constant(np.zeros(ctx.input_shapes[1], ctx._input_dtypes[1])) if ctx.needs_input_grad[1] else None
         if not ctx.needs_input_grad[0]:
             return None, g_y
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         x, y = operands(a, b)
         return Where.apply(np.asarray(x != y), grad, constant(np.zeros((), grad._data.dtype))), g_y
 
@@ -631,12 +632,12 @@ class Fmax(Function):
     ``maximum``): PyTorch's ``grad.masked_fill((self >= other).logical_or_(other.isnan()).logical_not_(), 0)``.
     """
     node_name = "FmaxBackward0"
-    saved_names = {"self": 0, "other": 1}
+    saved_names = {"other": 0, "self": 1}
     other_wins, compare = np.greater, np.greater_equal
 
     @classmethod
     def forward(cls, ctx, a, b):
-        ctx.save_for_backward(a, b)
+        ctx.save_for_backward(b, a)  # (PyTorch unpacks other before self)
         dtype = result_type(a, b).numpy
         x, y = a._data.astype(dtype), b._data.astype(dtype)
         with np.errstate(invalid="ignore"):  # (C's fmax, as PyTorch calls it: x, unless x is nan or y is larger, so
@@ -645,7 +646,7 @@ class Fmax(Function):
 
     @classmethod
     def backward(cls, ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         x, y = operands(a, b)  # (compared as PyTorch's comparisons compare them: in the type of a op b)
         to_self = np.broadcast_to(cls.compare(x, y) | np.isnan(y), grad._data.shape)
         return (grad.masked_fill(constant(~to_self), 0) if ctx.needs_input_grad[0] else None,

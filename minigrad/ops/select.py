@@ -81,7 +81,7 @@ class MaskedScatter(Function):
         n = int(mask.sum())
         if source._data.size < n:
             raise RuntimeError("Number of elements of source < number of ones in mask")
-        out = np.array(np.broadcast_to(a._data, shape))  # (a new row-major array)
+        out = np.array(np.broadcast_to(a._data, shape), order="C")  # (a new row-major array, as PyTorch's)
         out[mask] = source._data.reshape(-1)[:n]
         ctx.mask, ctx.source_shape = m, source._data.shape
         return Tensor(out)

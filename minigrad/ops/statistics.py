@@ -77,7 +77,7 @@ class Std(Function):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
-        grad_var = (grad / MulScalar.apply(out, 2)).masked_fill(out == 0, 0)
+        grad_var = (grad / MulScalar.apply(out, 2)).masked_fill_(out == 0, 0)  # (in place, as PyTorch's std_backward)
         return _var_backward(grad_var, a, ctx), None, None, None
 
 
@@ -911,7 +911,7 @@ class EuclideanDist(Function):
     @staticmethod
     def backward(ctx, grad):
         x1, x2, out = ctx.saved_tensors
-        ratio = (grad / out).masked_fill(out == 0, 0)
+        ratio = (grad / out).masked_fill_(out == 0, 0)  # (in place, as PyTorch's)
         return (x1 * ratio.sum(-1, True) - ratio.matmul(x2),
                 x2 * ratio.sum(-2).unsqueeze(-1) - ratio.mT.matmul(x1))
 

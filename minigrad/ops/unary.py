@@ -509,16 +509,16 @@ class Xlogy(Function):
     """``torch.xlogy(x, y)``.  d/dx = log(y), except 0 where x == 0 and y <= 0 (PyTorch:
     ``xlogy(grad, y).masked_fill((x == 0) & (y <= 0), 0)``), d/dy = x / y."""
     node_name = "XlogyBackward0"
-    saved_names = {"self": 0, "other": 1}  # (grad_fn._saved_*)
+    saved_names = {"other": 0, "self": 1}  # (grad_fn._saved_*, in the order PyTorch unpacks them)
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        ctx.save_for_backward(b, a)
         return _xlogy(a._data, b._data, _float_result(a, b))
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         sa, sb = ctx.input_shapes
         return (sum_to(Xlogy.apply(grad, b).masked_fill((a == 0) & (b <= 0), 0), sa) if ctx.needs_input_grad[0] else None,
                 sum_to(grad * a / b, sb) if ctx.needs_input_grad[1] else None)

@@ -1314,3 +1314,39 @@ def f40_saved_inputs_layouts_and_signs(T, F, o):
     gw, gs = T.autograd.grad((out ** 3).sum(), [w, src], create_graph=True)
     o.fn("scatter_source_node", gs)
     o["scatter_second"] = T.autograd.grad((gs * T.arange(7.0)).sum() + (gw ** 2).sum(), [w, src])
+
+
+@case
+def f41_unpack_order_cross_narrow(T, F, o):
+    """PyTorch's nodes unpack saved inputs in the order of their names (other before self, exponent before
+    self): when both were changed, the error names that one.  linalg.cross, and cross's errors with the dim as
+    given; narrow's checks in PyTorch's order; std's backward fills in place (a ZeroTensor gradient raises);
+    masked_scatter's result is row-major."""
+    for op in ["xlogy", "div", "atan2", "hypot", "logaddexp", "fmax", "pow"]:
+        x = T.tensor([[0.5, 1.5], [2.0, 0.7]], requires_grad=True)
+        a = x * 1
+        y = getattr(T, op)(a.unsqueeze(0), a.unsqueeze(-1))
+        a.mul_(2)
+        o.err(f"changed_{op}", lambda: y.sum().backward())
+    a = T.tensor([[1.0, 2, 3], [4, 5, 6]], requires_grad=True)
+    b = T.tensor([[0.0, 1, 0], [1, 0, 0]])
+    y = T.linalg.cross(a, b)
+    o.all(y, "cross", grads={"a": a})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, f in [("linalg_len", lambda: T.linalg.cross(T.ones(2, 4), T.ones(2, 4))),
+                        ("no_size3", lambda: T.cross(T.ones(2, 4), T.ones(2, 4))),
+                        ("dim_given", lambda: T.cross(T.ones(2, 4), T.ones(2, 4), dim=-1)),
+                        ("ndims", lambda: T.linalg.cross(T.ones(3), T.ones(2, 3)))]:
+            o.err(name, f)
+    x = T.arange(6.0).reshape(2, 3)
+    for name, f in [("narrow_past", lambda: T.zeros(1, 0).narrow(1, 0, 1)), ("narrow_start", lambda: x.narrow(1, -4, 1)),
+                    ("narrow_length", lambda: x.narrow(1, 1, -1)), ("narrow_end", lambda: x.narrow(1, 2, 2)),
+                    ("narrow_dim", lambda: x.narrow(5, 0, 1))]:
+        o.err(name, f)
+    o["narrow_negative_start"] = x.narrow(1, -1, 1)
+    v = T.tensor([[0.3, -0.8], [1.3, -0.8]], requires_grad=True)
+    s = v.sqrt().std()
+    o.err("std_zerotensor", lambda: T.autograd.grad(s.sgn(), v))
+    t = T.tensor([[[-0.39, -0.22], [-0.33, -1.71]], [[-0.58, 1.81], [-0.25, 1.16]]]).clone().transpose_(0, 1)
+    o.raw("scatter_layout", list(t.masked_scatter(t > 0, t * 3).stride()))
