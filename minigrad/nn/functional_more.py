@@ -203,7 +203,9 @@ def one_hot(tensor, num_classes=-1):
     n = int(idx.max()) + 1 if num_classes == -1 else num_classes
     if idx.size and idx.max() >= n:
         raise RuntimeError("Class values must be smaller than num_classes.")
-    return Tensor((idx[..., None] == np.arange(n)).astype(np.int64))
+    out = Tensor(np.ascontiguousarray(idx[..., None] == np.arange(n), dtype=np.int64))
+    out._vc[0] = 2  # (PyTorch builds it in place, zeros then scatter_: its _version is 2)
+    return out
 
 
 # ------------------------------------------------------------------ losses

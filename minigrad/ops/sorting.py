@@ -472,17 +472,19 @@ def histc(a, bins=100, min=0, max=0):  # noqa: A002
         raise NotImplementedError(f'"histogram_cpu" not implemented for \'{_TYPE_NAMES[a.dtype.name]}\'')
     if bins <= 0:
         raise RuntimeError(f"minigrad.histogram(): bins must be > 0, but got {bins} for dimension 0")
-    lo, hi = float(min), float(max)
+    number = x.dtype.type  # (PyTorch's kernel computes in the input's dtype: the edges, and each bin's position)
+    lo, hi = number(min), number(max)
     if lo == hi and x.size:
-        lo, hi = float(x.min()), float(x.max())
+        lo, hi = x.min(), x.max()
     if lo == hi:
-        lo, hi = lo - 1, hi + 1
+        lo, hi = lo - number(1), hi + number(1)
     if lo > hi:
         raise RuntimeError("minigrad.histc: max must be larger than min")
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        raise RuntimeError(f"minigrad.histc: range of [{lo}, {hi}] is not finite")
-    inside = x[(x >= lo) & (x <= hi)].astype(np.float64)
-    idx = np.minimum(((inside - lo) * bins / (hi - lo)).astype(np.int64), bins - 1)
+        raise RuntimeError(f"minigrad.histc: range of [{lo:g}, {hi:g}] is not finite")  # (as C++ prints them)
+    inside = x[(x >= lo) & (x <= hi)]
+    with np.errstate(over="ignore"):
+        idx = np.minimum(((inside - lo) * number(bins) / (hi - lo)).astype(np.int64), bins - 1)
     return Tensor(np.bincount(idx, minlength=bins).astype(x.dtype))
 
 

@@ -1350,3 +1350,18 @@ def f41_unpack_order_cross_narrow(T, F, o):
     o.err("std_zerotensor", lambda: T.autograd.grad(s.sgn(), v))
     t = T.tensor([[[-0.39, -0.22], [-0.33, -1.71]], [[-0.58, 1.81], [-0.25, 1.16]]]).clone().transpose_(0, 1)
     o.raw("scatter_layout", list(t.masked_scatter(t > 0, t * 3).stride()))
+
+
+@case
+def f42_histc_one_hot_isclose(T, F, o):
+    """histc finds each bin in the input's dtype, as PyTorch's kernel (float32: -0.4 lands in bin 1 of
+    [-1, 2] / 5), and prints the range as C++ does; one_hot is row-major and, built in place, at version 2;
+    isclose at version 1."""
+    o["histc_f32"] = T.histc(T.tensor([[-0.99], [-0.49], [-0.4]]), 5, -1.0, 2)
+    o["histc_f64"] = T.histc(T.tensor([-0.99, -0.49, -0.4], dtype=T.float64), 5, -1.0, 2)
+    o["histc_auto"] = T.histc(T.tensor([0.1, 0.2, 0.7, 0.3]), 3)
+    o.err("histc_inf", lambda: T.histc(T.tensor([[1.14, 1.96], [-0.95, math.inf]]), 5, 0, 0))
+    h = F.one_hot(T.tensor([[0, 2], [1, 1]]).t())
+    o.raw("one_hot", [list(h.stride()), h._version])
+    c = T.tensor([[-1.57], [-0.02]]).isclose(T.tensor([1.34]))
+    o.raw("isclose_version", c._version)
