@@ -161,9 +161,9 @@ class Div(Function):
             return zerotensor.div(a, b)
         if a._data.dtype.kind != "f" and b._data.dtype.kind != "f":  # int / int is a float tensor, divided in it
             dtype = _dtype.get_default_dtype().numpy
-            with np.errstate(divide="ignore", invalid="ignore"):
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 return Tensor(np.true_divide(a._data.astype(dtype), b._data.astype(dtype)))
-        with np.errstate(divide="ignore", invalid="ignore"):  # x / 0 is inf or nan, silently, as in PyTorch
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # x / 0 is inf or nan, silently, as in PyTorch
             return result(a, b, np.true_divide(*operands(a, b)))
 
     @staticmethod

@@ -141,11 +141,16 @@ class NllLoss(Function):
     """
     node_name = "NllLossBackward0"
     grad_op = NllLossBackward  # its backward, as one op
+    weight_message = ("weight tensor should be defined either for all {classes} classes or no classes but got weight "
+                      "tensor of shape: {shape}")
 
     @classmethod
     def forward(cls, ctx, input, target, weight, reduction, ignore_index):
         _check_reduction(reduction)
         x = _check_nll_shapes(input, target)
+        classes = x.shape[0] if x.ndim == 1 else x.shape[1]
+        if weight is not None and weight.shape != (classes,):
+            raise RuntimeError(cls.weight_message.format(classes=classes, shape=list(weight.shape)))
         if weight is not None and weight.dtype != x.dtype:
             raise RuntimeError(f"expected scalar type {_TYPE_NAMES[x.dtype.name]} but found "
                                f"{_TYPE_NAMES[weight.dtype.name]}")
@@ -157,13 +162,17 @@ class NllLoss(Function):
         safe = np.where(valid, target, 0)
         if valid.any() and (safe.min() < 0 or safe.max() >= x.shape[1]):
             raise IndexError(f"Target {int(safe[(safe < 0) | (safe >= x.shape[1])][0])} is out of bounds.")
-        w = (weight[safe] if weight is not None else np.ones(safe.shape, x.dtype)) * valid
+        w = np.zeros(safe.shape, x.dtype)  # each target's weight, 0 where ignored (an ignored target reads none)
+        w[valid] = weight[safe[valid]] if weight is not None else 1
         # coef[i, c, ...] = how much input[i, c, ...] enters the loss (with the sign)
         coef = np.zeros(x.shape, x.dtype)
+        if classes == 0:  # (no classes: every target was ignored, else the check above raised)
+            x = coef = np.zeros(x.shape[:1] + (1,) + x.shape[2:], x.dtype)
         np.put_along_axis(coef, safe[:, None], -w[:, None].astype(x.dtype), axis=1)
         if reduction == "mean" and w.sum() != 0:  # every target ignored: the loss is 0/0 = nan, the gradient 0
             coef /= w.sum()
-        ctx.coef = coef.reshape(input._data.shape) if reduction != "none" else coef
+        coef_shape = input._data.shape if reduction != "none" or classes == 0 else coef.shape
+        ctx.coef = np.zeros(coef_shape, coef.dtype) if classes == 0 else coef.reshape(coef_shape)
         ctx.reduction, ctx.shape = reduction, input._data.shape
         # the loss of each (sample, position): coef * input[i, target[i], ...], 0 where ignored
         chosen = np.where(valid, np.take_along_axis(x, safe[:, None], axis=1)[:, 0], 0)  # (an ignored inf is 0)
@@ -189,6 +198,7 @@ class NllLoss2d(NllLoss):
     PyTorch's name for it (a 3-D input is viewed as ``(N, C, d, 1)`` first, in ``F.nll_loss``)."""
     node_name = "NllLoss2DBackward0"
     grad_op = NllLoss2dBackward
+    weight_message = "weight tensor should be defined either for all or no classes"
 
 
 

@@ -352,6 +352,7 @@ class FloorDivide(NoDerivative):
     def forward(ctx, a, b):
         b = as_operand(b, a)  # (a Python number is no input of the node: it gets no edge)
         x, y = operands(a, b)
+        no_bool_kernel("div_floor_cpu", x, y)
         if x.dtype.kind in "iub" and y.dtype.kind in "iub" and (y == 0).any():
             raise RuntimeError("ZeroDivisionError")
         with np.errstate(all="ignore"):
@@ -373,6 +374,13 @@ def _remainder(x, y):
     return np.where((mod != 0) & ((y < 0) != (mod < 0)), mod + y, mod)
 
 
+def no_bool_kernel(kernel, x, y):
+    """The integer-division kernels (remainder, fmod, floor and trunc division) have no bool version: PyTorch's
+    error when both operands, in their common dtype, are bools."""
+    if x.dtype == np.bool_ and y.dtype == np.bool_:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
 class Remainder(Function):
     """``a % b`` with the sign of ``b`` (Python's rule, PyTorch's ``remainder``).
 
@@ -382,10 +390,12 @@ class Remainder(Function):
     node_name = "RemainderBackward1"
     op = staticmethod(_remainder)  # the remainder, and the rounding of the quotient it leaves:
     rounding_mode = "floor"          # a = a.div(b, rounding_mode="floor") * b + op(a, b)
+    kernel = "remainder_cpu"
 
     @classmethod
     def forward(cls, ctx, a, b):
         x, y = operands(a, b)
+        no_bool_kernel(cls.kernel, x, y)
         if x.dtype.kind in "iub" and y.dtype.kind in "iub" and (y == 0).any():
             raise RuntimeError("ZeroDivisionError")
         need_b = ctx.needs_input_grad[1]  # only b's gradient needs the values (derivatives.yaml), as PyTorch saves
@@ -406,10 +416,12 @@ class Remainder(Function):
 class RemainderScalar(Function):
     node_name = "RemainderBackward0"
     op = staticmethod(_remainder)
+    kernel = "remainder_cpu"
 
     @classmethod
     def forward(cls, ctx, a, number):
         b = as_operand(number, a)  # the number as a 0-dim tensor of the result's dtype
+        no_bool_kernel(cls.kernel, *operands(a, b))
         if a._data.dtype.kind in "iub" and b._data.dtype.kind in "iub" and b._data == 0:
             raise RuntimeError("ZeroDivisionError")
         with np.errstate(all="ignore"):
@@ -427,8 +439,9 @@ class RemainderOfNumber(NoDerivative):
     @staticmethod
     def forward(ctx, number, a):
         b = as_operand(number, a)
+        x, y = operands(a, b)
+        no_bool_kernel("remainder_cpu", x, y)
         with np.errstate(all="ignore"):
-            x, y = operands(a, b)
             return result(a, b, _remainder(y, x))
 
     @staticmethod
@@ -483,12 +496,12 @@ class Fmod(Remainder):
     gives ``FmodBackward0`` (one edge), a tensor ``y`` ``FmodBackward1``.
     """
     node_name = "FmodBackward1"
-    op, rounding_mode = staticmethod(np.fmod), "trunc"
+    op, rounding_mode, kernel = staticmethod(np.fmod), "trunc", "fmod_cpu"
 
 
 class FmodScalar(RemainderScalar):
     node_name = "FmodBackward0"
-    op = staticmethod(np.fmod)
+    op, kernel = staticmethod(np.fmod), "fmod_cpu"
 
 
 # ------------------------------------------------------------------ xlogy: x * log(y), 0 where x is 0
@@ -749,6 +762,7 @@ class DivRounded(Function):
         ctx.save_for_backward(b, a if ctx.needs_input_grad[1] else None)  # (other: both formulas name it)
         ctx.mode = mode
         x, y = operands(a, b)
+        no_bool_kernel(f"div_{mode}_cpu", x, y)
         if x.dtype.kind in "iub" and y.dtype.kind in "iub" and (y == 0).any():
             raise RuntimeError("ZeroDivisionError")
         with np.errstate(all="ignore"):

@@ -1365,3 +1365,31 @@ def f42_histc_one_hot_isclose(T, F, o):
     o.raw("one_hot", [list(h.stride()), h._version])
     c = T.tensor([[-1.57], [-0.02]]).isclose(T.tensor([1.34]))
     o.raw("isclose_version", c._version)
+
+
+@case
+def f43_bool_kernels_and_nll_weights(T, F, o):
+    """remainder, fmod, floor and trunc division have no bool kernel (PyTorch's NotImplementedError, before any
+    zero check); nll_loss checks the weight's size against the classes, and a target over no classes (ignored)
+    gives the loss of nothing; a quotient that overflows is inf without a numpy warning."""
+    b, z = T.tensor([True, False]), T.tensor([False])
+    for name, f in [("remainder", lambda: b.remainder(z)), ("remainder_number", lambda: b % True),
+                    ("fmod", lambda: b.fmod(z)), ("floor", lambda: b.div(z, rounding_mode="floor")),
+                    ("trunc", lambda: b.div(z, rounding_mode="trunc")), ("floor_divide", lambda: b // z),
+                    ("rmod", lambda: True % T.tensor([True])), ("remainder_", lambda: b.remainder_(z)),
+                    ("weight_size", lambda: F.nll_loss(T.zeros(2, 3), T.tensor([1, 0]), weight=T.tensor([1.0, 2.0]))),
+                    ("weight_2d", lambda: F.nll_loss(T.zeros(2, 3), T.tensor([1, 0]), weight=T.ones(3, 1))),
+                    ("weight_spatial", lambda: F.nll_loss(T.zeros(2, 3, 4), T.zeros(2, 4, dtype=T.int64),
+                                                          weight=T.ones(2)))]:
+        o.err(name, f)
+    o["mixed"] = [b.remainder(T.tensor([1, 2])), b.div(T.tensor(2), rounding_mode="floor")]
+    x = T.zeros(2, 0, requires_grad=True)
+    losses = [F.nll_loss(x, T.tensor([-100, -100]), reduction=r) for r in ("none", "mean", "sum")]
+    o["no_classes"] = losses
+    losses[2].backward()
+    o["no_classes_grad"] = x.grad
+    e = T.zeros(0, requires_grad=True)
+    o["no_classes_1d"] = F.cross_entropy(e, T.tensor(1), weight=T.tensor([]), ignore_index=1, reduction="none")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        o["overflow"] = T.tensor([1e308], dtype=T.float64).div(T.tensor([1e-10], dtype=T.float64), rounding_mode=None)
