@@ -684,9 +684,9 @@ def where(condition, input=None, other=None):  # noqa: A002
                         "input, Number other)\n * (Tensor condition, Number self, Number other)\n")
     a, b = input, other
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
-    if not isinstance(a, Tensor) and not isinstance(b, Tensor):  # two numbers: PyTorch's promotion of the two
-        a = as_operand(a, Tensor(np.zeros((), result_type(a, b).numpy)))  # (where(c, 1, 2.5) is float32)
-    a = as_operand(a, b) if isinstance(b, Tensor) else a
+    # a number becomes a tensor of b's kind; two numbers take their own promotion (where(c, 1, 2.5) is float32)
+    like = b if isinstance(b, Tensor) else Tensor(np.zeros((), result_type(a, b).numpy))
+    a = as_operand(a, like)
     b = as_operand(b, a)
     both = broadcast_shape(Tensor(cond), a)  # PyTorch's error when the three shapes do not broadcast
     broadcast_shape(Tensor(np.empty(both)), b)

@@ -374,7 +374,7 @@ class CumsumInPlace(Cumsum):
 
     @staticmethod
     def forward(ctx, a, dim, dtype):
-        return Cumsum.forward(ctx, a, _in_place_arguments(a, dim, dtype), None)
+        return Cumsum.forward(ctx, a, _wrap_dim(dim, a._data.ndim), None)  # (inplace() checked the arguments)
 
 
 class CumprodInPlace(Cumprod):
@@ -384,7 +384,7 @@ class CumprodInPlace(Cumprod):
 
     @staticmethod
     def forward(ctx, a, dim, dtype):
-        return Cumprod.forward(ctx, a, _in_place_arguments(a, dim, dtype), None)
+        return Cumprod.forward(ctx, a, _wrap_dim(dim, a._data.ndim), None)  # (inplace() checked the arguments)
 
 
 def cumprod_backward_with_zeros(grad, x, dim):
