@@ -6,10 +6,14 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 JUPYTER := $(VENV)/bin/jupyter
 PORT   ?= 8888
-# `make test WITH_TORCH=1` (or `make test-torch`) adds torch to the venv, so the
-# PyTorch-parity tests also compare live, not only against the recorded fixtures.
+# `make lab WITH_TORCH=1` adds torch to the venv, so the notebooks' side-by-side cells run PyTorch
+# too; `make test WITH_TORCH=1` (or `make test-torch`) does the same for the tests, so the parity
+# tests also compare live, not only against the recorded fixtures.  Always this pinned version.
+# On Linux PyPI's wheel of it pulls the CUDA libraries (gigabytes): point pip at PyTorch's CPU
+# wheels with e.g. TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu
 WITH_TORCH ?=
 TORCH_VERSION := 2.13.0
+TORCH_INDEX_URL ?=
 SANITIZE := notebooks/sanitize.cfg
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with $(SANITIZE)
 
@@ -31,7 +35,7 @@ $(VENV)/.test: pyproject.toml $(VENV)/.lab
 	@touch $@
 
 $(VENV)/.torch: | $(PY)
-	$(PY) -m pip install --quiet torch==$(TORCH_VERSION)
+	$(PY) -m pip install --quiet torch==$(TORCH_VERSION) $(if $(TORCH_INDEX_URL),--index-url $(TORCH_INDEX_URL))
 	@touch $@
 
 setup: $(VENV)/.test
@@ -51,7 +55,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 # afresh each time, so the layout starts clean).  `make lab-student` does the same for student/.
 LAB_AT_ROOT := --ServerApp.root_dir=. --port=$(PORT) $(ROOT_FLAG)
 
-lab: $(VENV)/.lab dot trust
+lab: $(VENV)/.lab dot trust $(if $(WITH_TORCH),$(VENV)/.torch)
 	$(JUPYTER) lab workspaces import --name=minigrad scripts/lab_workspace.json >/dev/null
 	$(JUPYTER) lab $(LAB_AT_ROOT) --LabApp.default_url=/lab/workspaces/minigrad
 

@@ -124,7 +124,7 @@ def side_by_side(program):
     print("minigrad:", _clean(repr(program(minigrad))))
     torch = _torch()
     if torch is None:
-        print("PyTorch:  not installed here, skipped (pip install torch==2.13.0 to compare)")
+        print("PyTorch:  not installed here, skipped (`make lab WITH_TORCH=1` installs torch 2.13.0 to compare)")
     else:
         print("PyTorch: ", _clean(repr(program(torch))).replace("torch.", "minigrad.").replace("torch::", "minigrad::"))
 

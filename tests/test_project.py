@@ -1,6 +1,7 @@
 """The project's own promises: environment.yml and pyproject.toml list the same packages, the
 package imports with numpy alone, the notebooks exist and are committed executed."""
 import json
+import os
 import pathlib
 import re
 import subprocess
@@ -103,3 +104,22 @@ def test_readme_lists_every_notebook():
     readme = (ROOT / "README.md").read_text()
     for p in NOTEBOOKS:
         assert p.name in readme, f"README does not mention {p.name}"
+
+
+def test_make_lab_with_torch_installs_the_pinned_torch():
+    """`make lab WITH_TORCH=1` adds torch 2.13.0, from TORCH_INDEX_URL when it is given."""
+    def dry_run(*args):
+        return subprocess.run(["make", "-n", "lab", "WITH_TORCH=1", *args], cwd=ROOT, capture_output=True,
+                              text=True, env={**os.environ, "VENV": "/nonexistent-venv"}).stdout
+    assert re.search(r"pip install --quiet torch==2\.13\.0\s*$", dry_run(), re.M)
+    url = "https://download.pytorch.org/whl/cpu"
+    assert f"torch==2.13.0 --index-url {url}" in dry_run(f"TORCH_INDEX_URL={url}")
+
+
+def test_the_skipped_side_by_side_names_the_command(monkeypatch, capsys):
+    from minigrad import notebook
+    monkeypatch.setattr(notebook, "_torch", lambda: None)
+    notebook.side_by_side(lambda torch: torch.ones(1).sum().item())
+    assert "not installed here, skipped (`make lab WITH_TORCH=1`" in capsys.readouterr().out
+    nb00 = (ROOT / "notebooks" / "00_start_here.ipynb").read_text()
+    assert "make lab WITH_TORCH=1" in nb00 and "make lab WITH_TORCH=1" in (ROOT / "README.md").read_text()
