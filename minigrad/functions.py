@@ -3,6 +3,7 @@
 ``out=`` (``minigrad/_out.py``).
 """
 from . import _dtype
+from .ops import activation as _act
 from .ops import unary as _unary
 from .ops.math_more import _call  # (checks that input is a tensor, and writes into out= when given)
 from .ops.select import broadcast_tensors, einsum, meshgrid  # noqa: F401  (functions only: no Tensor method)
@@ -569,8 +570,7 @@ def index_copy(input, dim, index, source):  # noqa: A002
 
 
 def selu(input):  # noqa: A002
-    from .nn.functional import selu
-    return selu(input)
+    return _act.selu(input)
 
 
 # ---- the old typed constructors: torch.FloatTensor([1, 2]), torch.LongTensor(2, 3) --------------

@@ -669,8 +669,7 @@ class Tensor:
         return _ops.activation.Hardshrink.apply(self, lambd)
 
     def prelu(self, weight):
-        from .nn.functional import prelu
-        return prelu(self, weight)
+        return _ops.activation.prelu(self, weight)
 
     # ------------------------------------------------------------------ linear algebra
     def mm(self, other):

@@ -5,7 +5,7 @@ import numpy as np
 
 from . import anomaly_mode, grad_mode, graph
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
-from .engine import GraphTask, Step
+from .engine import GraphTask, Step, _is_checkpoint_valid  # noqa: F401  (torch.autograd._is_checkpoint_valid)
 from .function import AccumulateGrad, BackwardNode, Function, Node, SavedTensor, grad_accumulator
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .inference import inference_mode
@@ -146,11 +146,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             raise RuntimeError("materialize_grads cannot be used when the given input is a GradientEdge")
         result = [g if g is not None else zeros_like(t, requires_grad=create_graph) for g, t in zip(result, inputs)]
     return dict(zip(names, result)) if names is not None else tuple(result)
-
-
-def _is_checkpoint_valid():
-    from ..utils.checkpoint import _is_checkpoint_valid
-    return _is_checkpoint_valid()
 
 
 def Variable(data, requires_grad=False, volatile=False):

@@ -16,6 +16,7 @@ worker threads per device, a ready queue per thread and streams; the order on on
 """
 import heapq
 import itertools
+import threading
 
 import numpy as np
 
@@ -32,21 +33,42 @@ CREATE_GRAPH_CYCLE = ("Using backward() with create_graph=True will create a ref
                       "at /__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)")
 
 
-running = []  # the GraphTasks that run() is running now, the innermost last
+class _Running(threading.local):
+    """The GraphTasks that run() is running now in this thread, the innermost last (PyTorch keeps
+    its ``current_graph_task`` per thread too: each thread's backward is its own)."""
+
+    def __init__(self):
+        self.tasks = []
+
+
+_running = _Running()
+
+
+def innermost_task():
+    """The GraphTask of the innermost backward running in this thread, or None."""
+    return _running.tasks[-1] if _running.tasks else None
 _task_ids = itertools.count()
 
 
 def current_graph_task_id():
     """The id of the innermost backward running now, -1 outside backward (PyTorch: ``_current_graph_task_id``)."""
-    return running[-1].id if running else -1
+    task = innermost_task()
+    return -1 if task is None else task.id
+
+
+def _is_checkpoint_valid():
+    """A reentrant checkpoint needs a plain backward: not ``grad()``, not ``backward(inputs=...)`` (PyTorch:
+    ``torch.autograd._is_checkpoint_valid``)."""
+    task = innermost_task()
+    return task is None or not task.capture
 
 
 def will_execute(node):
     """Will the innermost running backward run ``node`` (or capture its gradient)?  (PyTorch:
     ``torch._C._will_engine_execute_node``.)"""
-    if not running:
+    task = innermost_task()
+    if task is None:
         raise RuntimeError("_will_engine_execute_node should only be called during the backward pass")
-    task = running[-1]
     executes = node in task.to_run or node in task.capture
     if executes and isinstance(node, AccumulateGrad) and not task.accumulate_grad:
         raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are currently running "
@@ -175,14 +197,14 @@ class GraphTask:
                     heapq.heappush(ready, (-nxt._sequence_nr, next(tie), nxt))
 
     def run(self):
-        running.append(self)  # (a node's backward may run a backward of its own: utils.checkpoint does)
+        _running.tasks.append(self)  # (a node's backward may run a backward of its own: utils.checkpoint does)
         try:
             # inf * 0 and x / 0 in backward formulas give nan / inf silently, as in PyTorch
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 for _ in self.steps(trace=False):  # (never yields: there is nothing to wait for)
                     pass
         finally:
-            running.pop()
+            _running.tasks.pop()
         return self
 
     def _add(self, buffers, node, nr, g):

@@ -1,19 +1,25 @@
 """Grad mode: whether operations record themselves into the graph.
 
-PyTorch keeps this flag per thread; minigrad keeps one global flag (no threads here).
+The flag belongs to the thread, as PyTorch's (its ``GradMode`` is thread-local): a thread that
+updates its weights under ``no_grad`` does not stop another thread's forward pass from recording.
 """
 import functools
+import threading
 
-_enabled = True
+
+class _GradMode(threading.local):
+    enabled = True  # every thread starts with grad mode on
+
+
+_state = _GradMode()
 
 
 def is_grad_enabled():
-    return _enabled
+    return _state.enabled
 
 
 def _set(mode):
-    global _enabled
-    _enabled = bool(mode)
+    _state.enabled = bool(mode)
 
 
 class _GradModeContext:
@@ -21,13 +27,11 @@ class _GradModeContext:
     mode = None
 
     def __enter__(self):
-        global _enabled
-        self._prev, _enabled = _enabled, self.mode
+        self._prev, _state.enabled = _state.enabled, self.mode
         return None
 
     def __exit__(self, *exc):
-        global _enabled
-        _enabled = self._prev
+        _state.enabled = self._prev
         return False
 
     def __call__(self, fn):  # used as a decorator: the mode holds while fn runs
@@ -35,7 +39,7 @@ class _GradModeContext:
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            prev = _enabled
+            prev = _state.enabled
             _set(mode)
             try:
                 return fn(*args, **kwargs)
@@ -58,9 +62,8 @@ class set_grad_enabled(_GradModeContext):
     """``set_grad_enabled(False)`` switches recording off at once; as a context manager, for the block."""
 
     def __init__(self, mode):
-        global _enabled
-        self._prev = _enabled
-        self.mode = _enabled = bool(mode)
+        self._prev = _state.enabled
+        self.mode = _state.enabled = bool(mode)
 
     def __enter__(self):
         return None

@@ -12,17 +12,25 @@ into a dict), and ``unpack_hook(packed)`` turns that back into a tensor when bac
 
 PyTorch keeps the stack of hooks in C++ per thread; minigrad keeps it in this module.
 """
+import threading
 from typing import NamedTuple
 
 from .function import Node, SavedTensor, edge_of  # noqa: F401  (torch.autograd.graph.Node; grad_fn._raw_saved_*)
 
-_hooks = []       # the saved_tensors_hooks in force, innermost last: (pack_hook, unpack_hook)
-_disabled = []    # the messages of the disable_saved_tensors_hooks in force, innermost last
+class _HookStacks(threading.local):
+    """The saved-tensor hooks in force belong to the thread, as PyTorch's (``SavedTensorDefaultHooks``)."""
+
+    def __init__(self):
+        self.hooks = []     # the saved_tensors_hooks in force, innermost last: (pack_hook, unpack_hook)
+        self.disabled = []  # the messages of the disable_saved_tensors_hooks in force, innermost last
+
+
+_stacks = _HookStacks()
 
 
 def current_hooks():
     """The ``(pack_hook, unpack_hook)`` pair a tensor saved now gets, or None."""
-    return _hooks[-1] if _hooks else None
+    return _stacks.hooks[-1] if _stacks.hooks else None
 
 
 class saved_tensors_hooks:
@@ -39,12 +47,12 @@ class saved_tensors_hooks:
         self.unpack_hook = unpack_hook
 
     def __enter__(self):
-        if _disabled:  # PyTorch: SavedTensorDefaultHooks::push_hooks checks the "disabled" message first
-            raise RuntimeError(_disabled[-1])
-        _hooks.append((self.pack_hook, self.unpack_hook))
+        if _stacks.disabled:  # PyTorch: SavedTensorDefaultHooks::push_hooks checks the "disabled" message first
+            raise RuntimeError(_stacks.disabled[-1])
+        _stacks.hooks.append((self.pack_hook, self.unpack_hook))
 
     def __exit__(self, *exc):
-        _hooks.pop()
+        _stacks.hooks.pop()
         return False
 
 
@@ -76,12 +84,12 @@ class disable_saved_tensors_hooks:
         self.error_message = error_message
 
     def __enter__(self):
-        if _hooks:
+        if _stacks.hooks:
             raise RuntimeError(self.error_message)
-        _disabled.append(self.error_message)
+        _stacks.disabled.append(self.error_message)
 
     def __exit__(self, *exc):
-        _disabled.pop()
+        _stacks.disabled.pop()
         return False
 
 

@@ -16,10 +16,16 @@ PyTorch).  minigrad marks an inference tensor by the type of that counter: ``Inf
 still a list with the number in-place ops bump inside inference mode, which nothing reads.
 """
 import functools
+import threading
 
 from . import grad_mode
 
-_enabled = False
+
+class _InferenceMode(threading.local):
+    enabled = False  # inference mode belongs to the thread, as PyTorch's
+
+
+_state = _InferenceMode()
 
 SAVED_MSG = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
              "computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and "
@@ -36,7 +42,7 @@ class InferenceCounter(list):
 
 def new_counter():
     """A new tensor's version counter: ``[0]``, or an ``InferenceCounter`` inside inference mode."""
-    return InferenceCounter([0]) if _enabled else [0]
+    return InferenceCounter([0]) if _state.enabled else [0]
 
 
 def is_inference(input):  # noqa: A002  (torch.is_inference(t) is t.is_inference())
@@ -45,12 +51,12 @@ def is_inference(input):  # noqa: A002  (torch.is_inference(t) is t.is_inference
 
 def check_outside(t, msg):
     """Raise ``msg`` for an inference tensor when inference mode is off (in-place updates, requires_grad)."""
-    if type(t._vc) is InferenceCounter and not _enabled:
+    if type(t._vc) is InferenceCounter and not _state.enabled:
         raise RuntimeError(msg)
 
 
 def is_inference_mode_enabled():
-    return _enabled
+    return _state.enabled
 
 
 class inference_mode:  # noqa: N801  (PyTorch's name)
@@ -65,15 +71,13 @@ class inference_mode:  # noqa: N801  (PyTorch's name)
         self.mode = mode
 
     def __enter__(self):
-        global _enabled
-        self._prev = _enabled
-        _enabled = bool(self.mode)
+        self._prev = _state.enabled
+        _state.enabled = bool(self.mode)
         self._grad = grad_mode.no_grad() if self.mode else grad_mode.enable_grad()  # as PyTorch: grad mode = not mode
         self._grad.__enter__()
 
     def __exit__(self, *exc):
-        global _enabled
-        _enabled = self._prev
+        _state.enabled = self._prev
         self._grad.__exit__(*exc)
         return False
 

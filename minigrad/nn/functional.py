@@ -7,6 +7,7 @@ import numpy as np
 from .. import ops
 from ..autograd import grad_mode
 from ..tensor import Tensor
+from .functional_more import implicit_softmax_dim
 
 
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "int32": "Int", "bool": "Bool", "float16": "Half"}
@@ -24,6 +25,14 @@ def threshold(input, threshold, value, inplace=False):
     if inplace:
         return ops.inplace(input, ops.ThresholdInPlace, threshold, value)
     return ops.Threshold.apply(input, threshold, value)
+
+
+def threshold_(input, threshold, value):  # noqa: A002
+    """``F.threshold(input, threshold, value, inplace=True)`` (``ThresholdBackward1``)."""
+    return _threshold(input, threshold, value, inplace=True)
+
+
+_threshold = threshold  # (inside threshold_, the name threshold is the number, as in PyTorch's signature)
 
 
 def sigmoid(input):
@@ -44,13 +53,6 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = implicit_softmax_dim("log_softmax", input.dim(), _stacklevel)
     return input.log_softmax(dim, dtype)
-
-
-def implicit_softmax_dim(name, ndim, stacklevel):
-    """Without ``dim``, PyTorch warns and picks its old default: dim 0 for 0, 1 or 3 dims, else dim 1."""
-    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as "
-                  "an argument.", stacklevel=stacklevel)
-    return 0 if ndim in (0, 1, 3) else 1
 
 
 def linear(input, weight, bias=None):
@@ -178,14 +180,16 @@ def _cross_entropy_probabilities(input, target, weight, reduction, label_smoothi
     return ops.DivScalar.apply(-total, input.numel() // n_classes)
 
 
+
+
 # more activations, dropout, one_hot and losses (issue 19): see functional_more.py
 from .functional_more import (binary_cross_entropy, binary_cross_entropy_with_logits, cosine_similarity, dropout, elu, gelu,  # noqa: E402
                               hardtanh, huber_loss, kl_div, l1_loss, leaky_relu, logsigmoid, normalize, one_hot, relu6, silu,
-                              smooth_l1_loss, softmin, softplus, pad, selu)
+                              smooth_l1_loss, softmin, softplus, pad)
 # celu, mish, hardswish, glu, prelu, rrelu ... and the in-place forms (relu_, elu_ ...): see functional_activations.py
 from .functional_activations import (celu, celu_, elu_, glu, hardshrink, hardsigmoid, hardswish, hardtanh_,  # noqa: E402
-                                     leaky_relu_, mish, prelu, relu_, rrelu, rrelu_, selu_, softshrink, softsign,
-                                     tanhshrink, threshold_)
+                                     leaky_relu_, mish, prelu, relu_, rrelu, rrelu_, selu, selu_, softshrink, softsign,
+                                     tanhshrink)
 # the losses PyTorch writes as composites, pairwise_distance: see functional_losses.py
 from .functional_losses import (cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss,  # noqa: E402
                                 margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss,

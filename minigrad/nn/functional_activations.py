@@ -12,7 +12,8 @@ from .. import random as _random
 from ..ops import activation as _act
 from ..ops import inplace as _inplace
 from ..tensor import _TYPE_NAMES, _wrap_dim
-from .functional_more import _hardtanh, elu, leaky_relu, selu
+from ..ops.activation import prelu, selu  # noqa: F401  (F.prelu, F.selu)
+from .functional_more import _hardtanh, elu, leaky_relu
 
 
 def celu(input, alpha=1.0, inplace=False):  # noqa: A002
@@ -78,31 +79,6 @@ def glu(input, dim=-1):  # noqa: A002
     return _act.Glu.apply(input, dim)
 
 
-def prelu(input, weight):  # noqa: A002
-    """``x`` where ``x > 0``, else ``weight * x``: one learned slope, or one per channel (dim 1).
-
-    PyTorch's ``torch.prelu`` checks the weight, views it as ``(1, C, 1, ...)`` (``ViewBackward0``) when
-    the dims differ, and calls ``_prelu_kernel`` (``PreluKernelBackward0``); the same here."""
-    if input.dtype != weight.dtype:
-        raise RuntimeError(f"prelu: Type promoting not supported. Got {_TYPE_NAMES[input.dtype.name]} and "
-                           f"{_TYPE_NAMES[weight.dtype.name]}")
-    if weight.numel() != 1:
-        if input.dim() == 0:
-            raise RuntimeError("Not allow zero-dim input tensor.")
-        channels = input.shape[1] if input.dim() > 1 else 1
-        if channels != weight.numel():
-            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
-                               f"{weight.numel()} and channel size = {channels}.")
-    if weight.dim() > 1:
-        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
-    if input.dim() != weight.dim():
-        shape = [1] * input.dim()
-        if input.dim() > 1:
-            shape[1] = weight.numel()
-        weight = weight.reshape(shape)
-    return _act.PreluKernel.apply(input, weight)
-
-
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):  # noqa: A002
     """Randomized leaky relu: below 0, ``x`` times a slope drawn uniformly from ``[lower, upper]`` for each
     element in training, ``(lower + upper) / 2`` in evaluation (``RreluWithNoiseBackward0``; in place
@@ -145,8 +121,3 @@ def hardtanh_(input, min_val=-1.0, max_val=1.0):  # noqa: A002
     """(PyTorch's ``hardtanh_`` leaves out ``hardtanh``'s check that ``min_val <= max_val``.)"""
     return _hardtanh(input, min_val, max_val, inplace=True)
 
-
-def threshold_(input, threshold, value):  # noqa: A002
-    """``F.threshold(input, threshold, value, inplace=True)`` (``ThresholdBackward1``)."""
-    from . import functional  # (it imports this file)
-    return functional.threshold(input, threshold, value, inplace=True)

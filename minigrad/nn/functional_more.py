@@ -16,6 +16,13 @@ from ..tensor import Tensor
 
 
 # ------------------------------------------------------------------ activations
+def implicit_softmax_dim(name, ndim, stacklevel):
+    """Without ``dim``, PyTorch warns and picks its old default: dim 0 for 0, 1 or 3 dims, else dim 1."""
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as "
+                  "an argument.", stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
 def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
     """``inplace=True`` overwrites ``input`` and returns it (``LeakyReluBackward1``), as ``F.relu`` does."""
     _act.float_only(input, "leaky_relu_cpu")
@@ -55,20 +62,6 @@ def elu(input, alpha=1.0, inplace=False):  # noqa: A002
 
 
 # SELU's constants (Klambauer et al. 2017), as PyTorch writes them
-SELU_ALPHA = 1.6732632423543772848170429916717
-SELU_SCALE = 1.0507009873554804934193349852946
-
-
-def selu(input, inplace=False):  # noqa: A002
-    """``scale * elu(x, alpha)`` with SELU's fixed constants: PyTorch computes it as one ``elu`` with a
-    scale, so its node is ``EluBackward0`` (``EluBackward1`` in place)."""
-    _act.float_only(input, "elu_cpu")
-    if inplace:
-        from ..ops import inplace as _inplace
-        return _inplace(input, _act.EluInPlace, SELU_ALPHA, SELU_SCALE)
-    return _act.Elu.apply(input, SELU_ALPHA, SELU_SCALE)
-
-
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
     """``inplace=True`` overwrites ``input`` and returns it (``HardtanhBackward0``, saving a clone of the
     old values)."""
@@ -155,7 +148,6 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
     ``dim``, PyTorch warns and picks one as ``F.softmax`` does (0 for 0, 1 or 3 dims, else 1); with
     ``dtype``, ``-input`` is cast to it first (``ToCopyBackward0``)."""
     if dim is None:
-        from .functional import implicit_softmax_dim
         dim = implicit_softmax_dim("softmin", input.dim(), _stacklevel)
     return (-input).softmax(dim) if dtype is None else (-input).to(dtype).softmax(dim)
 

@@ -448,7 +448,6 @@ class Module:
 
     def zero_grad(self, set_to_none=True):
         """Forget the gradients of all parameters: ``None`` by default, or zeros in place."""
-        from ..optim.optimizer import zero_grads
         zero_grads(self.parameters(), set_to_none)
 
     # ------------------------------------------------------------------ dtypes
@@ -676,3 +675,17 @@ def _legacy_reduction(size_average, reduce, reduction):
     warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.",
                   UserWarning, stacklevel=3)
     return reduction
+
+
+def zero_grads(params, set_to_none=True):
+    """What ``Module.zero_grad`` and ``Optimizer.zero_grad`` do: each ``.grad`` to None, or to zeros."""
+    for p in params:
+        if p.grad is not None:
+            if set_to_none:
+                p.grad = None
+            else:
+                if p.grad.grad_fn is not None:
+                    p.grad.detach_()
+                else:
+                    p.grad.requires_grad_(False)
+                p.grad.zero_()

@@ -802,3 +802,43 @@ class RreluWithNoiseBackward(Function):
     def backward(ctx, gg):
         x, = ctx.saved_tensors
         return (RreluWithNoiseBackward.apply(gg, x, *ctx.rrelu), constant(np.zeros_like(gg._data))) + (None,) * 5
+
+
+# ---- the functions torch, torch.nn.functional and Tensor share --------------------------------------
+def prelu(input, weight):  # noqa: A002
+    """``x`` where ``x > 0``, else ``weight * x``: one learned slope, or one per channel (dim 1).
+
+    PyTorch's ``torch.prelu`` checks the weight, views it as ``(1, C, 1, ...)`` (``ViewBackward0``) when
+    the dims differ, and calls ``_prelu_kernel`` (``PreluKernelBackward0``); the same here."""
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {_TYPE_NAMES[input.dtype.name]} and "
+                           f"{_TYPE_NAMES[weight.dtype.name]}")
+    if weight.numel() != 1:
+        if input.dim() == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.dim() > 1 else 1
+        if channels != weight.numel():
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{weight.numel()} and channel size = {channels}.")
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
+    if input.dim() != weight.dim():
+        shape = [1] * input.dim()
+        if input.dim() > 1:
+            shape[1] = weight.numel()
+        weight = weight.reshape(shape)
+    return PreluKernel.apply(input, weight)
+
+
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input, inplace=False):  # noqa: A002
+    """``scale * elu(x, alpha)`` with SELU's fixed constants: PyTorch computes it as one ``elu`` with a
+    scale, so its node is ``EluBackward0`` (``EluBackward1`` in place)."""
+    float_only(input, "elu_cpu")
+    if inplace:
+        from .inplace import inplace
+        return inplace(input, EluInPlace, SELU_ALPHA, SELU_SCALE)
+    return Elu.apply(input, SELU_ALPHA, SELU_SCALE)

@@ -28,6 +28,7 @@ import functools
 import warnings
 
 from ..autograd import grad_mode
+from ..nn.module import zero_grads
 from ..tensor import RemovableHandle, Tensor
 
 # hooks of every optimizer: register_optimizer_step_pre_hook / register_optimizer_step_post_hook
@@ -238,17 +239,3 @@ def _check_plain_loop(fused, differentiable, capturable=False):
     if fused or differentiable or capturable:
         raise NotImplementedError("minigrad's optimizers support neither fused=True, differentiable=True "
                                   "nor capturable=True")
-
-
-def zero_grads(params, set_to_none=True):
-    """What ``Module.zero_grad`` and ``Optimizer.zero_grad`` do: each ``.grad`` to None, or to zeros."""
-    for p in params:
-        if p.grad is not None:
-            if set_to_none:
-                p.grad = None
-            else:
-                if p.grad.grad_fn is not None:
-                    p.grad.detach_()
-                else:
-                    p.grad.requires_grad_(False)
-                p.grad.zero_()

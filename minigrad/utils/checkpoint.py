@@ -19,6 +19,7 @@ import warnings
 
 from .. import random as _random
 from ..autograd import engine, grad_mode, graph
+from ..autograd.engine import _is_checkpoint_valid
 from ..autograd.function import Function, SavedTensor
 from ..tensor import Tensor
 
@@ -113,12 +114,6 @@ class CheckpointFunction(Function):
         from ..autograd import backward
         backward([out for out, _ in pairs], [g for _, g in pairs])  # a backward inside this backward
         return (None, None) + tuple(x.grad if isinstance(x, Tensor) else None for x in detached)
-
-
-def _is_checkpoint_valid():
-    """A reentrant checkpoint needs a plain backward: not ``grad()``, not ``backward(inputs=...)`` (PyTorch:
-    ``torch.autograd._is_checkpoint_valid``)."""
-    return not engine.running or not engine.running[-1].capture
 
 
 # ---- use_reentrant=False: placeholders in saved_tensors_hooks, filled by running the function again -----------

@@ -3994,7 +3994,9 @@ def f20_second_order_graphs_and_layouts(T, F, o):
         (p.t().prod() if dim is None else p.prod(dim)).sum().backward()
         o.grads(name + ".first_order.", p=p)
     inf = float("inf")
-    o["gelu_inf"] = [F.gelu(T.tensor([inf, -inf, 1.0])), F.gelu(T.tensor([inf])), F.gelu(T.full((3, 3), inf)[:, :2]),
+    # (+inf in a float32 tensor of 2 or more elements is left out: PyTorch's vectorised kernel gives nan
+    # there with AVX-512 and inf with AVX2, so the answer depends on the CPU: README, "knowingly differs")
+    o["gelu_inf"] = [F.gelu(T.tensor([-inf, 1.0])), F.gelu(T.tensor([inf])), F.gelu(T.full((3, 3), inf)[:, :2]),
                      F.gelu(T.tensor([inf, 1.0], dtype=T.float64)), F.gelu(T.tensor([inf, 1.0]), approximate="tanh")]
     nan = float("nan")
     rows = T.tensor([[nan, 3.93, -2.7, 1.0], [2.0, nan, 2.0, nan], [1.0, 1.0, 2.0, 2.0]])
