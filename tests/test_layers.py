@@ -17,6 +17,31 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "minigrad"
 
 TANGLE = {
+    "minigrad._out",
+    "minigrad.autograd",
+    "minigrad.autograd.engine",
+    "minigrad.autograd.function",
+    "minigrad.autograd.functional",
+    "minigrad.autograd.gradcheck",
+    "minigrad.autograd.graph",
+    "minigrad.autograd.profiler",
+    "minigrad.creation",
+    "minigrad.ops",
+    "minigrad.ops._util",
+    "minigrad.ops.elementwise",
+    "minigrad.ops.inplace",
+    "minigrad.ops.linalg",
+    "minigrad.ops.loss",
+    "minigrad.ops.math_more",
+    "minigrad.ops.reduce",
+    "minigrad.ops.select",
+    "minigrad.ops.shape",
+    "minigrad.ops.sorting",
+    "minigrad.ops.statistics",
+    "minigrad.ops.unary",
+    "minigrad.ops.zerotensor",
+    "minigrad.random",
+    "minigrad.tensor",
 }
 
 
