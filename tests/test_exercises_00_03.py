@@ -96,7 +96,7 @@ def test_nb00_make_x_and_y_returns_only_y():
     def wrong(value):
         x = minigrad.tensor(value, requires_grad=True)
         return x ** 2 + 3 * x
-    assert_failed(nb00.check_make_x_and_y(wrong), "return x, y")
+    assert_failed(nb00.check_make_x_and_y(wrong), "should return two things, x and y")
 
 
 def node_name(t):
@@ -231,7 +231,7 @@ def test_nb01_chain_names_nodes_instead_of_names():
 def test_nb01_chain_names_later_hint_describes_the_walk():
     report = nb01.check_chain_names(lambda t: [t.grad_fn.name()])
     assert_failed(report, "wrong list of names", "your walk stopped before the leaf")
-    assert "while node is not None" not in report.text and "while node is not None" in later_hints(report)
+    assert "the walk in words" not in report.text and "the walk in words" in later_hints(report)
 
 
 def test_nb01_chain_names_returns_none():
@@ -303,7 +303,7 @@ def test_nb01_tanh_grad_reference_and_numpy():
 def test_nb01_tanh_grad_sigmoid_formula():
     report = nb01.check_tanh_grad(lambda a: a.tanh() * (1 - a.tanh()))
     assert_failed(report, "wrong gradient", "sigmoid's formula")
-    assert "1 - t**2" not in report.text and "1 - t**2" in later_hints(report)
+    assert "quotient rule" not in report.text and "split it into two fractions" in later_hints(report)
 
 
 def test_nb01_tanh_grad_forgot_the_square():
@@ -315,6 +315,40 @@ def test_nb01_tanh_grad_overflowing_formula():
         e, f = a.exp(), (-a).exp()
         return 1 - ((e - f) / (e + f)) ** 2   # inf / inf at +-100
     assert_failed(nb01.check_tanh_grad(overflowing), "linspace(-100, 100, 10)", "nan")
+
+
+def test_nb01_claims_about_pytorch_in_the_text():
+    """Notebook 01's claims about PyTorch that no side-by-side cell shows, in both libraries: backward()
+    without arguments on any one-element tensor; sgn's gradient a ZeroTensor; a leaf's later gradients
+    added in place; the gradient of x.t() stored laid out like x; a post-accumulate hook sees the new
+    .grad; relu's and sigmoid's backward formulas are ops of their own (threshold_backward,
+    sigmoid_backward)."""
+    torch = pytest.importorskip("torch")
+    for lib in (torch, minigrad):
+        x = lib.ones(1, 1, requires_grad=True)
+        (x * 3).backward()
+        assert x.grad.tolist() == [[3.0]]
+        z = lib.tensor([1.0, -2.0], requires_grad=True)
+        lib.sgn(z).sum().backward()
+        assert z.grad._is_zerotensor()  # zeros never written to memory
+        w = lib.tensor([1.0, 2.0], requires_grad=True)
+        (w * w).sum().backward()
+        first = w.grad
+        (w * w).sum().backward()
+        assert w.grad is first and first.tolist() == [4.0, 8.0]
+        m = lib.ones(2, 3, requires_grad=True)
+        (m.t() @ lib.ones(2, 4)).sum().backward()
+        assert m.grad.stride() == m.stride() == (3, 1)
+        seen = []
+        v = lib.tensor([1.0, 2.0], requires_grad=True)
+        v.register_post_accumulate_grad_hook(lambda leaf: seen.append(leaf.grad.tolist()))
+        (v * 5).sum().backward()
+        assert seen == [[5.0, 5.0]]
+        a = lib.tensor([-1.0, 2.0], requires_grad=True)
+        g, = lib.autograd.grad(a.relu().sum(), a, create_graph=True)
+        assert g.grad_fn.name() == "ThresholdBackwardBackward0"
+        g, = lib.autograd.grad(a.sigmoid().sum(), a, create_graph=True)
+        assert g.grad_fn.name() == "SigmoidBackwardBackward0"
 
 
 def grow_grad(x0):
@@ -413,6 +447,80 @@ def test_nb01b_sum_until_greater_or_equal():
     assert_failed(nb01b.check_sum_until(at_least), "limit = 6.0", "not larger than it")
 
 
+def _solution_lines_00_01b(notebook):
+    """The lines of a notebook's reference solutions (exercise cells, BEGIN/END SOLUTION; not the build
+    stages), without spaces, that its text does not already state (the task may say `return x, y`)."""
+    import json
+    import pathlib
+    import re
+    cells = json.loads((pathlib.Path(__file__).parents[1] / "notebooks" / notebook).read_text())["cells"]
+    text = "".join(re.sub(r"\s", "", "".join(c["source"])) for c in cells if c["cell_type"] == "markdown")
+    lines = set()
+    for cell in cells:
+        tags = cell.get("metadata", {}).get("tags", [])
+        if "exercise" not in tags or "build-it-yourself" in tags:
+            continue
+        inside = False
+        for line in "".join(cell["source"]).splitlines():
+            if "### BEGIN SOLUTION" in line or "### END SOLUTION" in line:
+                inside = "BEGIN" in line
+            elif inside and len(re.sub(r"\s", "", line)) >= 8 and re.sub(r"\s", "", line) not in text:
+                lines.add(re.sub(r"\s", "", line))
+    return lines
+
+
+NOTEBOOKS_00_01B = {"nb00": "00_start_here.ipynb", "nb01": "01_scalar_backward.ipynb",
+                    "nb01b": "01b_dynamic_graph.ipynb"}
+
+
+def test_nb00_nb01_nb01b_every_planted_mistake_gets_two_hint_tiers_and_no_solution_line(tmp_path):
+    """Each wrong answer planted in tests/planted/nb00.py, nb01.py, nb01b.py fails with at least two hint
+    tiers (the first in the report, the others from hint()), and no tier holds a line of the notebook's
+    reference solution (a prediction's answer is such a line: `q_grad = 7`)."""
+    import re
+
+    import planted
+    found = 0
+    for name, answers in planted.registry().items():
+        module = name.split(".")[0]
+        if module not in NOTEBOOKS_00_01B:
+            continue
+        lines = _solution_lines_00_01b(NOTEBOOKS_00_01B[module])
+        assert lines, module
+        check = planted.check(name)
+        for wrong in answers:
+            report = check(planted.answer(check, wrong.code, tmp_path))
+            assert not report and "   Hint: " in report.text and report.more, f"{name}: {wrong.why}\n{report.text}"
+            everything = re.sub(r"\s", "", report.full_text() + "".join(report.more))
+            leaked = [line for line in lines if line in everything]
+            assert not leaked, f"{name} ({wrong.why}) shows the solution line(s) {leaked}"
+            found += 1
+    assert found >= 60
+
+
+@pytest.mark.parametrize("module, count", [("nb00", 1), ("nb01", 3), ("nb01b", 2)])
+def test_nb00_nb01_nb01b_prediction_questions_have_their_scaffold_and_are_named_in_the_text(module, count):
+    """Each prediction cell starts with ``q_name = ...   # your prediction``, is followed by its graded check
+    cell, and the text above it names ``q_name``."""
+    import json
+    import pathlib
+    import re
+    path = pathlib.Path(__file__).parents[1] / "notebooks" / NOTEBOOKS_00_01B[module]
+    cells = json.loads(path.read_text())["cells"]
+    found = 0
+    for i, cell in enumerate(cells[:-1]):
+        calls = re.findall(rf"\b{module}\.(check_q_\w+)\(", "".join(cells[i + 1]["source"]))
+        if not calls:
+            continue
+        found += 1
+        name = getattr(globals()[module], calls[0]).answer_name
+        assert cell["metadata"]["nbgrader"]["solution"] and cells[i + 1]["metadata"]["nbgrader"]["grade"]
+        assert "".join(cell["source"]).startswith(f"{name} = ...   # your prediction\n### BEGIN SOLUTION\n")
+        text = next("".join(c["source"]) for c in reversed(cells[:i]) if c["cell_type"] == "markdown")
+        assert f"`{name}`" in text, f"the text above {name}'s cell does not name it"
+    assert found == count
+
+
 PREDICTIONS = [(nb00.check_q_grad, 7, 9), (nb01.check_q_slope, 1, 0), (nb01.check_q_relu, "b", "a"),
                (nb01.check_q_twice, 1, 2), (nb01b.check_q_huber, -1, 1), (nb01b.check_q_nodes, 4, 5),
                (nb02.check_q_grad, 30, 3), (nb02.check_q_shape, "B", "c")]
@@ -499,12 +607,35 @@ def test_nb02_seed_for_wrong_sign():
         return v
     report = nb02.check_seed_for(plus_three)
     assert_failed(report, "what sign does the last weight have")
-    assert "v[-1] = -3" in later_hints(report)
+    assert "the weight -3" in later_hints(report)   # the idea, not the solution's line v[-1] = -3
 
 
 def test_nb02_seed_for_hard_coded_for_six():
     fixed = seed_for(6)
     assert_failed(nb02.check_seed_for(lambda n: fixed), "n = 5", "wrong shape")
+
+
+def test_nb02_seed_for_half_of_n_fails_for_odd_n():
+    def half(n):
+        v = seed_for(n)
+        v[:n // 2] = 2 / n   # 1 / (n / 2): right for every even n
+        return v
+    assert_failed(nb02.check_seed_for(half), "n = 5", "rounded down")
+
+
+def test_nb02_diff_vjp_worked_out_for_one_length_only():
+    report = nb02.check_diff_vjp(lambda v: np.array([-v[0], v[0] - v[1], v[1] - v[2], v[2]]))
+    assert_failed(report, "x has 2 elements): your code raised IndexError", "fixed length")
+    assert later_hints(report)
+
+
+def test_nb02_diff_vjp_assigned_instead_of_added():
+    def assigned(v):
+        grad = np.zeros(len(v) + 1)
+        grad[1:] = v
+        grad[:-1] = -v
+        return grad
+    assert_failed(nb02.check_diff_vjp(assigned), "wrong x.grad", "replace the first instead of adding")
 
 
 # ---- 03 -------------------------------------------------------------------------------------------
@@ -555,6 +686,43 @@ def test_nb03_second_derivative_no_sum():
     assert ".sum()" in later_hints(report)
 
 
+def test_nb03_second_derivative_the_formula_of_the_example():
+    report = nb03.check_second_derivative(lambda f, x: 6 * x)   # f'' of x**3 - 2*x, whatever f is
+    assert_failed(report, "tanh(x)", "that is the second derivative of x**3 - 2*x, not of the f that was passed")
+
+
+def test_nb03_second_derivative_changes_the_callers_x():
+    def in_place(f, x):
+        x.requires_grad_()
+        d1, = autograd.grad(f(x).sum(), x, create_graph=True)
+        return autograd.grad(d1.sum(), x)[0]
+    assert_failed(nb03.check_second_derivative(in_place), "your function changed x", "requires grad")
+
+
+def test_nb03_second_derivative_with_backward_twice():
+    def twice(f, x):
+        x = x.detach().requires_grad_()
+        f(x).sum().backward(create_graph=True)
+        x.grad.sum().backward()
+        return x.grad.detach()
+    assert_failed(nb03.check_second_derivative(twice), "that is f'(x) + f''(x)", "accumulate")
+
+
+def test_nb03_second_derivative_tells_x_from_the_missing_create_graph():
+    def no_leaf(f, x):
+        d1, = autograd.grad(f(x).sum(), x, create_graph=True)
+        return autograd.grad(d1.sum(), x)[0]
+
+    def no_create_graph(f, x):
+        x = x.detach().requires_grad_()
+        d1, = autograd.grad(f(x).sum(), x)
+        return autograd.grad(d1.sum(), x)[0]
+    assert_failed(nb03.check_second_derivative(no_leaf), "x arrives without requires_grad")
+    report = nb03.check_second_derivative(no_create_graph)
+    assert_failed(report, "the first derivative has no graph of its own")
+    assert "create_graph=True" in later_hints(report)
+
+
 def train(w, xs, ys, lr, steps):
     losses = []
     for _ in range(steps):
@@ -597,7 +765,9 @@ def test_nb03_train_the_buggy_loop():
         return losses
     report = nb03.check_train(buggy)
     assert_failed(report, "wrong loss at step 2", "expected:", "got:", "buggy loop")
-    assert "w.grad = None" not in report.text and "w.grad = None" in later_hints(report)
+    # the later tiers say where the reset goes, never the solution's line (w.grad = None)
+    assert "before backward() runs" in later_hints(report)
+    assert "w.grad = None" not in report.text + later_hints(report)
 
 
 def test_nb03_train_reset_in_the_wrong_place():
@@ -647,7 +817,58 @@ def test_nb03_train_new_w_each_step():
                 w = (w - lr * w.grad).requires_grad_()
             losses.append(loss.item())
         return losses
-    assert_failed(nb03.check_train(not_in_place), "did not end where it should", "expected:", "got:", "in place")
+    assert_failed(nb03.check_train(not_in_place), "never moved", "expected:", "got:", "in place")
+
+
+def test_nb03_train_w_equals_w_minus_is_diagnosed_with_or_without_no_grad():
+    """The commonest mistake, ``w = w - lr * w.grad``: the given w never moves, and the next step fails (under
+    no_grad the new w does not require grad; outside it the new w is no leaf and its .grad stays None)."""
+    def rebound(under_no_grad):
+        def train(w, xs, ys, lr, steps):
+            losses = []
+            for _ in range(steps):
+                w.grad = None
+                loss = ((w * xs - ys) ** 2).mean()
+                loss.backward()
+                if under_no_grad:
+                    with minigrad.no_grad():
+                        w = w - lr * w.grad
+                else:
+                    w = w - lr * w.grad
+                losses.append(loss.item())
+            return losses
+        return train
+    inside = nb03.check_train(rebound(True))
+    assert_failed(inside, "never moved", "made a new tensor and gave it the name w", "does not require grad")
+    outside = nb03.check_train(rebound(False))
+    assert_failed(outside, "never moved", "made a new tensor and gave it the name w", "fills .grad only for leaves")
+    for report in (inside, outside):
+        assert "in place" in report.text and len(report.more) >= 2
+        assert "w -= lr * w.grad" not in report.text + later_hints(report)   # the idea, not the line
+
+
+def test_nb03_train_zero_before_the_first_backward():
+    def zero_first(w, xs, ys, lr, steps):
+        losses = []
+        for _ in range(steps):
+            w.grad.zero_()
+            loss = ((w * xs - ys) ** 2).mean()
+            loss.backward()
+            with minigrad.no_grad():
+                w -= lr * w.grad
+            losses.append(loss.item())
+        return losses
+    assert_failed(nb03.check_train(zero_first), "there is no gradient yet", "also works when there is none yet")
+
+
+def test_nb03_train_must_use_its_lr_and_steps():
+    """The notebook's lr = 0.05 and 12 steps typed in: the hidden runs use other ones too."""
+    def typed_in(lr_used=None, steps_used=None):
+        def answer(w, xs, ys, lr, steps):
+            return train(w, xs, ys, lr_used or lr, steps_used or steps)
+        return answer
+    assert_failed(nb03.check_train(typed_in(0.05, 12)), "one loss per step (7 steps), got 12", "not the default")
+    assert_failed(nb03.check_train(typed_in(lr_used=0.05)), "lr = 0.1", "a correct loop with lr = 0.05")
 
 
 def td_loss(model, x, r, x_next, gamma):
@@ -696,6 +917,22 @@ def test_nb03b_td_loss_wrong_value_and_none():
     assert_failed(nb03b.check_td_loss(lambda *args: ((args[0](args[1]) - args[2]) ** 2)), "scalar")
 
 
+def test_nb03b_td_loss_must_use_its_gamma():
+    def fixed_gamma(model, x, r, x_next, gamma):
+        return td_loss(model, x, r, x_next, 0.9)
+    assert_failed(nb03b.check_td_loss(fixed_gamma), "gamma = 0.5", "that is the loss with gamma = 0.9")
+
+
+def test_nb03b_td_loss_requires_grad_on_the_computed_target():
+    def frozen_target(model, x, r, x_next, gamma):
+        target = r + gamma * model(x_next)
+        target.requires_grad_(False)
+        return ((model(x) - target) ** 2).mean()
+    report = nb03b.check_td_loss(frozen_target)
+    assert_failed(report, "leaf variables", "works on leaves only")
+    assert later_hints(report)
+
+
 @pytest.mark.parametrize("check, right, wrong", [(nb03.check_q_retain, "c", "d"), (nb03b.check_q_detach, "b", "a"),
                                                  (nb03b.check_q_eval, "a", "b")])
 def test_nb03_predictions(check, right, wrong):
@@ -735,7 +972,9 @@ def test_nb03b_evaluate_without_eval():
             return ((model(data) - targets) ** 2).mean().item()
     report = nb03b.check_evaluate(no_eval)
     assert_failed(report, "ran in training mode", "section 5")
-    assert "model.eval()" not in report.text and "model.eval()" in later_hints(report)
+    # the later tiers name the switch, never the solution's line (model.eval())
+    assert "evaluation mode before it runs" in later_hints(report)
+    assert "model.eval()" not in report.text + later_hints(report)
 
 
 def test_nb03b_evaluate_eval_is_not_no_grad():
@@ -794,3 +1033,106 @@ def test_nb03_number_prediction():
     assert_failed(report, "is not it", "Where does that 4 go")
     assert "AccumulateGrad adds" in later_hints(report)
     assert not nb03.check_q_accumulate("twelve") and "should be a number" in nb03.check_q_accumulate("x").text
+
+
+# ---- 02, 03, 03b: every wrong answer gets hint tiers, none of them a line of the solution ----------
+NOTEBOOKS_02_03 = {"nb02": "02_non_scalar_error.ipynb", "nb03": "03_explicit_gradients.ipynb",
+                   "nb03b": "03b_cutting_the_graph.ipynb"}
+GENERIC = ("not written yet", "should be one of", "should be a number")   # _check's own reports, without tiers
+
+
+def _notebook(module):
+    import json
+    import pathlib
+    path = pathlib.Path(__file__).resolve().parents[1] / "notebooks" / NOTEBOOKS_02_03[module]
+    return json.loads(path.read_text())["cells"]
+
+
+def _solution_lines(module):
+    """{check name: the code lines between the solution markers of the exercise cell its check cell follows},
+    comments dropped (the build stage's %%writefile cell is build.py's, not these modules')."""
+    import re
+    cells, lines = _notebook(module), {}
+    for cell, check_cell in zip(cells, cells[1:]):
+        text = "".join(cell["source"])
+        if cell["cell_type"] != "code" or "### BEGIN SOLUTION" not in text or text.startswith("%%"):
+            continue
+        inside, code_lines = False, set()
+        for line in text.splitlines():
+            if line.strip() in ("### BEGIN SOLUTION", "### END SOLUTION"):
+                inside = line.strip() == "### BEGIN SOLUTION"
+                continue
+            code = line.split("#")[0].strip()
+            if inside and len(code) >= 6:
+                code_lines.add(code)
+        for check in re.findall(rf"\b{module}\.(check_\w+)\(", "".join(check_cell["source"])):
+            lines[f"{module}.{check}"] = code_lines
+    return lines
+
+
+def _planted(module):
+    import planted
+    return [(name, w) for name, answers in planted.registry().items() if name.startswith(module + ".")
+            for w in answers]
+
+
+@pytest.mark.parametrize("module", sorted(NOTEBOOKS_02_03))
+def test_every_planted_wrong_answer_gets_two_hint_tiers_and_no_solution_line(module):
+    import re
+    import planted
+    solution_of = _solution_lines(module)
+    cases = _planted(module)
+    assert cases and {name for name, _ in cases} == set(solution_of)
+    for name, wrong in cases:
+        solution = solution_of[name]
+        assert solution, name
+        check = planted.check(name)
+        report = check(planted.answer(check, wrong.code))
+        assert not report, (name, wrong.code)
+        shown = report.text + "\n" + "\n".join(report.more)
+        if not any(words in report.text for words in GENERIC):
+            assert "Hint:" in report.text and len(report.more) >= 1, f"{name}: fewer than two hint tiers:\n{shown}"
+        for line in solution:
+            assert not re.search(rf"(?<![\w.]){re.escape(line)}(?![\w(])", shown), \
+                f"{name} shows the solution's line {line!r}:\n{shown}"
+
+
+@pytest.mark.parametrize("module", sorted(NOTEBOOKS_02_03))
+def test_prediction_questions_have_their_scaffold_and_are_named_in_the_text(module):
+    """Each prediction cell starts with ``q_name = ...`` (as in 00 and 01), is followed by its graded check
+    cell (what tests/test_nbgrader.py's ``_exercises`` looks for), and the text above names ``q_name``."""
+    import re
+    cells = _notebook(module)
+    found = 0
+    for i, cell in enumerate(cells[:-1]):
+        check_cell = "".join(cells[i + 1]["source"])
+        calls = re.findall(rf"\b{module}\.(check_q_\w+)\(", check_cell)
+        if not calls:
+            continue
+        found += 1
+        name = getattr(globals()[module], calls[0]).answer_name
+        assert cell["metadata"]["nbgrader"]["solution"] and cells[i + 1]["metadata"]["nbgrader"]["grade"]
+        assert "".join(cell["source"]).startswith(f"{name} = ...   # your prediction\n### BEGIN SOLUTION\n")
+        text = next("".join(c["source"]) for c in reversed(cells[:i]) if c["cell_type"] == "markdown")
+        assert f"`{name}`" in text, f"the text above {name}'s cell does not name it"
+    assert found == 2
+
+
+def test_nb03_claim_pytorch_may_keep_the_first_gradient_where_minigrad_copies():
+    """Notebook 03, section 3: minigrad stores a leaf's first gradient as a copy; PyTorch keeps the tensor
+    the engine computed when nothing else holds it (here one tensor, shared by two leaves); both add every
+    later gradient in place, so .grad stays the same tensor."""
+    torch = pytest.importorskip("torch")
+    a, b = torch.tensor(1.0, requires_grad=True), torch.tensor(2.0, requires_grad=True)
+    torch.stack([a, b]).sum().backward()
+    assert a.grad.data_ptr() == b.grad.data_ptr()
+    ma, mb = minigrad.tensor(1.0, requires_grad=True), minigrad.tensor(2.0, requires_grad=True)
+    minigrad.stack([ma, mb]).sum().backward()
+    ma.grad.add_(5.0)
+    assert mb.grad.item() == 1.0
+    for lib in (torch, minigrad):
+        x = lib.tensor(2.0, requires_grad=True)
+        (x * x).backward()
+        first = x.grad
+        (x * x).backward()
+        assert x.grad is first and first.item() == 8.0

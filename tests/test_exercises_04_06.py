@@ -74,7 +74,7 @@ def test_mm_one_gradient_only():
         x, w = ctx.saved_tensors
         return g.mm(w)
     failed(nb04.check_mm_backward(make_mm(backward)), "incorrect number of gradients (expected 2, got 1)",
-           "Hint:", "grad_input, grad_weight")
+           "Hint:", "one value per argument of forward (input, weight)")
 
 
 def test_mm_weight_gradient_transposed():
@@ -83,7 +83,7 @@ def test_mm_weight_gradient_transposed():
         return g.mm(w), x.t().mm(g)  # D x M instead of M x D
     report = nb04.check_mm_backward(make_mm(backward))
     text = failed(report, "invalid gradient at index 1", "must have weight's shape")
-    assert "grad_output.t().mm(input)" not in text and "grad_output.t().mm(input)" in later_hints(report)
+    assert "G^T x" not in text and "G^T x" in later_hints(report)
 
 
 def test_mm_transposed_weight_in_square_case():
@@ -115,7 +115,9 @@ def test_mm_unbound_when_only_weight_needs_grad():
         if ctx.needs_input_grad[1]:
             gw = g.t().mm(x)
         return gi, gw
-    failed(nb04.check_mm_backward(make_mm(backward)), "UnboundLocalError", "grad_input = grad_weight = None")
+    report = nb04.check_mm_backward(make_mm(backward))
+    failed(report, "UnboundLocalError", "never assigned")
+    assert "the value None before the two `if`s" in later_hints(report)
 
 
 def test_mm_none_when_gradient_needed():
@@ -123,8 +125,8 @@ def test_mm_none_when_gradient_needed():
         x, w = ctx.saved_tensors
         return None, g.t().mm(x)
     report = nb04.check_mm_backward(make_mm(backward))
-    text = failed(report, "returned None for input", "which product")
-    assert "grad_output.mm(weight)" not in text and "grad_output.mm(weight)" in later_hints(report)
+    text = failed(report, "returned None for input", "ctx.needs_input_grad[0] is True here")
+    assert "the product G W" not in text and "the product G W" in later_hints(report)
 
 
 def test_mm_not_a_class():
@@ -227,18 +229,63 @@ def test_tanh_wrong_forward():
             y = x.sigmoid()
             ctx.save_for_backward(y)
             return y
-    text = failed(nb04.check_tanh_function(Tanh), "wrong forward output", "x.tanh()")
+    text = failed(nb04.check_tanh_function(Tanh), "wrong forward output", "tanh of its input")
     has_expected_got(text)
 
 
 def test_nb04_predictions():
     assert nb04.check_q_needs("b") and nb04.check_q_needs(" B ")
     report = nb04.check_q_needs("a")
-    failed(report, "is not it", "Hint:", "one entry per argument")
+    failed(report, "is not it", "Hint:", "being a tensor is not enough")
+    assert "one entry per argument" in later_hints(report)
     failed(nb04.check_q_needs("e"), "should be one of")
-    assert nb04.check_q_backward_calls(4) and nb04.check_q_backward_calls(4.0)
-    failed(nb04.check_q_backward_calls(10), "is not it", "Hint:")
-    assert "one-hot" in later_hints(nb04.check_q_backward_calls(10))
+    # PyTorch's gradcheck calls backward 10 times for a 4-element Function (tests/test_gradcheck.py)
+    assert nb04.check_q_backward_calls(10) and nb04.check_q_backward_calls(10.0)
+    report = nb04.check_q_backward_calls(4)
+    failed(report, "is not it", "Hint:", "builds it twice")
+    assert "two zero checks" in later_hints(report)
+    failed(nb04.check_q_backward_calls(7), "is not it", "Hint:", "how many columns")
+
+
+def _pytorch_too(program, recorded):
+    """``program(minigrad)`` gives ``recorded`` (PyTorch 2.13's result); so does ``program(torch)``
+    when torch imports."""
+    assert program(minigrad) == recorded
+    try:
+        import torch
+    except ImportError:
+        return
+    assert program(torch) == recorded
+
+
+def test_what_notebook_04_says_about_pytorch():
+    """After exercise 1: its two methods run unchanged in PyTorch, put in a class with type(...).
+    Exercise 2's note: a saved output comes back as a new tensor with the output's values; a saved
+    input is the input itself."""
+    def program(torch):
+        methods = {"forward": staticmethod(MMFunction.forward), "backward": staticmethod(MMFunction.backward)}
+        Torch = type("MMFunction", (torch.autograd.Function,), methods)
+        x = torch.linspace(-1, 1, 6, dtype=torch.float64).reshape(3, 2).requires_grad_()
+        w = torch.linspace(0, 2, 8, dtype=torch.float64).reshape(4, 2).requires_grad_()
+
+        class Exp(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, t):
+                y = t.exp()
+                ctx.save_for_backward(t, y)
+                return y
+
+            @staticmethod
+            def backward(ctx, grad_output):
+                t, y = ctx.saved_tensors
+                return grad_output * y
+
+        t = torch.ones(2, requires_grad=True)
+        y = Exp.apply(t)
+        saved_t, saved_y = y.grad_fn.saved_tensors
+        return torch.autograd.gradcheck(Torch.apply, (x, w)), saved_t is t, saved_y is y, torch.equal(saved_y, y)
+
+    _pytorch_too(program, (True, True, False, True))
 
 
 # ============================================================================ notebook 04b
@@ -286,14 +333,14 @@ def test_scale_number_in_save_for_backward():
         return x * factor
     report = nb04b.check_scale(make_scale(forward=forward))
     failed(report, "save_for_backward keeps tensors only")
-    assert "ctx.factor = factor" in later_hints(report)
+    assert "attribute of ctx" in later_hints(report)
 
 
 def test_scale_forgets_the_factor():
     report = nb04b.check_scale(make_scale(lambda ctx, g: (g, None)))
     text = failed(report, "wrong gradient for x", "local derivative of x * factor is missing")
     has_expected_got(text)
-    assert "grad_output * factor" in later_hints(report)
+    assert "multiplies that local derivative by grad_output" in later_hints(report)
 
 
 def test_scale_divides():
@@ -343,7 +390,7 @@ def test_mul_saves_everything():
         return a * b
     report = nb04b.check_mul(make_mul(forward=forward))
     text = failed(report, "forward saved a, which no wanted gradient needs", "only a requires grad")
-    assert "needs_input_grad[1]" not in text and "needs_input_grad[1]" in later_hints(report)
+    assert "can be read in forward" not in text and "can be read in forward" in later_hints(report)
 
 
 def test_mul_saves_the_wrong_one():
@@ -379,11 +426,119 @@ def test_mul_swapped_formula():
 def test_nb04b_prediction():
     assert nb04b.check_q_mm_saves("b")
     report = nb04b.check_q_mm_saves("a")
-    failed(report, "is not it", "Which tensor is that gradient made of?")
-    assert "a^T G" in later_hints(report)
+    failed(report, "is not it", "Mm does not always save both inputs")
+    assert "Which tensor is that gradient made of?" in later_hints(report) and "a^T G" in later_hints(report)
+    failed(nb04b.check_q_mm_saves("c"), "is not it", "made of the other factor")
+
+
+def test_what_notebook_04b_says_about_pytorch():
+    """Section 1: a Function applied inside a backward (without create_graph) records nothing.
+    Section 2: a built-in node that gets no gradient still unpacks what it saved, so a tensor changed in
+    place raises there. Section 3: the gradient that reaches w.t() is laid out like w.t() (column by column)."""
+    def program(torch):
+        class Cube(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x * x
+
+            @staticmethod
+            def backward(ctx, grad_output):
+                x, = ctx.saved_tensors
+                return grad_output * 3 * x ** 2
+
+        class Drop(torch.autograd.Function):       # sends no gradient to its input
+            @staticmethod
+            def forward(ctx, x):
+                return x.clone()
+
+            @staticmethod
+            def backward(ctx, grad_output):
+                return None
+
+        t = torch.ones(3, requires_grad=True)
+        inside = []
+        t.register_hook(lambda g: inside.append(Cube.apply(t).grad_fn))
+        Cube.apply(t).sum().backward()
+
+        a, b = torch.ones(2, requires_grad=True), torch.ones(2, requires_grad=True)
+        dropped = Drop.apply(a * b)                  # MulBackward0 saved a and b
+        with torch.no_grad():
+            a.add_(1)
+        try:
+            dropped.sum().backward()
+            unpacked = "no error"
+        except RuntimeError as error:
+            unpacked = str(error).split(":")[0]
+
+        x, w = torch.ones(3, 2, requires_grad=True), torch.ones(4, 2, requires_grad=True)
+        wt = w.t()
+        strides = []
+        wt.register_hook(lambda g: strides.append(g.stride()))
+        x.mm(wt).sum().backward()
+        return inside, unpacked, strides, w.grad.stride()
+
+    _pytorch_too(program, ([None], "one of the variables needed for gradient computation has been modified by an "
+                                   "inplace operation", [(1, 2)], (2, 1)))
 
 
 # ============================================================================ notebook 05
+import json  # noqa: E402  (the hint rules of notebooks 05-06 read the notebooks)
+import pathlib  # noqa: E402
+import re  # noqa: E402
+
+NOTEBOOKS_05_06 = ("05_module_wrapping", "05b_training", "06_inside_the_engine")
+
+
+def _solution_lines():
+    """The lines a student writes in the exercises of 05, 05b and 06, without spaces: each code line of
+    a solution block (and, for ``x = ...`` or ``return ...``, its right-hand side) of 12 characters or
+    more, but calls without arguments such as ``loss.backward()``, which only name an API. The
+    build-it-yourself files are left out (``tests/test_build.py`` has their checks)."""
+    lines = set()
+    root = pathlib.Path(__file__).resolve().parents[1] / "notebooks"
+    for name in NOTEBOOKS_05_06:
+        for cell in json.loads((root / f"{name}.ipynb").read_text())["cells"]:
+            text = "".join(cell["source"])
+            if text.startswith("%%writefile"):
+                continue
+            inside = False
+            for line in text.splitlines():
+                if "### BEGIN SOLUTION" in line or "### END SOLUTION" in line:
+                    inside = "BEGIN" in line
+                elif inside:
+                    code = line.split("  #")[0].strip()
+                    for part in [code] + [code.split(sep, 1)[1] for sep in ("return ", " = ") if sep in code]:
+                        part = "".join(part.split())
+                        if len(part) >= 12 and not re.fullmatch(r"[\w.]+\(\)", part):
+                            lines.add(part)
+    return sorted(lines)
+
+
+SOLUTION_LINES = _solution_lines()
+
+
+def hinted(report, *needles):
+    """The report failed with at least two hint tiers (the first in its text, the others for hint()),
+    no tier gives a line of the notebooks' solutions, and the needles are in the report or its tiers."""
+    assert not report, report.text
+    assert report.text.startswith("FAILED"), report.text
+    assert "   Hint: " in report.text and report.more, f"fewer than two hint tiers:\n{report.text}"
+    tiers = [report.text.split("   Hint: ", 1)[1]] + report.more
+    given_away = [line for line in SOLUTION_LINES for tier in tiers if line in "".join(tier.split())]
+    assert not given_away, f"a hint tier gives a solution line {given_away}:\n" + "\n".join(tiers)
+    everything = "\n".join([report.full_text()] + report.more)
+    for needle in needles:
+        assert needle in everything, f"{needle!r} not in:\n{everything}"
+    return everything
+
+
+def test_solution_lines_are_found():
+    assert "MMFunction.apply(input,self.weight)+self.bias" in SOLUTION_LINES
+    assert "ctx.scale=scale" in SOLUTION_LINES and "grad_output*ctx.scale,None" in SOLUTION_LINES
+    assert "waiting[nxt]+gifnxtinwaitingelseg" in SOLUTION_LINES and "optimizer.zero_grad()" not in SOLUTION_LINES
+
+
 class LinearReference(nn.Module):
     def __init__(self, in_features, out_features):
         super().__init__()
@@ -404,14 +559,14 @@ def test_linear_not_written_yet():
         def __init__(self, in_features, out_features):
             super().__init__()
             raise NotImplementedError()
-    failed(nb05.check_linear(MyLinear), "not written yet")
+    hinted(nb05.check_linear(MyLinear), "not written yet")
 
 
 def test_linear_forward_not_written_yet():
     class MyLinear(LinearReference):
         def forward(self, input):
             raise NotImplementedError()
-    failed(nb05.check_linear(MyLinear), "not written yet")
+    hinted(nb05.check_linear(MyLinear), "not written yet")
 
 
 def test_linear_plain_tensor_bias_is_not_registered():
@@ -420,7 +575,7 @@ def test_linear_plain_tensor_bias_is_not_registered():
             super().__init__(in_features, out_features)
             del self.bias
             self.bias = minigrad.zeros(out_features, requires_grad=True)
-    failed(nb05.check_linear(MyLinear), "self.bias is a plain tensor", "nn.Parameter")
+    hinted(nb05.check_linear(MyLinear), "self.bias is a plain tensor", "nn.Parameter")
 
 
 def test_linear_weight_shape_swapped():
@@ -428,7 +583,8 @@ def test_linear_weight_shape_swapped():
         def __init__(self, in_features, out_features):
             super().__init__(in_features, out_features)
             self.weight = nn.Parameter(minigrad.randn(in_features, out_features))
-    text = failed(nb05.check_linear(MyLinear), "weight of MyLinear(4, 3) has the wrong shape", "(out_features, in_features)")
+    text = hinted(nb05.check_linear(MyLinear), "weight of MyLinear(4, 3) has the wrong shape",
+                  "(out_features, in_features)")
     has_expected_got(text)
 
 
@@ -436,7 +592,7 @@ def test_linear_forgets_bias_in_forward():
     class MyLinear(LinearReference):
         def forward(self, input):
             return MMFunction.apply(input, self.weight)
-    text = failed(nb05.check_linear(MyLinear), "wrong output", "you left out the bias")
+    text = hinted(nb05.check_linear(MyLinear), "wrong output", "you left out the bias")
     has_expected_got(text)
 
 
@@ -444,14 +600,14 @@ def test_linear_without_mmfunction():
     class MyLinear(LinearReference):
         def forward(self, input):
             return input.mm(self.weight.t()) + self.bias
-    failed(nb05.check_linear(MyLinear), "no MMFunctionBackward", "MMFunction.apply(input, self.weight)")
+    hinted(nb05.check_linear(MyLinear), "no MMFunctionBackward", "MMFunction.apply(input, self.weight)")
 
 
 def test_linear_hard_coded_sizes():
     class MyLinear(LinearReference):
         def __init__(self, in_features, out_features):
             super().__init__(4, 3)
-    failed(nb05.check_linear(MyLinear), "MyLinear(2, 5)", "wrong shape")
+    hinted(nb05.check_linear(MyLinear), "MyLinear(2, 5)", "wrong shape")
 
 
 def train_reference(model, X, Y, steps, lr):
@@ -489,7 +645,7 @@ def test_train_zero_grad_at_the_end_also_passes():
 def test_train_not_written_yet():
     def train(model, X, Y, steps, lr):
         raise NotImplementedError()
-    failed(nb05.check_training_loop(train), "not written yet")
+    hinted(nb05.check_training_loop(train), "not written yet")
 
 
 def test_train_without_zero_grad():
@@ -502,9 +658,9 @@ def test_train_without_zero_grad():
             losses.append(loss.item())
         return losses
     report = nb05.check_training_loop(train)
-    text = failed(report, "the gradients pile up", "backward() adds into .grad")
-    has_expected_got(text)
-    assert "optimizer.zero_grad()" not in text  # the fix is the next tier, not the first
+    hinted(report, "the gradients pile up", "backward() adds into .grad")
+    has_expected_got(report.text)
+    assert "optimizer.zero_grad()" not in report.text  # the fix is a later tier, not the first
     assert "optimizer.zero_grad() once per step" in report.more[-1]
 
 
@@ -519,16 +675,42 @@ def test_train_zero_grad_between_backward_and_step():
             losses.append(loss.item())
         return losses
     report = nb05.check_training_loop(train)
-    text = failed(report, "the parameters did not change", "at the moment optimizer.step() runs")
-    assert "zero_grad(), loss.backward(), then" not in text  # the answer is only in the last tier
+    hinted(report, "the parameters did not change", "at the moment optimizer.step() runs")
+    assert "zero_grad(), loss.backward(), then" not in report.text  # the answer is only in the last tier
     assert "optimizer.zero_grad(), loss.backward(), then optimizer.step()" in report.more[-1]
 
 
 def test_train_hard_coded_lr():
     def train(model, X, Y, steps, lr):
         return train_reference(model, X, Y, steps, 0.1)
-    text = failed(nb05.check_training_loop(train), "the losses differ", "use the lr argument")
+    text = hinted(nb05.check_training_loop(train), "these are the losses of lr=0.1", "the lr argument is not used")
     has_expected_got(text)
+
+
+def test_train_hard_coded_to_the_first_hidden_run():
+    """A loop tuned to the check's first problem (its lr and steps) fails on the second."""
+    def train(model, X, Y, steps, lr):
+        return train_reference(model, X, Y, steps, 0.05)
+    hinted(nb05.check_training_loop(train), "hidden problem 2", "the lr argument is not used")
+
+    def train(model, X, Y, steps, lr):
+        return train_reference(model, X, Y, 12, lr)
+    hinted(nb05.check_training_loop(train), "hidden problem 2", "the number of steps is an argument")
+
+
+def test_train_a_new_optimizer_every_step_also_passes():
+    """Plain SGD keeps no state, so an optimizer made inside the loop gives the same steps."""
+    def train(model, X, Y, steps, lr):
+        loss_fn, losses = nn.MSELoss(), []
+        for _ in range(steps):
+            optimizer = optim.SGD(model.parameters(), lr=lr)
+            loss = loss_fn(model(X), Y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+        return losses
+    assert nb05.check_training_loop(train)
 
 
 def test_train_returns_tensors():
@@ -548,7 +730,13 @@ def test_train_returns_tensors():
 def test_train_returns_nothing():
     def train(model, X, Y, steps, lr):
         train_reference(model, X, Y, steps, lr)
-    failed(nb05.check_training_loop(train), "should return a list", "NoneType")
+    hinted(nb05.check_training_loop(train), "should return a list", "NoneType")
+
+
+def test_train_returns_the_losses_of_one_step():
+    def train(model, X, Y, steps, lr):
+        return train_reference(model, X, Y, steps, lr)[:1]
+    hinted(nb05.check_training_loop(train), "one loss per step", "got a list of 1")
 
 
 # ---------------------------------------------------------------------------- 05 exercise 2: GradScale
@@ -582,16 +770,16 @@ def test_grad_scale_backward_on_the_module_is_never_called():
     """The mistake the exercise is about: a backward method on the module."""
     GradScale = make_grad_scale(lambda self, x: x.clone())
     GradScale.backward = lambda self, grad_output: grad_output * self.scale
-    text = failed(nb05.check_grad_scale(GradScale), "wrong gradient of x", "never called")
+    text = hinted(nb05.check_grad_scale(GradScale), "wrong gradient of x", "never called")
     has_expected_got(text)
 
 
 def test_grad_scale_scales_the_values_too():
-    failed(nb05.check_grad_scale(make_grad_scale(lambda self, x: x * self.scale)), "wrong output", "x.clone()")
+    hinted(nb05.check_grad_scale(make_grad_scale(lambda self, x: x * self.scale)), "wrong output", "x.clone()")
 
 
 def test_grad_scale_returns_the_input_itself():
-    failed(nb05.check_grad_scale(make_grad_scale(lambda self, x: x.detach())), "no grad_fn")
+    hinted(nb05.check_grad_scale(make_grad_scale(lambda self, x: x.detach())), "no grad_fn")
 
 
 def test_grad_scale_forgets_none_for_scale():
@@ -599,8 +787,8 @@ def test_grad_scale_forgets_none_for_scale():
         @staticmethod
         def backward(ctx, grad_output):
             return grad_output * ctx.scale
-    text = failed(nb05.check_grad_scale(make_grad_scale(lambda self, x: OneGradient.apply(x, self.scale))),
-                  "incorrect number of gradients", "return None for it")
+    text = hinted(nb05.check_grad_scale(make_grad_scale(lambda self, x: OneGradient.apply(x, self.scale))),
+                  "incorrect number of gradients", "return None in its place")
     assert "expected 2, got 1" in text
 
 
@@ -609,14 +797,47 @@ def test_grad_scale_fixed_minus_one():
         @staticmethod
         def backward(ctx, grad_output):
             return -grad_output, None
-    failed(nb05.check_grad_scale(make_grad_scale(lambda self, x: Reverse.apply(x, self.scale))),
+    hinted(nb05.check_grad_scale(make_grad_scale(lambda self, x: Reverse.apply(x, self.scale))),
            "wrong gradient of x", "not a fixed -1")
 
 
 def test_grad_scale_not_written_yet():
     def forward(self, x):
         raise NotImplementedError()
-    failed(nb05.check_grad_scale(make_grad_scale(forward)), "not written yet")
+    hinted(nb05.check_grad_scale(make_grad_scale(forward)), "not written yet")
+
+
+def test_grad_scale_forward_may_return_x_itself():
+    """PyTorch (and minigrad) give an input returned by forward a new node: `return x` works as x.clone()."""
+    class Itself(GradScaleFunction):
+        @staticmethod
+        def forward(ctx, x, scale):
+            ctx.scale = scale
+            return x
+    assert nb05.check_grad_scale(make_grad_scale(lambda self, x: Itself.apply(x, self.scale)))
+
+
+def test_grad_scale_scale_kept_on_the_class():
+    """Right for one layer at a time; two layers in one graph show that the scale is shared."""
+    class Shared(GradScaleFunction):
+        @staticmethod
+        def forward(ctx, x, scale):
+            Shared.scale = scale
+            return x.clone()
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * Shared.scale, None
+    text = hinted(nb05.check_grad_scale(make_grad_scale(lambda self, x: Shared.apply(x, self.scale))),
+                  "both layers scaled the gradient by 3.0", "one shared scale", "keep the scale on ctx")
+    has_expected_got(text)
+
+
+def test_grad_scale_fitted_to_one_shape():
+    """A forward that works for the (2, 3) inputs of the first scale only fails on the other shapes."""
+    report = nb05.check_grad_scale(make_grad_scale(lambda self, x: GradScaleFunction.apply(x.reshape(2, 3),
+                                                                                          self.scale)))
+    hinted(report, "GradScale(3.0)", "RuntimeError")
 
 
 # ============================================================================ notebook 06
@@ -707,17 +928,17 @@ def test_order_other_valid_order_passes_with_bonus_note():
 def test_order_not_written_yet():
     def execution_order(root):
         raise NotImplementedError()
-    failed(nb06.check_execution_order(execution_order), "not written yet")
+    hinted(nb06.check_execution_order(execution_order), "not written yet")
 
 
 def test_order_depth_first_fails_on_the_diamond():
-    text = failed(nb06.check_execution_order(order_dfs), "a diamond", "comes before", "sends it a gradient",
+    text = hinted(nb06.check_execution_order(order_dfs), "a diamond", "comes before", "sends it a gradient",
                   "h1 = a * b", "count")
     assert "your order:" in text
 
 
 def test_order_breadth_first_fails_on_unequal_paths():
-    failed(nb06.check_execution_order(order_bfs), "two paths of different lengths", "comes before",
+    hinted(nb06.check_execution_order(order_bfs), "two paths of different lengths", "comes before",
            "MulBackward0 (loss = h4 * h1)")
 
 
@@ -725,13 +946,69 @@ def test_order_with_none_entries():
     def execution_order(root):
         order = order_reference(root)
         return order + [None]
-    failed(nb06.check_execution_order(execution_order), "None", "skip the (None, 0)")
+    hinted(nb06.check_execution_order(execution_order), "None", "skip the (None, 0)")
 
 
 def test_order_without_leaves():
     def execution_order(root):
         return [n for n in order_reference(root) if not isinstance(n, AccumulateGrad)]
-    failed(nb06.check_execution_order(execution_order), "missing nodes", "AccumulateGrad (leaf a)")
+    hinted(nb06.check_execution_order(execution_order), "the AccumulateGrad nodes are missing",
+           "AccumulateGrad (leaf a)")
+
+
+def test_order_not_skipping_none():
+    def execution_order(root):
+        deps, seen, stack = {}, {root}, [root]
+        while stack:
+            node = stack.pop()
+            for nxt, _ in node.next_functions:  # bug: the (None, 0) entries are not skipped
+                deps[nxt] = deps.get(nxt, 0) + 1
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        out, ready = [], [root]
+        while ready:
+            node = ready.pop()
+            out.append(node)
+            for nxt, _ in node.next_functions:
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    ready.append(nxt)
+        return out
+    hinted(nb06.check_execution_order(execution_order), "'NoneType' object", "skip the (None, 0) entries")
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda order: [n.name() for n in order], "not their names"),
+    (lambda order: [(n, 0) for n in order], "(node, input number) pairs"),
+    (lambda order: order[::-1], "the list should start with the root"),
+    (lambda order: order[:1], "missing nodes")])
+def test_order_other_mistakes(change, says):
+    hinted(nb06.check_execution_order(lambda root: change(order_reference(root))), says)
+
+
+def test_order_counting_each_node_once():
+    """The count is raised once per node instead of once per edge: a shared node runs too early."""
+    def execution_order(root):
+        deps, seen, stack = {}, {root}, [root]
+        while stack:
+            node = stack.pop()
+            for nxt, _ in node.next_functions:
+                if nxt is not None and nxt not in seen:
+                    deps[nxt] = 1
+                    seen.add(nxt)
+                    stack.append(nxt)
+        out, ready = [], [root]
+        while ready:
+            node = ready.pop()
+            out.append(node)
+            for nxt, _ in node.next_functions:
+                if nxt is not None:
+                    deps[nxt] -= 1
+                    if deps[nxt] == 0:
+                        ready.append(nxt)
+        return out
+    hinted(nb06.check_execution_order(execution_order), "a diamond", "gets gradients along 2 edges")
 
 
 def test_order_duplicates():
@@ -743,7 +1020,7 @@ def test_order_duplicates():
             out.append(node)
             stack.extend(n for n, _ in node.next_functions if n is not None)
         return out
-    failed(nb06.check_execution_order(execution_order), "is in the list twice")
+    hinted(nb06.check_execution_order(execution_order), "is in the list twice")
 
 
 def my_backward_reference(loss, order):
@@ -770,7 +1047,7 @@ def test_my_backward_reference_passes():
 def test_my_backward_not_written_yet():
     def my_backward(loss, order):
         raise NotImplementedError()
-    failed(nb06.check_my_backward(my_backward), "not written yet")
+    hinted(nb06.check_my_backward(my_backward), "not written yet")
 
 
 def test_my_backward_does_not_need_exercise_1():
@@ -790,7 +1067,7 @@ def test_my_backward_does_not_need_exercise_1():
 def test_my_backward_with_one_argument():
     def my_backward(loss):
         return {}
-    failed(nb06.check_my_backward(my_backward), "positional argument", "my_backward(loss, order)")
+    hinted(nb06.check_my_backward(my_backward), "positional argument", "my_backward(loss, order)")
 
 
 def test_my_backward_overwrites_instead_of_summing():
@@ -807,7 +1084,7 @@ def test_my_backward_overwrites_instead_of_summing():
                     if nxt is not None and g is not None:
                         grads[nxt] = g  # bug: the second path overwrites the first
         return leaf_grads
-    text = failed(nb06.check_my_backward(my_backward), "wrong gradient for leaf", "add them", "h1 = a * b")
+    text = hinted(nb06.check_my_backward(my_backward), "wrong gradient for leaf", "they add up", "h1 = a * b")
     has_expected_got(text)
 
 
@@ -826,21 +1103,21 @@ def test_my_backward_depth_first_recursion():
         with minigrad.no_grad():
             visit(loss.grad_fn, minigrad.ones_like(loss))
         return leaf_grads
-    failed(nb06.check_my_backward(my_backward), "wrong gradient for leaf", "expected:", "got:")
+    hinted(nb06.check_my_backward(my_backward), "wrong gradient for leaf", "expected:", "got:")
 
 
 def test_my_backward_calls_the_engine():
     def my_backward(loss, order):
         loss.backward()
         return {}
-    failed(nb06.check_my_backward(my_backward), "RuntimeError", "walk the graph yourself")
+    hinted(nb06.check_my_backward(my_backward), "RuntimeError", "walk the graph yourself")
 
 
 def test_my_backward_keys_are_nodes():
     def my_backward(loss, order):
         return {leaf.grad_fn if leaf.grad_fn else AccumulateGrad(leaf): g
                 for leaf, g in my_backward_reference(loss, order).items()}
-    failed(nb06.check_my_backward(my_backward), "AccumulateGrad nodes", "node.variable")
+    hinted(nb06.check_my_backward(my_backward), "AccumulateGrad nodes", "node.variable")
 
 
 def test_my_backward_missing_leaf():
@@ -848,7 +1125,7 @@ def test_my_backward_missing_leaf():
         result = my_backward_reference(loss, order)
         result.pop(next(iter(result)))
         return result
-    failed(nb06.check_my_backward(my_backward), "no gradient for leaf")
+    hinted(nb06.check_my_backward(my_backward), "no gradient for leaf")
 
 
 def test_my_backward_calling_accumulate_grad_is_tolerated():
@@ -859,6 +1136,50 @@ def test_my_backward_calling_accumulate_grad_is_tolerated():
             AccumulateGrad(leaf)(g)
         return result
     assert nb06.check_my_backward(my_backward)
+
+
+def test_my_backward_numbers_instead_of_tensors():
+    """Right on the scalar graphs; the hidden graph of vectors shows it."""
+    def my_backward(loss, order):
+        return {leaf: g.item() for leaf, g in my_backward_reference(loss, order).items()}
+    hinted(nb06.check_my_backward(my_backward), "converted to Scalar", "vectors, not numbers")
+
+
+def test_my_backward_without_no_grad():
+    def my_backward(loss, order):
+        grads, leaf_grads = {loss.grad_fn: minigrad.ones_like(loss)}, {}
+        for node in order:
+            grad = grads.pop(node)
+            if isinstance(node, AccumulateGrad):
+                leaf_grads[node.variable] = grad
+                continue
+            for (nxt, _), g in zip(node.next_functions, node(grad)):
+                if nxt is not None and g is not None:
+                    grads[nxt] = grads[nxt] + g if nxt in grads else g
+        return leaf_grads
+    hinted(nb06.check_my_backward(my_backward), "has a grad_fn", "own arithmetic was recorded")
+
+
+def test_my_backward_without_the_seed():
+    def my_backward(loss, order):
+        grads, leaf_grads = {}, {}
+        with minigrad.no_grad():
+            for node in order:
+                grad = grads.pop(node)
+                for (nxt, _), g in zip(node.next_functions, node(grad)):
+                    grads[nxt] = g
+        return leaf_grads
+    hinted(nb06.check_my_backward(my_backward), "KeyError", "ones_like(loss)")
+
+
+def test_hidden_graphs_include_vectors_and_constants():
+    """The hidden graphs reach every branch of the reference: None entries (a constant), a leaf used twice
+    in one node, fan-out, and values that are vectors, as in section 1's graph."""
+    cases = dict(nb06._cases())
+    assert any(None in [n for n, _ in node.next_functions] for p in cases.values()
+               for node in nb06._reachable(p.loss.grad_fn))
+    assert cases["vectors, summed into the loss"].values["a"].shape == (3,)
+    assert all(p.fan_out for what, p in cases.items() if what != "a chain")
 
 
 @pytest.mark.parametrize("check", [nb04.check_mm_backward, nb04.check_tanh_function, nb05.check_linear,
@@ -883,4 +1204,4 @@ def test_checks_are_deterministic(check):
 def test_prediction_questions_of_05_06(check, right, wrong):
     assert check(right), check(right).text
     report = check(wrong)
-    failed(report, "is not it", "Hint:")
+    hinted(report, "is not it", "Hint:")

@@ -9,6 +9,8 @@ the solution:
 - ``mixed``: the answers, one of them wrong and another one written so that it warns (as
   ``ctx.saved_variables`` does)                            -> every point but the wrong one's
 - ``tamper``: no answers, and the tampering of issue 22 in the answer cells -> 0
+- ``planted``: the answers, and in every second exercise that is not a ``%%writefile`` cell the first
+  wrong answer planted for its check (``tests/planted/``) after the solution -> every point but those
 
 The exercises are found from the notebooks' nbgrader metadata, so the test follows the notebooks
 as exercises are added. Scores are read from nbgrader's gradebook, check cell by check cell.
@@ -24,6 +26,8 @@ import tempfile
 
 import pytest
 
+import planted
+
 nbgrader_api = pytest.importorskip("nbgrader.api")
 from nbgrader.validator import Validator  # noqa: E402
 from traitlets.config.loader import PyFileConfigLoader  # noqa: E402
@@ -32,7 +36,7 @@ from minigrad.classroom import make_course  # noqa: E402
 from minigrad.classroom.release import BEGIN, END  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-KINDS = ("solution", "blank", "mixed", "tamper")
+KINDS = ("solution", "blank", "mixed", "tamper", "planted")
 CHECK_CALL = re.compile(r"^([A-Za-z_]\w*)\.(check_\w+)\(", re.M)   # nb01.check_...(), build.check_...()
 # nbgrader runs `alembic` and the kernel's `python` from PATH: the ones next to this Python
 os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
@@ -110,7 +114,7 @@ def _submissions(released, instructor):
     mixed = json.loads(json.dumps(solution))
     expected["mixed"] = dict.fromkeys(checks, 1)
     warned = None
-    plain = [e for e in exercises if not _text(mixed["cells"][e[0]]).startswith("%%")]  # not %%writefile cells
+    plain = [e for e in exercises if not _text(solution["cells"][e[0]]).startswith("%%")]  # not %%writefile cells
     for cell_index, grade_id, _, _, name in plain:
         variant = _warning_variant(_text(mixed["cells"][cell_index]), name)
         if variant is not None:
@@ -136,6 +140,17 @@ def _submissions(released, instructor):
         if hasattr(importlib.import_module(f"minigrad.exercises.{module}"), f"reference_{name}"):
             tamper["cells"][cell_index]["source"] = f"{name} = {module}.reference_{name}\n"
     made["tamper"] = tamper
+
+    wrong = json.loads(json.dumps(solution))
+    expected["planted"] = dict.fromkeys(checks, 1)
+    registry = planted.registry()
+    for cell_index, grade_id, module, check, _ in plain[::2]:   # every second exercise, as they come
+        if not registry.get(f"{module}.{check}"):
+            continue  # none planted yet (tests/test_planted.py requires one for every check)
+        first = registry[f"{module}.{check}"][0]
+        wrong["cells"][cell_index]["source"] = _text(wrong["cells"][cell_index]) + "\n" + first.code
+        expected["planted"][grade_id] = 0
+    made["planted"] = wrong
     return made, expected, warned is not None
 
 
@@ -191,6 +206,13 @@ def test_every_kind_of_submission_gets_its_score(graded, kind):
     totals = {a: f"{sum(got[a].values()):g}/{len(got[a])}" for a in got}
     print(f"\n{kind}: {totals}")
     assert got == wanted
+
+
+def test_the_planted_submission_plants_wrong_answers(graded):
+    zeros = {a: [g for g, points in graded["expected"][a]["planted"].items() if points == 0]
+             for a in graded["assignments"]}
+    print(f"\nplanted wrong answers: {zeros}")
+    assert any(zeros.values()), "no wrong answer was planted: the planted kind tests nothing"
 
 
 def test_an_answer_that_warns_keeps_its_points_and_the_warning_is_a_note(graded):

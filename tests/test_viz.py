@@ -20,6 +20,7 @@ from minigrad.autograd.function import AccumulateGrad
 
 graphviz = pytest.importorskip("graphviz")
 from minigrad.viz import BackwardStepper, DotNotFoundError, draw  # noqa: E402
+from minigrad.viz.draw import ARROWS  # noqa: E402
 from minigrad.viz.format import values_text  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -129,8 +130,10 @@ def test_relu_sum_drawing_and_text():
     for label, color in [("SumBackward0", "lightgrey"), ("AccumulateGrad", "lightgrey"),
                          ('"a\\n(10)"', "lightblue"), ('"()"', "darkolivegreen1")]:
         assert re.search(rf"label={re.escape(label)} fillcolor={color}", src), label
-    # torchviz's direction: from the input towards the output
+    # written tail -> head as torchviz writes them (input above, output below), but with dir=back: every
+    # arrowhead is at the tail, so the arrows point the way the gradient flows, from c up to a
     assert "n4 -> n3" in src and "n3 -> n2" in src and "n2 -> n1" in src and "n1 -> n0" in src
+    assert "edge [dir=back fontname=monospace]" in src
     assert "0x" not in repr(g) and "graphviz.graphs" not in repr(g)
 
 
@@ -230,7 +233,7 @@ def test_show_grads():
     g = draw(c, show_grads=True)
     assert 'label="a\\n(10)\\ngrad [0, 0, 0, 0, …]"' in g.source
     assert "a [10] grad: [0, 0, 0, 0, 0, 1, …]" in repr(g)
-    assert "grad" not in draw(c).source
+    assert "grad" not in draw(c).source.replace(ARROWS, "")  # no box shows a grad (the line under it says "gradients")
 
 
 def test_roots_list_and_grad_fn():
@@ -583,7 +586,7 @@ def test_constants_an_op_captured_are_drawn():
     src = g.source
     assert re.search(r'c\d \[label="A\\n\(2, 2\)\\n\[\[1, 2\],\\n \[3, 4\]\]" fillcolor=white style="filled,dashed"\]', src)
     assert re.search(r'c\d \[label="constant\\n\(\)\\n2" fillcolor=white', src)
-    assert re.search(r"c\d -> n\d \[style=dashed\]", src)
+    assert re.search(r"c\d -> n\d \[dir=none style=dashed\]", src)  # no arrowhead: no gradient goes there
     assert "constant (needs no grad)" in src
     assert "constant" not in draw(y, names={A: "A"}).source  # only with show_values
     y.backward(retain_graph=True)  # the saved tensors are still there: so are the constants
@@ -688,7 +691,7 @@ def test_legend_never_overlaps_a_label():
                  re.findall(r'<text[^>]* x="([-\d.]+)" y="([-\d.]+)"[^>]*>([^<]*)</text>', svg)]
         legend_top = min(yy for _, yy, t in texts if t == "legend")
         others = [yy for _, yy, t in texts if t not in ("legend", "leaf / parameter", "backward node",
-                                                       "output tensor", "done", "current")]
+                                                       "output tensor", "done", "current", ARROWS)]
         assert others and max(others) + 8 < legend_top  # every node and edge label is above it
 
 
@@ -802,4 +805,79 @@ def test_stepper_leaves_show_what_they_got_so_far_not_a_later_grad():
     assert "x [2] = [1, 2]  grad None" in repr(s.graph(0))
     assert 'label=" [3, 3]"' in s.graph(len(s.steps) - 1).source  # the last step: on its way into x.grad
     legend = re.search(r"label=<<TABLE.*", s.graph(0).source).group(0)
-    assert legend.count("<TR>") == 2  # seven entries, four to a row
+    assert legend.count("<TR>") == 3  # seven entries, four to a row, then the line about the arrows
+
+
+# ---- one convention for the arrows, said under every drawing (issue 37) ----------------------------
+def _arrow_heads(src):
+    """{(tail, head): where the arrowhead is} from DOT text: "tail" under dir=back, "none" under dir=none."""
+    default = "tail" if "edge [dir=back" in src else "head"
+    heads = {}
+    for tail, head, attrs in re.findall(r"^\s*(\w+) -> (\w+)(?: \[(.*)\])?$", src, re.M):
+        d = re.search(r"\bdir=(\w+)", attrs or "")
+        heads.setdefault((tail, head), []).append(
+            {"back": "tail", "none": "none", "forward": "head"}[d.group(1)] if d else default)
+    return heads
+
+
+def test_draw_and_the_stepper_point_their_arrows_the_same_way():
+    x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    loss = (x.exp() * x).sum()
+    drawn, stepped = draw(loss).source, BackwardStepper(loss).graph(0).source
+    for src in (drawn, stepped):
+        heads = _arrow_heads(src)
+        # every edge between tensors and nodes has its arrowhead at the tail: the end nearer the leaves
+        assert heads and all(h == ["tail"] * len(h) for h in heads.values()), heads
+    assert [e for e in _arrow_heads(drawn)] == [e for e in _arrow_heads(stepped)]  # the same edges
+
+
+def test_every_drawing_says_which_way_its_arrows_point():
+    c, a = relu_sum()
+    assert "gradients flow" in ARROWS
+    plain = draw(c).source
+    assert f'label="{ARROWS}" labeljust=l labelloc=b' in plain and "legend" not in plain
+    assert f'<TD BORDER="0" COLSPAN="4" ALIGN="LEFT">{ARROWS}</TD>' in draw(c, legend=True).source
+    assert ARROWS in BackwardStepper(c).graph(0).source
+    assert repr(draw(c)) == ("<minigrad graph: 5 nodes, 4 edges>\noutput [] <- SumBackward0\n"
+                             "SumBackward0 <- ReluBackward0\nReluBackward0 <- AccumulateGrad(a [10])")  # text: as before
+    x = minigrad.ones(2, requires_grad=True)
+    assert "label=" not in draw(x).source.split("\n")[-2]  # nothing to point at: no line about arrows
+
+
+def _notebook06_graph():
+    """Notebook 06's example: h = x * w used twice, t = h * 3 captures the constant 3."""
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    w = minigrad.tensor([0.5, -1.0], requires_grad=True)
+    h = x * w
+    e, t = h.exp(), h * 3
+    s = e + t
+    loss = s.sum()
+    return loss, dict(x=x, w=w, h=h, e=e, t=t, s=s, loss=loss)
+
+
+def test_no_gradient_arrow_goes_into_a_constant():
+    loss, names = _notebook06_graph()
+    s = BackwardStepper(loss, names=names, show_values=True)
+    mul_t = s.layout.node_id(names["t"].grad_fn)
+    assert s.steps[2].node is names["t"].grad_fn and s.steps[2].grads_out[1] is None  # (None, 0): nothing sent
+    for i in range(len(s.steps)):
+        src = s.graph(i).source
+        const = re.findall(rf"^\s*(c\d+) -> {mul_t} \[(.*)\]$", src, re.M)
+        assert len(const) == 1, src
+        cid, attrs = const[0]
+        assert attrs == "dir=none style=dashed", attrs  # a dashed line without an arrowhead, never red
+        assert re.search(rf'{cid} \[label="constant\\n\(\)\\n3"', src)
+        assert all(h == ["none"] for (tail, head), h in _arrow_heads(src).items() if cid in (tail, head))
+    # draw() draws the constant the same way
+    src = draw(loss, names=names, show_values=True).source
+    assert re.search(rf"c\d+ -> {mul_t} \[dir=none style=dashed\]", src)
+
+
+@needs_dot
+def test_a_constants_line_has_no_arrowhead_in_the_picture():
+    loss, names = _notebook06_graph()
+    svg = BackwardStepper(loss, names=names, show_values=True).graph(2).pipe(format="svg", encoding="utf-8")
+    edges = re.findall(r'<g id="edge\d+" class="edge[^"]*">\s*<title>([^<]*)</title>(.*?)</g>', svg, re.S)
+    const = [body for title, body in edges if title.startswith("c0")]
+    assert len(const) == 1 and "<polygon" not in const[0]  # Graphviz draws an arrowhead as a polygon
+    assert all("<polygon" in body for title, body in edges if not title.startswith("c0"))

@@ -12,7 +12,8 @@ needed), in plain text the same words:
        More help: run hint()
 
 Hints come in tiers: a failure shows the first one (what is wrong and a nudge, never the answer);
-``hint()`` shows the next tier of the last failed check, one per call.
+``hint()`` shows the next tier of the last check run, one per call (in JupyterLab, "More help" folds
+out the next tier, one at a time). After a check passes, ``hint()`` says so.
 
 Checks compare against minigrad's own ops (which are tested against PyTorch) on hidden random
 inputs, so an answer hard-coded for the example in the notebook does not pass.
@@ -44,14 +45,17 @@ GRADING = os.environ.get("NBGRADER_EXECUTION", "")
 class Report:
     """The outcome of a check: truthy when it passed; shows itself in the notebook.
 
-    ``text`` is the plain-text report; ``more`` holds the hint tiers not shown yet, for ``hint()``.
+    ``text`` is the plain-text report; ``more`` holds the hint tiers not shown yet, for ``hint()``;
+    ``shown`` counts the tiers shown so far (the first one is in ``text``).
     """
 
-    def __init__(self, ok, text, more=()):
+    def __init__(self, ok, text, more=(), title=""):
         self.ok = ok
         self.text = text
         self.more = list(more)
+        self.title = title
         self.notes = []
+        self.shown = 1
 
     def __bool__(self):
         return self.ok
@@ -76,7 +80,7 @@ class Report:
         label = (f'<span style="background:{colour};color:#fff;font-weight:bold;padding:1px 6px;'
                  f'border-radius:3px">{word}</span>')
         more = ""
-        for number, tier in reversed(list(enumerate(self.more, 2))):  # each tier folds out of the one before
+        for number, tier in reversed(list(enumerate(self.more, self.shown + 1))):  # each folds out of the one before
             more = (f'<details style="margin-left:1.5em"><summary>More help (hint {number})</summary>'
                     f'<div style="white-space:pre-wrap">{html.escape(tier)}</div>{more}</details>')
         return (f'<div>{label} <span style="white-space:pre-wrap;font-family:monospace">{html.escape(body)}'
@@ -84,7 +88,7 @@ class Report:
 
 
 def passed(title, detail=""):
-    return Report(True, f"PASSED  {title}: {detail}" if detail else f"PASSED  {title}")
+    return Report(True, f"PASSED  {title}: {detail}" if detail else f"PASSED  {title}", title=title)
 
 
 def failed(title, problem, expected=None, got=None, hint=None):
@@ -100,7 +104,7 @@ def failed(title, problem, expected=None, got=None, hint=None):
         lines.append(f"   got:      {_show(got)}")
     if tiers:
         lines.append(f"   Hint: {tiers[0]}")
-    return Report(False, "\n".join(lines), more=tiers[1:])
+    return Report(False, "\n".join(lines), more=tiers[1:], title=title)
 
 
 def add_hint(report, hint):
@@ -131,25 +135,27 @@ class ExerciseFailed(AssertionError):
         return str(self).splitlines()
 
 
-_last_failed = [None]   # the last failed Report, whose further hint tiers hint() shows
+_last_report = [None]   # the Report of the last check run: hint() goes on with its tiers
 
 
 def hint():
-    """Show the next hint tier of the last check that failed (in the notebook: ``hint()``)."""
-    report = _last_failed[0]
+    """Show the next hint tier of the last check run (in the notebook: ``hint()``)."""
+    report = _last_report[0]
     if report is None:
-        print("No check has failed yet: run a check cell first.")
+        print("No check has run yet: run a check cell first.")
+    elif report.ok:
+        print(f"The last check you ran passed ({report.title}): it needs no hint.")
     elif not report.more:
         print("No more hints for this check: reread the hints above, or ask your instructor.")
     else:
         tier = report.more.pop(0)
+        report.shown += 1
         print(f"Hint: {tier}" + ("\n(more help: run hint() again)" if report.more else ""))
 
 
 def _finish(report):
     """What a check cell does with its Report: show it, or under nbgrader print it / raise."""
-    if not report.ok:
-        _last_failed[0] = report
+    _last_report[0] = report
     if not GRADING:
         return report
     if report.ok:
@@ -193,7 +199,8 @@ def exercise(answer):
                 notebook = sys._getframe(1).f_globals  # the variables of the cell that ran the check
                 if answer not in notebook:
                     return _finish(Report(False, f"FAILED  {answer}: `{answer}` is not defined yet: write it in "
-                                                 "the exercise cell above and run that cell first, then this one."))
+                                                 "the exercise cell above and run that cell first, then this one.",
+                                      title=answer))
                 value = notebook[answer]
             report = _run_collecting_warnings(check, value)
             if not isinstance(report, Report):
@@ -209,10 +216,9 @@ def exercise(answer):
 def demo(check, answer):
     """Run a check only to show its feedback (the demo in notebook 00): a Report, never an error,
     even under nbgrader, so the demo costs no points and puts no traceback in the feedback.
-    A failed demo is the last failed check, so ``hint()`` goes on with its hints."""
+    The demo is the last check run, so ``hint()`` goes on with its hints."""
     report = _run_collecting_warnings(getattr(check, "__wrapped__", check), answer)
-    if not report.ok:
-        _last_failed[0] = report
+    _last_report[0] = report
     return report
 
 
@@ -237,20 +243,22 @@ def prediction(question, answer, ask, fingerprint, options=None, hints=(), why="
     significant digits); its check cell calls the check this returns. ``fingerprint`` is
     ``digest(question, the right answer)``; ``why`` is shown once the answer is right.
     """
+    tiers = list(hints) or None  # every failure gets them: an answer that is no choice yet too
+
     @exercise(answer)
     def check_prediction(given):
         if given is None or given is ...:
-            return failed(question, f"set `{answer}` to your prediction first ({_what(options)}).")
+            return failed(question, f"set `{answer}` to your prediction first ({_what(options)}).", hint=tiers)
         if options is not None:
             if not isinstance(given, str) or given.strip().lower() not in options:
-                return failed(question, f"`{answer}` should be {_what(options)}, got {given!r}.")
+                return failed(question, f"`{answer}` should be {_what(options)}, got {given!r}.", hint=tiers)
         else:
             try:
                 given = float(given)
             except (TypeError, ValueError):
-                return failed(question, f"`{answer}` should be a number, got {given!r}.")
+                return failed(question, f"`{answer}` should be a number, got {given!r}.", hint=tiers)
         if digest(question, given) != fingerprint:
-            return failed(question, f"{given!r} is not it. {ask}", hint=list(hints) or None)
+            return failed(question, f"{given!r} is not it. {ask}", hint=tiers)
         return passed(question, f"{given!r} is right. {why}".rstrip())
     check_prediction.__doc__ = ask
     return check_prediction
@@ -332,7 +340,9 @@ def call(title, fn, *args, returns=None, **kwargs):
     if result is None and returns:
         name = getattr(fn, "__name__", "your function")
         return None, failed(title, f"{name} returned None; it should return {returns}.",
-                            hint="is the `return` line missing, or inside an `if` that was not taken?")
+                            hint=["is the `return` line missing, or inside an `if` that was not taken?",
+                                  "print what your code gives for the notebook's example: a function that ends "
+                                  "without reaching a `return` gives None."])
     return result, None
 
 

@@ -13,8 +13,8 @@ walking ``next_functions`` from an output down to its leaf.
 import numpy as np
 
 from ..tensor import Tensor
-from ._check import add_hint, call, check_tensor, exercise, failed, passed, prediction, reference, rng
-from .nb00 import _with_hint
+from ._check import call, check_tensor, exercise, failed, passed, prediction, reference, rng
+from .nb00 import _with_hint, explain
 
 # ---- exercise 1 ---------------------------------------------------------------------------------
 SIGMOID_TITLE = "gradient of sigmoid(a).sum() by hand"
@@ -90,8 +90,9 @@ def check_sigmoid_grad(my_sigmoid_grad):
 
 # ---- exercise 2 ---------------------------------------------------------------------------------
 CHAIN_TITLE = "chain_names"
-CHAIN_WALK = ("the walk as a loop: node = t.grad_fn; while node is not None: append node.name(), then "
-              "node = the first n in node.next_functions (pairs (n, number)) with n not None, or None if there is none.")
+CHAIN_WALK = ("the walk in words: start at t.grad_fn; as long as you have a node, add its name to the list, then "
+              "move on to the first node of its next_functions pairs (node, number) that is not None; when it has "
+              "no such node (AccumulateGrad has none at all), the walk is over.")
 ACC = "minigrad::autograd::AccumulateGrad"
 
 # (code, function): unary steps the hidden chains are made of
@@ -103,18 +104,23 @@ _STEPS = [
 _ENDS = [("{}.sum()", lambda x: x.sum()), ("{}.mean()", lambda x: x.mean())]
 
 
-@reference
-def reference_chain_names(t):
-    names = []
-    node = t.grad_fn
-    while node is not None:
+def _walk(t, choose):
+    """The names a walk from ``t.grad_fn`` visits when ``choose(next_functions)`` picks the next node."""
+    names, node = [], t.grad_fn
+    while node is not None and len(names) < 100:
         names.append(node.name())
-        node = next((n for n, _ in node.next_functions if n is not None), None)
+        node = choose(node.next_functions)
     return names
 
 
+@reference
+def reference_chain_names(t):
+    return _walk(t, lambda pairs: next((n for n, _ in pairs if n is not None), None))
+
+
 def _chain_cases():
-    """(code, tensor) pairs: hidden chains of 1 to 4 steps, plus one where the first edge is (None, 0)."""
+    """(code, tensor) pairs: hidden chains of 1 to 4 steps, one node with two different inputs that need
+    gradients (which one is first matters), and one where the first edge is (None, 0)."""
     g = rng(1101)
     cases = []
     for length in (1, 2, 3, 4):
@@ -125,6 +131,9 @@ def _chain_cases():
             code, out = fmt.format(code), fn(out)
         fmt, fn = _ENDS[length % 2]
         cases.append((fmt.format(code), fn(out)))
+    # MulBackward0.next_functions is ((ExpBackward0, 0), (SigmoidBackward0, 0)): the first is the way
+    x = Tensor(g.uniform(0.5, 2.0, size=(3,)).astype(np.float32), requires_grad=True)
+    cases.append(("(x.exp() * x.sigmoid()).sum()", (x.exp() * x.sigmoid()).sum()))
     # a constant on the left: AddBackward0.next_functions is ((None, 0), (<the x side>, 0))
     x = Tensor(g.uniform(0.5, 2.0, size=(3,)).astype(np.float32), requires_grad=True)
     one = Tensor(np.ones(3, np.float32))
@@ -142,30 +151,32 @@ def check_chain_names(chain_names):
         where = f" for t = {code}"
         got, err = call(t, chain_names, out, returns="the list of node names")
         if err is not None:
-            if "not written yet" in err.text or "returned None" in err.text:
-                return err
-            err = _with_hint(err, [
-                ("'NoneType' object has no attribute", f"for t = {code}, some entry of next_functions is "
-                 "(None, 0): an input that needs no gradient (a constant). Skip those and follow the first "
-                 "entry whose node is not None; stop when there is none (AccumulateGrad has no next_functions)."),
-                ("index out of range", f"for t = {code}: AccumulateGrad's next_functions is the empty tuple (), so "
-                 "next_functions[0] does not exist there. Stop when there is no next node."),
-            ])
-            if "   Hint: " not in err.text:
-                add_hint(err, f"print the nodes your walk visits for t = {code} to see where it goes wrong.")
-            return add_hint(err, CHAIN_WALK)
+            return explain(err, [
+                ("'NoneType' object has no attribute", [
+                    f"for t = {code}, some entry of next_functions is (None, 0): an input that needs no gradient "
+                    "(a constant). Skip those and follow the first entry whose node is not None.", CHAIN_WALK]),
+                ("index out of range", [
+                    f"for t = {code}: AccumulateGrad's next_functions is the empty tuple (), so next_functions[0] "
+                    "does not exist there. Stop when there is no next node.", CHAIN_WALK]),
+                ("has no attribute 'grad_fn'", [
+                    "t.grad_fn is a node, and a node has next_functions, not a grad_fn: after the first step you "
+                    "move from node to node.", CHAIN_WALK]),
+                ("", [f"print the nodes your walk visits for t = {code} to see where it goes wrong.", CHAIN_WALK]),
+            ] if "raised" in err.text else (), example="minigrad.relu(a).sum() of the task")
         if isinstance(got, tuple):
             got = list(got)
         if not isinstance(got, list):
             return failed(t, f"should return a list of names, got {type(got).__name__}{where}",
-                          expected=expected, got=got, hint="collect node.name() of every node into a list and "
-                                                           "return the list.")
+                          expected=expected, got=got,
+                          hint=["start with an empty list, add one name per node you visit, and return the list "
+                                "at the end.", CHAIN_WALK])
         if any(not isinstance(n, str) for n in got):
             return failed(t, f"the list should hold names (strings), not nodes{where}", expected=expected,
                           got=[n if isinstance(n, str) else repr(n) for n in got],
-                          hint="append node.name(), not node.")
+                          hint=["add each node's name to the list, not the node: node.name() gives it.", CHAIN_WALK])
         if got == expected:
             continue
+        last = _walk(out, lambda pairs: next((n for n, _ in reversed(pairs) if n is not None), None))
         if got == expected[:-1]:
             hint = (f"your list stops one node early: the last node is the leaf's '{ACC}' (its "
                     "next_functions is the empty tuple). Include it, then stop.")
@@ -173,13 +184,17 @@ def check_chain_names(chain_names):
             hint = "str(node) is the node's repr; node.name() is the bare name."
         elif expected and got[:1] != expected[:1]:
             hint = "start with t.grad_fn itself (the node that made t), then follow next_functions."
+        elif got == last:
+            hint = (f"here a node has two inputs that need gradients, and your walk took the last one; the rule "
+                    f"is the first entry of next_functions whose node is not None.")
         elif len(got) < len(expected):
             hint = ("your walk stopped before the leaf. Follow the first entry of next_functions whose node is not "
                     "None (in `constant + x` that is the second entry), until a node has none.")
         else:
             hint = "follow the first entry of next_functions whose node is not None, one node at a time."
         return failed(t, f"wrong list of names{where}", expected=expected, got=got, hint=[hint, CHAIN_WALK])
-    return passed(t, f"correct for {len(cases)} hidden graphs, including one that starts with a (None, 0) edge.")
+    return passed(t, f"correct for {len(cases)} hidden graphs, including one that starts with a (None, 0) edge "
+                     "and one with a node whose two inputs both need gradients.")
 
 
 # ---- exercise: a gradient by nudging (section 1) -----------------------------------------------
@@ -192,16 +207,19 @@ _NUDGE_FUNCTIONS = [
     ("f(x) = (x / 2).exp().mean()", lambda x: (x / 2).exp().mean()),
     ("f(x) = (x ** 2).sum() * x[0]", lambda x: (x ** 2).sum() * x[0]),
 ]
+GIVEN_H = 0.01   # the last case passes h itself: an answer that ignores h (or measures another way) fails it
 
 
 def _nudge_cases():
-    """(description, numpy function for the student, minigrad function, point x)."""
+    """(description, numpy function for the student, minigrad function, point x, h or None for the default)."""
     g = rng(1102)
     cases = []
     for (text, fn), n in zip(_NUDGE_FUNCTIONS, (3, 3, 4, 5)):
         def numpy_f(arr, fn=fn):
             return float(fn(Tensor(np.array(arr, dtype=np.float64))).item())
-        cases.append((text, numpy_f, fn, np.round(g.uniform(-1.5, 1.5, size=n), 3)))
+        cases.append((text, numpy_f, fn, np.round(g.uniform(-1.5, 1.5, size=n), 3), None))
+    text, numpy_f, fn, _, _ = cases[0]
+    cases.append((text, numpy_f, fn, np.round(g.uniform(-1.5, 1.5, size=4), 3), GIVEN_H))
     return cases
 
 
@@ -214,59 +232,85 @@ def _exact_grad(fn, x):
 
 
 @reference
-def _one_sided(f, x, h):
+def _nudged(f, x, h, both_ways=True):
+    """The nudged gradient, central (or one-sided): what the answer must give when h is passed."""
     out = np.zeros_like(x)
     for i in range(x.size):
-        step = np.zeros_like(x)
-        step[i] = h
-        out[i] = (f(x + step) - f(x)) / h
+        e = np.zeros_like(x)
+        e[i] = h
+        out[i] = (f(x + e) - f(x - e)) / (2 * h) if both_ways else (f(x + e) - f(x)) / h
     return out
+
+
+NUDGE_TIERS = ["compare one entry with the formula: (f(x + h e_i) - f(x - h e_i)) / (2h), where e_i is 1 at "
+               "position i and 0 elsewhere.",
+               "for each i, make the nudge as an array of zeros with h at position i; evaluate f at x plus it and at "
+               "x minus it, and divide the difference by 2h.",
+               "check your function on f(x) = (x ** 3).sum() in a new cell: its exact gradient is 3 x**2."]
 
 
 @exercise("numerical_grad")
 def check_numerical_grad(numerical_grad):
-    """``numerical_grad(f, x)`` must measure the gradient of ``f`` at ``x`` by central differences."""
+    """``numerical_grad(f, x, h)`` must measure the gradient of ``f`` at ``x`` by central differences."""
     t = NUDGE_TITLE
     cases = _nudge_cases()
-    for text, f, fn, x in cases:
-        where = f" for {text} at x = {np.array2string(x, separator=', ')}"
+    for text, f, fn, x, h in cases:
+        where = f" for {text} at x = {np.array2string(x, separator=', ')}" + (f", h = {h}" if h else "")
         given = x.copy()
-        got, err = call(t, numerical_grad, f, given, returns="the nudged gradient, an array shaped like x")
+        args = (f, given) if h is None else (f, given, h)
+        got, err = call(t, numerical_grad, *args, returns="the nudged gradient, an array shaped like x")
         if err is not None:
-            return add_hint(err, "f takes a whole array x and returns one number; nudge one entry of a copy of x "
-                                 "at a time.") if "raised" in err.text else err
+            return explain(err, [("", ["f takes a whole array x and returns one number; nudge one entry of a copy "
+                                       "of x at a time."])] if "raised" in err.text else (),
+                           example="f from section 1 and x = np.array([1.5])")
         if not np.array_equal(given, x):
+            if np.allclose(given, x, rtol=0, atol=1e-12):
+                return failed(t, f"your function left x a tiny bit different from what it was given{where}",
+                              expected=x, got=given,
+                              hint=["adding h to an entry and taking it away again rounds: the entry comes back "
+                                    "a last digit off.",
+                                    "keep the entry's old value and assign it back, or never change x: nudge a new "
+                                    "array, x plus a step."])
             return failed(t, f"your function changed the x it was given{where}",
-                          hint=["nudge a copy of x (x + step, or x.copy()), or put the entry back after each nudge.",
-                                "step = np.zeros_like(x); step[i] = h; then f(x + step) and f(x - step) leave x "
-                                "as it was."])
+                          hint=["nudge a copy of x (x + a step makes a new array), or put the entry back after each "
+                                "nudge.",
+                                "a nudge written into x itself stays there: the next entry is then measured at the "
+                                "wrong point, and the caller's x is changed."])
         got = _as_tensor(got)
-        expected = _exact_grad(fn, x)
+        expected = _exact_grad(fn, x) if h is None else _nudged(f, x, h)
         if not isinstance(got, Tensor) or tuple(got.shape) != x.shape:
             shape = tuple(got.shape) if isinstance(got, Tensor) else type(got).__name__
             return failed(t, f"should return one number per input, an array of shape {x.shape}{where}",
                           expected=f"shape {x.shape}", got=shape,
                           hint=["entry i of the result is the slope of f when only x[i] moves.",
-                                "start with grad = np.zeros_like(x) and fill grad[i] for every i."])
+                                "start with an array of zeros shaped like x and fill in one entry per input."])
         g = got._data.astype(np.float64)
-        if np.allclose(g, expected, atol=1e-6, rtol=1e-6):
+        tol = dict(atol=1e-6, rtol=1e-6) if h is None else dict(atol=1e-9, rtol=1e-9)
+        if np.allclose(g, expected, **tol):
             continue
-        tiers = ["compare one entry with the formula: (f(x + h e_i) - f(x - h e_i)) / (2h), where e_i is 1 at "
-                 "position i and 0 elsewhere.",
-                 "for each i: step = np.zeros_like(x); step[i] = h; grad[i] = (f(x + step) - f(x - step)) / (2 * h)."]
+        step = 1e-4 if h is None else h
+        tiers = list(NUDGE_TIERS)
+        missed = (g == 0) & (expected != 0)
         if x.size > 1 and np.allclose(g, g[0]) and not np.allclose(expected, expected[0]):
             tiers = ["all your entries are the same number: you nudged every input at once, which measures the "
                      "slope along the direction (1, 1, ...), not along one input. Nudge one input at a time."] + tiers
-        elif np.allclose(g, _one_sided(f, x, 1e-4), atol=1e-9):
+        elif missed.any() and np.allclose(g[~missed], expected[~missed], **tol):
+            tiers = [f"entries {np.flatnonzero(missed).tolist()} are still 0: your loop did not reach them. x has "
+                     f"{x.size} entries here; loop over all of them, however many there are."] + tiers[1:]
+        elif np.allclose(g, _nudged(f, x, step, both_ways=False), atol=1e-9):
             tiers = ["your numbers are off by about h times the curvature: that is the one-sided difference "
                      "(f(x + h) - f(x)) / h. The task asks for the central one."] + tiers[1:]
-        elif np.allclose(g, -expected, atol=1e-6, rtol=1e-6):
+        elif np.allclose(g, -expected, **tol):
             tiers = ["every entry has the wrong sign: which of f(x + h e_i) and f(x - h e_i) comes first?"] + tiers[1:]
-        elif np.allclose(g, 2 * expected, atol=1e-6, rtol=1e-6) or np.allclose(g, expected / 2, atol=1e-6, rtol=1e-6):
+        elif np.allclose(g, 2 * expected, **tol) or np.allclose(g, expected / 2, **tol):
             tiers = ["your numbers are off by a factor 2: x + h and x - h are 2h apart."] + tiers[1:]
+        elif h is not None:
+            tiers = [f"the check passed h = {h} here and expects the slope nudged by that h, which is a little off "
+                     "the exact one: does your function use the h it is given?",
+                     "use the argument h for the nudge and in the division; keep 1e-4 only as its default."]
         return failed(t, f"wrong gradient{where}", expected=Tensor(expected), got=Tensor(g), hint=tiers)
-    return passed(t, f"correct for {len(cases)} hidden functions: one nudge per input, both ways, and x left as "
-                     "it was. That is also how gradcheck (notebook 04) tests a backward.")
+    return passed(t, f"correct for {len(cases)} hidden cases: one nudge per input, both ways, with the h it was "
+                     "given, and x left as it was. That is also how gradcheck (notebook 04) tests a backward.")
 
 
 # ---- exercise: tanh's gradient by hand -----------------------------------------------------------
@@ -288,11 +332,13 @@ def check_tanh_grad(my_tanh_grad):
     for text, a in inputs:
         got, err = call(t, my_tanh_grad, Tensor(a._data.copy()), returns="the gradient, a tensor shaped like a")
         if err is not None:
-            return _with_hint(err, [
-                ("does not require grad", "work the gradient out with a formula, not with backward(): the hidden "
-                 "inputs do not require grad."),
-                ("Can't call numpy() on Tensor that requires grad", "use a.detach().numpy()."),
-            ])
+            return explain(err, [
+                ("does not require grad", ["work the gradient out with a formula, not with backward(): the hidden "
+                                           "inputs do not require grad.",
+                                           "the task asks for the derivative written with tanh itself."]),
+                ("Can't call numpy() on Tensor that requires grad", ["use a.detach().numpy().",
+                                                                     "or stay with minigrad's operations on a."]),
+            ], example="minigrad.linspace(-100, 100, 10)")
         got = _as_tensor(got)
         expected = _tanh_backward(a)
         where = f" for a = {text or repr(a)}"
@@ -301,7 +347,8 @@ def check_tanh_grad(my_tanh_grad):
                  "is about 1.",
                  "write tanh(a) = (e^a - e^-a) / (e^a + e^-a), differentiate with the quotient rule and simplify: "
                  "the result can be written with t = tanh(a) alone, as sigmoid's was with s.",
-                 "d tanh(a) / da = 1 - t**2 with t = tanh(a)."]
+                 "with E = e^a and F = e^-a the quotient rule gives ((E + F)**2 - (E - F)**2) / (E + F)**2: split "
+                 "it into two fractions and write each with t."]
         if isinstance(got, Tensor) and tuple(got.shape) == tuple(expected.shape):
             g = got._data.astype(np.float64)
             if np.isnan(g).any():
@@ -313,8 +360,13 @@ def check_tanh_grad(my_tanh_grad):
                 tiers = ["that is sigmoid's formula s (1 - s) with tanh in it; tanh has its own derivative."] + tiers[1:]
             elif np.allclose(g, 1 - tanh, atol=1e-5) or np.allclose(g, (1 - tanh) ** 2, atol=1e-5):
                 tiers = ["close: where is the square? Compare your formula with a nudged slope at a = 1."] + tiers[1:]
+            elif not g.any():
+                tiers = ["0 is tanh's slope only where it is flat, far from 0 (as at most points of linspace(-100, "
+                         "100, 10)); near 0 tanh is steep."] + tiers
         elif isinstance(got, Tensor) and got.numel() == 1 and expected.numel() != 1:
-            tiers = ["the gradient has one number per element of a (the same shape as a), not a single total."]
+            tiers = ["the gradient has one number per element of a (the same shape as a), not a single total.",
+                     "apply the formula to every element: minigrad's operations and numpy's work element by "
+                     "element, so do not add anything up."]
         bad = check_tensor(t, got, expected, "gradient", where, hint=tiers, atol=1e-6, rtol=1e-4)
         if bad is not None:
             return bad
@@ -328,7 +380,8 @@ check_q_slope = prediction(
     "nb01-q-slope", "q_slope",
     "At which x > 0 is the slope of f(x) = x**3 - 3*x zero? (a number)",
     "b0e6f44c1b890fb6",
-    hints=["the slope is zero where the tangent is flat: look for the bottom of the valley in the left picture.",
+    hints=["the slope is zero where the tangent is flat: at the bottom of the valley of the black curve in the "
+           "picture of the secants.",
            "f'(x) = 3x**2 - 3; where is that 0?"],
     why="f'(1) = 3 - 3 = 0: the bottom of the valley. Nudge it with f from above to see.")
 
@@ -338,7 +391,8 @@ check_q_relu = prediction(
     "670bbed06613405f",
     options={"a": "11.11 and 0", "b": "1 and 0", "c": "1 and 1", "d": "0 and 0"},
     hints=["a.grad holds slopes, not values: how much does c change when a_i moves by a little?",
-           "relu(x) = x for x > 0 (slope 1) and 0 for x < 0 (slope 0); the sum passes 1 to each element."],
+           "relu(x) = x for x > 0 and 0 for x < 0: what is the slope of each piece? The sum passes 1 to every "
+           "element."],
     why="relu's slope is 1 where it lets the value through and 0 where it clips it.")
 
 check_q_twice = prediction(
@@ -346,5 +400,6 @@ check_q_twice = prediction(
     "e = (sigmoid(a) + relu(a)).sum(): after e.backward(), what is a.grad at a = 100? (a number)",
     "63c52908cd65d972",
     hints=["two paths lead from e to a; the gradient of each path is added.",
-           "at a = 100 sigmoid is flat (slope 0 in float32) and relu has slope 1."],
+           "take the paths one at a time: section 7 worked out sigmoid's slope at a = 100 in float32, and section 6 "
+           "relu's slope for a positive a."],
     why="0 from sigmoid's path plus 1 from relu's path.")

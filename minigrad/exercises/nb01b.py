@@ -11,6 +11,7 @@ import numpy as np
 
 from ..tensor import Tensor
 from ._check import call, check_tensor, close, exercise, failed, passed, prediction, reference, rng
+from .nb00 import explain
 
 
 # ---- exercise 1 ---------------------------------------------------------------------------------
@@ -40,40 +41,59 @@ def _doublings(x0):
     return count
 
 
+def _starts():
+    """The notebook's 3.0, then 12.0 and 25.0 (no doubling: a formula in log2(10 / x0) goes wrong above 20),
+    5.0 (stops at exactly 10), 0.7, 10.0 (the edge: not doubled), and three hidden random starts."""
+    g = rng(1150)
+    return [3.0, 12.0, 5.0, 0.7, 25.0, 10.0] + [round(float(v), 3) for v in g.uniform(0.05, 9.0, size=3)]
+
+
+COUNT_TIERS = ["write the values down for this x0: x0, then 2 x0, ..., and stop at the first one that is not below "
+               "10. Each doubling is one run of the loop body.",
+               "the chain rule multiplies the local derivatives of the steps: each `y = y * 2` contributes a factor "
+               "2, and y = x (no step at all) has derivative 1."]
+
+
 @exercise("grow_grad")
 def check_grow_grad(grow_grad):
     """``grow_grad(x0)`` must equal ``dy/dx`` of ``y = grow(x)`` at ``x0``, for hidden ``x0``."""
     t = GROW_TITLE
-    g = rng(1150)
-    starts = [3.0, 12.0, 5.0, 0.7] + [round(float(v), 3) for v in g.uniform(0.05, 9.0, size=3)]
+    starts = _starts()
     for x0 in starts:
         got, err = call(t, grow_grad, x0)
         if err is not None:
-            return err
+            return explain(err, example="grow_grad(3.0)")
         where = f" for x0 = {x0}"
         if isinstance(got, Tensor):
             got = got.item() if got.numel() == 1 else got
-        if not isinstance(got, (int, float, np.number)):
+        if isinstance(got, bool) or not isinstance(got, (int, float, np.number)):
             return failed(t, f"should return a number, got {type(got).__name__}{where}",
-                          hint="return dy/dx as a Python number, e.g. 4.0.")
+                          hint=["return dy/dx as a Python number, e.g. 4.0 for x0 = 3.0.",
+                                "work the number out with Python arithmetic on x0; no tensor is needed."])
         expected = _grow_backward(x0)
         if close(float(got), expected):
             continue
         k = _doublings(x0)
         value = float(grow(Tensor(np.asarray(x0))).item())
         if close(float(got), value):
-            hint = "that is the value of grow(x0), not its derivative. Each doubling multiplies dy/dx by 2."
+            tiers = ["that is the value of grow(x0), not its derivative. Each doubling multiplies dy/dx by 2."]
+        elif close(float(got), float(k)) and k != 0:
+            tiers = [f"that is how many times the loop body runs for this x0 ({k}); each run is a factor in the "
+                     "chain rule, not a term."]
         elif close(float(got), 2.0 * k) and k != 2:
-            hint = (f"the loop body runs {k} time(s) here; the chain rule multiplies the local derivatives "
-                    "of the steps, it does not add them.")
+            tiers = [f"the loop body runs {k} time(s) here; the chain rule multiplies the local derivatives "
+                     "of the steps, it does not add them."]
+        elif x0 >= 10:
+            tiers = [f"x0 = {x0} is not below 10, so the loop body never runs and y is x itself: what is the "
+                     "derivative of x with respect to x? A formula in log2(10 / x0) goes wrong here, below 1."]
         elif close(float(got), 2.0 ** (k + 1)) or close(float(got), 2.0 ** (k - 1)):
-            hint = ("count the loop runs again: the loop stops as soon as y < 10 is False, so y = 10 "
-                    "itself is not doubled, and a start of 10 or more is not doubled at all.")
+            tiers = ["count the loop runs again: the loop stops as soon as y < 10 is False, so y = 10 "
+                     "itself is not doubled, and a start of 10 or more is not doubled at all."]
         else:
-            hint = "how many times does `y = y * 2` run for this x0? Each run is one factor in the chain rule."
-        return failed(t, f"wrong derivative{where}", expected=expected, got=got, hint=hint)
-    return passed(t, f"correct for {len(starts)} start values, including 5.0 (the loop stops at exactly 10) "
-                     "and 12.0 (no doubling at all).")
+            tiers = ["how many times does `y = y * 2` run for this x0? Each run is one factor in the chain rule."]
+        return failed(t, f"wrong derivative{where}", expected=expected, got=got, hint=tiers + COUNT_TIERS)
+    return passed(t, f"correct for {len(starts)} start values, including 5.0 (the loop stops at exactly 10), "
+                     "12.0 and 25.0 (no doubling at all).")
 
 
 # ---- exercise 2 ---------------------------------------------------------------------------------
@@ -93,14 +113,21 @@ def _sum_until_reference(x, limit):
 
 def _sum_cases():
     """(x, limit) pairs: the notebook's example, a stop at the first element, a total that never
-    passes the limit, and hidden random ones."""
+    passes the limit, a total that equals it on the way, one with a negative element (the running total
+    falls again after it passed the limit), and hidden random ones."""
     g = rng(1151)
     cases = [([2.0, 5.0, 1.0, 4.0], 6.0), ([8.0, 1.0, 2.0], 3.0), ([1.0, 2.0, 3.0], 100.0),
-             ([1.0, 2.0, 3.0, 4.0], 6.0)]
+             ([1.0, 2.0, 3.0, 4.0], 6.0), ([4.0, -3.0, 5.0, 1.0], 3.0)]
     for n in (5, 7):
         x = [float(v) for v in np.round(g.uniform(0.5, 4.0, size=n), 1)]
         cases.append((x, round(sum(x) / 2, 1) + 0.05))  # never equal to a total of one-decimal numbers
     return cases
+
+
+SUM_TIERS = ["the loop in words: add the next element to the total; if the total is now larger than limit, stop; "
+             "otherwise go on, and stop anyway after the last element.",
+             "keep the total a tensor built with + from elements of x; only the comparison with limit may use "
+             ".item()."]
 
 
 @exercise("sum_until")
@@ -113,32 +140,46 @@ def check_sum_until(sum_until):
         where = f" for x = {values}, limit = {limit}"
         got, err = call(t, sum_until, x, limit)
         if err is not None:
-            return err
+            return explain(err, [
+                ("index", [f"for x = {values}, limit = {limit} your loop went past the last element: here the "
+                           "total is never larger than limit, so the loop has to stop at the end of x.",
+                           SUM_TIERS[0]]),
+            ] if "raised" in err.text else (), example="the example of the task, x = [2, 5, 1, 4] and limit = 6")
         total, used = _sum_until_reference(values, limit)
         if not isinstance(got, Tensor):
             return failed(t, f"should return a tensor, got {type(got).__name__}{where}",
-                          hint="keep the total a tensor: start from x[0] (or a tensor 0) and add x[i], "
-                               "not x[i].item() or float(x[i]).")
+                          hint=["keep the total a tensor: start from an element of x (or a tensor 0) and add "
+                                "elements of x, not x[i].item() or float(x[i]).", SUM_TIERS[1]])
         if got.numel() != 1 or not close(float(got.detach()._data.reshape(-1)[0]), total, atol=1e-4):
             hint = "add elements while the total is not larger than limit; add the one that passes it, then stop."
             partial = np.cumsum(values)
             shown = float(got.detach()._data.reshape(-1)[0]) if got.numel() == 1 else None
-            if shown is not None and used >= 2 and close(shown, partial[used - 2]):
+            if got.numel() != 1:
+                hint = "the total is one number; add the elements up one at a time instead of returning several."
+            elif min(values) < 0:
+                hint = (f"x has a negative element here, so the running total can fall again after it passed limit. "
+                        "Stop at the first element that makes it larger than limit, whatever comes after.")
+            elif used >= 2 and close(shown, partial[used - 2]):
                 hint = ("you stopped one element early: the element that makes the total larger than limit "
                         "is added too, then the loop stops (a total equal to limit is not larger than it).")
-            elif shown is not None and used < len(values) and close(shown, partial[used]):
+            elif used < len(values) and close(shown, partial[used]):
                 hint = "you added one element too many: stop right after the total becomes larger than limit."
-            return failed(t, f"wrong total{where}", expected=round(total, 4), got=got.detach(), hint=hint)
+            return failed(t, f"wrong total{where}", expected=round(total, 4), got=got.detach(),
+                          hint=[hint] + SUM_TIERS)
         if got.grad_fn is None:
             return failed(t, f"the total has the right value but no grad_fn, so it is not connected to x{where}",
-                          hint="the condition may use .item() (it is only read by Python), but the total must be "
-                               "built from tensor elements x[i] with +.")
+                          hint=["the condition may use .item() (it is only read by Python), but the total must be "
+                                "built from tensor elements x[i] with +.", SUM_TIERS[1]])
         got.sum().backward()
         expected = Tensor(np.array([1.0] * used + [0.0] * (len(values) - used), dtype=np.float32))
         if x.grad is None:
-            return failed(t, f"backward did not reach x{where}", hint="build the total from the x you were given.")
+            return failed(t, f"backward did not reach x{where}",
+                          hint=["build the total from the x you were given.",
+                                "a copy of x (x.detach(), x.tolist(), a new tensor) is not connected to it."])
         bad = check_tensor(t, x.grad, expected, "x.grad after backward", where,
-                           hint="every element that was added gets gradient 1, the ones after the stop 0.")
+                           hint=["every element that was added gets gradient 1, the ones after the stop 0.",
+                                 "add each element once, with +, and nothing else: a product or a second use of an "
+                                 "element changes its gradient."])
         if bad is not None:
             return bad
     return passed(t, f"correct for {len(cases)} inputs: the right total, and x.grad is 1 for the elements "
@@ -152,7 +193,7 @@ check_q_huber = prediction(
     "What is d huber(r) / dr at r = -3? (a number)",
     "ed5ebd7e26ba2dcf",
     hints=["which branch runs for r = -3? |r| is 3, larger than 1.",
-           "the branch |r| - 0.5 runs; the slope of |r| for a negative r is -1."],
+           "the branch |r| - 0.5 runs: how does |r| change when r moves from -3 a little to the right, to -2.9?"],
     why="the straight-line branch ran, and |r| falls by 1 for each step r takes to the right.")
 
 check_q_nodes = prediction(

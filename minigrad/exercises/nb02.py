@@ -2,20 +2,42 @@
 
 - ``check_diff_vjp(diff_vjp)``: ``diff_vjp(v)`` returns what ``y.backward(v)`` puts into ``x.grad``
   for ``y = x[1:] - x[:-1]``, worked out from the forward formula, without a Jacobian; compared with
-  minigrad's ``backward`` on hidden vectors ``v``.
+  minigrad's ``backward`` on hidden vectors ``v`` of lengths 3, 1, 4 and 6.
 - ``check_seed_for(seed_for)``: ``seed_for(n)`` returns the vector to pass to ``y.backward(...)``
   (``y`` with ``n`` elements) so that the leaves get the gradient of
-  ``L = y[:n // 2].mean() - 3 * y[-1]``; checked for hidden sizes ``n``.
+  ``L = y[:n // 2].mean() - 3 * y[-1]``; checked for hidden sizes ``n`` (even, odd, and 2).
 - ``check_q_grad``, ``check_q_shape``: the notebook's prediction questions.
+
+Every failure gives at least two hint tiers (the idea, then where to look, then a partial step);
+none of them is a line of the notebook's solution.
 """
 import numpy as np
 
 from ..tensor import Tensor
-from ._check import call, check_tensor, exercise, passed, prediction, reference, rng
+from ._check import add_hint, call, check_tensor, exercise, passed, prediction, reference, rng
 from .nb01 import _as_tensor
+
+
+def _raised(err, where, tiers):
+    """A failure from ``call``: say for which input the student's code raised, and add hint tiers.
+
+    "not written yet" and "called the checker's ..." stay as they are; ``tiers`` is a list, or a
+    list of ``(text in the message, [tiers])`` pairs of which the first that matches is used (a pair
+    with the pattern "" matches every message)."""
+    if "your code raised" in err.text:
+        err.text = err.text.replace(": your code raised", f"{where}: your code raised", 1)
+    elif "returned None" not in err.text:
+        return err
+    if tiers and isinstance(tiers[0], tuple):
+        tiers = next((more for pattern, more in tiers if pattern in err.text), [])
+    for tier in tiers:
+        add_hint(err, tier)
+    return err
+
 
 # ---- exercise 2 ---------------------------------------------------------------------------------
 SEED_TITLE = "the gradient vector for L = y[:n // 2].mean() - 3 * y[-1]"
+SEED_SIZES = [6, 5, 2, 9]   # even, odd (n // 2 rounds down), the smallest, odd again
 
 
 def loss_of(y):
@@ -30,37 +52,64 @@ def _expected_seed(n):
     return y.grad
 
 
+SEED_TIERS = [
+    "v[i] is the weight of y[i] in L, dL/dy[i]: write L out for n = 4 as a sum of the y[i], each with its "
+    "factor, and read the factors off.",
+    "the mean of the first n // 2 elements gives each of them the weight 1 / (n // 2); the last element has "
+    "the weight -3; every other element is not in L, so its weight is 0.",
+    "a worked case: for n = 4, L = y[0] / 2 + y[1] / 2 - 3 * y[3], so v = [0.5, 0.5, 0, -3].",
+]
+
+
+def _seed_diagnosis(v, n):
+    """The hint tiers for a vector ``v`` of the right length that is not dL/dy."""
+    k = n // 2
+    e = _expected_seed(n)._data.astype(np.float64)
+    if np.allclose(v, 1):
+        return ["all ones gives the gradient of y.sum(), not of L: most elements of y are not in L at all."] \
+            + SEED_TIERS
+    if np.allclose(v, -e) or (np.isclose(v[-1], 3) and np.allclose(v[:-1], e[:-1])):
+        return ["L subtracts 3 * y[-1]: what sign does the last weight have?"] + SEED_TIERS[1:]
+    if np.allclose(v[:k], 1) and k > 1:
+        return [f"look at the mean: how much does the mean of {k} numbers change when one of them grows by 1?"] \
+            + SEED_TIERS[1:]
+    if n % 2 and np.allclose(v[:k], 2 / n):
+        return [f"for odd n the first half is n // 2 elements, rounded down: for n = {n} that is {k} elements, so "
+                f"the mean divides by {k}, not by n / 2 = {n / 2}."] + SEED_TIERS[1:]
+    if np.allclose(v[:k], 1 / n):
+        return [f"the mean is over the first n // 2 = {k} elements only, not over all {n}: each of them has the "
+                f"weight 1 / {k}."] + SEED_TIERS[1:]
+    if np.allclose(v[:k], e[:k]) and np.isclose(v[-1], 0):
+        return ["the first half is right; L also has the term - 3 * y[-1]: what is the weight of the last element?"] \
+            + SEED_TIERS[1:]
+    if np.allclose(v[:k], e[:k]) and np.isclose(v[-1], -3) and not np.allclose(v[k:-1], 0):
+        return ["the elements between the first half and the last one are not in L: what is their weight?"] \
+            + SEED_TIERS[1:]
+    return SEED_TIERS
+
+
 @exercise("seed_for")
 def check_seed_for(seed_for):
     """``seed_for(n)`` must be dL/dy, so that ``y.backward(seed_for(n))`` equals ``L.backward()``."""
     t = SEED_TITLE
-    sizes = [6, 5, 2, 9]
     g = rng(1201)
-    for n in sizes:
+    for n in SEED_SIZES:
         where = f" for n = {n}"
         got, err = call(t, seed_for, n, returns="the vector v, one number per element of y")
         if err is not None:
-            return err
+            return _raised(err, where, [
+                f"the check calls seed_for with n = {', '.join(map(str, SEED_SIZES))}: does your code work for "
+                "every n from 2 on, odd ones too?",
+                "make a vector of n zeros first, then set the weights of the elements that are in L."])
         got = _as_tensor(got)
         expected = _expected_seed(n)
-        hint = ["v[i] is the weight of y[i] in L, dL/dy[i]: write L out for n = 4 as a sum of the y[i], each "
-                "with its factor, and read the factors off.",
-                "the mean of the first n // 2 elements gives each of them the weight 1 / (n // 2); the last "
-                "element has -3; every other element is not in L.",
-                "v = np.zeros(n); v[:n // 2] = 1 / (n // 2); v[-1] = -3"]
         if isinstance(got, Tensor) and tuple(got.shape) == (n,):
-            v = got._data.astype(np.float64)
-            k = n // 2
-            if np.allclose(v, 1):
-                hint = ["all ones gives the gradient of y.sum(), not of L."] + hint
-            elif np.isclose(v[-1], 3):
-                hint = ["L subtracts 3 * y[-1]: what sign does the last weight have?"] + hint[1:]
-            elif np.allclose(v[:k], 1) and k > 1:
-                hint = [f"look at the mean: how much does the mean of {k} numbers change when one of them grows "
-                        "by 1?"] + hint[1:]
-            elif np.isclose(v[-1], -3) and np.allclose(v[:k], 1 / k) and not np.allclose(v[k:-1], 0):
-                hint = ["the elements between the first half and the last one are not in L: what is their "
-                        "weight?"] + hint[2:]
+            hint = _seed_diagnosis(got._data.astype(np.float64), n)
+        elif isinstance(got, Tensor):
+            hint = [f"v needs one weight per element of y, {n} numbers for n = {n}, with 0 where y[i] is not in L."] \
+                + SEED_TIERS
+        else:
+            hint = ["return a numpy array, a list or a minigrad tensor of numbers."] + SEED_TIERS
         bad = check_tensor(t, got, expected, "gradient vector", where, hint=hint)
         if bad is not None:
             return bad
@@ -69,10 +118,10 @@ def check_seed_for(seed_for):
         a.sigmoid().backward(Tensor(got._data.astype(np.float32)))
         b = Tensor(a._data.copy(), requires_grad=True)
         loss_of(b.sigmoid()).backward()
-        bad = check_tensor(t, a.grad, b.grad, "a.grad after y.backward(your vector)", where)
+        bad = check_tensor(t, a.grad, b.grad, "a.grad after y.backward(your vector)", where, hint=SEED_TIERS)
         if bad is not None:
             return bad
-    return passed(t, f"correct for n = {', '.join(map(str, sizes))}: y.backward(v) gives the leaves the same "
+    return passed(t, f"correct for n = {', '.join(map(str, SEED_SIZES))}: y.backward(v) gives the leaves the same "
                      "gradient as L.backward().")
 
 
@@ -88,37 +137,64 @@ def _diff_backward(v):
     return x.grad
 
 
+def _diff_seeds():
+    """v = [1, 10, 100] (readable), then random vectors of 1, 4 and 6 elements: x has 2 to 7 elements."""
+    g = rng(1202)
+    return [np.array([1.0, 10.0, 100.0])] + [np.round(g.uniform(-3, 3, size=n), 1) for n in (1, 4, 6)]
+
+
+DIFF_TIERS = [
+    "write y out for x with 3 elements: y_0 = x_1 - x_0, y_1 = x_2 - x_1. Which outputs contain x_1, with which "
+    "sign? x.grad[1] collects v_i times that sign from each of them.",
+    "x_j appears in y_(j-1) with the sign + and in y_j with the sign -, so x.grad[j] = v[j-1] - v[j]; at the two "
+    "ends one of the two terms does not exist.",
+    "a worked case: for x with 4 elements (v with 3), x.grad = [-v0, v0 - v1, v1 - v2, v2]. Your code must do this "
+    "for any length of v.",
+]
+
+
+def _diff_diagnosis(h, v, e):
+    """The hint tiers for an ``x.grad`` of the right shape that is wrong (``e`` is the right one)."""
+    v = np.asarray(v, dtype=np.float64)
+    if np.allclose(h, -e):
+        return ["every sign is flipped: in y_i = x_(i+1) - x_i, x_(i+1) comes with + and x_i with -."] + DIFF_TIERS[1:]
+    if len(v) > 1 and np.allclose(h[:-1], -v) and np.isclose(h[-1], v[-1]):
+        return ["each x_j in the middle is in two outputs, so its entry collects two terms; here it has only one. "
+                "Did the second write replace the first instead of adding to it?"] + DIFF_TIERS[1:]
+    if len(v) > 1 and np.allclose(h[1:], v) and np.isclose(h[0], -v[0]):
+        return ["each x_j in the middle is in two outputs, so its entry collects two terms; here it has only one. "
+                "Did one write replace the other instead of adding to it?"] + DIFF_TIERS[1:]
+    if len(e) > 2 and np.allclose(h[1:-1], e[1:-1]):
+        return ["the middle is right; look at the two ends: x_0 is only in y_0, and the last x is only in the "
+                "last y."] + DIFF_TIERS[1:]
+    return DIFF_TIERS
+
+
 @exercise("diff_vjp")
 def check_diff_vjp(diff_vjp):
     """``diff_vjp(v)`` must equal ``x.grad`` after ``(x[1:] - x[:-1]).backward(v)``, for hidden ``v``."""
     t = DIFF_TITLE
-    g = rng(1202)
-    seeds = [np.array([1.0, 10.0, 100.0])] + [np.round(g.uniform(-3, 3, size=n), 1) for n in (1, 4, 6)]
+    seeds = _diff_seeds()
     for v in seeds:
         where = f" for v = {np.array2string(v, separator=', ')} (x has {len(v) + 1} elements)"
         got, err = call(t, diff_vjp, v.copy(), returns="x.grad, an array with one number per element of x")
         if err is not None:
-            return err
+            return _raised(err, where, [
+                f"the check tries vectors v of {', '.join(str(len(s)) for s in seeds)} elements: nothing in your "
+                "code may assume a fixed length.",
+                "make an array of len(v) + 1 zeros, then add each v_i to the two entries of x that y_i contains, "
+                "with their signs."])
         got = _as_tensor(got)
         expected = _diff_backward(v)
-        tiers = ["write y out for x with 3 elements: y_0 = x_1 - x_0, y_1 = x_2 - x_1. Which outputs contain "
-                 "x_1, with which sign? x.grad[1] collects v_i times that sign from each of them.",
-                 "x_j appears in y_(j-1) with sign + and in y_j with sign -, so x.grad[j] = v[j-1] - v[j]; at the "
-                 "two ends one of the terms does not exist.",
-                 "g = np.zeros(len(v) + 1); g[1:] += v; g[:-1] -= v; return g"]
-        if isinstance(got, Tensor) and tuple(got.shape) == (len(v),):
+        tiers = DIFF_TIERS
+        if isinstance(got, Tensor) and got.ndim == 1 and got.shape[0] != len(v) + 1:
             tiers = [f"x has one element more than y: y has {len(v)} outputs, x has {len(v) + 1} inputs, and "
-                     "x.grad has the shape of x."] + tiers
+                     f"x.grad has the shape of x ({len(v) + 1} numbers; you returned {got.shape[0]})."] + DIFF_TIERS
         elif isinstance(got, Tensor) and got.ndim == 2:
             tiers = ["that looks like a Jacobian: the task asks for v^T J, one number per input, without "
-                     "building J."] + tiers
+                     "building J."] + DIFF_TIERS
         elif isinstance(got, Tensor) and tuple(got.shape) == tuple(expected.shape):
-            e, h = expected._data, got._data.astype(np.float64)
-            if np.allclose(h, -e):
-                tiers = ["every sign is flipped: in y_i = x_(i+1) - x_i, x_(i+1) comes with + and x_i with -."] + tiers[1:]
-            elif np.allclose(h[1:-1], e[1:-1]):
-                tiers = ["the middle is right; look at the two ends: x_0 is only in y_0, and the last x is only "
-                         "in the last y."] + tiers[1:]
+            tiers = _diff_diagnosis(got._data.astype(np.float64), v, expected._data)
         bad = check_tensor(t, got, expected, "x.grad", where, hint=tiers, atol=1e-8, rtol=1e-6)
         if bad is not None:
             return bad
@@ -133,7 +209,9 @@ check_q_grad = prediction(
     "y = A @ x with A = [[1, 2, 0], [0, -1, 3]]; after y.backward(gradient=[1, 10]), what is x.grad[2]? "
     "(a number)",
     "ef5e7966b4437f27",
-    hints=["x[2] appears in y[0] with the factor A[0, 2] and in y[1] with the factor A[1, 2].",
+    hints=["x.grad = v^T J, and the Jacobian of A @ x is A: x.grad[2] takes column 2 of A, one entry per output, "
+           "each weighted by that output's v.",
+           "x[2] appears in y[0] with the factor A[0, 2] and in y[1] with the factor A[1, 2]; so "
            "x.grad[2] = v[0] * A[0, 2] + v[1] * A[1, 2]."],
     why="1 * 0 + 10 * 3 = 30: column 2 of A, weighted by v.")
 
@@ -142,5 +220,8 @@ check_q_shape = prediction(
     "y = x[1:] - x[:-1] with 4 elements in x: what shape is the Jacobian of y with respect to x?",
     "764f2dc754530389",
     options={"a": "(4, 4)", "b": "(3, 4)", "c": "(4, 3)", "d": "(3, 3)"},
-    hints=["J has one row per output and one column per input. How many elements does y have?"],
+    hints=["J has one row per output and one column per input (J_ij = dy_i / dx_j). How many elements does y "
+           "have?",
+           "x[1:] and x[:-1] each leave out one element of x, and y is their difference: count y's elements, "
+           "then write the shape as (rows, columns)."],
     why="y has 3 elements (rows) and x has 4 (columns).")

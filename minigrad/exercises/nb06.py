@@ -1,8 +1,10 @@
 """Checks for notebook 06 (the engine): an execution order by hand, and a tiny ``backward()``.
 
-Both run on hidden graphs of scalar operations: a few written out (a chain, a diamond, a value
-reaching the loss along two paths of different lengths, a leaf used twice in one node) and a few
-random ones.  Feedback quotes the hidden program, so you can draw it on paper.
+Both run on hidden graphs: a few of scalar operations written out (a chain, a diamond, a value
+reaching the loss along two paths of different lengths, a leaf used twice in one node), a few
+random ones, and one of vectors summed into the loss, like section 1's.  Feedback quotes the hidden
+program, so you can draw it on paper.  Every failure gives hint tiers: the idea first, then where to
+look, then a partial step; never a line of the notebook's solution.
 """
 import heapq
 
@@ -13,10 +15,10 @@ from ..tensor import Tensor
 from . import _check
 
 
-def _hinted(report, hint):
-    """Add a hint to a failed Report from ``_check.call`` (not to "not written yet")."""
-    if report is not None and hint and "Hint:" not in report.text and "not written yet" not in report.text:
-        report.text += f"\n   Hint: {hint}"
+def _hinted(report, *tiers):
+    """Add hint tiers to a failed Report (the first tier if it has none yet, then the next ones)."""
+    for tier in tiers:
+        _check.add_hint(report, tier)
     return report
 
 
@@ -35,13 +37,15 @@ class _Program:
         self._n = 0
         self.loss = None
 
-    def leaf(self, name, requires_grad=True):
-        value = float(np.round(self.generator.uniform(-1.5, 1.5), 2))
+    def leaf(self, name, requires_grad=True, size=None):
+        """A leaf: a number, or with ``size`` a vector of that many numbers."""
+        value = np.round(self.generator.uniform(-1.5, 1.5, size), 2)
         t = Tensor(np.asarray(value, dtype=np.float64), requires_grad=requires_grad)
         self.values[name] = t
         if requires_grad:
             self.leaves[name] = t
-        self.lines.append(f"{name} = {value}" + ("" if requires_grad else "   (a constant: no grad)"))
+        shown = f"tensor({value.tolist()})" if size is not None else f"{float(value)}"
+        self.lines.append(f"{name} = {shown}" + ("" if requires_grad else "   (a constant: no grad)"))
         return name
 
     def let(self, expr, fn, *args, name=None):
@@ -117,6 +121,17 @@ def _twice(seed):
     return p.finish(p.let(f"{h3} * {a}", lambda x, y: x * y, h3, a, name="loss"))
 
 
+def _vectors(seed):
+    """Section 1's kind of graph: vectors, a value used twice, and a sum into the loss."""
+    p = _Program(seed)
+    a, b = p.leaf("a", size=3), p.leaf("b", size=3)
+    h1 = p.let(f"{a} * {b}", lambda x, y: x * y, a, b)
+    h2 = p.let(f"tanh({h1})", lambda x: x.tanh(), h1)
+    h3 = p.let(f"{h2} * {a}", lambda x, y: x * y, h2, a)
+    h4 = p.let(f"{h3} + {h1}", lambda x, y: x + y, h3, h1)
+    return p.finish(p.let(f"{h4}.sum()", lambda x: x.sum(), h4, name="loss"))
+
+
 def _random(seed, n_ops=7):
     """A random program: leaves a, b, c (and sometimes a constant k), then n_ops operations that
     prefer recent values but often reuse older ones; every value left unused is added into the loss."""
@@ -158,7 +173,8 @@ def _cases():
     return [("a chain", _chain(61)), ("a diamond: h1 feeds two operations", _diamond(62)),
             ("a value that reaches the loss along two paths of different lengths", _unbalanced(63)),
             ("a leaf used twice in one multiplication", _twice(64)),
-            ("a random graph", _random(65)), ("a random graph", _random(66)), ("a random graph", _random(67))]
+            ("a random graph", _random(65)), ("a random graph", _random(66)), ("a random graph", _random(67)),
+            ("vectors, summed into the loss", _vectors(68))]
 
 
 def _reachable(root):
@@ -201,10 +217,16 @@ class _no_engine:
 
 
 # ---------------------------------------------------------------------------- exercise 1
-_ORDER_HINT = ("visiting the graph depth-first or breadth-first is not enough once a value is used twice. "
-               "First count, for every node, how many next_functions edges point at it; then start from the "
-               "root and take a node only when its count has dropped to 0 (each node you take lowers the counts "
-               "of the nodes in its next_functions).")
+_ORDER_TIERS = ["visiting the graph depth-first or breadth-first is not enough once a value is used twice. "
+                "First count, for every node, how many next_functions edges point at it; then start from the "
+                "root and take a node only when its count has dropped to 0.",
+                "each node you take lowers, once per edge, the counts of the nodes in its next_functions; a node "
+                "whose count reaches 0 is ready, and only ready nodes are taken."]
+
+
+def _edges_into(node, nodes):
+    """How many next_functions entries of ``nodes`` point at ``node``."""
+    return sum(1 for m in nodes for n, _ in m.next_functions if n is node)
 
 
 @_check.exercise("execution_order")
@@ -219,43 +241,88 @@ def check_execution_order(execution_order):
         with _no_engine():
             result, err = _check.call(title, execution_order, root)
         if err is not None:
-            return _hinted(err, "execution_order gets a node (loss.grad_fn) and returns a list of nodes")
+            if "_EngineUsed" in err.text:
+                err.text = err.text.replace("_EngineUsed", "RuntimeError")
+            if "'NoneType' object has no attribute" in err.text:
+                return _hinted(err, "skip the (None, 0) entries of next_functions: inputs that need no gradient "
+                                    "have no node, so there is nothing to count or to visit there.",
+                               "a (None, 0) entry stands for an input such as a constant: check each entry for "
+                               "None before you use its node.")
+            return _hinted(err, "execution_order gets a node (loss.grad_fn) and returns a list of nodes.",
+                           "the exercise's two steps, discover and run, are what GraphTask._discover and "
+                           "GraphTask.steps do in sections 2 and 3, without the gradients.")
         if not isinstance(result, (list, tuple)):
             return _check.failed(title, f"execution_order should return a list of nodes, got "
-                                        f"{type(result).__name__}")
+                                        f"{type(result).__name__}",
+                                 hint=["collect the nodes in a list, in the order you take them, and return it.",
+                                       "is the `return` missing, or inside a loop?"])
         result = list(result)
         for item in result:
-            if not isinstance(item, Node):
-                return _check.failed(title, f"the list should hold backward nodes, but it has {item!r}" + program,
-                                     hint="skip the (None, 0) entries of next_functions: inputs that need no "
-                                          "gradient have no node")
+            if isinstance(item, Node):
+                continue
+            if item is None:
+                hint = ["skip the (None, 0) entries of next_functions: inputs that need no gradient have no node.",
+                        "a (None, 0) entry stands for an input such as a constant: nothing runs there, so it is "
+                        "neither counted nor listed."]
+            elif isinstance(item, tuple):
+                hint = ["next_functions holds (node, input number) pairs: the list should hold the nodes alone.",
+                        "take the first item of each pair: `for nxt, _ in node.next_functions`."]
+            elif isinstance(item, str):
+                hint = ["the list should hold the node objects themselves, not their names.",
+                        "append the node; the check prints the names for you."]
+            else:
+                hint = ["the list should hold the backward nodes: root and the nodes reached through "
+                        "next_functions.", "do not append tensors or numbers: append the node you just took."]
+            return _check.failed(title, f"the list should hold backward nodes, but it has {item!r}" + program,
+                                 hint=hint)
         position = {}
         for i, node in enumerate(result):
             if node in position:
                 return _check.failed(title, f"{prog.label(node)} is in the list twice" + program,
-                                     hint="every node runs once, after all its gradients have arrived; keep a "
-                                          "count (or a seen set) so that a node is added only once")
+                                     hint=["every node runs once, after all its gradients have arrived.",
+                                           "a node that several edges point at is reached several times: add it to "
+                                           "the list only when its count reaches 0, not every time you reach it."])
             position[node] = i
         expected = _reachable(root)
-        missing = [prog.label(n) for n in expected if n not in position]
+        missing = [n for n in expected if n not in position]
         if missing:
-            return _check.failed(title, f"missing nodes: {', '.join(missing)}" + program,
-                                 hint="include every node reachable through next_functions, AccumulateGrad "
-                                      "nodes too")
+            labels = ", ".join(prog.label(n) for n in missing)
+            if all(isinstance(n, AccumulateGrad) for n in missing) and \
+                    not any(isinstance(n, AccumulateGrad) for n in result):
+                return _check.failed(title, f"the AccumulateGrad nodes are missing: {labels}" + program,
+                                     hint=["AccumulateGrad nodes are nodes of the graph too: they store the leaves' "
+                                           "gradients, and next_functions points at them like at any other node.",
+                                           "skip only the None entries of next_functions."])
+            return _check.failed(title, f"missing nodes: {labels}" + program,
+                                 hint=["include every node reachable from the root through next_functions.",
+                                       "a node is listed when its count reaches 0: did every count reach 0? Count "
+                                       "one for every next_functions entry (in a * a the node of a is there "
+                                       "twice), and lower the count once for every entry too."])
         extra = [prog.label(n) for n in result if n not in set(expected)]
         if extra:
-            return _check.failed(title, f"nodes that are not in this graph: {', '.join(extra)}" + program)
+            return _check.failed(title, f"nodes that are not in this graph: {', '.join(extra)}" + program,
+                                 hint=["list only the nodes reachable from the root you are given.",
+                                       "does your function keep a list, a dict or a set between calls (a global, "
+                                       "a default argument)? Start fresh in every call."])
         if result[0] is not root:
             return _check.failed(title, f"the list should start with the root, {prog.label(root)}; it starts with "
-                                        f"{prog.label(result[0])}" + program)
+                                        f"{prog.label(result[0])}" + program,
+                                 hint=["backward starts at the root: it gets the seed gradient and waits for "
+                                       "nothing, so it runs first, and the leaves' AccumulateGrad nodes last.",
+                                       "start with the root as the only ready node."])
         for node in result:
             for nxt, _ in node.next_functions:
                 if nxt is not None and position[nxt] < position[node]:
+                    edges = _edges_into(nxt, expected)
+                    first = (f"{prog.label(nxt)} gets gradients along {edges} edges, so it must wait until all "
+                             f"{edges} have arrived: count them." if edges > 1 else
+                             f"{prog.label(nxt)} gets its gradient from {prog.label(node)}, so it must come "
+                             "after it: count the edges into every node.")
                     return _check.failed(
                         title, f"{prog.label(nxt)} comes before {prog.label(node)}, but {prog.label(node)} sends "
                                f"it a gradient, so it must run first" + program +
                                "\n   your order: " + " -> ".join(prog.label(n) for n in result),
-                        hint=_ORDER_HINT)
+                        hint=[first] + _ORDER_TIERS)
         if result != _engine_order(prog.loss):
             same_as_engine = False
     detail = f"a valid order for all {len(cases)} hidden graphs"
@@ -282,29 +349,41 @@ def check_my_backward(my_backward):
         with _no_engine(), grad_mode.enable_grad():
             result, err = _check.call(title, my_backward, prog.loss, order)
         if err is not None:
-            if "not written yet" in err.text:
-                return err
             if "positional argument" in err.text:
-                return _hinted(err, "the function takes two arguments: def my_backward(loss, order)")
+                return _hinted(err, "the function takes two arguments: def my_backward(loss, order).",
+                               "order is the list of nodes to run, in the order to run them: the check passes "
+                               "the engine's own.")
             if "_EngineUsed" in err.text:
                 err.text = err.text.replace("_EngineUsed", "RuntimeError")
                 return _hinted(err, "call each node yourself: node(grad) returns one gradient per entry of "
-                                    "node.next_functions")
+                                    "node.next_functions.",
+                               "the exercise's bullet points are the steps: seed the root, then go through order.")
+            if "converted to Scalar" in err.text or "converted to Python scalars" in err.text:
+                return _hinted(err, "gradients are tensors shaped like the values they belong to: in this graph "
+                                    "they are vectors, not numbers.",
+                               "keep every gradient the tensor a node returned: no .item(), no float().")
             if "KeyError" in err.text:
-                return _hinted(err, "a node's gradient is complete only when every node that feeds it has run: "
-                                    "go through the nodes in `order`, and skip (None, 0) entries.")
-            return _hinted(err, "my_backward(loss, order) returns a dict {leaf tensor: gradient}")
+                return _hinted(err, "a KeyError means a node was reached before any gradient was stored for it.",
+                               "the root starts with the seed, ones_like(loss); every other node gets its gradient "
+                               "from nodes earlier in `order`: store each gradient under the node it is sent "
+                               "to, and skip the (None, 0) entries.")
+            return _hinted(err, "my_backward(loss, order) returns a dict {leaf tensor: gradient}.",
+                           "the exercise's bullet points are the steps: seed the root, go through order, call "
+                           "every node but AccumulateGrad, and send each result along its edge.")
         if not isinstance(result, dict):
             return _check.failed(title, f"my_backward should return a dict {{leaf tensor: gradient}}, got "
-                                        f"{type(result).__name__}")
+                                        f"{type(result).__name__}",
+                                 hint=["collect the leaves' gradients in a dict, and return it after the loop.",
+                                       "the leaf of an AccumulateGrad node is node.variable: use it as the key."])
         for key in result:
             if isinstance(key, AccumulateGrad):
                 return _check.failed(title, "the keys are AccumulateGrad nodes; use the leaf tensors themselves",
-                                     hint="an AccumulateGrad node's leaf is node.variable: "
-                                          "grads[node.variable] = gradient")
+                                     hint=["the result maps each leaf tensor to its gradient, as .grad would.",
+                                           "an AccumulateGrad node's leaf is node.variable: use it as the key."])
             if not isinstance(key, Tensor):
                 return _check.failed(title, f"the keys should be the leaf tensors, but one is {key!r}",
-                                     hint="an AccumulateGrad node's leaf is node.variable")
+                                     hint=["the result maps each leaf tensor to its gradient, as .grad would.",
+                                           "an AccumulateGrad node's leaf is node.variable: use it as the key."])
         by_id = {id(k): v for k, v in result.items()}
         for name, leaf in prog.leaves.items():
             expected = ref.leaves[name]._grad
@@ -312,24 +391,35 @@ def check_my_backward(my_backward):
                 continue
             if id(leaf) not in by_id:
                 return _check.failed(title, f"no gradient for leaf {name}" + program,
-                                     hint="when you reach an AccumulateGrad node, store the gradient that arrived "
-                                          "there under node.variable (don't call the node: it would write .grad)")
+                                     hint=["every leaf that reaches the loss has an AccumulateGrad node in order.",
+                                           "when you reach an AccumulateGrad node, store the gradient that arrived "
+                                           "there under node.variable (don't call the node: it would write .grad)."])
             got = by_id[id(leaf)]
             if not isinstance(got, Tensor):
                 try:
                     got = Tensor(np.asarray(float(got)))
                 except (TypeError, ValueError):
-                    return _check.failed(title, f"the gradient of {name} should be a tensor, got {got!r}")
+                    return _check.failed(title, f"the gradient of {name} should be a tensor, got {got!r}" + program,
+                                         hint=["store the gradient as the tensor a node returned, shaped like the "
+                                               "leaf.", "do not turn it into a number or a list."])
             if got._data.shape != expected._data.shape or not np.allclose(got._data, expected._data,
                                                                            rtol=1e-6, atol=1e-9):
-                hint = ("run the nodes in the given order, pass each result along its next_functions edge, and "
-                        "seed the root with ones_like(loss).")
+                hint = ["run the nodes in the given order, and pass each result along its next_functions edge.",
+                        "the root starts with ones_like(loss); a node gets the gradient that arrived for it, and "
+                        "returns one gradient per entry of its next_functions, in the same order."]
                 if prog.fan_out:
-                    hint = ("in this graph a node receives gradients from more than one place: add them up "
-                            "(grads[nxt] = grads[nxt] + g when nxt already has one) and call the node only once, "
-                            "after all of them arrived.")
+                    hint = ["in this graph a node receives gradients from more than one place: they add up.",
+                            "when a gradient arrives for a node that already has one waiting, store their sum, and "
+                            "call the node only once, when order reaches it."]
                 return _check.failed(title, f"wrong gradient for leaf {name}" + program,
                                      expected=expected.detach(), got=got.detach(), hint=hint)
+            if got.requires_grad:
+                recorded = got.grad_fn.name() if got.grad_fn is not None else "it requires grad"
+                return _check.failed(
+                    title, f"the gradient of {name} has a grad_fn ({recorded}): your backward's own arithmetic "
+                           f"was recorded" + program,
+                    hint=["the engine runs the backward formulas without recording them, so .grad has no grad_fn.",
+                          "the exercise's last bullet point says how to switch recording off around your loop."])
     return _check.passed(title, f"the same gradients as loss.backward() on all {len(cases)} hidden graphs.")
 
 

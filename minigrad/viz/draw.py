@@ -12,9 +12,12 @@ What is drawn, and how it maps to the objects you can poke at in Python::
       |
     c ()              green box        the output tensor ``c`` itself
 
-Arrows follow ``next_functions`` but point the way torchviz draws them: from an input towards the
-output, i.e. the direction of the *forward* pass.  The gradients of ``c.backward()`` flow against
-the arrows, from the bottom to the top (``BackwardStepper`` draws them the gradient's way).
+The arrows point the way the gradients of ``c.backward()`` flow: from the output at the bottom up to
+the leaves, i.e. along ``next_functions`` (from a node to the nodes it sends gradients to).  That is
+the one convention of every drawing here, ``BackwardStepper``'s too, and a line under each drawing
+says so (``ARROWS``).  The forward pass computed the values the other way, from the top down.
+torchviz lays the graph out the same way but puts the arrowheads at the other end (forward).
+A constant an op captured gets no gradient: its dashed line has no arrowhead.
 
 Colours are torchviz's: light blue for leaves, dark olive green for the output, orange for saved
 tensors (``show_saved=True``), grey for backward nodes.  Two more: pale green for an intermediate
@@ -34,7 +37,8 @@ Options:
   what the node saved for backward, so once ``backward()`` freed that they are no longer drawn
   (draw before, or use ``retain_graph=True``).
 - ``show_saved=True`` draws what each node saved (``freed`` after backward); ``show_grads=True``
-  writes the leaves' ``.grad``; ``legend=True`` adds a legend below the graph (never on top of it).
+  writes the leaves' ``.grad``; ``legend=True`` adds a legend of the colours below the graph (never
+  on top of it).  Without it, a line below the graph still says which way the arrows point.
 - ``show_ids``: the DOT ids (``n0, n1, ...``) in the boxes.  By default they are shown where the text
   summary needs them, i.e. on nodes of the same name (``MulBackward0 (n4)``).
 
@@ -71,6 +75,9 @@ COLORS = {
     "constant": "white",          # a tensor or number an op captured that needs no gradient
     "note": "white",
 }
+
+# the line under every drawing (and the last row of its legend): which way the arrows point
+ARROWS = "arrows: the way gradients flow, from the output to the leaves"
 
 INSTALL_PACKAGES = "pip install graphviz ipywidgets"
 
@@ -111,7 +118,8 @@ def draw(root, params=None, show_saved=False, show_grads=False, legend=False, ma
     ``show_values`` every tensor box shows its numbers and its ``.grad``; constants are drawn.
     ``show_saved``  also draw what each node saved for backward (``freed`` once backward ran).
     ``show_grads``  write the first values of each leaf's ``.grad`` in its box.
-    ``legend``      add a small legend of the colours, below the graph.
+    ``legend``      add a small legend of the colours, below the graph (the line that says which
+                    way the arrows point is there either way).
     ``max_nodes``   draw at most this many backward nodes (a note counts the others).
     ``show_ids``    True: every node shows its id (n0, n1, ...); False: none; None: where two
                     nodes share a name.
@@ -126,8 +134,7 @@ def draw(root, params=None, show_saved=False, show_grads=False, legend=False, ma
 
 # ---- building the drawing -------------------------------------------------------------------
 def build(lay, show_saved=False, show_grads=False, show_values=False, legend=False, show_ids=None,
-          node_attrs=None, edge_attrs=None, leaf_grads=None, legend_extra=(), gradient_arrows=False,
-          alt=None):
+          node_attrs=None, edge_attrs=None, leaf_grads=None, legend_extra=(), alt=None):
     """The drawing of ``lay`` (a ``Layout``), with the extras ``BackwardStepper`` uses.
 
     ``node_attrs``      {backward node: {DOT attribute: value}} overriding the default style
@@ -135,8 +142,6 @@ def build(lay, show_saved=False, show_grads=False, show_values=False, legend=Fal
                         {(AccumulateGrad node, "leaf"): {...}} for the edge into the leaf
     ``leaf_grads``      {leaf tensor: gradient} shown instead of the leaves' ``.grad`` (implies show_grads)
     ``legend_extra``    more (label, fillcolor) rows for the legend
-    ``gradient_arrows`` every arrow points the way the gradient flows (DOT ``dir=back``: the
-                        layout stays the same, only the arrowheads move to the other end)
     ``alt``             the alt text of the picture (default: the text summary)
     """
     graph_type = graph_class()  # (needs the graphviz package)
@@ -258,7 +263,7 @@ def build(lay, show_saved=False, show_grads=False, show_values=False, legend=Fal
                 cid = lay.id(("const", id(node), i))
                 label, text = _constant_label(lay, tensor, data)
                 nodes.append((cid, label, {"fillcolor": COLORS["constant"], "style": "filled,dashed"}))
-                edges.append((cid, nid, {"style": "dashed"}))
+                edges.append((cid, nid, {"style": "dashed", "dir": "none"}))  # no gradient goes into it
                 lines.append(f"    {text}")
     lines.extend(grad_lines)
     lines.extend(value_rows)
@@ -271,12 +276,14 @@ def build(lay, show_saved=False, show_grads=False, show_values=False, legend=Fal
     header = f"<minigrad graph: {plural(len(nodes), 'node')}, {plural(len(edges), 'edge')}>"
     summary = "\n".join([header] + lines)
 
-    # torchviz's style: filled boxes, small monospace text
+    # torchviz's style: filled boxes, small monospace text. Every edge is written tail -> head the way
+    # torchviz writes it (input above, output below); dir=back puts the arrowhead at the tail, so every
+    # arrow points the way the gradient flows and the layout stays torchviz's.
     graph = graph_type(
         graph_attr={"size": _size(len(nodes) + len(edges))},
         node_attr={"style": "filled", "shape": "box", "fontsize": "10", "height": "0.2",
                    "fontname": "monospace"},
-        edge_attr={"fontname": "monospace", **({"dir": "back"} if gradient_arrows else {})},
+        edge_attr={"fontname": "monospace", "dir": "back"},
         summary=summary, alt=alt)
     for nid, label, attrs in nodes:
         graph.node(nid, label, **attrs)
@@ -287,6 +294,8 @@ def build(lay, show_saved=False, show_grads=False, show_values=False, legend=Fal
     if legend:
         constants = any(n.startswith("c") and n[1:].isdigit() for n, _, _ in nodes)  # drawn ones only
         _add_legend(graph, show_saved, bool(lay.intermediates), constants, legend_extra)
+    elif edges:  # no legend asked for: still say which way the arrows point
+        graph.attr(label=ARROWS, labelloc="b", labeljust="l", fontsize="8", fontname="monospace")
     return graph
 
 
@@ -323,7 +332,8 @@ def _size(rows):
 
 
 def _add_legend(graph, show_saved, named, constants, extra):
-    """A small table (a Graphviz HTML-like label) as the graph's own label, below the drawing.
+    """A small table (a Graphviz HTML-like label) as the graph's own label, below the drawing: the
+    colours, four to a row, then the line that says which way the arrows point (``ARROWS``).
 
     A graph label gets a place of its own under everything, so it can never cover a node or an
     edge label (a legend drawn as one more node could sit next to an edge label and crowd it).
@@ -339,6 +349,7 @@ def _add_legend(graph, show_saved, named, constants, extra):
     rows.extend(extra)
     cells = [f'<TD BGCOLOR="{color}">{html.escape(label)}</TD>' for label, color in rows]
     lines = ["".join(cells[i:i + 4]) for i in range(0, len(cells), 4)]  # four to a row: not wider than the graph
+    lines.append(f'<TD BORDER="0" COLSPAN="4" ALIGN="LEFT">{html.escape(ARROWS)}</TD>')
     table = ('<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="2" CELLPADDING="4"><TR><TD BORDER="0">legend</TD>'
              + '</TR><TR><TD BORDER="0"></TD>'.join(lines) + '</TR></TABLE>>')
     graph.attr(label=table, labelloc="b", labeljust="l", fontsize="8", fontname="monospace")

@@ -19,10 +19,11 @@ engine.cpp``).  Hooks registered on tensors (``register_hook``) do run while the
 collected, as they would during backward; gradients of ``retain_grad()`` tensors are only stored
 by ``apply_grads()``.
 
-The drawing: every arrow points the way the gradient flows (from the node that runs to the node
-that receives its gradient, the reverse of ``draw``'s arrows); the arrows of the current step are
-red and labelled with the gradient's numbers; every node shows its id (``n4``), the name the trace
-and the side panel use.
+The drawing is ``draw``'s, with the same arrows: every arrow points the way the gradient flows (from
+the node that runs to the node that receives its gradient), and a constant an op captured has no
+arrowhead (it gets no gradient); the legend under the picture says so.  The arrows of the current
+step are red and labelled with the gradient's numbers; every node shows its id (``n4``), the name
+the trace and the side panel use.
 
 Without a browser use the plain-text side: ``stepper.trace()``, ``stepper.steps``,
 ``stepper.next()`` / ``prev()`` / ``goto(i)`` / ``reset()`` and ``stepper.current``.
@@ -189,7 +190,7 @@ class BackwardStepper:
             edge_attrs[key] = {"color": FLOW, "penwidth": "2", "fontcolor": FLOW, "fontsize": "9",
                                "label": " " + values_text(g, limit=6), "class": "flow"}
         return build(self.layout, show_values=self.show_values, legend=True, show_ids=True,
-                     node_attrs=node_attrs, edge_attrs=edge_attrs, gradient_arrows=True,
+                     node_attrs=node_attrs, edge_attrs=edge_attrs,
                      leaf_grads=self.leaf_grads(upto=i - 1) if i else {},
                      legend_extra=[("done", DONE), ("current", CURRENT)], alt=self.describe(step))
 

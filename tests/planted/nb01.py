@@ -1,0 +1,230 @@
+"""Wrong answers planted in the checks of ``01_scalar_backward.ipynb`` (see ``__init__.py``)."""
+from . import Wrong
+
+WRONG = {
+    "nb01.check_q_slope": [
+        Wrong("fitted", "q_slope = 3.75",
+              "the slope is zero where the tangent is flat",
+              "the slope at the notebook's x0 = 1.5, not where the slope is zero"),
+        Wrong("common", "q_slope = 1.732",
+              "the slope is zero where the tangent is flat",
+              "sqrt(3), where f itself is zero, not its slope"),
+        Wrong("other", "q_slope = 0",
+              "is not it",
+              "the slope at 0 is -3, and 0 is not > 0"),
+    ],
+    "nb01.check_q_relu": [
+        Wrong("fitted", "q_relu = 'a'",
+              "holds slopes, not values",
+              "relu's values at the two points (r), read off the drawing, not its slopes"),
+        Wrong("common", "q_relu = 'c'",
+              "holds slopes, not values",
+              "the sum's 1 passed to every element, relu's 0 for negative inputs forgotten"),
+        Wrong("other", "q_relu = 'd'",
+              "is not it",
+              "as if relu let no gradient through"),
+    ],
+    "nb01.check_q_twice": [
+        Wrong("fitted", "q_twice = 0",
+              "the gradient of each path is added",
+              "a.grad at 100 in the sigmoid section above (sigmoid's path alone), relu's path left out"),
+        Wrong("common", "q_twice = 2",
+              "the gradient of each path is added",
+              "sigmoid's value at 100 (1) taken for its slope, plus relu's 1"),
+        Wrong("other", "q_twice = 101",
+              "is not it",
+              "the values sigmoid(100) + relu(100), not the slopes"),
+    ],
+    "nb01.check_numerical_grad": [
+        Wrong("fitted",
+              "import numpy as np\n"
+              "def numerical_grad(f, x, h=1e-4):\n"
+              "    grad = np.zeros_like(x)\n"
+              "    for i in range(3):\n"
+              "        e = np.zeros_like(x)\n"
+              "        e[i] = h\n"
+              "        grad[i] = (f(x + e) - f(x - e)) / (2 * h)\n"
+              "    return grad\n",
+              "are still 0: your loop did not reach them",
+              "three entries, as in f(x) = x[0] * x[1] + x[2].tanh(): right for every x of length 3 only"),
+        Wrong("fitted",
+              "import numpy as np\n"
+              "def numerical_grad(f, x, h=1e-4):\n"
+              "    grad = np.zeros_like(x)\n"
+              "    for i in range(x.size):\n"
+              "        e = np.zeros_like(x)\n"
+              "        e[i] = 1e-8\n"
+              "        grad[i] = (f(x + e) - f(x)) / 1e-8\n"
+              "    return grad\n",
+              "does your function use the h it is given",
+              "a one-sided difference with a tiny step of its own: within the tolerance of the exact gradient, "
+              "but not the central difference with the h it is given"),
+        Wrong("common",
+              "import numpy as np\n"
+              "def numerical_grad(f, x, h=1e-4):\n"
+              "    return np.full_like(x, (f(x + h) - f(x - h)) / (2 * h))\n",
+              "nudged every input at once",
+              "every input nudged at once: the slope along (1, 1, ...), the same number in every entry"),
+        Wrong("common",
+              "import numpy as np\n"
+              "def numerical_grad(f, x, h=1e-4):\n"
+              "    grad = np.zeros_like(x)\n"
+              "    for i in range(x.size):\n"
+              "        e = np.zeros_like(x)\n"
+              "        e[i] = h\n"
+              "        grad[i] = (f(x + e) - f(x)) / h\n"
+              "    return grad\n",
+              "one-sided difference",
+              "the one-sided difference of the first cells, not the central one the task asks for"),
+        Wrong("common",
+              "import numpy as np\n"
+              "def numerical_grad(f, x, h=1e-4):\n"
+              "    grad = np.zeros_like(x)\n"
+              "    for i in range(x.size):\n"
+              "        x[i] += h\n"
+              "        up = f(x)\n"
+              "        x[i] -= 2 * h\n"
+              "        grad[i] = (up - f(x)) / (2 * h)\n"
+              "    return grad\n",
+              "changed the x it was given",
+              "nudges written into x and never taken back"),
+        Wrong("common",
+              "import numpy as np\n"
+              "def numerical_grad(f, x, h=1e-4):\n"
+              "    grad = np.zeros_like(x)\n"
+              "    for i in range(x.size):\n"
+              "        x[i] += h\n"
+              "        up = f(x)\n"
+              "        x[i] -= 2 * h\n"
+              "        grad[i] = (up - f(x)) / (2 * h)\n"
+              "        x[i] += h\n"
+              "    return grad\n",
+              "a tiny bit different",
+              "x put back by adding h again: rounding leaves some entries a last digit off"),
+        Wrong("common",
+              "import numpy as np\n"
+              "def numerical_grad(f, x, h=1e-4):\n"
+              "    grad = np.zeros_like(x)\n"
+              "    for i in range(x.size):\n"
+              "        e = np.zeros_like(x)\n"
+              "        e[i] = h\n"
+              "        grad[i] = (f(x + e) - f(x - e)) / h\n"
+              "    return grad\n",
+              "off by a factor 2",
+              "divided by h, not by 2h"),
+        Wrong("other",
+              "import numpy as np\n"
+              "def numerical_grad(f, x, h=1e-4):\n"
+              "    grad = np.zeros_like(x)\n"
+              "    for i in range(x.size):\n"
+              "        e = np.zeros_like(x)\n"
+              "        e[i] = h\n"
+              "        grad[i] = (f(x - e) - f(x + e)) / (2 * h)\n"
+              "    return grad\n",
+              "wrong sign",
+              "f(x - h e_i) first"),
+    ],
+    "nb01.check_tanh_grad": [
+        Wrong("fitted",
+              "import minigrad\n"
+              "def my_tanh_grad(a):\n"
+              "    return minigrad.zeros_like(a)\n",
+              "0 is tanh's slope only where it is flat",
+              "zeros: right in float32 on the notebook's linspace(-100, 100, 10), where tanh is flat"),
+        Wrong("fitted",
+              "def my_tanh_grad(a):\n"
+              "    return (-a * a).exp()\n",
+              "check your formula at a = 0",
+              "a bell curve: 1 at 0 and 0 far away, as tanh's slope, but not it in between"),
+        Wrong("common",
+              "def my_tanh_grad(a):\n"
+              "    t = a.tanh()\n"
+              "    return t * (1 - t)\n",
+              "sigmoid's formula",
+              "sigmoid's s (1 - s), with tanh in it"),
+        Wrong("common",
+              "def my_tanh_grad(a):\n"
+              "    return 1 - a.tanh()\n",
+              "where is the square",
+              "1 - t: the square forgotten"),
+        Wrong("common",
+              "def my_tanh_grad(a):\n"
+              "    e, f = a.exp(), (-a).exp()\n"
+              "    return 1 - ((e - f) / (e + f)) ** 2\n",
+              "nan",
+              "tanh computed from exp: inf / inf at +-100"),
+        Wrong("common",
+              "def my_tanh_grad(a):\n"
+              "    return a.tanh()\n",
+              "that is tanh(a) itself",
+              "tanh, not its slope"),
+        Wrong("other",
+              "def my_tanh_grad(a):\n"
+              "    t = a.tanh()\n"
+              "    return (1 - t * t).sum()\n",
+              "one number per element",
+              "the gradient summed to one number"),
+    ],
+    "nb01.check_chain_names": [
+        Wrong("fitted",
+              "def chain_names(t):\n"
+              "    names, node = [], t.grad_fn\n"
+              "    while node is not None:\n"
+              "        names.append(node.name())\n"
+              "        following = [n for n, _ in node.next_functions if n is not None]\n"
+              "        node = following[-1] if following else None\n"
+              "    return names\n",
+              "your walk took the last one",
+              "the last entry that is not None: the same as the first wherever a node has only one input "
+              "that needs a gradient"),
+        Wrong("fitted",
+              "def chain_names(t):\n"
+              "    names, node = [], t.grad_fn\n"
+              "    while node is not None:\n"
+              "        names.append(node.name())\n"
+              "        node = node.next_functions[0][0] if node.next_functions else None\n"
+              "    return names\n",
+              "whose node is not None",
+              "always the first entry, as in the notebook's relu(a).sum(): wrong when it is (None, 0)"),
+        Wrong("common",
+              "def chain_names(t):\n"
+              "    names, node = [], t.grad_fn\n"
+              "    while True:\n"
+              "        names.append(node.name())\n"
+              "        if not node.next_functions:\n"
+              "            return names\n"
+              "        node = node.next_functions[0][0]\n",
+              "(None, 0)",
+              "crashes on a (None, 0) entry: None has no name()"),
+        Wrong("common",
+              "def chain_names(t):\n"
+              "    names, node = [], t.grad_fn\n"
+              "    while node.next_functions:\n"
+              "        names.append(node.name())\n"
+              "        following = [n for n, _ in node.next_functions if n is not None]\n"
+              "        node = following[0]\n"
+              "    return names\n",
+              "one node early",
+              "stops before the leaf's AccumulateGrad"),
+        Wrong("common",
+              "def chain_names(t):\n"
+              "    out, node = [], t.grad_fn\n"
+              "    while node is not None:\n"
+              "        out.append(node)\n"
+              "        following = [n for n, _ in node.next_functions if n is not None]\n"
+              "        node = following[0] if following else None\n"
+              "    return out\n",
+              "not nodes",
+              "the nodes, not their names"),
+        Wrong("other",
+              "def chain_names(t):\n"
+              "    names, node = [], t.grad_fn\n"
+              "    while node is not None:\n"
+              "        names.append(str(node))\n"
+              "        following = [n for n, _ in node.next_functions if n is not None]\n"
+              "        node = following[0] if following else None\n"
+              "    return names\n",
+              "repr",
+              "str(node), '<SumBackward0 object>', not node.name()"),
+    ],
+}
