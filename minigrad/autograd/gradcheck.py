@@ -15,6 +15,9 @@ import warnings
 
 import numpy as np
 
+from .run_backward import grad as autograd_grad
+from .._core.tensor_base import TensorBase as Tensor
+
 
 
 class GradcheckError(RuntimeError):
@@ -26,7 +29,6 @@ def _as_tuple(x):
 
 
 def _outputs(fn, inputs):
-    from ..tensor import Tensor
     return tuple(o for o in _as_tuple(fn(*inputs)) if isinstance(o, Tensor))
 
 
@@ -49,8 +51,6 @@ def _numerical(fn, inputs, i, eps):
 
 
 def _analytical(fn, inputs, diff_idx):
-    from ..tensor import Tensor
-    from . import grad as autograd_grad
     outs = _outputs(fn, inputs)
     jacs = {}  # (output, input) -> matrix
     for o, out in enumerate(outs):
@@ -70,13 +70,11 @@ def _analytical(fn, inputs, diff_idx):
 
 
 def _fmt(m):
-    from ..tensor import Tensor
     return repr(Tensor(np.asarray(m, dtype=np.float64)))
 
 
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, **kwargs):
     """Return True if ``func``'s analytical gradients match finite differences, else raise (or return False)."""
-    from ..tensor import Tensor
     inputs = _as_tuple(inputs)
     diff_idx = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x._requires_grad]
     if not diff_idx:
@@ -104,8 +102,6 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
                   **kwargs):
     """gradcheck of the backward pass itself: checks second derivatives (needs ``create_graph`` support)."""
-    from ..tensor import Tensor
-    from . import grad as autograd_grad
     inputs = _as_tuple(inputs)
     diff = [x for x in inputs if isinstance(x, Tensor) and x._requires_grad]
     outs = _outputs(func, inputs)
