@@ -42,7 +42,7 @@ from .ops.select import vstack as row_stack  # noqa: E402
 from .ops.statistics import (aminmax, corrcoef, cov, cdist, cummax, cummin, cumulative_trapezoid, dist,  # noqa: E402
                              inner, logcumsumexp, nanmean, nansum, std_mean, trapezoid, trapz, var_mean, vdot)
 from .ops.sorting import (bincount, bucketize, histc, isin, msort, nanquantile, quantile, searchsorted)  # noqa: E402
-from ._out import write_out
+from .ops._out import write_out
 
 float = float32  # noqa: A001
 double = float64
@@ -298,6 +298,8 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A00
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from . import utils  # noqa: E402
+from .utils import checkpoint as _checkpoint, data as _data, hooks as _hooks  # noqa: E402,F401  (utils.checkpoint ...)
+from .autograd import functional as _functional  # noqa: E402,F401  (autograd.functional)
 from . import serialization  # noqa: E402
 from .serialization import load, save  # noqa: E402
 from .functions import (einsum, sin, cos, tan, sinh, cosh, asin, acos, atan, arcsin, arccos, arctan, square,

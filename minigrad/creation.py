@@ -5,11 +5,11 @@ import numpy as np
 
 from . import _dtype
 from . import devices as _device
-from ._out import write_out
-from .tensor import Tensor
+from ._core.tensor_base import TensorBase as Tensor
 from .ops import zerotensor
-from .ops.layout import empty_strided as empty_strided_array, preserve_format_strides, with_strides
-from .tensor import _TYPE_NAMES
+from ._core.layout import empty_strided as empty_strided_array, like
+from ._core.tensor_base import _TYPE_NAMES
+from .ops.shape import cat, concat, stack  # noqa: F401  (torch.cat, torch.concat, torch.stack)
 
 
 def _infer_dtype(data):
@@ -158,7 +158,7 @@ def _filled_like(value, t, dtype, requires_grad, device, memory_format):
     ``t``'s strides when it is dense, else its dims' order) or row-major (``contiguous_format``)."""
     out = _filled(value, t.shape, dtype or t.dtype, requires_grad, device)
     if _device.numpy_order(memory_format) == "K":
-        out._data = with_strides(out._data, preserve_format_strides(t._data, out._data.itemsize))
+        out._data = like(t._data, out._data)
     return out
 
 
@@ -256,51 +256,3 @@ def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_gra
         exponents = [float(start)]
     out = np.array([math.pow(base, e) for e in exponents], dtype=np.float64).astype(d.numpy)
     return Tensor(out, requires_grad=requires_grad)
-
-
-_CAT_CAST = "minigrad.cat(): input types can't be cast to the desired output type {}"
-
-
-def cat(tensors, dim=0, *, out=None):
-    """Join tensors along an existing dim."""
-    if out is not None:
-        return write_out("cat", out, tensors, lambda: cat(tensors, dim), _CAT_CAST, elementwise=False)
-    from .ops import Cat
-    from .tensor import _wrap_dim
-    if not tensors:
-        raise ValueError("minigrad.cat(): expected a non-empty list of Tensors")
-    for i, t in enumerate(tensors):
-        if t._data.ndim == 0:
-            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
-    # PyTorch skips the legacy empty tensors of shape (0,): they join any cat, along any dim
-    shaped = [(i, t) for i, t in enumerate(tensors) if not (t._data.ndim == 1 and t._data.size == 0)]
-    if not shaped:
-        return Cat.apply(dim, *tensors)
-    first = shaped[0][1]._data
-    d = _wrap_dim(dim, first.ndim)
-    for i, t in shaped[1:]:
-        if t._data.ndim != first.ndim:
-            raise RuntimeError(f"Tensors must have same number of dimensions: got {first.ndim} and {t._data.ndim}")
-        for k in range(first.ndim):
-            if k != d and t._data.shape[k] != first.shape[k]:
-                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
-                                   f"{first.shape[k]} but got size {t._data.shape[k]} for tensor number {i} in "
-                                   "the list.")
-    return Cat.apply(d, *tensors)
-
-
-concat = cat
-
-
-def stack(tensors, dim=0, *, out=None):
-    from .ops import Stack
-    if out is not None:
-        return write_out("stack", out, tensors, lambda: stack(tensors, dim), _CAT_CAST, elementwise=False)
-    if not tensors:
-        raise RuntimeError("stack expects a non-empty TensorList")
-    first = tensors[0]._data.shape
-    for i, t in enumerate(tensors):
-        if t._data.shape != first:
-            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(first)} at entry 0 "
-                               f"and {list(t._data.shape)} at entry {i}")
-    return Stack.apply(dim, *tensors)

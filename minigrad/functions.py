@@ -548,7 +548,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):  # noqa: A002
 def tensordot(a, b, dims=2, out=None):
     from .ops.linalg import tensordot
     if out is not None:
-        from ._out import write_out
+        from .ops._out import write_out
         return write_out("tensordot", out, (a, b), lambda: tensordot(a, b, dims), elementwise=False)
     return tensordot(a, b, dims)
 

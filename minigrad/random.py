@@ -51,14 +51,14 @@ class Generator:
     _STATE_SIZE = 624 * 4 + 8 + 8 + 1 + 8
 
     def get_state(self):
-        from .tensor import Tensor
+        from ._core.tensor_base import TensorBase as Tensor
         _, keys, pos, _, _ = self._twister.get_state()
         parts = [np.asarray(keys, "<u4").tobytes(), np.asarray([pos, self._seed], "<i8").tobytes(),
                  bytes([self._next_normal is not None]), np.asarray([self._next_normal or 0.0], "<f8").tobytes()]
         return Tensor(np.frombuffer(b"".join(parts), np.uint8).copy())
 
     def set_state(self, new_state):
-        from .tensor import Tensor
+        from ._core.tensor_base import TensorBase as Tensor
         if not isinstance(new_state, Tensor):
             raise TypeError(f"expected a minigrad.ByteTensor, but got {type(new_state).__name__}")
         if new_state.dtype is not _dtype.uint8:
@@ -183,7 +183,7 @@ def _size(size, size_kwarg=None):
 
 
 def _make(array, dtype, requires_grad, device=None):
-    from .tensor import Tensor
+    from ._core.tensor_base import TensorBase as Tensor
     _device.check(device)
     return Tensor(np.asarray(array, dtype=_float_dtype(dtype).numpy), requires_grad=requires_grad)
 
@@ -222,7 +222,7 @@ def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
 
 def normal(mean, std, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     """Normal samples: ``normal(0., 1., size=(2, 3))``, or one per element of a ``mean`` / ``std`` tensor."""
-    from .tensor import Tensor
+    from ._core.tensor_base import TensorBase as Tensor
     tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
     if not tensors:  # PyTorch: a new tensor, then normal_(mean, std)
         new = Tensor(np.empty(tuple(size), _float_dtype(dtype).numpy))
@@ -258,7 +258,7 @@ def multinomial(input, num_samples, replacement=False, generator=None):  # noqa:
     an exponential distribution (``-log(1 - u)``); several samples with replacement by finding uniforms
     in the cumulative distribution.  minigrad does the same, so the samples are PyTorch's.
     """
-    from .tensor import Tensor
+    from ._core.tensor_base import TensorBase as Tensor
     p = input._data
     rows = p.reshape(-1, p.shape[-1])
     if not replacement and num_samples > rows.shape[-1]:

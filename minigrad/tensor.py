@@ -19,9 +19,19 @@ import weakref
 import numpy as np
 
 from . import _dtype
+from . import creation as _creation
+from . import devices as _device
+from . import ops as _ops
+from . import random as _random
+from ._core import layout as _layout
+from ._core.tensor_base import (_TYPE_NAMES, RemovableHandle, TensorBase, _warn_once, _wrap_dim,  # noqa: F401
+                                cpp_type_name, register_tensor_class)  # (RemovableHandle, cpp_type_name: minigrad.tensor's)
 from ._dtype import Size
 from ._format import tensor_repr
+from .autograd import grad_mode
+from .autograd import inference as _inference
 from .devices import contiguous_format, numpy_order, preserve_format
+from .ops import math_more as _math
 
 
 class _NotGiven:
@@ -35,43 +45,8 @@ class _NotGiven:
 NOT_GIVEN = _NotGiven()
 
 
-class Tensor:
-    __slots__ = ("_requires_grad", "_grad_fn", "_output_nr", "_grad", "_retains_grad", "_hooks", "_grad_accumulator",
-                 "_post_accumulate_grad_hooks", "_vc", "_base", "_view_version", "_creation_meta", "_zerotensor", "_wrapped_number",
-                 "_data", "name", "__weakref__",
-                 "__dict__")
-
-    def __init__(self, data, requires_grad=False):
-        # what autograd keeps about a tensor (PyTorch: its AutogradMeta)
-        self._requires_grad = False    # set at the end, once the dtype is known to allow it
-        self._grad_fn = None           # the node that made this tensor (None for a leaf): see grad_fn
-        self._output_nr = 0            # which output of grad_fn this tensor is
-        self._grad = None              # .grad
-        self._retains_grad = False     # retain_grad() was called
-        self._hooks = None             # a leaf's hooks (register_hook), run by its AccumulateGrad
-        self._grad_accumulator = None  # a weak reference to the leaf's AccumulateGrad node
-        self._post_accumulate_grad_hooks = None  # a leaf's hooks that run after its .grad was updated
-        self._vc = _inference.new_counter()  # the version counter, shared with views: bumped by in-place ops
-        self._base = None              # the tensor this one is a view of
-        self._view_version = 0         # for a view: the version at which its grad_fn was last set
-        self._creation_meta = "default"  # for a view: how it was made ("no_grad", "inference", "multi_output": see
-        #                                  ops/inplace.py, view_rebase_message)
-        self._zerotensor = False       # PyTorch's ZeroTensor: zeros never written to memory (ops/zerotensor.py)
-        self._wrapped_number = None    # the Python number a 0-dim tensor stands for in x * 2 (ops/_util.py, as_operand)
-        # the values
-        if isinstance(data, Tensor):
-            data = data._data
-        elif not isinstance(data, np.ndarray):  # a numpy scalar keeps its dtype; torch.Tensor([1, 2]) is float
-            data = np.asarray(data) if isinstance(data, np.generic) else np.asarray(data, _dtype.get_default_dtype().numpy)
-        if data.size == 0 and data.base is None and not any(data.strides):  # (numpy gives a new array without
-            data = _ops.layout.empty_strided(data.shape, _ops.layout.contiguous_strides(data.shape, data.itemsize),
-                                             data.dtype)  # elements zero strides; PyTorch's new tensor is row-major)
-        self._data = data
-        self.name = None
-        if requires_grad:
-            if not self.dtype.is_floating_point:
-                raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
-            self._requires_grad = True
+class Tensor(TensorBase):
+    """A tensor: ``TensorBase``'s fields (``_core/tensor_base.py``) with the methods you call."""
 
     # ------------------------------------------------------------------ basic facts
     @property
@@ -293,7 +268,7 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor w.r.t. the graph leaves (see ``minigrad.autograd.backward``)."""
-        from .autograd import backward
+        from .autograd import backward  # (minigrad.autograd's API sits above this module: see its __init__)
         backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
@@ -384,7 +359,7 @@ class Tensor:
             return self.clone() if copy else self
         if not dtype.is_floating_point:  # PyTorch: an integer or bool copy is not differentiable, no grad_fn
             with np.errstate(invalid="ignore"):  # (nan and inf cast to integers silently, as in PyTorch)
-                return Tensor(_ops.layout.cast(self._data, dtype.numpy))
+                return Tensor(_layout.cast(self._data, dtype.numpy))
         return _ops.ToCopy.apply(self, dtype)
 
     def type(self, dtype=None):
@@ -529,22 +504,22 @@ class Tensor:
 
     # comparisons give bool tensors and are not differentiable
     def __eq__(self, other):
-        return _compare(np.equal, self, other)
+        return _ops._util.compare(np.equal, self, other)
 
     def __ne__(self, other):
-        return _compare(np.not_equal, self, other)
+        return _ops._util.compare(np.not_equal, self, other)
 
     def __lt__(self, other):
-        return _compare(np.less, self, other)
+        return _ops._util.compare(np.less, self, other)
 
     def __le__(self, other):
-        return _compare(np.less_equal, self, other)
+        return _ops._util.compare(np.less_equal, self, other)
 
     def __gt__(self, other):
-        return _compare(np.greater, self, other)
+        return _ops._util.compare(np.greater, self, other)
 
     def __ge__(self, other):
-        return _compare(np.greater_equal, self, other)
+        return _ops._util.compare(np.greater_equal, self, other)
 
     eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
 
@@ -1005,10 +980,10 @@ class Tensor:
         return _ops.unary.Frac.apply(self)
 
     def clamp_min(self, min):  # noqa: A002
-        return _ops.unary.ClampMin.apply(self, min)
+        return _ops.elementwise.ClampMin.apply(self, min)
 
     def clamp_max(self, max):  # noqa: A002
-        return _ops.unary.ClampMax.apply(self, max)
+        return _ops.elementwise.ClampMax.apply(self, max)
 
     def floor_divide(self, other):
         if isinstance(other, Tensor):
@@ -1099,10 +1074,10 @@ class Tensor:
         return _ops.inplace(self, _ops.unary.Frac)
 
     def clamp_min_(self, min):  # noqa: A002
-        return _ops.inplace(self, _ops.unary.ClampMin, min)
+        return _ops.inplace(self, _ops.elementwise.ClampMin, min)
 
     def clamp_max_(self, max):  # noqa: A002
-        return _ops.inplace(self, _ops.unary.ClampMax, max)
+        return _ops.inplace(self, _ops.elementwise.ClampMax, max)
 
     clip_ = clamp_
 
@@ -1141,13 +1116,13 @@ class Tensor:
     bitwise_not = __invert__
 
     def logical_and(self, other):
-        return _compare(np.logical_and, self, other)
+        return _ops._util.compare(np.logical_and, self, other)
 
     def logical_or(self, other):
-        return _compare(np.logical_or, self, other)
+        return _ops._util.compare(np.logical_or, self, other)
 
     def logical_xor(self, other):
-        return _compare(np.logical_xor, self, other)
+        return _ops._util.compare(np.logical_xor, self, other)
 
     def logical_not(self):
         return Tensor(np.logical_not(self._data))
@@ -1177,7 +1152,7 @@ class Tensor:
 
     def logsumexp(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(_required_dim("logsumexp", dim, axis), keepdim, None, keepdims)
-        return _ops.statistics.Logsumexp.apply(self, _ops.statistics.reduced_dims(dim, self._data.ndim), keepdim)
+        return _ops.statistics.Logsumexp.apply(self, _ops._util.reduced_dims(dim, self._data.ndim), keepdim)
 
     def amax(self, dim=(), keepdim=False, *, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
@@ -1292,20 +1267,16 @@ class Tensor:
         return self.to(other.dtype)
 
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
-        from .creation import tensor
-        return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+        return _creation.tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
-        from .creation import zeros
-        return zeros(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+        return _creation.zeros(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
     def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
-        from .creation import ones
-        return ones(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+        return _creation.ones(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
     def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
-        from .creation import full
-        return full(size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+        return _creation.full(size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
     new_empty = new_zeros
 
@@ -1347,8 +1318,7 @@ class Tensor:
         return (self.data_ptr() - self._base.data_ptr()) // self._data.itemsize
 
     def new_empty_strided(self, size, stride, dtype=None, device=None, requires_grad=False):
-        from .creation import empty_strided
-        return empty_strided(size, stride, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+        return _creation.empty_strided(size, stride, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
     def element_size(self):
         return self._data.itemsize
@@ -1936,45 +1906,8 @@ class Tensor:
 
 
 
-class RemovableHandle:
-    """What ``register_hook`` returns: ``handle.remove()`` unregisters the hook."""
-    _next_id = 0
-
-    def __init__(self, hooks_dict, hook):
-        RemovableHandle._next_id += 1
-        self.id = RemovableHandle._next_id
-        self._dict = hooks_dict
-        hooks_dict[self.id] = hook
-
-    def remove(self):
-        self._dict.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
-
-
-_TYPE_NAMES = {"int64": "Long", "int32": "Int", "bool": "Bool", "float32": "Float", "float64": "Double",
-               "uint8": "Byte", "int8": "Char", "int16": "Short", "float16": "Half"}
-
-
-def cpp_type_name(t):
-    """How PyTorch's C++ errors name a tensor's type: ``torch.FloatTensor``..., but ``CPUBoolType`` for bool."""
-    return "CPUBoolType" if t._data.dtype == np.bool_ else t.type()
-
-
 def _rebuild(data, requires_grad):
     return Tensor(data, requires_grad)
-
-
-def _wrap_dim(dim, ndim):
-    """Turn a possibly negative dim into 0..ndim-1, with PyTorch's error when it is out of range."""
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
-    return dim + n if dim < 0 else dim
 
 
 def _numpy_names(dim, keepdim, axis, keepdims):
@@ -2006,27 +1939,6 @@ def _bitwise(fn, name, a, b):
     return result(a, b, fn(a._data, b._data))
 
 
-def _compare(fn, a, b):
-    if isinstance(b, Tensor) and a._data.shape != b._data.shape:
-        _ops.broadcast_shape(a, b)  # PyTorch's error when the shapes do not broadcast
-    # (two tensors are compared in their common dtype, as PyTorch's TensorIterator does: a float32 tensor and a
-    # float64 0-dim one in float32)
-    x, y = _ops._util.operands(a, b) if isinstance(b, Tensor) else (a._data, b)
-    return Tensor(_ops.layout.laid_out(np.asarray(fn(x, y)), a._data, y))  # (PyTorch's strides)
-
-
-# The modules below use Tensor, and Tensor's methods use them: they are imported here, once the
-# class exists, and import it back from this module.
-_warned = set()  # the messages _warn_once gave already
-
-
-def _warn_once(message):
-    """A warning PyTorch gives once per process (``TORCH_WARN_ONCE``)."""
-    if message not in _warned:
-        _warned.add(message)
-        warnings.warn(message, UserWarning, stacklevel=3)
-
-
 def _is_operand(x):
     """What an operator takes next to a tensor: a tensor or a Python/numpy number (or a numpy array)."""
     return isinstance(x, (Tensor, bool, int, float, np.ndarray, np.generic))
@@ -2044,9 +1956,4 @@ def _check_other(name, other):
         raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
 
 
-from .autograd import grad_mode  # noqa: E402
-from .autograd import inference as _inference  # noqa: E402
-from . import ops as _ops  # noqa: E402  (ops need Tensor, Tensor's methods need ops)
-from .ops import math_more as _math  # noqa: E402
-from . import random as _random  # noqa: E402
-from . import devices as _device  # noqa: E402
+register_tensor_class(Tensor)

@@ -233,7 +233,7 @@ def test_signed_zeros_and_nan_in_forward_match_torch(name):
 def test_transposing_a_vector_or_a_number_warns_once_as_pytorch():
     import warnings as w
     import sys
-    sys.modules["minigrad.tensor"]._warned.clear()
+    sys.modules["minigrad._core.tensor_base"]._warned.clear()
     with w.catch_warnings(record=True) as caught:
         w.simplefilter("always")
         minigrad.ones(3).T, minigrad.ones(2, 3, 4).T, minigrad.ones(3).T   # once for all of them

@@ -21,10 +21,9 @@ import threading
 import numpy as np
 
 from . import anomaly_mode, grad_mode
-from .function import AccumulateGrad, edge_of
-from .graph import GradientEdge
+from .function import AccumulateGrad, GradientEdge, edge_of
 from ..devices import contiguous_format
-from ..tensor import _warn_once
+from .._core.tensor_base import _warn_once
 
 CREATE_GRAPH_CYCLE = ("Using backward() with create_graph=True will create a reference cycle between the parameter and "
                       "its gradient which can cause a memory leak. We recommend using autograd.grad when creating the "
@@ -265,7 +264,7 @@ class GraphTask:
 def _check_hook_result(hook, grad, new):
     """A tensor hook may change the gradient's values, not its type or size (PyTorch's check_variable_result)."""
     from .._dtype import from_numpy_dtype
-    from ..tensor import _TYPE_NAMES, Tensor
+    from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
     name = getattr(hook, "__name__", type(hook).__name__)
     if grad is None:  # (PyTorch's check_single_result)
         raise RuntimeError("can't replace a None gradient with a non-None value")

@@ -31,8 +31,10 @@ import functools
 import inspect
 import itertools
 import re
+import threading
 import warnings
 import weakref
+from typing import NamedTuple
 
 import numpy as np
 
@@ -41,7 +43,9 @@ from . import grad_mode
 from . import inference
 from .inference import SAVED_MSG as INFERENCE_SAVED_MSG, InferenceCounter
 from .._dtype import from_numpy_dtype, is_expandable_to
-from ..tensor import Tensor, cpp_type_name  # (tensor.py imports this module at its end, once the class exists)
+from .._core.layout import dense, empty_strided, obeys_layout_contract
+from .._core.tensor_base import RemovableHandle, TensorBase as Tensor, cpp_type_name  # (TensorBase(data) makes a Tensor)
+from ..devices import contiguous_format
 
 _sequence = itertools.count()  # creation order; the engine runs later-created nodes first
 
@@ -105,12 +109,10 @@ class Node:
 
     def register_hook(self, fn):
         """``fn(grad_inputs, grad_outputs)`` runs after this node computed its gradients."""
-        from ..tensor import RemovableHandle
         return RemovableHandle(self._hook_dict("_post_hooks"), fn)
 
     def register_prehook(self, fn):
         """``fn(grad_outputs)`` runs before this node; it may return replacement gradients."""
-        from ..tensor import RemovableHandle
         return RemovableHandle(self._hook_dict("_pre_hooks"), fn)
 
     def _release_saved(self):
@@ -118,6 +120,23 @@ class Node:
 
     def __repr__(self):
         return f"<{type(self).__name__} object>"
+
+
+# ---- saved-tensor hooks in force (autograd/graph.py's saved_tensors_hooks pushes them) ----------------
+class _HookStacks(threading.local):
+    """The saved-tensor hooks in force belong to the thread, as PyTorch's (``SavedTensorDefaultHooks``)."""
+
+    def __init__(self):
+        self.hooks = []     # the saved_tensors_hooks in force, innermost last: (pack_hook, unpack_hook)
+        self.disabled = []  # the messages of the disable_saved_tensors_hooks in force, innermost last
+
+
+saved_hooks = _HookStacks()
+
+
+def current_hooks():
+    """The ``(pack_hook, unpack_hook)`` pair a tensor saved now gets, or None."""
+    return saved_hooks.hooks[-1] if saved_hooks.hooks else None
 
 
 class SavedTensor:
@@ -553,7 +572,7 @@ def _record(ctx, args, result):
             if t is not None and not isinstance(t, Tensor):  # a number is kept as an attribute of ctx instead
                 raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
                                 f"{type(t).__name__}")
-        hooks = graph.current_hooks()  # saved_tensors_hooks in force: each saved tensor is packed
+        hooks = current_hooks()  # saved_tensors_hooks in force: each saved tensor is packed
         ctx._saved = tuple([SavedTensor(t, ctx, hooks) if t is not None else None for t in ctx.to_save])
         ctx.to_save = ()
     return result
@@ -592,6 +611,19 @@ def rebase_history(t, node, output_nr=0):
         retained = old._retained.pop(old_nr, None)
         if retained is not None:
             node._hook_dict("_retained")[output_nr] = retained
+
+
+class GradientEdge(NamedTuple):
+    """One edge of the graph, ``(node, output_nr)``: where the gradient of a tensor arrives (PyTorch's own).
+
+    ``autograd.grad(loss, get_gradient_edge(x))`` gives the same gradient as ``autograd.grad(loss, x)``, and needs
+    only the edge, not the tensor.  minigrad takes edges among the ``inputs`` of ``grad()`` and ``backward()``.
+    (PyTorch's third field keeps a graph made of Python nodes alive; minigrad's nodes are all Python objects that the
+    edge itself keeps alive, so it stays None.)
+    """
+    node: Node
+    output_nr: int
+    ownership_token: Node = None
 
 
 def edge_of(t):
@@ -703,8 +735,3 @@ def once_differentiable(backward):
             wrapped.append(f)
         return wrapped[0] if single else tuple(wrapped)
     return wrapper
-
-
-from . import graph  # noqa: E402  (saved_tensors_hooks; graph.py uses the classes above)
-from ..devices import contiguous_format  # noqa: E402
-from ..ops.layout import dense, empty_strided, obeys_layout_contract  # noqa: E402  (the ops use the classes above)

@@ -13,8 +13,9 @@ Inputs are detached copies that require grad (the caller's tensors are not part 
 the results are detached unless ``create_graph=True``, as in PyTorch.  ``vectorize`` and
 ``strategy="forward-mode"`` (vmap, forward AD) are not in minigrad.
 """
-from . import grad as _grad
+from .run_backward import grad as _grad
 from .grad_mode import enable_grad
+from ..creation import ones_like, stack, zeros, zeros_like  # (functional builds on tensors made by creation)
 
 
 def _as_tuple(x):
@@ -29,7 +30,6 @@ def _prepare(inputs, create_graph):
 
 def _grads(outputs, inputs, grad_outputs, create_graph, strict, what="output"):
     """``autograd.grad`` where an unused input gives zeros (or, with ``strict``, PyTorch's error)."""
-    from ..creation import zeros_like
     outs = [o for o in outputs if o.requires_grad]
     gos = [g for o, g in zip(outputs, grad_outputs) if o.requires_grad]
     for i, o in enumerate(outputs):
@@ -52,7 +52,6 @@ def _grads(outputs, inputs, grad_outputs, create_graph, strict, what="output"):
 
 def _input_vector(v, inputs):
     """The vector ``v`` of ``jvp``/``hvp`` as a tuple; it may be left out for a single one-element input."""
-    from ..creation import ones_like
     if v is None:
         if len(inputs) != 1 or inputs[0].numel() != 1:
             raise RuntimeError("The vector v can only be None if the input to the user-provided function is a "
@@ -67,7 +66,6 @@ def _finish(t, create_graph):
 
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
     """``(func(inputs), v^T J)``: the gradient of ``sum(v * func(inputs))`` with respect to the inputs."""
-    from ..creation import ones_like
     inputs, in_tuple = _as_tuple(inputs)
     with enable_grad():
         xs = _prepare(inputs, create_graph)
@@ -86,7 +84,6 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
     """``(func(inputs), J v)``, by differentiating a VJP once more (the double backward trick)."""
-    from ..creation import zeros_like
     inputs, in_tuple = _as_tuple(inputs)
     v = _input_vector(v, inputs)
     with enable_grad():
@@ -104,7 +101,6 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
     """``d func(inputs) / d inputs``: for one input and one output a tensor of shape
     ``output.shape + input.shape``; otherwise a tuple (per output) of tuples (per input)."""
-    from ..creation import stack, zeros_like
     if vectorize or strategy != "reverse-mode":
         raise NotImplementedError("minigrad's jacobian computes row by row: no vectorize, no forward mode")
     inputs, in_tuple = _as_tuple(inputs)
@@ -124,7 +120,6 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
                 if rows:
                     jac = stack([r[j] for r in rows]).reshape(tuple(out.shape) + tuple(x.shape))
                 else:
-                    from ..creation import zeros
                     jac = zeros(*(tuple(out.shape) + tuple(x.shape)), dtype=x.dtype)
                 per_input.append(_finish(jac, create_graph))
             result.append(tuple(per_input) if in_tuple else per_input[0])

@@ -28,6 +28,10 @@ import warnings
 import numpy as np
 
 from .function import Function
+from .run_backward import grad
+from .._core.layout import like
+from .._core.tensor_base import TensorBase as Tensor
+from ..random import Generator, rand  # (the generator is a helper below autograd: random.py imports only _core)
 
 
 class GradcheckError(RuntimeError):
@@ -114,7 +118,6 @@ def _as_tuple(x):
 
 
 def _is_tensor(x):
-    from ..tensor import Tensor
     return isinstance(x, Tensor)
 
 
@@ -212,8 +215,6 @@ def _analytical(inputs, output, nondet_tol, v=None):
 
 
 def _jacobian_columns(inputs, output, v=None):
-    from ..tensor import Tensor
-    from . import grad
     diff = _diff_inputs(inputs)
     seed = Tensor(np.zeros(output._data.shape, output._data.dtype))  # one buffer, set to each one-hot in turn
     flat = seed._data.reshape(-1)
@@ -254,7 +255,6 @@ def _mismatch(output_idx, input_idx, numerical, analytical):
 
 
 def _tensor(a):
-    from ..tensor import Tensor
     return Tensor(np.asarray(a))
 
 
@@ -262,7 +262,6 @@ def _tensor(a):
 def _fast_gradcheck(func, func_out, inputs, outputs, eps, rtol, atol, nondet_tol):
     """Steps 2 and 3 along random unit vectors: ``v . (J u)`` by finite differences against
     ``(v J) . u`` by backward, for each input (``u``) and output (``v``)."""
-    from ..random import Generator
     diff = _diff_inputs(inputs)
     generator = Generator()  # PyTorch's default seed, and the user's generator is left alone
     all_u = [_unit_vector(x, generator) for x in diff]
@@ -289,7 +288,6 @@ def _fast_gradcheck(func, func_out, inputs, outputs, eps, rtol, atol, nondet_tol
 
 def _unit_vector(t, generator):
     """A random vector of ``t.numel()`` elements in ``t``'s dtype, of length 1 (PyTorch's ``_vec_from_tensor``)."""
-    from ..random import rand
     vec = rand(t.numel(), generator=generator).to(dtype=t.dtype)
     vec /= vec.norm()
     return vec
@@ -330,13 +328,16 @@ def _slow_mode_error(func, func_out, inputs, outputs, input_idx, output_idx, rto
     return msg
 
 
+def _zeros_like(t):
+    """``zeros_like(t)``: zeros shaped and laid out like ``t``."""
+    return Tensor(like(t._data, np.zeros(t._data.shape, t._data.dtype)))
+
+
 # ---- step 4: zero in, zero out ------------------------------------------------------------------
 def _test_backward_mul_by_grad_output(outputs, inputs, masked):
     """A backward must multiply by grad_output: all zeros in gives all zeros out."""
-    from . import grad
-    from ..creation import zeros_like
     diff = _diff_inputs(inputs)
-    grads = grad(outputs, diff, [zeros_like(o) for o in outputs], allow_unused=True)
+    grads = grad(outputs, diff, [_zeros_like(o) for o in outputs], allow_unused=True)
     for gi, di in zip(grads, diff):
         if gi is None:
             continue
@@ -376,10 +377,8 @@ def _test_undefined_backward_mode(func, outputs, inputs):
 
 
 def _undefined_grad_support(outputs, diff):
-    from . import grad
-    from ..creation import zeros_like
     try:
-        grads = grad(outputs, diff, [zeros_like(o) for o in outputs], allow_unused=True)
+        grads = grad(outputs, diff, [_zeros_like(o) for o in outputs], allow_unused=True)
     except RuntimeError as e:
         _warn_bc_breaking()
         raise GradcheckError(f"Expected backward function to handle undefined output grads. {UNDEFINED_NOTE}") from e
@@ -404,7 +403,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
                   check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False, masked=False):
     """gradcheck of the backward pass itself: the gradients of ``func`` (computed with
     ``create_graph=True``) as a function of the inputs and of ``grad_outputs``."""
-    from . import grad
     if not (check_fwd_over_rev or check_rev_over_rev):
         raise AssertionError("Expected at least one of check_fwd_over_rev or check_rev_over_rev to be True")
     if check_undefined_grad and not check_rev_over_rev:
@@ -437,13 +435,12 @@ def _random_like(t, noncontiguous):
     """Uniform in [-1, 1), requiring grad, shaped like ``t`` (float64 for an integer ``t``): PyTorch's
     ``torch.testing.make_tensor(..., low=-1, high=1, requires_grad=True)``."""
     from .._dtype import float64
-    from ..creation import empty
     dtype = t.dtype if t.dtype.is_floating_point else float64
     shape = tuple(t.shape)
     noncontiguous = noncontiguous and int(np.prod(shape)) > 1
     if noncontiguous:  # twice as wide, then every second column
         shape = shape[:-1] + (2 * shape[-1],)
-    result = empty(shape, dtype=dtype).uniform_(-1, 1)
+    result = Tensor(np.empty(shape, dtype.numpy)).uniform_(-1, 1)
     if noncontiguous:
         result = result[..., 1::2]
     return result.requires_grad_(True)

@@ -10,28 +10,14 @@ into a dict), and ``unpack_hook(packed)`` turns that back into a tensor when bac
         y = x.pow(2)        # pack(x) runs here
     y.sum().backward()      # unpack(...) runs here
 
-PyTorch keeps the stack of hooks in C++ per thread; minigrad keeps it in this module.
+PyTorch keeps the stack of hooks in C++ per thread; minigrad keeps it per thread beside ``SavedTensor``
+(``function.py``, ``saved_hooks``), which reads it.
 """
-import threading
-from typing import NamedTuple
-
-from .function import Node, SavedTensor, edge_of  # noqa: F401  (torch.autograd.graph.Node; grad_fn._raw_saved_*)
-
-class _HookStacks(threading.local):
-    """The saved-tensor hooks in force belong to the thread, as PyTorch's (``SavedTensorDefaultHooks``)."""
-
-    def __init__(self):
-        self.hooks = []     # the saved_tensors_hooks in force, innermost last: (pack_hook, unpack_hook)
-        self.disabled = []  # the messages of the disable_saved_tensors_hooks in force, innermost last
-
-
-_stacks = _HookStacks()
-
-
-def current_hooks():
-    """The ``(pack_hook, unpack_hook)`` pair a tensor saved now gets, or None."""
-    return _stacks.hooks[-1] if _stacks.hooks else None
-
+from . import engine
+from .._core.tensor_base import TensorBase as Tensor
+from .function import GradientEdge, Node, SavedTensor, edge_of  # noqa: F401  (torch.autograd.graph's names)
+from .function import current_hooks, saved_hooks  # noqa: F401  (current_hooks: the pair in force)
+from .inference import InferenceCounter
 
 class saved_tensors_hooks:
     """Context manager: tensors saved for backward inside it go through ``pack_hook`` and, when
@@ -47,12 +33,12 @@ class saved_tensors_hooks:
         self.unpack_hook = unpack_hook
 
     def __enter__(self):
-        if _stacks.disabled:  # PyTorch: SavedTensorDefaultHooks::push_hooks checks the "disabled" message first
-            raise RuntimeError(_stacks.disabled[-1])
-        _stacks.hooks.append((self.pack_hook, self.unpack_hook))
+        if saved_hooks.disabled:  # PyTorch: SavedTensorDefaultHooks::push_hooks checks the "disabled" message first
+            raise RuntimeError(saved_hooks.disabled[-1])
+        saved_hooks.hooks.append((self.pack_hook, self.unpack_hook))
 
     def __exit__(self, *exc):
-        _stacks.hooks.pop()
+        saved_hooks.hooks.pop()
         return False
 
 
@@ -84,26 +70,13 @@ class disable_saved_tensors_hooks:
         self.error_message = error_message
 
     def __enter__(self):
-        if _stacks.hooks:
+        if saved_hooks.hooks:
             raise RuntimeError(self.error_message)
-        _stacks.disabled.append(self.error_message)
+        saved_hooks.disabled.append(self.error_message)
 
     def __exit__(self, *exc):
-        _stacks.disabled.pop()
+        saved_hooks.disabled.pop()
         return False
-
-
-class GradientEdge(NamedTuple):
-    """One edge of the graph, ``(node, output_nr)``: where the gradient of a tensor arrives (PyTorch's own).
-
-    ``autograd.grad(loss, get_gradient_edge(x))`` gives the same gradient as ``autograd.grad(loss, x)``, and needs
-    only the edge, not the tensor.  minigrad takes edges among the ``inputs`` of ``grad()`` and ``backward()``.
-    (PyTorch's third field keeps a graph made of Python nodes alive; minigrad's nodes are all Python objects that the
-    edge itself keeps alive, so it stays None.)
-    """
-    node: Node
-    output_nr: int
-    ownership_token: Node = None
 
 
 def get_gradient_edge(tensor):
@@ -117,8 +90,6 @@ def get_gradient_edge(tensor):
 def increment_version(tensor):
     """Note that ``tensor`` (or each tensor of a list) was changed in place behind autograd's back, e.g. through
     ``.numpy()``: backward then refuses the saved copies of its old values, as after any in-place op."""
-    from ..tensor import Tensor
-    from .inference import InferenceCounter
     for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
         if type(t._vc) is not InferenceCounter:  # (an inference tensor has no version to bump, as in PyTorch)
             t._vc[0] += 1
@@ -142,7 +113,6 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
     (``None`` for those it does not compute).  ``mode="any"``: ``fn(grad)`` with the first gradient that arrives.
     Both are built from ordinary tensor hooks that count, per backward (``current_graph_task_id``), what arrived.
     """
-    from . import engine
     if mode not in ("all", "any"):
         raise ValueError(f"Expects mode to be one of {('all', 'any')} but got {mode}")
     if mode == "any":

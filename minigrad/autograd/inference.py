@@ -16,16 +16,12 @@ PyTorch).  minigrad marks an inference tensor by the type of that counter: ``Inf
 still a list with the number in-place ops bump inside inference mode, which nothing reads.
 """
 import functools
-import threading
 
 from . import grad_mode
+from .._core.tensor_base import InferenceCounter, inference_state, new_counter  # noqa: F401  (re-exported)
 
 
-class _InferenceMode(threading.local):
-    enabled = False  # inference mode belongs to the thread, as PyTorch's
-
-
-_state = _InferenceMode()
+_state = inference_state  # the flag each thread has (the base layer reads it to mark new tensors)
 
 SAVED_MSG = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
              "computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and "
@@ -34,15 +30,6 @@ INPLACE_MSG = ("Inplace update to inference tensor outside InferenceMode is not 
                "normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.")
 REQUIRES_GRAD_MSG = "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
 VERSION_MSG = "Inference tensors do not track version counter."
-
-
-class InferenceCounter(list):
-    """The version counter of a tensor made in inference mode: its type is the mark (PyTorch keeps none)."""
-
-
-def new_counter():
-    """A new tensor's version counter: ``[0]``, or an ``InferenceCounter`` inside inference mode."""
-    return InferenceCounter([0]) if _state.enabled else [0]
 
 
 def is_inference(input):  # noqa: A002  (torch.is_inference(t) is t.is_inference())

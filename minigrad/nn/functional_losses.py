@@ -18,7 +18,7 @@ from ..autograd import grad_mode
 from ..ops import elementwise_loss as _elementwise_loss
 from ..ops import loss as _loss
 from ..ops.elementwise import AddScalar, MulScalar, SubScalar, filled
-from ..ops.statistics import reduced_dims
+from ..ops._util import reduced_dims
 from ..tensor import _TYPE_NAMES
 from .functional_more import _no_gradient_for, logsigmoid
 from .module import _legacy_reduction

@@ -18,9 +18,9 @@
   tril/triu, diag, trace, masked_select, take, nonzero, roll, repeat_interleave, tile, meshgrid, broadcast_tensors
 - ``sorting.py``: sort, argsort, topk, median, unique, msort, quantile, searchsorted, bucketize, isin, histc, bincount
 """
-from ..tensor import Tensor
+from .._core.tensor_base import TensorBase as Tensor
 from ._util import as_operand, broadcast_shape, check_not_bool, is_expandable_to, sum_to
-from .elementwise import (Abs, Add, AddScalar, Clamp, Clone, CopyFrom, Div, DivMode, DivScalar, Exp, Fill, Log, Maximum, Mul,
+from .elementwise import (Abs, Add, AddScalar, binary, Clamp, Clone, CopyFrom, Div, DivMode, DivScalar, Exp, Fill, Log, Maximum, Mul,
                           MulScalar, Neg, Pow, PowScalarBase, PowTensor, Reciprocal, Relu, Rsub, Sigmoid, SigmoidBackward,
                           Sqrt, Sub, Tanh,
                           TanhBackward, Threshold, ThresholdBackward, ThresholdInPlace, Sign, Sgn, ToCopy,
@@ -32,13 +32,3 @@ from .reduce import Max, MaxDim, Mean, MeanDim, Min, MinDim, MinReturnTypes, Ret
 from .shape import (Cat, Diagonal, Expand, Index, IndexGrad, IndexPut, Permute, Select, Slice, Squeeze, SqueezeDim, Stack,
                     T, Transpose, UnsafeView, Unsqueeze, View, can_view, index, setitem)
 from . import linalg, select, sorting, statistics, unary  # more ops (trigonometry, var/std/norm, gather/scatter/split, einsum ...)
-
-
-def binary(fn, a, b, alpha=1):
-    """Apply a two-tensor op to tensor ``a`` and ``b``; a Python number ``b`` becomes a 0-dim tensor
-    without gradient (as in PyTorch)."""
-    if fn is Sub:  # (before a Python bool becomes an integer tensor: PyTorch refuses it as a bool)
-        check_not_bool(a, b, "Subtraction")
-    b = as_operand(b, a)
-    broadcast_shape(a, b)  # raises PyTorch's error when the shapes don't broadcast
-    return fn.apply(a, b) if alpha == 1 else fn.apply(a, b, alpha)

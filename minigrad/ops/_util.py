@@ -3,8 +3,8 @@ import numpy as np
 
 from .. import _dtype
 from .._dtype import is_expandable_to  # noqa: F401  (re-exported for the op files)
-from ..tensor import Tensor, _wrap_dim  # noqa: F401  (re-exported for the op files)
-from .layout import cast, laid_out
+from .._core.tensor_base import TensorBase as Tensor, _wrap_dim  # noqa: F401  (re-exported for the op files)
+from .._core.layout import cast, laid_out
 
 
 def as_operand(x, like):
@@ -151,6 +151,41 @@ def dims_arg(dim, ndim):
     return (_wrap_dim(dim, ndim),)
 
 
+
+def reduce_dims(dim, ndim):
+    """The dims a reduction runs over, sorted, with PyTorch's checks: each in range (``IndexError``),
+    none named twice. ``()`` means every dim; a 0-dim tensor takes dim 0 or -1 and reduces nothing."""
+    dims = dims_arg(dim, ndim) if dim != () else tuple(range(ndim))
+    for d in dims:
+        if dims.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return dims if ndim else ()
+
+
+def reduced_dims(dim, ndim):
+    """``dim=None`` (or ``()``, ``[]``) means every dim; otherwise PyTorch's dim checks (``reduce_dims``)."""
+    return reduce_dims(() if dim is None or dim == [] else dim, ndim)
+
 def constant(array):
     """A tensor that needs no gradient (masks, one-hots) for use inside backward formulas."""
     return Tensor(np.asarray(array))
+
+
+def compare(fn, a, b):
+    """``a == b``, ``a < b``, ...: a bool tensor, the two compared in their common dtype, as PyTorch's
+    TensorIterator does (a float32 tensor and a float64 0-dim one in float32), laid out as PyTorch's."""
+    if isinstance(b, Tensor) and a._data.shape != b._data.shape:
+        broadcast_shape(a, b)  # PyTorch's error when the shapes do not broadcast
+    x, y = operands(a, b) if isinstance(b, Tensor) else (a._data, b)
+    return Tensor(laid_out(np.asarray(fn(x, y)), a._data, y))
+
+
+def view_of(a, array):
+    """A tensor that shares memory and version counter with ``a``."""
+    out = Tensor(array)
+    out._vc = a._vc
+    out._base = a if a._base is None else a._base
+    out._view_version = a._vc[0]  # (its history is up to date with the base's until the next in-place change)
+    out._creation_meta = a._creation_meta  # (a view of a view made in no_grad mode, or of a piece of split(), is one too)
+    out._zerotensor = a._zerotensor  # (and a view of a ZeroTensor: ops/zerotensor.py)
+    return out

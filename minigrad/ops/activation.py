@@ -10,10 +10,10 @@ import math
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import _TYPE_NAMES, Tensor
+from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 from ._fast import keep_or_zero
 from ._util import constant, rounded_once
-from .layout import laid_out, preserve_format_strides, with_strides
+from .._core.layout import laid_out, preserve_format_strides, with_strides
 from .elementwise import AddScalar, DivScalar, MulScalar, SigmoidBackward, filled, grad_where, where, zeros_like_grad
 from .unary import Erf, NoDerivative
 

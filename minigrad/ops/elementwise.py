@@ -8,10 +8,10 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.function import Function
-from ..tensor import Tensor
+from .._core.tensor_base import TensorBase as Tensor
 from ._fast import keep_or_zero
-from .layout import cast, laid_out
-from ._util import check_not_bool, constant, float_data, operands, result, result_type, rounded_once, sum_to
+from .._core.layout import cast, laid_out
+from ._util import as_operand, broadcast_shape, check_not_bool, constant, float_data, operands, result, result_type, rounded_once, sum_to
 from . import zerotensor
 
 
@@ -513,6 +513,7 @@ class Threshold(Function):
 
 class ThresholdInPlace(Threshold):
     """``F.threshold(x, threshold, value, inplace=True)``: PyTorch names the in-place node ``ThresholdBackward1``."""
+    expanded_write = "same_place"  # (ops/inplace.py: each place gets its own new value)
     node_name = "ThresholdBackward1"
 
 
@@ -752,6 +753,7 @@ class Clone(Function):
 
 class Fill(Function):
     """``x.fill_(v)``: the old values get no gradient."""
+    expanded_write = "fill"  # (what PyTorch lets it write into an expanded tensor: ops/inplace.py)
     node_name = "FillBackward2"
 
     @staticmethod
@@ -765,6 +767,7 @@ class Fill(Function):
 
 class Zero(Fill):
     """``x.zero_()``."""
+    expanded_write = "fill"  # (ops/inplace.py: it may write into an expanded tensor)
     node_name = "ZeroBackward0"
 
 
@@ -787,3 +790,50 @@ class CopyFrom(Function):
         shape, dtype = ctx.src_meta
         g_src = sum_to(grad, shape) if ctx.needs_input_grad[1] else None
         return constant(np.zeros_like(grad._data)) if ctx.needs_input_grad[0] else None, g_src  # (zeros_like(grad))
+
+
+# ------------------------------------------------------------------ clamp_min / clamp_max
+class ClampMin(Function):
+    """``max(x, lo)``: the gradient passes where ``x >= lo``."""
+    node_name = "ClampMinBackward0"
+
+    @staticmethod
+    def forward(ctx, a, lo):
+        ctx.save_for_backward(a)
+        ctx.lo = lo
+        b = as_operand(lo, a)
+        x, y = operands(a, b)
+        return result(a, b, np.maximum(y, x))  # (lo first: -0.0 stays, as in PyTorch)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, = ctx.saved_tensors
+        return grad_where(a._data >= ctx.lo, grad), None
+
+
+class ClampMax(Function):
+    """``min(x, hi)``: the gradient passes where ``x <= hi``."""
+    node_name = "ClampMaxBackward0"
+
+    @staticmethod
+    def forward(ctx, a, hi):
+        ctx.save_for_backward(a)
+        ctx.hi = hi
+        b = as_operand(hi, a)
+        x, y = operands(a, b)
+        return result(a, b, np.minimum(y, x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, = ctx.saved_tensors
+        return grad_where(a._data <= ctx.hi, grad), None
+
+
+def binary(fn, a, b, alpha=1):
+    """Apply a two-tensor op to tensor ``a`` and ``b``; a Python number ``b`` becomes a 0-dim tensor
+    without gradient (as in PyTorch)."""
+    if fn is Sub:  # (before a Python bool becomes an integer tensor: PyTorch refuses it as a bool)
+        check_not_bool(a, b, "Subtraction")
+    b = as_operand(b, a)
+    broadcast_shape(a, b)  # raises PyTorch's error when the shapes don't broadcast
+    return fn.apply(a, b) if alpha == 1 else fn.apply(a, b, alpha)

@@ -9,9 +9,9 @@ number for ``"mean"``).
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import _TYPE_NAMES, Tensor
+from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 from ._util import sum_to
-from .layout import laid_out
+from .._core.layout import laid_out
 from .activation import LogSigmoid
 from .elementwise import AddScalar, DivScalar, grad_where
 from .loss import _check_reduction

@@ -21,13 +21,12 @@ from .._dtype import can_cast, is_expandable_to
 from ..autograd import anomaly_mode, grad_mode, inference
 from ..devices import contiguous_format
 from ..autograd.function import FREED_MSG, Function, Node, SavedTensor, edge_of, next_sequence_nr, rebase_history
-from ..tensor import _TYPE_NAMES, Tensor
+from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor
 from ._fast import update_in_place
-from .layout import dense, empty_strided
-from ._util import broadcast_shape, check_not_bool
-from . import select, shape, zerotensor
-from .elementwise import Add, Clamp, Clone, CopyFrom, Div, Fill, Mul, Sub, ThresholdInPlace, Zero
-from .unary import ClampMax, ClampMin
+from .._core.layout import dense, empty_strided
+from ._util import broadcast_shape, check_not_bool, view_of
+from . import zerotensor
+from .elementwise import Add, Clamp, ClampMax, ClampMin, Clone, CopyFrom, Div, Mul, Sub
 
 _UFUNCS = {Add: np.add, Sub: np.subtract, Mul: np.multiply, Div: np.true_divide}  # (for update_in_place)
 
@@ -54,13 +53,14 @@ def inplace(t, fn, *args):
     if fn is Sub:  # (before the operands' shapes: PyTorch refuses bools first)
         check_not_bool(t, args[0], "Subtraction")
     shared = has_internal_overlap(t._data)  # an expanded tensor: some of its elements are one place in memory
-    if shared and fn not in _WRITE_SHARED_PLACES and not (fn in _TRIANGLES and _triangle_in_place(t._data)):
+    how = _expanded_write(fn)
+    if shared and how in (None, "triangle") and not (how == "triangle" and _triangle_in_place(t._data)):
         raise RuntimeError(SHARED_PLACE)  # (then the operands, as in PyTorch)
-    if shared and fn in _INDEX_PUTS:  # (they warn first, then check their operands)
+    if shared and how in _INDEX_PUTS:  # (they warn first, then check their operands)
         _warn_expanded(fn, args)
     for other in args:  # (after those checks, as in PyTorch, where the kernel checks its operands)
         # (x[key] = value: IndexPut checks; fill_ reads its 0-dim value as a number first: x.fill_(x[0]) is fine)
-        if isinstance(other, Tensor) and not getattr(fn, "indexed", False) and fn is not shape.FillTensor:
+        if isinstance(other, Tensor) and not getattr(fn, "indexed", False) and _expanded_write(fn) != "fill":
             _check_operand(t, other)
     if not recording:  # under no_grad (an optimizer step) or without gradients: only the numbers change
         _set_values(t, fn, args, shared)
@@ -257,9 +257,9 @@ class AsStrided(Function):
         sizes, strides, offset = geometry
         x = base._data
         if x.size == 0 or 0 in sizes:
-            return shape.view_of(base, np.empty(sizes, x.dtype))
+            return view_of(base, np.empty(sizes, x.dtype))
         memory = np.lib.stride_tricks.as_strided(x, (offset + 1,), (x.itemsize,))  # from the first element on
-        return shape.view_of(base, np.lib.stride_tricks.as_strided(memory[offset:], sizes,
+        return view_of(base, np.lib.stride_tricks.as_strided(memory[offset:], sizes,
                                                                    tuple(n * x.itemsize for n in strides)))
 
     @staticmethod
@@ -363,13 +363,14 @@ def has_internal_overlap(a):
     return a.size > 0 and any(stride == 0 and size > 1 for size, stride in zip(a.shape, a.strides))
 
 
-# the in-place ops PyTorch lets write into an expanded tensor (see _write_expanded)
-_FILLS = (Fill, Zero, shape.FillTensor)
-_MASKED_FILLS = (select.MaskedFill, select.MaskedFillTensor)
-_INDEX_PUTS = _MASKED_FILLS + (shape.IndexPut, shape.IndexPutAccumulate)
-_SAME_PLACE_SAME_VALUE = (ThresholdInPlace,)  # (threshold_'s kernel does not check: each place gets its own new value)
-_WRITE_SHARED_PLACES = _FILLS + _INDEX_PUTS + _SAME_PLACE_SAME_VALUE
-_TRIANGLES = (select.Tril, select.Triu)
+# The in-place ops PyTorch lets write into an expanded tensor say how, in their class attribute expanded_write (see
+# _write_expanded): "fill" (fill_, zero_), "same_place" (threshold_'s kernel does not check: each place gets its own
+# new value), "index_put", "index_put_accumulate" and "masked_fill" (with a warning), "triangle" (tril_, triu_).
+_INDEX_PUTS = ("index_put", "index_put_accumulate", "masked_fill")
+
+
+def _expanded_write(fn):
+    return getattr(fn, "expanded_write", None)
 
 
 def _triangle_in_place(a):
@@ -393,19 +394,20 @@ def _write_expanded(t, out, fn, args):
     write one value everywhere; ``index_put_`` and ``masked_fill_`` (``x[key] = v`` with a list, tensor or
     mask) write the places they pick (``inplace`` warned that this is deprecated); ``tril_``/``triu_`` zero
     every place outside the triangle; ``threshold_`` writes each place from its own old value.  (Every other op refused before it began: ``inplace``.)"""
-    if fn in _FILLS or fn in _SAME_PLACE_SAME_VALUE:
+    how = _expanded_write(fn)
+    if how in ("fill", "same_place"):
         np.copyto(t._data, out._data, casting="unsafe")
         return
-    if fn in _TRIANGLES:  # zeros into every place outside the triangle, whichever element it belongs to
+    if how == "triangle":  # zeros into every place outside the triangle, whichever element it belongs to
         keep = fn.numpy_fn(np.ones(t._data.shape[-2:], bool), args[0])
         t._data[~np.broadcast_to(keep, t._data.shape)] = 0
         return
     key, value = args[0], args[1]
-    if fn is shape.IndexPutAccumulate:  # every indexed element adds its value, into shared places too
+    if how == "index_put_accumulate":  # every indexed element adds its value, into shared places too
         with np.errstate(invalid="ignore", over="ignore"):
             np.add.at(t._data, key, value._data)
         return
-    if fn is shape.IndexPut:  # one index after the other: where two share a place, the last stays
+    if how == "index_put":  # one index after the other: where two share a place, the last stays
         t._data[key] = value._data.astype(t._data.dtype)
         return
     np.copyto(t._data, out._data, casting="unsafe", where=np.broadcast_to(key, t._data.shape))  # masked_fill_
@@ -415,7 +417,7 @@ def _warn_expanded(fn, args):
     """``index_put_`` and ``masked_fill_`` into an expanded tensor: PyTorch warns that it is deprecated."""
     key, value = args[0], args[1]
     keys = key if isinstance(key, tuple) else (key,)
-    masked = fn in _MASKED_FILLS
+    masked = _expanded_write(fn) == "masked_fill"
     if not masked:
         warnings.warn(EXPANDED_WRITE.format(op="index_put_", example="tensor[indices] = tensor", line=976),
                       UserWarning, stacklevel=5)
@@ -425,10 +427,6 @@ def _warn_expanded(fn, args):
 
 
 # how PyTorch's clamp_ with a number bound names the integer types (C++'s names)
-_C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-            "bool": "bool"}
-
-
 def check_fits(t, out, fn=None, args=()):
     """An in-place op keeps ``t``'s dtype, so its result must fit in it, as PyTorch checks: no floating-point
     result into an integer tensor (``long_tensor.add_(1.5)``), nothing but bools into a bool tensor.
@@ -439,5 +437,5 @@ def check_fits(t, out, fn=None, args=()):
         return
     name = _TYPE_NAMES[want.name]
     if fn in (Clamp, ClampMin, ClampMax) and any(isinstance(a, (int, float)) for a in args):
-        name = _C_NAMES[want.name]  # (clamp_ with a number takes another path inside PyTorch)
+        name = C_NAMES[want.name]  # (clamp_ with a number takes another path inside PyTorch)
     raise RuntimeError(f"result type {_TYPE_NAMES[have.name]} can't be cast to the desired output type {name}")

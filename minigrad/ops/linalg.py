@@ -4,7 +4,7 @@ import math
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from .._core.tensor_base import TensorBase as Tensor
 from ._fast import add_bias, column_major, mm_mat2_backward
 from ._util import sum_to
 
@@ -335,7 +335,7 @@ def _times_minus(x, y, p):
 
 def cross(a, b, dim=None):
     import warnings
-    from ..tensor import _wrap_dim
+    from .._core.tensor_base import _wrap_dim
     from ._util import broadcast_shape
     shape = broadcast_shape(a, b)
     if dim is None:  # the first dim of size 3 (torch.linalg.cross takes the last one)
@@ -379,7 +379,7 @@ def tensordot(a, b, dims=2):
     builds it: a contracted dim of size 1 on one side is summed away first; both are permuted so the
     contracted dims meet, reshaped to matrices, multiplied by ``mm``, and the product reshaped
     (``ViewBackward0``); when every dim is contracted, a ``dot`` instead."""
-    from ..tensor import _wrap_dim
+    from .._core.tensor_base import _wrap_dim
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")

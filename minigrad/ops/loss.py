@@ -5,10 +5,10 @@ import math
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import _TYPE_NAMES, Tensor
+from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 from ._util import constant, result_type, sum_to
 from .elementwise import DivScalar, MulScalar
-from .layout import laid_out
+from .._core.layout import laid_out
 from .statistics import Norm
 from .unary import NoDerivative
 

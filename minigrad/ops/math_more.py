@@ -15,16 +15,17 @@ need no ``sum_to``.
 numpy has no lgamma, digamma, polygamma, erfinv or i1: they are written below from Python's ``math``
 module and the algorithms PyTorch's kernels use (``aten/src/ATen/native/Math.h``), in float64.
 """
+import functools
 import math
 
 import numpy as np
 
 from .. import _dtype
 from ..autograd.function import Function
-from ..tensor import _TYPE_NAMES, Tensor
-from ._util import as_operand, float_data, operands, result_type, rounded_once
+from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
+from ._util import as_operand, compare, float_data, operands, result_type, rounded_once
 from .elementwise import AddScalar, MulScalar, PowScalarBase, SubScalar, Where, constant, filled
-from .layout import laid_out
+from .._core.layout import laid_out
 from .unary import NoDerivative, _quiet, _SelfUnary
 
 PI = math.pi
@@ -703,8 +704,7 @@ class _CompareInPlace(Function):
 
     @classmethod
     def forward(cls, ctx, a, b):
-        from ..tensor import _compare
-        return _compare(cls.numpy_fn, a, b)
+        return compare(cls.numpy_fn, a, b)
 
     @staticmethod
     def backward(ctx, grad):
@@ -762,7 +762,7 @@ class Ge(_CompareInPlace):
 
 def compare_inplace(name, t, tensor_fn, number_fn, other):
     """``t.lt_(other)``: the tensor form of the comparison (``Lt``) or the number form (``LtScalar``)."""
-    from . import inplace
+    from .inplace import inplace
     check_tensor_or_number(name, other)
     if isinstance(other, Tensor):
         return inplace(t, tensor_fn, other)
@@ -839,13 +839,13 @@ def check_tensor_or_number(name, other, arg="other"):
 
 def tensor_binary(fn, name, a, b, arg="other"):
     """``a.atan2(b)``: ``b`` must be a tensor, and the two shapes must broadcast."""
-    from . import binary
+    from .elementwise import binary
     return binary(fn, a, check_tensor(name, b, 1, arg))
 
 
 def inplace_binary(fn, name, a, b, arg="other"):
     """``a.atan2_(b)``: as ``tensor_binary``, written into ``a``."""
-    from . import inplace
+    from .inplace import inplace
     return inplace(a, fn, check_tensor(name, b, 1, arg))
 
 
@@ -911,123 +911,125 @@ def dtype_is_signed(a):
 
 # ------------------------------------------------------------------ the functions: minigrad.atan2(x, y) is x.atan2(y)
 def _call(name, method, input, *args, others=(), out=None):  # noqa: A002
-    """``minigrad.<name>(input, *args, out=out)``: the Tensor method, its result written into ``out`` when given.
-    ``others``: the arguments that must be tensors, as ``(value, argument name)``, checked as PyTorch does."""
+    """``minigrad.<name>(input, *args, out=out)``: the Tensor method (a function, or the method's name), its
+    result written into ``out`` when given. ``others``: the arguments that must be tensors, as ``(value, argument
+    name)``, checked as PyTorch does."""
     check_tensor(name, input, 1, "input")
     for position, (value, arg) in enumerate(others, start=2):
         check_tensor(name, value, position, arg)
+    run = getattr(input, method) if isinstance(method, str) else functools.partial(method, input)
     if out is not None:
-        from .._out import write_out
-        return write_out(name, out, (input,) + args, lambda: method(input, *args))
-    return method(input, *args)
+        from ._out import write_out
+        return write_out(name, out, (input,) + args, lambda: run(*args))
+    return run(*args)
 
 
 def asinh(input, *, out=None):  # noqa: A002
-    return _call("asinh", Tensor.asinh, input, out=out)
+    return _call("asinh", "asinh", input, out=out)
 
 
 def acosh(input, *, out=None):  # noqa: A002
-    return _call("acosh", Tensor.acosh, input, out=out)
+    return _call("acosh", "acosh", input, out=out)
 
 
 def atanh(input, *, out=None):  # noqa: A002
-    return _call("atanh", Tensor.atanh, input, out=out)
+    return _call("atanh", "atanh", input, out=out)
 
 
 arcsinh, arccosh, arctanh = asinh, acosh, atanh
 
 
 def erfc(input, *, out=None):  # noqa: A002
-    return _call("erfc", Tensor.erfc, input, out=out)
+    return _call("erfc", "erfc", input, out=out)
 
 
 def erfinv(input, *, out=None):  # noqa: A002
-    return _call("erfinv", Tensor.erfinv, input, out=out)
+    return _call("erfinv", "erfinv", input, out=out)
 
 
 def lgamma(input, *, out=None):  # noqa: A002
-    return _call("lgamma", Tensor.lgamma, input, out=out)
+    return _call("lgamma", "lgamma", input, out=out)
 
 
 def digamma(input, *, out=None):  # noqa: A002
-    return _call("digamma", Tensor.digamma, input, out=out)
+    return _call("digamma", "digamma", input, out=out)
 
 
 def polygamma(n, input, *, out=None):  # noqa: A002
     check_polygamma_order(n)
-    return _call("polygamma", Tensor.polygamma, input, n, out=out)
+    return _call("polygamma", "polygamma", input, n, out=out)
 
 
 def i0(input, *, out=None):  # noqa: A002
-    return _call("i0", Tensor.i0, input, out=out)
+    return _call("i0", "i0", input, out=out)
 
 
 def sinc(input, *, out=None):  # noqa: A002
-    return _call("sinc", Tensor.sinc, input, out=out)
+    return _call("sinc", "sinc", input, out=out)
 
 
 def deg2rad(input, *, out=None):  # noqa: A002
-    return _call("deg2rad", Tensor.deg2rad, input, out=out)
+    return _call("deg2rad", "deg2rad", input, out=out)
 
 
 def rad2deg(input, *, out=None):  # noqa: A002
-    return _call("rad2deg", Tensor.rad2deg, input, out=out)
+    return _call("rad2deg", "rad2deg", input, out=out)
 
 
 def logit(input, eps=None, *, out=None):  # noqa: A002
-    return _call("logit", Tensor.logit, input, eps, out=out)
+    return _call("logit", "logit", input, eps, out=out)
 
 
 def atan2(input, other, *, out=None):  # noqa: A002
-    return _call("atan2", Tensor.atan2, input, other, others=[(other, "other")], out=out)
+    return _call("atan2", "atan2", input, other, others=[(other, "other")], out=out)
 
 
 def arctan2(input, other, *, out=None):  # noqa: A002
-    return _call("arctan2", Tensor.arctan2, input, other, others=[(other, "other")], out=out)
+    return _call("arctan2", "arctan2", input, other, others=[(other, "other")], out=out)
 
 
 def hypot(input, other, *, out=None):  # noqa: A002
-    return _call("hypot", Tensor.hypot, input, other, others=[(other, "other")], out=out)
+    return _call("hypot", "hypot", input, other, others=[(other, "other")], out=out)
 
 
 def logaddexp(input, other, *, out=None):  # noqa: A002
-    return _call("logaddexp", Tensor.logaddexp, input, other, others=[(other, "other")], out=out)
+    return _call("logaddexp", "logaddexp", input, other, others=[(other, "other")], out=out)
 
 
 def logaddexp2(input, other, *, out=None):  # noqa: A002
-    return _call("logaddexp2", Tensor.logaddexp2, input, other, others=[(other, "other")], out=out)
+    return _call("logaddexp2", "logaddexp2", input, other, others=[(other, "other")], out=out)
 
 
 def ldexp(input, other, *, out=None):  # noqa: A002
-    return _call("ldexp", Tensor.ldexp, input, other, others=[(other, "other")], out=out)
+    return _call("ldexp", "ldexp", input, other, others=[(other, "other")], out=out)
 
 
 def nextafter(input, other, *, out=None):  # noqa: A002
-    return _call("nextafter", Tensor.nextafter, input, other, others=[(other, "other")], out=out)
+    return _call("nextafter", "nextafter", input, other, others=[(other, "other")], out=out)
 
 
 def fmax(input, other, *, out=None):  # noqa: A002
-    return _call("fmax", Tensor.fmax, input, other, others=[(other, "other")], out=out)
+    return _call("fmax", "fmax", input, other, others=[(other, "other")], out=out)
 
 
 def fmin(input, other, *, out=None):  # noqa: A002
-    return _call("fmin", Tensor.fmin, input, other, others=[(other, "other")], out=out)
+    return _call("fmin", "fmin", input, other, others=[(other, "other")], out=out)
 
 
 def heaviside(input, values, *, out=None):  # noqa: A002
-    return _call("heaviside", Tensor.heaviside, input, values, others=[(values, "values")], out=out)
+    return _call("heaviside", "heaviside", input, values, others=[(values, "values")], out=out)
 
 
 def gcd(input, other, *, out=None):  # noqa: A002
-    return _call("gcd", Tensor.gcd, input, other, others=[(other, "other")], out=out)
+    return _call("gcd", "gcd", input, other, others=[(other, "other")], out=out)
 
 
 def lcm(input, other, *, out=None):  # noqa: A002
-    return _call("lcm", Tensor.lcm, input, other, others=[(other, "other")], out=out)
+    return _call("lcm", "lcm", input, other, others=[(other, "other")], out=out)
 
 
 def copysign(input, other, *, out=None):  # noqa: A002
-    return _call("copysign", Tensor.copysign, input, other, out=out)
+    return _call("copysign", "copysign", input, other, out=out)
 
 
 def float_power(input, exponent, *, out=None):  # noqa: A002
@@ -1036,7 +1038,7 @@ def float_power(input, exponent, *, out=None):  # noqa: A002
                            "operation's result requires dtype Double")
     if not isinstance(input, Tensor) and isinstance(exponent, Tensor):  # a number to a tensor power: PowBackward2
         return _call("float_power", _number_to_float_power, exponent, input, out=out)
-    return _call("float_power", Tensor.float_power, input, exponent, out=out)
+    return _call("float_power", "float_power", input, exponent, out=out)
 
 
 def _number_to_float_power(exponent, number):
@@ -1045,64 +1047,64 @@ def _number_to_float_power(exponent, number):
 
 
 def signbit(input, *, out=None):  # noqa: A002
-    return _call("signbit", Tensor.signbit, input, out=out)
+    return _call("signbit", "signbit", input, out=out)
 
 
 def isposinf(input, *, out=None):  # noqa: A002
-    return _call("isposinf", Tensor.isposinf, input, out=out)
+    return _call("isposinf", "isposinf", input, out=out)
 
 
 def isneginf(input, *, out=None):  # noqa: A002
-    return _call("isneginf", Tensor.isneginf, input, out=out)
+    return _call("isneginf", "isneginf", input, out=out)
 
 
 def absolute(input, *, out=None):  # noqa: A002
-    return _call("absolute", Tensor.abs, input, out=out)
+    return _call("absolute", "abs", input, out=out)
 
 
 def negative(input, *, out=None):  # noqa: A002
-    return _call("negative", Tensor.neg, input, out=out)
+    return _call("negative", "neg", input, out=out)
 
 
 def fix(input, *, out=None):  # noqa: A002
-    return _call("fix", Tensor.trunc, input, out=out)
+    return _call("fix", "trunc", input, out=out)
 
 
 def greater(input, other, *, out=None):  # noqa: A002
-    return _call("greater", Tensor.greater, input, other, out=out)
+    return _call("greater", "greater", input, other, out=out)
 
 
 def greater_equal(input, other, *, out=None):  # noqa: A002
-    return _call("greater_equal", Tensor.greater_equal, input, other, out=out)
+    return _call("greater_equal", "greater_equal", input, other, out=out)
 
 
 def less(input, other, *, out=None):  # noqa: A002
-    return _call("less", Tensor.less, input, other, out=out)
+    return _call("less", "less", input, other, out=out)
 
 
 def less_equal(input, other, *, out=None):  # noqa: A002
-    return _call("less_equal", Tensor.less_equal, input, other, out=out)
+    return _call("less_equal", "less_equal", input, other, out=out)
 
 
 def not_equal(input, other, *, out=None):  # noqa: A002
-    return _call("not_equal", Tensor.not_equal, input, other, out=out)
+    return _call("not_equal", "not_equal", input, other, out=out)
 
 
 def frexp(input):  # noqa: A002  (PyTorch's out= is a pair of tensors: not here)
-    return _call("frexp", Tensor.frexp, input)
+    return _call("frexp", "frexp", input)
 
 
 def is_signed(input):  # noqa: A002
-    return _call("is_signed", Tensor.is_signed, input)
+    return _call("is_signed", "is_signed", input)
 
 
 # (no out=)
 def positive(input):  # noqa: A002
-    return _call("positive", Tensor.positive, input)
+    return _call("positive", "positive", input)
 
 
 def isreal(input):  # noqa: A002
-    return _call("isreal", Tensor.isreal, input)
+    return _call("isreal", "isreal", input)
 
 
 # minigrad.xxx_(x) is x.xxx_() (PyTorch has these functions for a few ops)

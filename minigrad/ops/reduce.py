@@ -9,20 +9,10 @@ import numpy as np
 
 from ..autograd import grad_mode
 from ..autograd.function import Function
-from ..tensor import _TYPE_NAMES, Tensor
-from ._util import dims_arg
+from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
+from ._util import dims_arg, reduce_dims
 from .elementwise import DivScalar
 from .select import MaskedFillTensor, value_selecting_backward
-
-
-def reduce_dims(dim, ndim):
-    """The dims a reduction runs over, sorted, with PyTorch's checks: each in range (``IndexError``),
-    none named twice. ``()`` means every dim; a 0-dim tensor takes dim 0 or -1 and reduces nothing."""
-    dims = dims_arg(dim, ndim) if dim != () else tuple(range(ndim))
-    for d in dims:
-        if dims.count(d) > 1:
-            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    return dims if ndim else ()
 
 
 def check_sum_dtype(a, dtype):

@@ -17,11 +17,11 @@ import numpy as np
 from .. import _dtype
 from ..autograd.function import Function
 from ..devices import contiguous_format
-from ..tensor import _TYPE_NAMES, Tensor, _wrap_dim
-from ._util import broadcast_shape, sum_to
+from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor, _wrap_dim
+from ._util import broadcast_shape, reduced_dims, sum_to
 from .elementwise import MulScalar
-from .layout import cast, empty_strided
-from .shape import DiagonalGrad, IndexAddGrad, MaskedScatterGrad, PutGrad, diagonal_view, view_of
+from .._core.layout import cast, empty_strided
+from .shape import DiagonalGrad, IndexAddGrad, MaskedScatterGrad, PutGrad, cat, diagonal_view, stack, view_of
 
 
 def index_array(index, what):
@@ -40,6 +40,7 @@ def index_array(index, what):
 # ------------------------------------------------------------------ masked_fill
 class MaskedFill(Function):
     """``x.masked_fill(mask, value)``: ``value`` where ``mask`` is true; the gradient passes elsewhere."""
+    expanded_write = "masked_fill"  # (ops/inplace.py: it may write into an expanded tensor, with a warning)
     node_name = "MaskedFillBackward0"
 
     @staticmethod
@@ -351,7 +352,6 @@ class Split(Function):
 
     @staticmethod
     def backward(ctx, *grads):
-        from ..creation import cat
         return cat(list(grads), ctx.dim), None, None
 
 
@@ -376,7 +376,6 @@ class Unbind(Function):
 
     @staticmethod
     def backward(ctx, *grads):
-        from ..creation import stack
         return stack(list(grads), ctx.dim), None
 
 
@@ -591,15 +590,11 @@ def masked_fill_fn(value):
 def mask_array(mask):
     m = mask._data.copy(order="K") if isinstance(mask, Tensor) else np.asarray(mask)  # (a copy: see index_array)
     if m.dtype != np.bool_:
-        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {_C_NAMES[m.dtype.name]}")
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {C_NAMES[m.dtype.name]}")
     return m
 
 
 # how PyTorch's C++ messages name the dtypes
-_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
-            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
-
-
 def scatter(t, dim, index, src=None, value=None):
     return scatter_function(t, src, value).apply(t, *scatter_args(t, dim, index, src, value))
 
@@ -774,6 +769,7 @@ def value_selecting_backward(grad, dim, index, shape, keepdim):
 class Tril(Function):
     """``x.tril(k)``: the lower triangle (on and below diagonal ``k``) of the last two dims, zeros above;
     the gradient passes through the same triangle (``grad.tril(k)``)."""
+    expanded_write = "triangle"  # (ops/inplace.py: zeros everywhere outside the triangle, shared places too)
     node_name = "TrilBackward0"
     numpy_fn = staticmethod(np.tril)
 
@@ -921,7 +917,7 @@ class Take(Function):
 
 def take(t, index):
     if not isinstance(index, Tensor) or index.dtype.name != "int64":
-        from ..tensor import _TYPE_NAMES
+        from .._core.tensor_base import _TYPE_NAMES
         got = _TYPE_NAMES[index.dtype.name] if isinstance(index, Tensor) else type(index).__name__
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {got}")
     if t._data.size == 0 and index._data.size:
@@ -941,7 +937,6 @@ def nonzero(t, as_tuple=False):
 
 
 def count_nonzero(t, dim=None):
-    from .statistics import reduced_dims
     dims = None if dim is None else reduced_dims(dim, t._data.ndim)
     return Tensor(np.asarray(np.count_nonzero(t._data, axis=dims), dtype=np.int64))
 
@@ -1099,26 +1094,22 @@ def atleast_nd(n, tensors):
 
 def vstack(tensors):
     """``torch.vstack``: rows stacked, ``cat(atleast_2d(tensors), 0)`` (``row_stack`` is the same)."""
-    from ..creation import cat
     return cat(atleast_nd(2, [_tensor_list(tensors, "vstack")]), 0)
 
 
 def hstack(tensors):
     """``torch.hstack``: joined along dim 1 (along dim 0 when they are 1-d)."""
-    from ..creation import cat
     tensors = atleast_nd(1, [_tensor_list(tensors, "hstack")])
     return cat(tensors, 0 if tensors[0]._data.ndim == 1 else 1)
 
 
 def dstack(tensors):
     """``torch.dstack``: joined along dim 2 (the depth), ``cat(atleast_3d(tensors), 2)``."""
-    from ..creation import cat
     return cat(atleast_nd(3, [_tensor_list(tensors, "dstack")]), 2)
 
 
 def column_stack(tensors):
     """``torch.column_stack``: 0-d and 1-d tensors become columns (``reshape(numel, 1)``), then ``cat`` along 1."""
-    from ..creation import cat
     tensors = _tensor_list(tensors, "column_stack")
     return cat([t.reshape(t._data.size, 1) if t._data.ndim <= 1 else t for t in tensors], 1)
 
@@ -1285,7 +1276,6 @@ def block_diag(*tensors):
 def cartesian_prod(*tensors):
     """``torch.cartesian_prod(a, b)``: every pair (a_i, b_j) as a row: ``meshgrid``, flattened, stacked along 1.
     One tensor is returned as it is."""
-    from ..creation import stack
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
     for t in tensors:

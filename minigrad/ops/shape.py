@@ -10,20 +10,10 @@ from types import SimpleNamespace
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor, cpp_type_name
-from ._util import _wrap_dim, is_expandable_to, result_type, sum_to
-from .layout import cast, dense_strides, dims_fastest_first, with_strides
-
-
-def view_of(a, array):
-    """A tensor that shares memory and version counter with ``a``."""
-    out = Tensor(array)
-    out._vc = a._vc
-    out._base = a if a._base is None else a._base
-    out._view_version = a._vc[0]  # (its history is up to date with the base's until the next in-place change)
-    out._creation_meta = a._creation_meta  # (a view of a view made in no_grad mode, or of a piece of split(), is one too)
-    out._zerotensor = a._zerotensor  # (and a view of a ZeroTensor: ops/zerotensor.py)
-    return out
+from .._core.tensor_base import TensorBase as Tensor, cpp_type_name
+from ._out import write_out
+from ._util import _wrap_dim, is_expandable_to, result_type, sum_to, view_of
+from .._core.layout import cast, dense_strides, dims_fastest_first, like, with_strides
 
 
 def can_view(array, shape):
@@ -682,6 +672,7 @@ class IndexPut(Function):
     """``x[key] = value`` for a key with lists, tensors or masks (PyTorch's ``index_put_``), computed
     out of place; ``setitem`` writes the result back into ``x``. The overwritten places get no
     gradient, ``value`` gets the gradient of the places it went to (summed where it was broadcast)."""
+    expanded_write = "index_put"  # (ops/inplace.py: it may write into an expanded tensor, with a warning)
     node_name = "IndexPutBackward0"
     indexed = True  # (value has the shape of x[key], not of x: ops.inplace leaves its checks to setitem)
 
@@ -723,6 +714,7 @@ class IndexPutAccumulate(IndexPut):
     """``x.index_put_(indices, values, accumulate=True)``: the values are added in, and a place named twice
     gets both (numpy's ``np.add.at``).  The gradient of ``x`` passes unchanged; ``values`` get that of
     their places, as without ``accumulate``."""
+    expanded_write = "index_put_accumulate"  # (ops/inplace.py: every index adds into its place)
     node_name = "IndexPutBackward0"
 
     @staticmethod
@@ -762,6 +754,7 @@ def index_put(t, indices, values, accumulate=False, in_place=False):
 class FillTensor(Function):
     """``x[:] = 0.5`` (a key that selects all of ``x``, with a number or a 0-dim tensor): PyTorch's
     ``x.fill_(value)`` on ``x`` itself. The old values get no gradient, the value the sum of it."""
+    expanded_write = "fill"  # (ops/inplace.py: it may write into an expanded tensor)
     node_name = "FillBackward3"
 
     @staticmethod
@@ -907,7 +900,7 @@ def _check_index_put_dtype(t, keys, value):
     """``index_put_`` (a key with lists, index arrays or masks) takes a value of ``t``'s dtype only, except where
     PyTorch fills instead (``masked_fill_``: one bool mask among the indices and a single value).  Basic
     keys copy, and convert any dtype."""
-    from ..tensor import _TYPE_NAMES
+    from .._core.tensor_base import _TYPE_NAMES
     indices = [np.asarray(k) for k in keys if _is_advanced(k) and not isinstance(k, bool)]  # (a Python True or False adds a dim, like None)
     indices = [i for i in indices if i.ndim or i.dtype == bool]  # (a 0-dim integer tensor indexes like an int)
     if not indices or (len(indices) == 1 and indices[0].dtype == bool and indices[0].ndim and value._data.size == 1):
@@ -1007,7 +1000,6 @@ def diff(t, n=1, dim=-1, prepend=None, append=None):
     """``torch.diff``: ``x[1:] - x[:-1]`` along ``dim``, ``n`` times, after joining ``prepend`` and
     ``append`` on either side.  Built from other ops, as in PyTorch (``diff_helper``): each step is
     two ``narrow`` views and a ``sub`` (``logical_xor`` for bools), so the graph shows ``SubBackward0``."""
-    from .. import creation
     if t._data.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
@@ -1018,10 +1010,10 @@ def diff(t, n=1, dim=-1, prepend=None, append=None):
             if side._data.ndim != t._data.ndim:
                 raise RuntimeError("diff expects prepend or append to be the same dimension as input")
     if n == 0:  # no difference taken: a copy (PyTorch: zeros_like(x).copy_(x), CopyBackwards)
-        return creation.zeros_like(t).copy_(t)
+        return Tensor(like(t._data, np.zeros(t._data.shape, t._data.dtype))).copy_(t)
     dim = _wrap_dim(dim, t._data.ndim)
     if prepend is not None or append is not None:
-        t = creation.cat([p for p in (prepend, t, append) if p is not None], dim)
+        t = cat([p for p in (prepend, t, append) if p is not None], dim)
     length = t.shape[dim] - 1
     for _ in range(min(n, t.shape[dim])):
         # (PyTorch's C++ builds the right operand first, so x[:-1]'s node is the older one: it runs later)
@@ -1030,3 +1022,49 @@ def diff(t, n=1, dim=-1, prepend=None, append=None):
         t = upper.logical_xor(lower) if t.dtype.name == "bool" else upper - lower
         length -= 1
     return t
+
+
+# ---- torch.cat and torch.stack: their checks, then the op --------------------------------------------
+_CAT_CAST = "minigrad.cat(): input types can't be cast to the desired output type {}"
+
+
+def cat(tensors, dim=0, *, out=None):
+    """Join tensors along an existing dim."""
+    if out is not None:
+        return write_out("cat", out, tensors, lambda: cat(tensors, dim), _CAT_CAST, elementwise=False)
+    if not tensors:
+        raise ValueError("minigrad.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if t._data.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    # PyTorch skips the legacy empty tensors of shape (0,): they join any cat, along any dim
+    shaped = [(i, t) for i, t in enumerate(tensors) if not (t._data.ndim == 1 and t._data.size == 0)]
+    if not shaped:
+        return Cat.apply(dim, *tensors)
+    first = shaped[0][1]._data
+    d = _wrap_dim(dim, first.ndim)
+    for i, t in shaped[1:]:
+        if t._data.ndim != first.ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {first.ndim} and {t._data.ndim}")
+        for k in range(first.ndim):
+            if k != d and t._data.shape[k] != first.shape[k]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
+                                   f"{first.shape[k]} but got size {t._data.shape[k]} for tensor number {i} in "
+                                   "the list.")
+    return Cat.apply(d, *tensors)
+
+
+concat = cat
+
+
+def stack(tensors, dim=0, *, out=None):
+    if out is not None:
+        return write_out("stack", out, tensors, lambda: stack(tensors, dim), _CAT_CAST, elementwise=False)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    first = tensors[0]._data.shape
+    for i, t in enumerate(tensors):
+        if t._data.shape != first:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(first)} at entry 0 "
+                               f"and {list(t._data.shape)} at entry {i}")
+    return Stack.apply(dim, *tensors)

@@ -14,8 +14,8 @@ partial sort, so among tied values it may pick other indices (the values are the
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor, _wrap_dim
-from .layout import preserve_format_strides, with_strides
+from .._core.tensor_base import TensorBase as Tensor, _wrap_dim
+from .._core.layout import preserve_format_strides, with_strides
 from .reduce import Max, MaxDim, _return_type
 from .select import value_selecting_backward
 from .std_sort import nth_element_order, partial_sorted_order, quick_select_order, sorted_order
@@ -145,7 +145,7 @@ class Topk(Sort):
 
 def argsort(a, dim=-1, descending=False, stable=False):
     """``x.argsort(dim)``: the indices of ``sort`` (int64, not differentiable)."""
-    from ..tensor import _wrap_dim
+    from .._core.tensor_base import _wrap_dim
     dim = _wrap_dim(dim, a._data.ndim)
     if a._data.ndim == 0:
         return Tensor(np.zeros((), np.int64))
@@ -326,7 +326,7 @@ class UniqueDim(Unique):
 
 def unique(a, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
     """``torch.unique``: minigrad always sorts (PyTorch's ``sorted=False`` leaves the order unspecified)."""
-    from ..tensor import _wrap_dim
+    from .._core.tensor_base import _wrap_dim
     if dim is None:
         return Unique.apply(a, return_inverse, return_counts, None)
     return UniqueDim.apply(a, return_inverse, return_counts, _wrap_dim(dim, a._data.ndim))
@@ -466,7 +466,7 @@ def histc(a, bins=100, min=0, max=0):  # noqa: A002
     """``x.histc(bins, min, max)``: counts of the elements in ``bins`` equal bins between ``min`` and ``max`` (both
     0: the smallest and largest element), in ``x``'s dtype; elements outside are left out, ``max`` counts in the
     last bin."""
-    from ..tensor import _TYPE_NAMES
+    from .._core.tensor_base import _TYPE_NAMES
     x = a._data
     if not a.dtype.is_floating_point:
         raise NotImplementedError(f'"histogram_cpu" not implemented for \'{_TYPE_NAMES[a.dtype.name]}\'')
@@ -491,7 +491,7 @@ def histc(a, bins=100, min=0, max=0):  # noqa: A002
 def bincount(a, weights=None, minlength=0):
     """``x.bincount()``: how often each value 0, 1, ... occurs in the 1-d non-negative integer tensor ``x`` (int64);
     with ``weights``, their sums instead (float64, float32 for float32 weights)."""
-    from ..tensor import _TYPE_NAMES
+    from .._core.tensor_base import _TYPE_NAMES
     x = a._data
     if a.dtype.is_floating_point:
         raise NotImplementedError(f'"bincount_cpu" not implemented for \'{_TYPE_NAMES[a.dtype.name]}\'')

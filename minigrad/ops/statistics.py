@@ -16,18 +16,13 @@ import numpy as np
 from .. import _dtype
 from ..autograd import grad_mode
 from ..autograd.function import Function
-from ..tensor import _TYPE_NAMES, Tensor
-from ._util import _wrap_dim, broadcast_shape, check_not_bool, constant, dims_arg, result_type, sum_to
+from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
+from ._util import _wrap_dim, broadcast_shape, check_not_bool, constant, dims_arg, reduced_dims, result_type, sum_to
 from .elementwise import DivScalar, MulScalar, Where
 from .linalg import Dot, tensordot
-from .reduce import _return_type, _unreduce, reduce_dims
+from .reduce import _return_type, _unreduce
 from .select import broadcast_shapes
 from .shape import Cat
-
-
-def reduced_dims(dim, ndim):
-    """``dim=None`` (or ``()``, ``[]``) means every dim; otherwise PyTorch's dim checks (``reduce_dims``)."""
-    return reduce_dims(() if dim is None or dim == [] else dim, ndim)
 
 
 def _count(shape, dims):

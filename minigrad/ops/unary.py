@@ -16,9 +16,9 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.function import Function
-from ..tensor import _TYPE_NAMES, Tensor
+from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor
 from ._util import as_operand, operands, result, result_type, rounded_once, sum_to
-from .layout import cast, laid_out
+from .._core.layout import cast, laid_out
 from .elementwise import AddScalar, MulScalar, filled
 
 LN2 = math.log(2.0)
@@ -449,45 +449,6 @@ class RemainderOfNumber(NoDerivative):
         raise RuntimeError("derivative for aten::remainder is not implemented")
 
 
-# ------------------------------------------------------------------ clamp_min / clamp_max
-class ClampMin(Function):
-    """``max(x, lo)``: the gradient passes where ``x >= lo``."""
-    node_name = "ClampMinBackward0"
-
-    @staticmethod
-    def forward(ctx, a, lo):
-        ctx.save_for_backward(a)
-        ctx.lo = lo
-        b = as_operand(lo, a)
-        x, y = operands(a, b)
-        return result(a, b, np.maximum(y, x))  # (lo first: -0.0 stays, as in PyTorch)
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, = ctx.saved_tensors
-        from .elementwise import grad_where
-        return grad_where(a._data >= ctx.lo, grad), None
-
-
-class ClampMax(Function):
-    """``min(x, hi)``: the gradient passes where ``x <= hi``."""
-    node_name = "ClampMaxBackward0"
-
-    @staticmethod
-    def forward(ctx, a, hi):
-        ctx.save_for_backward(a)
-        ctx.hi = hi
-        b = as_operand(hi, a)
-        x, y = operands(a, b)
-        return result(a, b, np.minimum(y, x))
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, = ctx.saved_tensors
-        from .elementwise import grad_where
-        return grad_where(a._data <= ctx.hi, grad), None
-
-
 # ------------------------------------------------------------------ fmod, nan_to_num
 class Fmod(Remainder):
     """``x.fmod(y)``: the remainder with the sign of ``x`` (C's ``fmod``; ``%`` takes ``y``'s sign).
@@ -578,7 +539,7 @@ class NumberXlogy(Function):
 
 def xlogy(x, y):
     if isinstance(x, Tensor) and isinstance(y, Tensor):
-        from . import binary
+        from .elementwise import binary
         return binary(Xlogy, x, y)
     if isinstance(x, Tensor):
         return XlogyOfNumber.apply(x, y)
@@ -607,10 +568,9 @@ class NanToNum(Function):
 # ------------------------------------------------------------------ three tensors: lerp, addcmul, addcdiv
 def _same_float_dtype(a, other, name):
     """lerp wants ``end`` (and a ``weight`` with dims) in ``x``'s dtype (PyTorch's check and message)."""
-    from .select import _C_NAMES
     if isinstance(other, Tensor) and (other._data.ndim or name == "end") and other._data.dtype != a._data.dtype:
-        raise RuntimeError(f"expected dtype {_C_NAMES[a._data.dtype.name]} for `{name}` but got dtype "
-                           f"{_C_NAMES[other._data.dtype.name]}")
+        raise RuntimeError(f"expected dtype {C_NAMES[a._data.dtype.name]} for `{name}` but got dtype "
+                           f"{C_NAMES[other._data.dtype.name]}")
 
 
 class Lerp(Function):

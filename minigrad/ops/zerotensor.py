@@ -23,7 +23,7 @@ special; ``Tensor._zerotensor`` marks it.
 import numpy as np
 
 from .. import _dtype
-from ..tensor import Tensor
+from .._core.tensor_base import TensorBase as Tensor
 from ._util import broadcast_shape, result_type
 
 IMMUTABLE = ("ZeroTensors are immutable. Please use the materialized zero tensor obtained using .clone() if you "

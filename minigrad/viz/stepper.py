@@ -67,7 +67,8 @@ class BackwardStepper:
     """
 
     def __init__(self, root, gradient=None, params=None, *, names=None, show_values=False):
-        from ..autograd import GraphTask, _make_grads
+        from ..autograd import GraphTask
+        from ..autograd.run_backward import _make_grads
         from ..autograd.function import grad_accumulator
         seed = _make_grads([root], [gradient])[0]  # same checks and messages as backward()
         self.root = root

@@ -62,6 +62,12 @@ def cast(x, dtype=None):
     return out
 
 
+def like(x, out):
+    """``out``, new values shaped like the array ``x``, laid out as PyTorch's ``preserve_format`` lays out a new tensor
+    like ``x`` (``zeros_like``, ``empty_like``, ...)."""
+    return with_strides(out, preserve_format_strides(x, out.itemsize))
+
+
 def preserve_format_strides(x, itemsize):
     """The byte strides PyTorch's ``preserve_format`` gives a new tensor like ``x`` (``clone``, ``to``, ``empty_like``,
     ``sort``'s outputs): a dense ``x``'s strides are kept, any other's dims keep their order (``infer_dense_strides``:

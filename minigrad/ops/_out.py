@@ -10,10 +10,11 @@ import warnings
 
 import numpy as np
 
-from ._dtype import can_cast
-from .ops.layout import contiguous_strides, empty_strided, preserve_format_strides
-from .autograd import grad_mode
-from .tensor import _TYPE_NAMES, Tensor
+from .._dtype import can_cast
+from .._core.layout import contiguous_strides, empty_strided, preserve_format_strides
+from ..autograd import grad_mode
+from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
+from .inplace import SHARED_PLACE, check_fits, has_internal_overlap  # (an in-place op's rules and messages)
 
 RESIZED = ("An output with one or more elements was resized since it had shape {old}, which does not match the "
            "required output shape {new}. This behavior is deprecated, and in a future PyTorch release outputs will "
@@ -39,7 +40,6 @@ def write_out(name, out, inputs, compute, cast_error=None, elementwise=True):
     want = out._data.dtype
     if cast_error and not can_cast(result._data.dtype, want):
         raise TypeError(cast_error.format(_TYPE_NAMES[want.name]))
-    from .ops.inplace import SHARED_PLACE, check_fits, has_internal_overlap  # (an in-place op's rules and messages)
     check_fits(out, result)
     if has_internal_overlap(out._data):  # (an expanded out: its elements share places)
         raise RuntimeError(SHARED_PLACE)

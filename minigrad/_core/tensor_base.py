@@ -1,0 +1,140 @@
+"""``TensorBase``: a tensor's numbers and what autograd keeps about it, with no methods yet.
+
+PyTorch keeps these fields in C++ (``TensorImpl`` and its ``AutogradMeta``) and shows them to Python
+as ``torch._C.TensorBase``; ``torch/_tensor.py`` then defines ``torch.Tensor`` over it with the
+methods written in Python, and registers it, so that every tensor C++ hands back is a
+``torch.Tensor``. minigrad does the same: ``Tensor`` in ``minigrad/tensor.py`` subclasses
+``TensorBase`` and calls ``register_tensor_class(Tensor)`` once, and from then on ``TensorBase(data)``,
+which the autograd and ops layers below ``Tensor`` call to make their results, makes a ``Tensor``.
+
+Also here, because every layer needs them: a tensor's version counter and the inference-mode flag
+that marks it, the handles hooks return, and the type names PyTorch's messages use.
+"""
+import threading
+import warnings
+
+import numpy as np
+
+from .. import _dtype
+from .layout import contiguous_strides, empty_strided
+
+
+# ---- inference mode's mark on a tensor (the context manager is autograd/inference.py) ----------
+class _InferenceMode(threading.local):
+    enabled = False  # inference mode belongs to the thread, as PyTorch's
+
+
+inference_state = _InferenceMode()
+
+
+class InferenceCounter(list):
+    """The version counter of a tensor made in inference mode: its type is the mark (PyTorch keeps none)."""
+
+
+def new_counter():
+    """A new tensor's version counter: ``[0]``, or an ``InferenceCounter`` inside inference mode."""
+    return InferenceCounter([0]) if inference_state.enabled else [0]
+
+
+# ---- the tensor's fields --------------------------------------------------------------------------
+_tensor_class = []  # the class TensorBase(...) makes: Tensor, once minigrad/tensor.py registered it
+
+
+def register_tensor_class(cls):
+    """``Tensor`` registers itself here (PyTorch: ``torch._C._set_tensor_class`` ... in ``torch/_tensor.py``)."""
+    _tensor_class[:] = [cls]
+
+
+class TensorBase:
+    __slots__ = ("_requires_grad", "_grad_fn", "_output_nr", "_grad", "_retains_grad", "_hooks", "_grad_accumulator",
+                 "_post_accumulate_grad_hooks", "_vc", "_base", "_view_version", "_creation_meta", "_zerotensor",
+                 "_wrapped_number", "_data", "name", "__weakref__",
+                 "__dict__")
+
+    def __new__(cls, *args, **kwargs):
+        """``TensorBase(data)`` makes the registered ``Tensor``; a subclass (``Parameter``) makes itself."""
+        return object.__new__(_tensor_class[0] if cls is TensorBase and _tensor_class else cls)
+
+    def __init__(self, data, requires_grad=False):
+        # what autograd keeps about a tensor (PyTorch: its AutogradMeta)
+        self._requires_grad = False    # set at the end, once the dtype is known to allow it
+        self._grad_fn = None           # the node that made this tensor (None for a leaf): see grad_fn
+        self._output_nr = 0            # which output of grad_fn this tensor is
+        self._grad = None              # .grad
+        self._retains_grad = False     # retain_grad() was called
+        self._hooks = None             # a leaf's hooks (register_hook), run by its AccumulateGrad
+        self._grad_accumulator = None  # a weak reference to the leaf's AccumulateGrad node
+        self._post_accumulate_grad_hooks = None  # a leaf's hooks that run after its .grad was updated
+        self._vc = new_counter()       # the version counter, shared with views: bumped by in-place ops
+        self._base = None              # the tensor this one is a view of
+        self._view_version = 0         # for a view: the version at which its grad_fn was last set
+        self._creation_meta = "default"  # for a view: how it was made ("no_grad", "inference", "multi_output": see
+        #                                  ops/inplace.py, view_rebase_message)
+        self._zerotensor = False       # PyTorch's ZeroTensor: zeros never written to memory (ops/zerotensor.py)
+        self._wrapped_number = None    # the Python number a 0-dim tensor stands for in x * 2 (ops/_util.py, as_operand)
+        # the values
+        if isinstance(data, TensorBase):
+            data = data._data
+        elif not isinstance(data, np.ndarray):  # a numpy scalar keeps its dtype; torch.Tensor([1, 2]) is float
+            data = np.asarray(data) if isinstance(data, np.generic) else np.asarray(data, _dtype.get_default_dtype().numpy)
+        if data.size == 0 and data.base is None and not any(data.strides):  # (numpy gives a new array without
+            data = empty_strided(data.shape, contiguous_strides(data.shape, data.itemsize),
+                                 data.dtype)  # elements zero strides; PyTorch's new tensor is row-major)
+        self._data = data
+        self.name = None
+        if requires_grad:
+            if not _dtype.from_numpy_dtype(data.dtype).is_floating_point:
+                raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+            self._requires_grad = True
+
+
+# ---- what every layer's messages and hooks need -----------------------------------------------
+class RemovableHandle:
+    """What ``register_hook`` returns: ``handle.remove()`` unregisters the hook."""
+    _next_id = 0
+
+    def __init__(self, hooks_dict, hook):
+        RemovableHandle._next_id += 1
+        self.id = RemovableHandle._next_id
+        self._dict = hooks_dict
+        hooks_dict[self.id] = hook
+
+    def remove(self):
+        self._dict.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+_TYPE_NAMES = {"int64": "Long", "int32": "Int", "bool": "Bool", "float32": "Float", "float64": "Double",
+               "uint8": "Byte", "int8": "Char", "int16": "Short", "float16": "Half"}
+
+
+C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}  # (how C++ names the dtypes: some of PyTorch's messages use them)
+
+
+def cpp_type_name(t):
+    """How PyTorch's C++ errors name a tensor's type: ``torch.FloatTensor``..., but ``CPUBoolType`` for bool."""
+    return "CPUBoolType" if t._data.dtype == np.bool_ else t.type()
+
+
+def _wrap_dim(dim, ndim):
+    """Turn a possibly negative dim into 0..ndim-1, with PyTorch's error when it is out of range."""
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim + n if dim < 0 else dim
+
+
+_warned = set()  # the messages _warn_once gave already
+
+
+def _warn_once(message):
+    """A warning PyTorch gives once per process (``TORCH_WARN_ONCE``)."""
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, UserWarning, stacklevel=3)

@@ -1,0 +1,148 @@
+"""``backward()`` and ``grad()``: check the arguments, make the first gradients, run the engine
+(PyTorch: ``torch.autograd.backward`` and ``torch.autograd.grad`` in ``torch/autograd/__init__.py``,
+which hand the work to ``_engine_run_backward``). ``minigrad.autograd`` exports both."""
+import warnings
+
+import numpy as np
+
+from . import grad_mode, graph
+from .engine import GraphTask
+from .function import AccumulateGrad, grad_accumulator
+from ..devices import contiguous_format
+from .._core.layout import like
+from .._core.tensor_base import TensorBase as Tensor
+
+
+def _tensors(x):
+    if x is None:
+        return []
+    if isinstance(x, Tensor):
+        return [x]
+    return list(x)
+
+
+def _inputs(inputs, fn):
+    """``inputs=`` of ``backward()``/``grad()`` as a list: tensors or ``GradientEdge``s (a dict gives its values)."""
+    from collections.abc import Mapping
+    if inputs is None:
+        return None
+    if isinstance(inputs, (Tensor, graph.GradientEdge)):
+        inputs = [inputs]
+    elif type(inputs) is dict:
+        inputs = list(inputs.values())
+    elif isinstance(inputs, Mapping):
+        raise TypeError(f"`inputs` argument to `{fn}()` must be a dict, not {type(inputs).__name__}. Other Mapping "
+                        "types are not supported.")
+    else:
+        inputs = list(inputs)
+    if not inputs:
+        raise RuntimeError(f"`inputs` argument to `{fn}()` cannot be empty.")
+    return inputs
+
+
+def _renamed_grad_variables(grad_tensors, grad_variables):
+    warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.", FutureWarning, stacklevel=3)
+    if grad_tensors is not None:
+        raise RuntimeError("`grad_tensors` and `grad_variables` (deprecated) arguments both passed to `backward()`. "
+                           "Please only use `grad_tensors`.")
+    return grad_variables
+
+
+def _make_grads(outputs, grads):
+    """The seed gradients: ``1`` for scalar outputs, or the given ones after a shape check."""
+    result = []
+    for i, out in enumerate(outputs):  # (the property: a view whose base was since changed in place by
+        if not out.requires_grad:       # a tensor that requires grad requires grad now, as in PyTorch)
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+    for i, (out, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            if out._data.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if not out.dtype.is_floating_point:
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got "
+                                   f"{out.dtype}")
+            g = Tensor(np.ones(out._data.shape, out._data.dtype))
+        else:
+            if not isinstance(g, Tensor):
+                g = Tensor(np.asarray(g, dtype=out._data.dtype))
+            if g._data.shape != out._data.shape:
+                from .._dtype import Size
+                raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g._data.shape)} and "
+                                   f"output[{i}] has a shape of {Size(out._data.shape)}.")
+        result.append(g)
+    return result
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
+    """Accumulate into the leaves' ``.grad`` the gradient of ``tensors`` (``loss.backward()`` calls this).
+
+    ``grad_tensors`` holds one gradient per tensor (``None`` allowed for scalars); it is the vector
+    in the vector-Jacobian product, so it acts as weights when several outputs are summed.
+    ``retain_graph`` defaults to ``create_graph``; without it the saved tensors are freed.
+    """
+    if grad_variables is not None:  # (the old name of grad_tensors)
+        grad_tensors = _renamed_grad_variables(grad_tensors, grad_variables)
+    inputs = _inputs(inputs, "backward")
+    outputs = _tensors(tensors)
+    grads = _tensors(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"grad can be implicitly created only for scalar outputs" if not grads else
+                           f"got {len(grads)} tensors and {len(outputs)} gradients")
+    if retain_graph is None:
+        retain_graph = create_graph
+    if inputs is not None:
+        captured = GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph, inputs).run().captured
+        for t, g in zip(inputs, captured):
+            if isinstance(t, graph.GradientEdge):  # an edge: only a leaf's (its AccumulateGrad) has a .grad to fill
+                t = t.node.variable if isinstance(t.node, AccumulateGrad) else None
+            if g is None or t is None or t._retains_grad:  # (a tensor that retains its grad got it from its hook)
+                continue
+            if t.grad_fn is None:  # a leaf: its AccumulateGrad adds the gradient, as in a backward() without inputs
+                with grad_mode.set_grad_enabled(create_graph):
+                    grad_accumulator(t).apply(g)
+            else:  # (PyTorch calls retain_grad() on it: the hook keeps a copy, then adds)
+                t._grad = g.detach().clone(memory_format=contiguous_format) if t._grad is None else t._grad + g
+        return
+    GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph).run()
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """Return the gradients of ``outputs`` w.r.t. ``inputs`` without touching any ``.grad``."""
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
+                         "allow_unused=False.")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    outputs = _tensors(outputs)
+    names = list(inputs) if type(inputs) is dict else None  # a dict of inputs gives a dict of gradients
+    inputs = _inputs(inputs, "grad")
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+                      "gradient for other parts of the graph, please use minigrad.autograd.backward.", FutureWarning,
+                      stacklevel=2)
+    for i, out in enumerate(outputs):  # PyTorch checks the outputs first
+        if not out.requires_grad:  # (the property: see _make_grads)
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+    for t in inputs:
+        if isinstance(t, Tensor) and not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    grads = _tensors(grad_outputs) if grad_outputs is not None else [None] * len(outputs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    task = GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph, inputs, accumulate=False).run()
+    result = []
+    for i, (t, g) in enumerate(zip(inputs, task.captured)):
+        if g is None:
+            if not allow_unused:
+                raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the "
+                                   "graph. Set allow_unused=True if this is the desired behavior.")
+        elif not create_graph:
+            g = g.detach()
+        result.append(g)
+    if materialize_grads:  # unused inputs get zeros (PyTorch does this last, in Python)
+        if any(g is None and not isinstance(t, Tensor) for g, t in zip(result, inputs)):
+            raise RuntimeError("materialize_grads cannot be used when the given input is a GradientEdge")
+        result = [g if g is not None else Tensor(like(t._data, np.zeros(t._data.shape, t._data.dtype)), create_graph)
+                  for g, t in zip(result, inputs)]  # (zeros_like(t), laid out like t)
+    return dict(zip(names, result)) if names is not None else tuple(result)
