@@ -104,7 +104,7 @@ bench-instructions: $(VENV)/.test
 	$(PY) bench/instructions.py
 
 student: $(VENV)/.lab
-	$(PY) -m minigrad.classroom release notebooks/ --out student/
+	$(PY) -m minigrad_course.classroom release notebooks/ --out student/
 
 lab-student: student dot
 	@$(JUPYTER) trust student/*.ipynb >/dev/null
@@ -114,7 +114,7 @@ lab-student: student dot
 
 # A ready nbgrader course in course/ (course/README.md says how to release, autograde, give feedback).
 course: $(VENV)/.test
-	$(PY) -m minigrad.classroom course course/
+	$(PY) -m minigrad_course.classroom course course/
 
 # JupyterLab in headless Chromium (Debian's `chromium` package; Playwright drives it, no browser download)
 $(VENV)/.e2e: $(VENV)/.test

@@ -6,8 +6,8 @@ import inspect
 
 import pytest
 
-from minigrad.exercises import build
-from minigrad.scratch import stage1, stage2, stage3, stage4, stage5, stage6
+from minigrad_course.exercises import build
+from minigrad_course.scratch import stage1, stage2, stage3, stage4, stage5, stage6
 
 STAGES = [stage1, stage2, stage3, stage4, stage5, stage6]
 CHECKS = [build.check_stage1, build.check_stage2, build.check_stage3, build.check_stage4,
@@ -31,7 +31,7 @@ def mutated(tmp_path, stage, old, new):
     src = inspect.getsource(stage)
     assert old in src, old
     path = tmp_path / "my_autograd.py"
-    path.write_text(src.replace(old, new).replace("from .stage4 import", "from minigrad.scratch.stage4 import"))
+    path.write_text(src.replace(old, new).replace("from .stage4 import", "from minigrad_course.scratch.stage4 import"))
     return build.load(str(path))
 
 
@@ -118,7 +118,7 @@ def test_a_node_called_instead_of_apply_passes_stage4(tmp_path):
 
 def test_an_optimizer_without_zero_grad_passes_stage5(tmp_path):
     """The text of stage 5 asks for Module.zero_grad() and SGD.step(), not for SGD.zero_grad()."""
-    src = inspect.getsource(stage5).replace("from .stage4 import", "from minigrad.scratch.stage4 import")
+    src = inspect.getsource(stage5).replace("from .stage4 import", "from minigrad_course.scratch.stage4 import")
     sgd_zero_grad = "    def zero_grad(self):\n        for p in self.params:\n            p.grad = None\n\n"
     assert sgd_zero_grad in src
     path = tmp_path / "my_autograd.py"

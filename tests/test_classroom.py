@@ -8,8 +8,8 @@ import sys
 import pytest
 
 import minigrad
-from minigrad.classroom import release, release_notebook, strip_solutions
-from minigrad.classroom.release import ReleaseError
+from minigrad_course.classroom import release, release_notebook, strip_solutions
+from minigrad_course.classroom.release import ReleaseError
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -69,12 +69,12 @@ def test_command_line_writes_the_student_edition(tmp_path):
     src = tmp_path / "src"
     src.mkdir()
     (src / "a.ipynb").write_text(json.dumps(_nb([_code("### BEGIN SOLUTION\ny = 1\n### END SOLUTION")])))
-    out = subprocess.run([sys.executable, "-m", "minigrad.classroom", "release", str(src), "--out",
+    out = subprocess.run([sys.executable, "-m", "minigrad_course.classroom", "release", str(src), "--out",
                           str(tmp_path / "student")], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     written = json.loads((tmp_path / "student" / "a.ipynb").read_text())
     assert "raise NotImplementedError()" in "".join(written["cells"][0]["source"])
-    bad = subprocess.run([sys.executable, "-m", "minigrad.classroom", "release", str(tmp_path / "none"),
+    bad = subprocess.run([sys.executable, "-m", "minigrad_course.classroom", "release", str(tmp_path / "none"),
                           "--out", str(tmp_path / "x")], capture_output=True, text=True)
     assert bad.returncode == 1 and "no notebooks" in bad.stderr
 
@@ -125,7 +125,7 @@ def test_student_edition_runs_with_only_the_exercises_failing(path, tmp_path):
 def test_checks_raise_under_nbgrader_with_only_their_feedback(monkeypatch, capsys):
     """nbgrader gives a check cell its points when it does not raise: under autograde and validate a
     failing check raises, and its traceback is the report alone; a passing one prints and returns None."""
-    from minigrad.exercises import _check, nb00
+    from minigrad_course.exercises import _check, nb00
     assert not nb00.check_node_name(lambda t: "wrong")
     for mode in ("autograde", "validate"):
         monkeypatch.setattr(_check, "GRADING", mode)
@@ -141,9 +141,9 @@ def test_checks_raise_under_nbgrader_with_only_their_feedback(monkeypatch, capsy
 
 def test_the_grading_mode_is_read_once_when_the_checks_are_imported(tmp_path):
     code = ("import os\n"
-            "from minigrad.exercises import nb00\n"
+            "from minigrad_course.exercises import nb00\n"
             "os.environ['NBGRADER_EXECUTION'] = 'off'\n"
-            "from minigrad.exercises import nb00\n"
+            "from minigrad_course.exercises import nb00\n"
             "try:\n"
             "    nb00.check_node_name(lambda t: 'wrong')\n"
             "except AssertionError:\n"
@@ -155,7 +155,7 @@ def test_the_grading_mode_is_read_once_when_the_checks_are_imported(tmp_path):
 
 def _tiered():
     """A check written as the notebooks' checks are: one answer, hints in three tiers."""
-    from minigrad.exercises import _check
+    from minigrad_course.exercises import _check
 
     @_check.exercise("double")
     def check_double(double):
@@ -170,7 +170,7 @@ def _tiered():
 
 
 def test_a_failure_shows_the_first_hint_tier_and_hint_shows_the_next(capsys):
-    from minigrad.exercises import hint
+    from minigrad_course.exercises import hint
     report = _tiered()(lambda x: 3 * x)
     assert not report and "Hint: look at the factor." in report.text
     assert "twice means" not in repr(report) and "return 2 * x" not in repr(report)
@@ -191,7 +191,7 @@ def test_a_failure_shows_the_first_hint_tier_and_hint_shows_the_next(capsys):
 
 
 def test_all_tiers_are_in_the_autograde_feedback(monkeypatch):
-    from minigrad.exercises import _check
+    from minigrad_course.exercises import _check
     monkeypatch.setattr(_check, "GRADING", "autograde")
     with pytest.raises(_check.ExerciseFailed) as failure:
         _tiered()(lambda x: 3 * x)
@@ -218,7 +218,7 @@ def test_a_check_run_before_its_exercise_says_so_and_a_missing_return_too():
 
 def test_a_warning_from_the_answer_is_a_note_and_costs_nothing(monkeypatch, capsys):
     import warnings as w
-    from minigrad.exercises import _check
+    from minigrad_course.exercises import _check
 
     def warns(x):
         w.warn("saved_variables is deprecated", DeprecationWarning)
@@ -232,7 +232,7 @@ def test_a_warning_from_the_answer_is_a_note_and_costs_nothing(monkeypatch, caps
 
 
 def test_demo_shows_a_failure_without_raising_even_under_nbgrader(monkeypatch):
-    from minigrad.exercises import _check, demo, nb00
+    from minigrad_course.exercises import _check, demo, nb00
     monkeypatch.setattr(_check, "GRADING", "autograde")
 
     def unfinished(value):
@@ -243,7 +243,7 @@ def test_demo_shows_a_failure_without_raising_even_under_nbgrader(monkeypatch):
 
 def test_hint_after_a_failed_demo_gives_the_demos_next_hint(capsys, monkeypatch):
     """Notebook 00's demo says "More help: run hint()": hint() must go on with the demo's hints."""
-    from minigrad.exercises import _check, demo, hint, nb00
+    from minigrad_course.exercises import _check, demo, hint, nb00
     monkeypatch.setattr(_check, "_last_report", [None])
 
     def forgot_requires_grad(value):
@@ -257,7 +257,7 @@ def test_hint_after_a_failed_demo_gives_the_demos_next_hint(capsys, monkeypatch)
 
 
 def test_prediction_questions_store_a_fingerprint_not_the_answer():
-    from minigrad.exercises import _check
+    from minigrad_course.exercises import _check
     letter = _check.prediction("q-demo", "q_demo", "Which node runs first?", _check.digest("q-demo", "b"),
                                options={"a": "AccumulateGrad", "b": "SumBackward0"},
                                hints=["the root runs first."], why="backward starts at the root.")
@@ -269,14 +269,14 @@ def test_prediction_questions_store_a_fingerprint_not_the_answer():
     assert number(0.25) and number("0.2500001") and not number(0.26)
     assert "should be a number" in number("a quarter").text
     assert len(_check.digest("q-demo", "b")) == 16 and _check.digest("q-demo", "b") != _check.digest("q-x", "b")
-    cli = subprocess.run([sys.executable, "-m", "minigrad.exercises", "digest", "q-num", "0.25"],
+    cli = subprocess.run([sys.executable, "-m", "minigrad_course.exercises", "digest", "q-num", "0.25"],
                          capture_output=True, text=True)
     assert cli.stdout.strip() == _check.digest("q-num", 0.25), cli.stderr
 
 
 def test_the_students_code_may_not_call_the_checker():
-    from minigrad.exercises import nb01
-    from minigrad.exercises._check import call
+    from minigrad_course.exercises import nb01
+    from minigrad_course.exercises._check import call
     report = nb01.check_chain_names(nb01.reference_chain_names)
     assert not report and "your code called the checker's reference_chain_names" in report.text
     probe = nb01.check_chain_names(lambda t: nb01.check_sigmoid_grad(lambda a: a) and [])
@@ -290,10 +290,10 @@ def test_every_check_is_an_exercise_and_every_reference_is_marked():
     import importlib
     import pkgutil
 
-    import minigrad.exercises
-    from minigrad.exercises import _check
-    modules = [importlib.import_module(f"minigrad.exercises.{m.name}")
-               for m in pkgutil.iter_modules(minigrad.exercises.__path__) if m.name.startswith("nb")]
+    import minigrad_course.exercises
+    from minigrad_course.exercises import _check
+    modules = [importlib.import_module(f"minigrad_course.exercises.{m.name}")
+               for m in pkgutil.iter_modules(minigrad_course.exercises.__path__) if m.name.startswith("nb")]
     assert len(modules) >= 7
     for module in modules:
         own = {name: obj for name, obj in vars(module).items()
@@ -319,7 +319,7 @@ def test_release_locks_cells_as_nbgrader_does_and_clears_outputs_that_give_answe
 
 def _notebook_with_tampering(monkeypatch):
     """The variables of a notebook whose answer cell patched the checker: nb00's checks all pass."""
-    from minigrad.exercises import _check, nb00
+    from minigrad_course.exercises import _check, nb00
     monkeypatch.setattr(nb00, "check_node_name", lambda *args: None)
     monkeypatch.setattr(_check, "GRADING", "")
     monkeypatch.setattr(_check, "_finish", lambda report: None)
@@ -327,8 +327,8 @@ def _notebook_with_tampering(monkeypatch):
 
 
 def test_the_hidden_block_grades_a_patched_checker_again_on_fresh_modules(monkeypatch):
-    from minigrad.classroom.course import with_regrade
-    from minigrad.exercises import nb00
+    from minigrad_course.classroom.course import with_regrade
+    from minigrad_course.exercises import nb00
     cell = _code("nb00.check_node_name()\n", nbgrader={"grade": True, "points": 1, "locked": True, "grade_id": "c"})
     source = "".join(with_regrade(_nb([cell]))["cells"][0]["source"])
     assert source.startswith("nb00.check_node_name()\n### BEGIN HIDDEN TESTS\n") and source.endswith(
@@ -339,18 +339,18 @@ def test_the_hidden_block_grades_a_patched_checker_again_on_fresh_modules(monkey
     with pytest.raises(AssertionError) as failure:
         exec(source, notebook)
     assert type(failure.value).__name__ == "ExerciseFailed" and "wrong name for t = x.sum()" in str(failure.value)
-    assert sys.modules["minigrad.exercises.nb00"] is nb00, "the notebook's own modules are put back"
-    importing = _code("from minigrad.exercises import nb00\nnb00.check_node_name()\n",
+    assert sys.modules["minigrad_course.exercises.nb00"] is nb00, "the notebook's own modules are put back"
+    importing = _code("from minigrad_course.exercises import nb00\nnb00.check_node_name()\n",
                       nbgrader={"grade": True, "points": 1, "locked": True, "grade_id": "c"})
     with pytest.raises(AssertionError, match="wrong name"):  # a check cell that imports its checker itself
         exec("".join(with_regrade(_nb([importing]))["cells"][0]["source"]), notebook)
-    assert sys.modules["minigrad.exercises.nb00"] is nb00
+    assert sys.modules["minigrad_course.exercises.nb00"] is nb00
     notebook["node_name"] = lambda t: None if t.grad_fn is None else t.grad_fn.name()
     exec(source, notebook)  # a right answer passes the hidden block too
 
 
 def test_command_line_writes_an_nbgrader_course(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "minigrad.classroom", "course", str(tmp_path / "course"),
+    out = subprocess.run([sys.executable, "-m", "minigrad_course.classroom", "course", str(tmp_path / "course"),
                           "--source", str(ROOT / "notebooks")], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     course = tmp_path / "course"

@@ -5,7 +5,7 @@ import pytest
 
 import minigrad
 from minigrad import autograd
-from minigrad.exercises import nb00, nb01, nb01b, nb02, nb03, nb03b
+from minigrad_course.exercises import nb00, nb01, nb01b, nb02, nb03, nb03b
 
 
 def not_written(*args):

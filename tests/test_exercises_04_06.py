@@ -7,7 +7,7 @@ import pytest
 import minigrad
 from minigrad import nn, optim
 from minigrad.autograd import AccumulateGrad, Function
-from minigrad.exercises import nb04, nb04b, nb05, nb06
+from minigrad_course.exercises import nb04, nb04b, nb05, nb06
 from seed_programs import MMFunction
 
 

@@ -3,7 +3,7 @@
 The first tests use a small check of their own. The others run every wrong answer planted in
 ``tests/planted/``: its failed report must have at least two hint tiers (the first in the report,
 the others for ``hint()``), and no tier may hold a line of the exercise's solution (the notebooks'
-``### BEGIN SOLUTION`` blocks, and ``minigrad/scratch/stage*.py`` for the build stages; lines the
+``### BEGIN SOLUTION`` blocks, and ``minigrad_course/scratch/stage*.py`` for the build stages; lines the
 notebook shows outside its solutions give nothing away) or, for a prediction question, its answer.
 """
 import ast
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import planted
-from minigrad.exercises import _check, hint
+from minigrad_course.exercises import _check, hint
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CHECK_CALL = re.compile(r"\b([A-Za-z_]\w*)\.(check_\w+)\(")
@@ -161,7 +161,7 @@ def _solutions():
                     code = "\n".join(last)
                     if module == "build":
                         n = int(check[-1])
-                        code += "".join((ROOT / "minigrad" / "scratch" / f"stage{k}.py").read_text()
+                        code += "".join((ROOT / "minigrad_course" / "scratch" / f"stage{k}.py").read_text()
                                         for k in range(1, n + 1))
                     found[f"{module}.{check}"] = (code, shown)
                 group = []

@@ -1,4 +1,4 @@
-"""Real nbgrader 0.9.6 on the course ``python -m minigrad.classroom course`` writes.
+"""Real nbgrader 0.9.6 on the course ``python -m minigrad_course.classroom course`` writes.
 
 For every notebook in ``notebooks/``: ``generate_assignment``, then ``autograde`` of four
 submissions made from the released notebook, ``validate`` of two, and ``generate_feedback`` of
@@ -32,8 +32,8 @@ nbgrader_api = pytest.importorskip("nbgrader.api")
 from nbgrader.validator import Validator  # noqa: E402
 from traitlets.config.loader import PyFileConfigLoader  # noqa: E402
 
-from minigrad.classroom import make_course  # noqa: E402
-from minigrad.classroom.release import BEGIN, END  # noqa: E402
+from minigrad_course.classroom import make_course  # noqa: E402
+from minigrad_course.classroom.release import BEGIN, END  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 KINDS = ("solution", "blank", "mixed", "tamper", "planted")
@@ -69,7 +69,7 @@ def _exercises(nb):
             last_solution = i
         elif meta.get("grade") and cell["cell_type"] == "code":
             for module, check in CHECK_CALL.findall(_text(cell)):
-                fn = getattr(importlib.import_module(f"minigrad.exercises.{module}"), check)
+                fn = getattr(importlib.import_module(f"minigrad_course.exercises.{module}"), check)
                 found.append((last_solution, meta["grade_id"], module, check, fn.answer_name))
     return found
 
@@ -131,13 +131,13 @@ def _submissions(released, instructor):
     tamper = json.loads(json.dumps(released))
     first = exercises[0][0]
     lines = ["import os", "os.environ['NBGRADER_EXECUTION'] = 'off'",
-             "from minigrad.exercises import _check", "_check.GRADING = ''", "_check._finish = lambda report: None"]
-    lines += [f"from minigrad.exercises import {module}; {module}.{check} = lambda *args, **kwargs: None"
+             "from minigrad_course.exercises import _check", "_check.GRADING = ''", "_check._finish = lambda report: None"]
+    lines += [f"from minigrad_course.exercises import {module}; {module}.{check} = lambda *args, **kwargs: None"
               for _, _, module, check, _ in exercises]
     tamper["cells"][first]["source"] = "\n".join(lines) + "\n" + _text(tamper["cells"][first])
     import importlib
     for cell_index, _, module, _, name in exercises:
-        if hasattr(importlib.import_module(f"minigrad.exercises.{module}"), f"reference_{name}"):
+        if hasattr(importlib.import_module(f"minigrad_course.exercises.{module}"), f"reference_{name}"):
             tamper["cells"][cell_index]["source"] = f"{name} = {module}.reference_{name}\n"
     made["tamper"] = tamper
 
@@ -237,7 +237,7 @@ def test_no_partial_credit_warnings_and_feedback_is_the_report_alone(graded):
                 if output["output_type"] == "error":
                     text = "\n".join(output["traceback"])
                     assert text.startswith("FAILED") and "Traceback" not in text, (where, text)
-                    assert "minigrad/exercises" not in text, (where, text)
+                    assert "minigrad_course/exercises" not in text, (where, text)
 
 
 def test_a_full_marks_submission_has_no_error_in_its_feedback(graded):

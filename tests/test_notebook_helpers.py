@@ -1,4 +1,4 @@
-"""minigrad.notebook: show_source (the right file, short excerpts, no mid-word wrapping) and
+"""minigrad_course.notebook: show_source (the right file, short excerpts, no mid-word wrapping) and
 show_figure (a matplotlib figure with alt text)."""
 import base64
 from pathlib import Path
@@ -7,7 +7,7 @@ import pytest
 
 import minigrad
 from minigrad import optim
-from minigrad.notebook import SOURCE_CSS, show_figure, show_source
+from minigrad_course.notebook import SOURCE_CSS, show_figure, show_source
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -117,9 +117,28 @@ def test_make_lab_with_torch_installs_the_pinned_torch():
 
 
 def test_the_skipped_side_by_side_names_the_command(monkeypatch, capsys):
-    from minigrad import notebook
+    from minigrad_course import notebook
     monkeypatch.setattr(notebook, "_torch", lambda: None)
     notebook.side_by_side(lambda torch: torch.ones(1).sum().item())
     assert "not installed here, skipped (`make lab WITH_TORCH=1`" in capsys.readouterr().out
     nb00 = (ROOT / "notebooks" / "00_start_here.ipynb").read_text()
     assert "make lab WITH_TORCH=1" in nb00 and "make lab WITH_TORCH=1" in (ROOT / "README.md").read_text()
+
+
+def test_the_course_lives_beside_minigrad_not_inside_it():
+    """``import minigrad as torch`` exposes what torch has: the checkers (with their reference answers),
+    the build references and the nbgrader tooling are in ``minigrad_course``, never under ``minigrad.``."""
+    code = ("import importlib, sys, minigrad\n"
+            "for name in ('exercises', 'classroom', 'scratch', 'notebook'):\n"
+            "    assert not hasattr(minigrad, name), name\n"
+            "    try:\n"
+            "        importlib.import_module('minigrad.' + name)\n"
+            "    except ImportError:\n"
+            "        continue\n"
+            "    raise AssertionError('minigrad.' + name + ' is importable')\n"
+            "import minigrad_course.exercises.nb01, minigrad_course.classroom, minigrad_course.scratch.stage6\n"
+            "assert not any(m.startswith('minigrad.') and m.split('.')[1] in ('exercises', 'classroom', 'scratch')\n"
+            "               for m in sys.modules)\n")
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert not (ROOT / "minigrad" / "exercises").exists() and (ROOT / "minigrad_course" / "exercises").is_dir()

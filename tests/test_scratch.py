@@ -1,4 +1,4 @@
-"""The "Build it yourself" reference engines (minigrad/scratch/stage1..6) give minigrad's numbers.
+"""The "Build it yourself" reference engines (minigrad_course/scratch/stage1..6) give minigrad's numbers.
 
 Each stage runs the seed programs of its notebook; values, gradients, node names, the
 next_functions structure, error messages and (stage 6) the order nodes run in are compared with
@@ -12,7 +12,7 @@ import pytest
 import minigrad
 from minigrad.autograd.engine import GraphTask
 
-STAGES = {n: importlib.import_module(f"minigrad.scratch.stage{n}") for n in range(1, 7)}
+STAGES = {n: importlib.import_module(f"minigrad_course.scratch.stage{n}") for n in range(1, 7)}
 
 
 def structure(node):

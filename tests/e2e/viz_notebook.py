@@ -28,7 +28,7 @@ LONG_SOURCE = '''def long_line():
 _VIZ_CELLS = [
     ("markdown", "# minigrad.viz in the browser\nMade by `tests/e2e/viz_notebook.py`."),
     ("code", "import matplotlib.pyplot as plt\nimport minigrad\nfrom minigrad.viz import BackwardStepper, draw\n"
-             f"from minigrad.notebook import show_figure, show_source\nimport {LONG_MODULE}"),
+             f"from minigrad_course.notebook import show_figure, show_source\nimport {LONG_MODULE}"),
     ("code", "a = minigrad.tensor([1.0, -2.0, 3.0], requires_grad=True)\n"
              "h = minigrad.relu(a)\nc = (h * h).sum()\nc.backward()\n"
              "draw(c, names={a: 'a', h: 'h', c: 'c'}, show_values=True, legend=True)"),

@@ -16,7 +16,7 @@ import pkgutil
 import sys
 import types
 
-EXERCISES = "minigrad.exercises"   # the package of the checks
+EXERCISES = "minigrad_course.exercises"   # the package of the checks
 
 
 @dataclasses.dataclass(frozen=True)

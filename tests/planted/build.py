@@ -1,5 +1,5 @@
 """Wrong engines planted in the "Build it yourself" stages: each is a whole ``my_autograd.py``, the
-stage's reference (``minigrad/scratch/stageN.py``) with one mistake in it."""
+stage's reference (``minigrad_course/scratch/stageN.py``) with one mistake in it."""
 import importlib
 import inspect
 
@@ -8,8 +8,8 @@ from planted import Wrong
 
 def source(n):
     """The reference of stage ``n`` as a student's file: its relative imports made absolute."""
-    src = inspect.getsource(importlib.import_module(f"minigrad.scratch.stage{n}"))
-    return src.replace("from .stage4 import", "from minigrad.scratch.stage4 import")
+    src = inspect.getsource(importlib.import_module(f"minigrad_course.scratch.stage{n}"))
+    return src.replace("from .stage4 import", "from minigrad_course.scratch.stage4 import")
 
 
 def mistake(n, *changes):

@@ -1,4 +1,4 @@
-"""Wrong answers planted in the checks of notebooks 05 and 05b (``minigrad.exercises.nb05``).
+"""Wrong answers planted in the checks of notebooks 05 and 05b (``minigrad_course.exercises.nb05``).
 
 Each code is a notebook cell that defines the answer the check reads. The cells of 05 need the
 notebook's ``MMFunction``; they define it again, as section 1 does, so that they also run alone.

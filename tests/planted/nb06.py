@@ -1,4 +1,4 @@
-"""Wrong answers planted in the checks of notebook 06 (``minigrad.exercises.nb06``).
+"""Wrong answers planted in the checks of notebook 06 (``minigrad_course.exercises.nb06``).
 
 Each code is a notebook cell that defines the answer the check reads.
 """

@@ -1,6 +1,6 @@
 """Write a ready nbgrader course from the instructor notebooks (``make course``).
 
-    python -m minigrad.classroom course course/ [--source notebooks/]
+    python -m minigrad_course.classroom course course/ [--source notebooks/]
 
 writes ``course/nbgrader_config.py``, ``course/source/<assignment>/<notebook>.ipynb`` (one
 assignment per notebook, named after it: ``01_scalar_backward``) and ``course/README.md``, the
@@ -17,7 +17,7 @@ from .release import BEGIN_HIDDEN, END_HIDDEN, ReleaseError, _is_check, _source
 
 COURSE_ID = "minigrad-notebooks"
 
-CONFIG = '''"""nbgrader's settings for the minigrad notebooks course (written by python -m minigrad.classroom course)."""
+CONFIG = '''"""nbgrader's settings for the minigrad notebooks course (written by python -m minigrad_course.classroom course)."""
 import os
 
 c = get_config()  # noqa: F821  (nbgrader provides it)
@@ -55,9 +55,9 @@ FEEDBACK_CONF = '{"base_template": "classic", "mimetypes": {"text/html": true}}\
 
 
 HIDDEN = '''{begin}
-# nbgrader runs this cell's check again, on a fresh copy of the checker (minigrad/classroom/regrade.py)
+# nbgrader runs this cell's check again, on a fresh copy of the checker (minigrad_course/classroom/regrade.py)
 import runpy
-runpy.run_module("minigrad.classroom.regrade", {{"CELL": {cell!r}, "NOTEBOOK": globals()}}, "__regrade__")
+runpy.run_module("minigrad_course.classroom.regrade", {{"CELL": {cell!r}, "NOTEBOOK": globals()}}, "__regrade__")
 del runpy  # (a last line with a value would be read as partial credit)
 {end}
 '''
@@ -123,7 +123,7 @@ def _feedback_template(folder):
 
 README = '''# The minigrad notebooks as an nbgrader course
 
-Written by `python -m minigrad.classroom course` (or `make course`) from the instructor notebooks.
+Written by `python -m minigrad_course.classroom course` (or `make course`) from the instructor notebooks.
 One assignment per notebook:
 
 {assignments}

@@ -10,8 +10,8 @@ import heapq
 
 import numpy as np
 
-from ..autograd import AccumulateGrad, GraphTask, Node, engine, grad_mode
-from ..tensor import Tensor
+from minigrad.autograd import AccumulateGrad, GraphTask, Node, engine, grad_mode
+from minigrad.tensor import Tensor
 from . import _check
 
 

@@ -17,8 +17,8 @@ import warnings
 
 import numpy as np
 
-from .. import no_grad
-from ..tensor import Tensor
+from minigrad import no_grad
+from minigrad.tensor import Tensor
 from ._check import call, check_tensor, exercise, failed, passed, prediction, reference, rng
 from .nb01 import _as_tensor
 from .nb02 import _raised
@@ -316,7 +316,7 @@ def check_train(train):
 
 
 # ---- prediction questions -----------------------------------------------------------------------
-# (the fingerprints: python -m minigrad.exercises digest QUESTION ANSWER)
+# (the fingerprints: python -m minigrad_course.exercises digest QUESTION ANSWER)
 check_q_retain = prediction(
     "nb03-q-retain", "q_retain",
     "After loss.backward(retain_graph=True), which of the two weights have a .grad?",

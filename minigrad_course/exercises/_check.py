@@ -35,7 +35,9 @@ import warnings
 
 import numpy as np
 
-from ..tensor import Tensor
+import minigrad
+import minigrad_course
+from minigrad.tensor import Tensor
 
 # "autograde", "validate" or "" (not under nbgrader), read once, when the checks are imported.
 GRADING = os.environ.get("NBGRADER_EXECUTION", "")
@@ -225,7 +227,7 @@ def demo(check, answer):
 # ---- prediction questions -----------------------------------------------------------------------
 def digest(question, answer):
     """The fingerprint a prediction question stores instead of its answer (so reading the module
-    does not give the answer away): ``python -m minigrad.exercises digest QUESTION ANSWER``."""
+    does not give the answer away): ``python -m minigrad_course.exercises digest QUESTION ANSWER``."""
     return hashlib.sha256(f"{question}:{_normal(answer)}".encode()).hexdigest()[:16]
 
 
@@ -326,8 +328,8 @@ def call(title, fn, *args, returns=None, **kwargs):
     except Exception as e:  # show the error without a long traceback into minigrad
         where = ""
         tb = traceback.extract_tb(e.__traceback__)
-        package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # .../minigrad
-        mine = [f for f in tb if not os.path.abspath(f.filename).startswith(package + os.sep)]
+        ours = [os.path.dirname(os.path.abspath(m.__file__)) + os.sep for m in (minigrad, minigrad_course)]
+        mine = [f for f in tb if not os.path.abspath(f.filename).startswith(tuple(ours))]
         if mine:
             where = f" (line {mine[-1].lineno}: {mine[-1].line})"
         return None, failed(title, f"your code raised {type(e).__name__}: {e}{where}")

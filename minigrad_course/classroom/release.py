@@ -1,4 +1,4 @@
-"""Turn instructor notebooks into student notebooks (see ``minigrad/classroom/__init__.py``)."""
+"""Turn instructor notebooks into student notebooks (see ``minigrad_course/classroom/__init__.py``)."""
 import copy
 import json
 import pathlib

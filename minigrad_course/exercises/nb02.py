@@ -13,7 +13,7 @@ none of them is a line of the notebook's solution.
 """
 import numpy as np
 
-from ..tensor import Tensor
+from minigrad.tensor import Tensor
 from ._check import add_hint, call, check_tensor, exercise, passed, prediction, reference, rng
 from .nb01 import _as_tensor
 
@@ -203,7 +203,7 @@ def check_diff_vjp(diff_vjp):
 
 
 # ---- prediction questions -------------------------------------------------------------------------
-# the fingerprints come from `python -m minigrad.exercises digest QUESTION ANSWER`
+# the fingerprints come from `python -m minigrad_course.exercises digest QUESTION ANSWER`
 check_q_grad = prediction(
     "nb02-q-grad", "q_grad",
     "y = A @ x with A = [[1, 2, 0], [0, -1, 3]]; after y.backward(gradient=[1, 10]), what is x.grad[2]? "

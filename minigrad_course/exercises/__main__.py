@@ -1,4 +1,4 @@
-"""``python -m minigrad.exercises digest QUESTION ANSWER``: the fingerprint a prediction question
+"""``python -m minigrad_course.exercises digest QUESTION ANSWER``: the fingerprint a prediction question
 stores instead of its answer (see ``_check.prediction``)."""
 import sys
 
@@ -8,7 +8,7 @@ from ._check import digest
 def main(argv=None):
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 3 or args[0] != "digest":
-        print("usage: python -m minigrad.exercises digest QUESTION ANSWER", file=sys.stderr)
+        print("usage: python -m minigrad_course.exercises digest QUESTION ANSWER", file=sys.stderr)
         return 2
     question, answer = args[1], args[2]
     try:

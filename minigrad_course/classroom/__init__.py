@@ -3,7 +3,7 @@
 The notebooks in ``notebooks/`` are the instructor edition: every exercise cell holds its solution
 between ``### BEGIN SOLUTION`` and ``### END SOLUTION``.  ``release`` writes the student edition::
 
-    python -m minigrad.classroom release notebooks/ --out student/     (or: make student)
+    python -m minigrad_course.classroom release notebooks/ --out student/     (or: make student)
 
 - each solution block becomes ``# YOUR CODE HERE`` / ``raise NotImplementedError()`` at the
   block's indentation; ``### BEGIN HIDDEN TESTS`` ... ``### END HIDDEN TESTS`` blocks are removed;
@@ -17,7 +17,7 @@ between ``### BEGIN SOLUTION`` and ``### END SOLUTION``.  ``release`` writes the
 
 ``make_course`` writes a ready nbgrader course from them (``course.py``)::
 
-    python -m minigrad.classroom course course/                        (or: make course)
+    python -m minigrad_course.classroom course course/                        (or: make course)
 """
 from .course import make_course
 from .release import release, release_notebook, strip_solutions

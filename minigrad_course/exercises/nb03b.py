@@ -14,9 +14,9 @@ none of them is a line of the notebook's solution.
 """
 import numpy as np
 
-from .. import autograd, is_grad_enabled, no_grad
-from ..nn import Linear, Module, Sequential, Tanh
-from ..tensor import Tensor
+from minigrad import autograd, is_grad_enabled, no_grad
+from minigrad.nn import Linear, Module, Sequential, Tanh
+from minigrad.tensor import Tensor
 from ._check import call, check_tensor, exercise, failed, passed, prediction, rng
 from .nb02 import _raised
 

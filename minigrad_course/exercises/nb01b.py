@@ -9,7 +9,7 @@
 """
 import numpy as np
 
-from ..tensor import Tensor
+from minigrad.tensor import Tensor
 from ._check import call, check_tensor, close, exercise, failed, passed, prediction, reference, rng
 from .nb00 import explain
 
@@ -187,7 +187,7 @@ def check_sum_until(sum_until):
 
 
 # ---- prediction questions -------------------------------------------------------------------------
-# the fingerprints come from `python -m minigrad.exercises digest QUESTION ANSWER`
+# the fingerprints come from `python -m minigrad_course.exercises digest QUESTION ANSWER`
 check_q_huber = prediction(
     "nb01b-q-huber", "q_huber",
     "What is d huber(r) / dr at r = -3? (a number)",

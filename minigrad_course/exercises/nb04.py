@@ -7,8 +7,8 @@ never a line of the solution.
 """
 import numpy as np
 
-from ..autograd import Function, GradcheckError, gradcheck
-from ..tensor import Tensor
+from minigrad.autograd import Function, GradcheckError, gradcheck
+from minigrad.tensor import Tensor
 from . import _check
 
 
@@ -379,7 +379,7 @@ def _check_tanh_function(Tanh):
 
 
 # ---------------------------------------------------------------------------- prediction questions
-# (the fingerprints: python -m minigrad.exercises digest QUESTION ANSWER)
+# (the fingerprints: python -m minigrad_course.exercises digest QUESTION ANSWER)
 check_q_needs = _prediction(
     "nb04-q-needs", "q_needs",
     "data does not require grad and weight does: what is out.grad_fn.needs_input_grad?",

@@ -1,10 +1,10 @@
 """Run a check cell again on a fresh copy of the checker: the hidden part of every check cell.
 
-``python -m minigrad.classroom course`` adds to each check cell of the course's source notebooks::
+``python -m minigrad_course.classroom course`` adds to each check cell of the course's source notebooks::
 
     ### BEGIN HIDDEN TESTS
     import runpy
-    runpy.run_module("minigrad.classroom.regrade", {"CELL": "nb01.check_sigmoid_grad()\\n",
+    runpy.run_module("minigrad_course.classroom.regrade", {"CELL": "nb01.check_sigmoid_grad()\\n",
                      "NOTEBOOK": globals()}, "__regrade__")
     del runpy
     ### END HIDDEN TESTS
@@ -15,7 +15,7 @@ puts it back, with the rest of the check cell, before it runs a submission.
 Why: the answer cells run in the same Python as the checks, so an answer cell can replace
 ``nb01.check_sigmoid_grad``, or change the checker's mode, and the visible line then passes.
 ``runpy`` runs this file anew every time (it is never taken from the import cache), and this file
-imports ``minigrad.exercises`` anew: new module objects, which no answer cell has seen. The cell's
+imports ``minigrad_course.exercises`` anew: new module objects, which no answer cell has seen. The cell's
 check runs on them in grading mode; it raises if the answer is wrong, and prints nothing if it is
 right (the visible line has already printed the report). Afterwards the notebook's own modules
 are put back, so the cells that follow run as before.
@@ -26,7 +26,7 @@ import io
 import sys
 import types
 
-PACKAGE = "minigrad.exercises"
+PACKAGE = "minigrad_course.exercises"
 
 
 def _is_checker(name):
@@ -40,7 +40,7 @@ def regrade(cell, notebook):
     import its checker itself); afterwards the notebook's own modules are put back.
     """
     old = {name: module for name, module in sys.modules.items() if _is_checker(name)}
-    parent = sys.modules.get("minigrad")
+    parent = sys.modules.get("minigrad_course")
     parent_had = getattr(parent, "exercises", None)
     for name in old:
         del sys.modules[name]

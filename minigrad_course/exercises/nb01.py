@@ -12,7 +12,7 @@ walking ``next_functions`` from an output down to its leaf.
 """
 import numpy as np
 
-from ..tensor import Tensor
+from minigrad.tensor import Tensor
 from ._check import call, check_tensor, exercise, failed, passed, prediction, reference, rng
 from .nb00 import _with_hint, explain
 
@@ -375,7 +375,7 @@ def check_tanh_grad(my_tanh_grad):
 
 
 # ---- prediction questions -------------------------------------------------------------------------
-# the fingerprints come from `python -m minigrad.exercises digest QUESTION ANSWER`
+# the fingerprints come from `python -m minigrad_course.exercises digest QUESTION ANSWER`
 check_q_slope = prediction(
     "nb01-q-slope", "q_slope",
     "At which x > 0 is the slope of f(x) = x**3 - 3*x zero? (a number)",

@@ -12,7 +12,7 @@ the solution.
 """
 import numpy as np
 
-from ..tensor import Tensor
+from minigrad.tensor import Tensor
 from . import _check
 from .nb04 import _at_least_two_tiers, _hinted, _is_function, _named, _prediction, error_tiers, gradcheck_step
 
@@ -259,7 +259,7 @@ def _check_mul(Mul):
 
 
 # ---------------------------------------------------------------------------- prediction questions
-# (the fingerprint: python -m minigrad.exercises digest QUESTION ANSWER)
+# (the fingerprint: python -m minigrad_course.exercises digest QUESTION ANSWER)
 check_q_mm_saves = _prediction(
     "nb04b-q-mm-saves", "q_mm_saves",
     "z = a.mm(b) where only b requires grad: what does Mm's forward save?",

@@ -8,8 +8,8 @@
 """
 import numpy as np
 
-from .. import autograd
-from ..tensor import Tensor
+from minigrad import autograd
+from minigrad.tensor import Tensor
 from ._check import Report, add_hint, call, close, exercise, failed, passed, prediction, rng
 
 
@@ -193,7 +193,7 @@ def check_node_name(node_name):
 
 
 # ---- a prediction question ------------------------------------------------------------------------
-# the fingerprint comes from `python -m minigrad.exercises digest nb00-q-grad 7`
+# the fingerprint comes from `python -m minigrad_course.exercises digest nb00-q-grad 7`
 check_q_grad = prediction(
     "nb00-q-grad", "q_grad",
     "x = minigrad.tensor(2.0, requires_grad=True); y = x**2 + 3*x; y.backward(). What is x.grad? (a number)",

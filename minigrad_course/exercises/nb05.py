@@ -12,8 +12,8 @@ line of the notebook's solution.
 """
 import numpy as np
 
-from ..autograd import Function, grad_mode
-from ..tensor import Tensor
+from minigrad.autograd import Function, grad_mode
+from minigrad.tensor import Tensor
 from . import _check
 
 
@@ -39,7 +39,7 @@ def _node_names(root):
 
 
 def _is_module_class(value, title, name):
-    from ..nn import Module
+    from minigrad.nn import Module
     if isinstance(value, type) and issubclass(value, Module):
         return None
     return _check.failed(title, f"the check needs the class itself, a subclass of nn.Module; got {value!r}",
@@ -201,7 +201,7 @@ def _problem(seed):
 
 
 def _model(W0, b0):
-    from ..nn import Linear
+    from minigrad.nn import Linear
     model = Linear(3, 2)
     with grad_mode.no_grad():
         model.weight.copy_(Tensor(W0))
@@ -211,8 +211,8 @@ def _model(W0, b0):
 
 @_check.reference
 def _reference(model, X, Y, steps, lr, zero_grad=True):
-    from ..nn import MSELoss
-    from ..optim import SGD
+    from minigrad.nn import MSELoss
+    from minigrad.optim import SGD
     optimizer, loss_fn, losses = SGD(model.parameters(), lr=lr), MSELoss(), []
     for _ in range(steps):
         loss = loss_fn(model(X), Y)

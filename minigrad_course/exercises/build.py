@@ -4,7 +4,7 @@ Your engine lives in one file of your own, ``my_autograd.py`` beside the noteboo
 section's exercise cell writes it (``%%writefile my_autograd.py``), and its check cell loads it
 again and runs it on the seed programs and on hidden random inputs.  What it must give is computed
 by minigrad at checking time: values, gradients, node names, the ``next_functions`` structure,
-error messages and (stage 6) the order in which the nodes run.  ``minigrad/scratch/stageN.py`` is a
+error messages and (stage 6) the order in which the nodes run.  ``minigrad_course/scratch/stageN.py`` is a
 reference for each stage: start the next notebook from it if you like.
 
 The checks ask for what the notebooks' texts ask for.  A leaf's node may be named ``AccumulateGrad``
@@ -623,7 +623,7 @@ def _check(stage, checks, mod):
             report = failed(t, f"the check could not use your engine: {type(e).__name__}: {e}",
                             hint=[f"the check uses what the text of stage {stage} lists (and what the stages before "
                                   "it list): is a name missing, spelled differently, or of another kind?",
-                                  f"minigrad/scratch/stage{stage}.py has every name the check uses: compare your "
+                                  f"minigrad_course/scratch/stage{stage}.py has every name the check uses: compare your "
                                   "names and signatures with it."])
         if report is not None:
             return report

@@ -1,5 +1,5 @@
-"""``python -m minigrad.classroom release notebooks/ --out student/`` and
-``python -m minigrad.classroom course course/ [--source notebooks/]``"""
+"""``python -m minigrad_course.classroom release notebooks/ --out student/`` and
+``python -m minigrad_course.classroom course course/ [--source notebooks/]``"""
 import argparse
 import sys
 
@@ -8,7 +8,7 @@ from .release import ReleaseError, release
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m minigrad.classroom",
+    parser = argparse.ArgumentParser(prog="python -m minigrad_course.classroom",
                                      description="Make the student edition of the notebooks, or an nbgrader course.")
     sub = parser.add_subparsers(dest="command", required=True)
     rel = sub.add_parser("release", help="write notebooks with solutions replaced by stubs")
