@@ -8,6 +8,18 @@ from .. import ops
 from ..autograd import grad_mode
 from ..tensor import Tensor
 from .functional_more import implicit_softmax_dim
+# more activations, dropout, one_hot and losses (issue 19): see functional_more.py
+from .functional_more import (binary_cross_entropy, binary_cross_entropy_with_logits, cosine_similarity, dropout, elu, gelu,
+                              hardtanh, huber_loss, kl_div, l1_loss, leaky_relu, logsigmoid, normalize, one_hot, relu6, silu,
+                              smooth_l1_loss, softmin, softplus, pad)
+# celu, mish, hardswish, glu, prelu, rrelu ... and the in-place forms (relu_, elu_ ...): see functional_activations.py
+from .functional_activations import (celu, celu_, elu_, glu, hardshrink, hardsigmoid, hardswish, hardtanh_,
+                                     leaky_relu_, mish, prelu, relu_, rrelu, rrelu_, selu, selu_, softshrink, softsign,
+                                     tanhshrink)
+# the losses PyTorch writes as composites, pairwise_distance: see functional_losses.py
+from .functional_losses import (cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss,
+                                margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss,
+                                pairwise_distance, poisson_nll_loss, soft_margin_loss, triplet_margin_loss)
 
 
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "int32": "Int", "bool": "Bool", "float16": "Half"}
@@ -179,21 +191,6 @@ def _cross_entropy_probabilities(input, target, weight, reduction, label_smoothi
         return -total.fill_(float("nan"))
     return ops.DivScalar.apply(-total, input.numel() // n_classes)
 
-
-
-
-# more activations, dropout, one_hot and losses (issue 19): see functional_more.py
-from .functional_more import (binary_cross_entropy, binary_cross_entropy_with_logits, cosine_similarity, dropout, elu, gelu,  # noqa: E402
-                              hardtanh, huber_loss, kl_div, l1_loss, leaky_relu, logsigmoid, normalize, one_hot, relu6, silu,
-                              smooth_l1_loss, softmin, softplus, pad)
-# celu, mish, hardswish, glu, prelu, rrelu ... and the in-place forms (relu_, elu_ ...): see functional_activations.py
-from .functional_activations import (celu, celu_, elu_, glu, hardshrink, hardsigmoid, hardswish, hardtanh_,  # noqa: E402
-                                     leaky_relu_, mish, prelu, relu_, rrelu, rrelu_, selu, selu_, softshrink, softsign,
-                                     tanhshrink)
-# the losses PyTorch writes as composites, pairwise_distance: see functional_losses.py
-from .functional_losses import (cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss,  # noqa: E402
-                                margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss,
-                                pairwise_distance, poisson_nll_loss, soft_margin_loss, triplet_margin_loss)
 
 
 def __getattr__(name):  # F.conv2d and the other functions of the layers minigrad leaves out (see _absent.py)
