@@ -24,10 +24,11 @@ from . import devices as _device
 from . import ops as _ops
 from . import random as _random
 from ._core import layout as _layout
-from ._core.tensor_base import (_TYPE_NAMES, RemovableHandle, TensorBase, _warn_once, _wrap_dim,  # noqa: F401
+from ._core.tensor_base import (_TYPE_NAMES, C_NAMES, RemovableHandle, TensorBase, _warn_once, _wrap_dim,  # noqa: F401
                                 cpp_type_name, register_tensor_class)  # (RemovableHandle, cpp_type_name: minigrad.tensor's)
 from ._dtype import Size
 from ._format import tensor_repr
+from .autograd import function as _autograd_function
 from .autograd import grad_mode
 from .autograd import inference as _inference
 from .devices import contiguous_format, numpy_order, preserve_format
@@ -43,6 +44,12 @@ class _NotGiven:
 
 
 NOT_GIVEN = _NotGiven()
+
+NON_LEAF_GRAD = ("The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
+                 "won't be populated during autograd.backward(). If you indeed want the .grad field to be populated for "
+                 "a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by "
+                 "mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for "
+                 "more information.")
 
 
 class Tensor(TensorBase):
@@ -212,25 +219,54 @@ class Tensor(TensorBase):
     @property
     def grad(self):
         if self.grad_fn is not None and not self._retains_grad:
-            warnings.warn(
-                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
-                "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
-                "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
-                "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
-                "github.com/pytorch/pytorch/pull/30531 for more information.", UserWarning, stacklevel=2)
+            warnings.warn(NON_LEAF_GRAD, UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter
     def grad(self, value):
+        """``t.grad = value``, with PyTorch's checks (``THPVariable_set_grad``), in its order."""
         if value is not None:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
                                 f"{type(value).__name__}")
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
+            want = _autograd_function.grad_dtype(self)
+            if want is not None and value._data.dtype != want:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{C_NAMES[value._data.dtype.name]}' to a tensor with "
+                    f"grad_dtype '{_TYPE_NAMES[want.name]}'. The gradient must match the tensor's grad_dtype (defaults "
+                    "to the tensor's dtype). You can set the tensor's grad_dtype attribute with a specific dtype, or "
+                    "None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
+                    "gradient may break downstream systems that assume they match.")
             if value._data.shape != self._data.shape:
                 raise RuntimeError(
                     f"attempting to assign a gradient of size '{list(value._data.shape)}' to a tensor of size "
                     f"'{list(self._data.shape)}'. Please ensure that the gradient and the tensor are the same size")
         self._grad = value
+
+    @property
+    def grad_dtype(self):
+        """The dtype ``.grad`` must have: the tensor's own until set to another one, or to None for any dtype. Backward
+        casts a leaf's gradient to it (PyTorch's ``Tensor.grad_dtype``; only a leaf has one)."""
+        if self.grad_fn is not None:
+            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+        dtype = _autograd_function.grad_dtype(self)
+        return None if dtype is None else _dtype.from_numpy_dtype(dtype)
+
+    @grad_dtype.setter
+    def grad_dtype(self, value):
+        """PyTorch's checks (``THPVariable_set_grad_dtype``), then ``AutogradMeta::set_grad_dtype``."""
+        if value is not None and not isinstance(value, _dtype.dtype):
+            raise RuntimeError(f"grad_dtype must be a minigrad.dtype or None, but got {type(value).__name__}")
+        if self.grad_fn is not None and not self._retains_grad:  # (PyTorch reads .grad here: a non-leaf warns, and is
+            warnings.warn(NON_LEAF_GRAD, UserWarning, stacklevel=2)  # refused below)
+        if value is not None and self._grad is not None and self._grad._data.dtype != value.numpy:
+            raise RuntimeError(
+                f"Cannot set grad_dtype to '{_TYPE_NAMES[value.name]}' because there is already a gradient with dtype "
+                f"'{C_NAMES[self._grad._data.dtype.name]}'. Please clear the gradient (.grad = None) before changing "
+                "grad_dtype, or ensure the new grad_dtype matches the existing gradient's dtype.")
+        _autograd_function.set_grad_dtype(self, None if value is None else value.numpy)
 
     @property
     def retains_grad(self):
@@ -426,8 +462,8 @@ class Tensor(TensorBase):
                                "https://github.com/pytorch/pytorch/pull/103001")
         new = type(self).__new__(type(self))
         Tensor.__init__(new, self._data.copy(), self._requires_grad)
-        if self._grad is not None:
-            new._grad = self._grad.clone()
+        if self._grad is not None:  # (through the setter and its checks, as PyTorch's __deepcopy__)
+            new.grad = self._grad.clone()
         memo[id(self)] = new
         return new
 

@@ -51,6 +51,10 @@ class TensorBase:
                  "_wrapped_number", "_data", "name", "__weakref__",
                  "__dict__")
 
+    # t.grad_dtype (PyTorch: AutogradMeta's grad_dtype_ and allow_grad_dtype_mismatch_), kept on the class until set
+    _grad_dtype = None                  # the numpy dtype set with t.grad_dtype = ... (None: the tensor's own dtype)
+    _allow_grad_dtype_mismatch = False  # True once t.grad_dtype = None was set: a .grad of any dtype
+
     def __new__(cls, *args, **kwargs):
         """``TensorBase(data)`` makes the registered ``Tensor``; a subclass (``Parameter``) makes itself."""
         return object.__new__(_tensor_class[0] if cls is TensorBase and _tensor_class else cls)
@@ -133,8 +137,9 @@ def _wrap_dim(dim, ndim):
 _warned = set()  # the messages _warn_once gave already
 
 
-def _warn_once(message):
-    """A warning PyTorch gives once per process (``TORCH_WARN_ONCE``)."""
+def _warn_once(message, stacklevel=2):
+    """A warning PyTorch gives once per process (``TORCH_WARN_ONCE``). ``stacklevel`` counts from the function that
+    calls this one, as ``warnings.warn``'s does (2: the line that called it)."""
     if message not in _warned:
         _warned.add(message)
-        warnings.warn(message, UserWarning, stacklevel=3)
+        warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)

@@ -24,6 +24,7 @@ from . import anomaly_mode, grad_mode
 from .function import AccumulateGrad, GradientEdge, edge_of
 from ..devices import contiguous_format
 from .._core.tensor_base import _warn_once
+from .._dtype import from_numpy_dtype
 
 CREATE_GRAPH_CYCLE = ("Using backward() with create_graph=True will create a reference cycle between the parameter and "
                       "its gradient which can cause a memory leak. We recommend using autograd.grad when creating the "
@@ -59,7 +60,7 @@ def _is_checkpoint_valid():
     """A reentrant checkpoint needs a plain backward: not ``grad()``, not ``backward(inputs=...)`` (PyTorch:
     ``torch.autograd._is_checkpoint_valid``)."""
     task = innermost_task()
-    return task is None or not task.capture
+    return task is None or not task.filtered
 
 
 def will_execute(node):
@@ -94,9 +95,11 @@ class GraphTask:
     """One run of backward from some roots (PyTorch: ``GraphTask``).
 
     ``roots`` are tensors, ``grads`` their gradients (tensors of the same shapes).  With ``inputs``
-    (``autograd.grad``) only the nodes needed to reach those tensors run, nothing is accumulated
-    into ``.grad``, and the gradients of the inputs end up in ``self.captured``.  With
-    ``accumulate=False`` leaves are captured instead of accumulated (the stepper uses this).
+    only the nodes needed to reach those tensors run: for ``backward(inputs=...)`` the inputs' own nodes
+    run too (a leaf's ``AccumulateGrad`` fills its ``.grad``); for ``autograd.grad`` (``accumulate=False``)
+    nothing is accumulated into ``.grad``, and the gradients of the inputs end up in ``self.captured``.
+    With ``accumulate=False`` and no ``inputs`` leaves are captured instead of accumulated (the stepper
+    uses this).
     """
 
     def __init__(self, roots, grads, keep_graph=False, create_graph=False, inputs=None, accumulate=True):
@@ -110,15 +113,20 @@ class GraphTask:
             self.root_edges.append((node, nr))
         if accumulate and create_graph:  # backward(create_graph=True): PyTorch's engine warns, once per process
             _warn_once(CREATE_GRAPH_CYCLE)
-        self.root_grads = list(grads)
+        self.root_grads = [_root_grad(t, node, g) for t, (node, _), g in zip(roots, self.root_edges, grads)]
         self.accumulate = accumulate and inputs is None
         self.accumulate_grad = accumulate  # False for autograd.grad(): then nothing is accumulated, inputs or not
-        # where to capture gradients: node -> [(input_nr, index into self.captured)]
+        self.filtered = inputs is not None  # only what leads to the inputs runs (PyTorch: a non-empty exec_info_)
+        # backward(inputs=...): the nodes of the inputs run (PyTorch marks them needed_ in exec_info_)
+        self.needed = set()
+        # autograd.grad(): where to capture gradients: node -> [(input_nr, index into self.captured)]
         self.capture = {}
         self.captured = [None] * (len(inputs) if inputs else 0)
         for i, t in enumerate(inputs or ()):
             node, nr = (t.node, t.output_nr) if isinstance(t, GradientEdge) else edge_of(t)
-            if node is not None:
+            if node is not None and accumulate:
+                self.needed.add(node)
+            elif node is not None:
                 self.capture.setdefault(node, []).append((nr, i))
         self.dependencies, self.to_run = self._discover(inputs is not None)
         self.id = next(_task_ids)
@@ -141,10 +149,12 @@ class GraphTask:
         if not only_needed:  # backward(): every node runs (AccumulateGrad only when accumulating)
             to_run = seen if self.accumulate else {n for n in seen if not isinstance(n, AccumulateGrad)}
             return deps, to_run
-        # autograd.grad(): a node must run if some captured node lies below it; count only those edges
+        # a node must run if it is needed (backward(inputs=...)) or some node that runs or is captured lies below it;
+        # count only those edges
         to_run = set()
         for node in _children_first(order):
-            if any(nxt in to_run or nxt in self.capture for nxt, _ in node.next_functions if nxt is not None):
+            if node in self.needed or any(nxt in to_run or nxt in self.capture
+                                          for nxt, _ in node.next_functions if nxt is not None):
                 to_run.add(node)
         deps = {}
         for node in to_run:
@@ -261,9 +271,18 @@ class GraphTask:
         return outs
 
 
+def _root_grad(root, node, grad):
+    """The gradient of a root in the dtype its node takes: the root's own, a leaf's ``grad_dtype`` (None: any).
+    PyTorch's engine runs ``validate_outputs`` on the roots' gradients too, so ``y.backward(float64_gradient)`` of a
+    float32 ``y`` reaches ``y``'s node (and its hooks) as float32."""
+    dtype = node.grad_dtype if isinstance(node, AccumulateGrad) else root._data.dtype
+    if grad is None or dtype is None or grad._data.dtype == dtype:
+        return grad
+    return grad.to(from_numpy_dtype(dtype))
+
+
 def _check_hook_result(hook, grad, new):
     """A tensor hook may change the gradient's values, not its type or size (PyTorch's check_variable_result)."""
-    from .._dtype import from_numpy_dtype
     from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
     name = getattr(hook, "__name__", type(hook).__name__)
     if grad is None:  # (PyTorch's check_single_result)

@@ -43,7 +43,7 @@ from . import grad_mode
 from . import inference
 from .inference import SAVED_MSG as INFERENCE_SAVED_MSG, InferenceCounter
 from .._dtype import from_numpy_dtype, is_expandable_to
-from .._core.layout import dense, empty_strided, obeys_layout_contract
+from .._core.layout import dense, empty_strided, obeys_layout_contract, preserve_format_strides
 from .._core.tensor_base import RemovableHandle, TensorBase as Tensor, cpp_type_name  # (TensorBase(data) makes a Tensor)
 from ..devices import contiguous_format
 
@@ -407,10 +407,19 @@ class BackwardNode(Node):
             if self._materialize_grads:  # zeros instead
                 grad_outputs = [Tensor(np.zeros(shape, dtype)) if g is None and dtype is not None else g
                                 for g, (shape, dtype) in zip(grad_outputs, self._output_meta)]
-        grads = self._forward_cls.backward(self, *grad_outputs)
+        if self._forward_cls.boxed_grads_call:  # backward(ctx, grads): the gradients as one list
+            grads = self.apply_boxed(list(grad_outputs))
+        else:
+            grads = self._forward_cls.backward(self, *grad_outputs)
         if not isinstance(grads, tuple):
             grads = (grads,)
         return self._check_grads(grads)
+
+    def apply_boxed(self, *args):
+        """Run the backward of a Function that set ``boxed_grads_call = True``: ``args`` is one list of the gradients,
+        which backward may empty as it goes, so that each can be freed once used (PyTorch:
+        ``BackwardCFunction.apply_boxed``)."""
+        return self._forward_cls.backward(self, *args)
 
     def _check_grads(self, grads):
         """PyTorch's ``validate_outputs``: one gradient per forward argument, shaped and typed like its input."""
@@ -429,6 +438,8 @@ class BackwardNode(Node):
                 continue
             i = len(checked)
             shape, dtype = self.input_shapes[i], self._input_dtypes[i]
+            if isinstance(self.next_functions[i][0], AccumulateGrad):  # a leaf takes its grad_dtype (None: any dtype)
+                dtype = self.next_functions[i][0].grad_dtype
             if g is not None:
                 if not isinstance(g, Tensor):
                     raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
@@ -437,7 +448,7 @@ class BackwardNode(Node):
                         raise RuntimeError(f"Function {self.name()} returned an invalid gradient at index {i} - got "
                                            f"{list(g._data.shape)} but expected shape compatible with {list(shape)}")
                     g = g.sum_to_size(shape)
-                if g._data.dtype != dtype:  # and cast to the input's dtype
+                if dtype is not None and g._data.dtype != dtype:  # and cast to the input's dtype
                     g = g.to(from_numpy_dtype(dtype))
             checked.append(g)
         return checked
@@ -473,6 +484,7 @@ class Function:
     node_name = None  # built-in ops set PyTorch's node names (e.g. "SumBackward0")
     saved_names = {}  # built-in ops: derivatives.yaml's name -> position in save_for_backward or ctx attribute
     clear_saved_tensors_on_access = False  # True: ctx.saved_tensors can be read once (PyTorch 2.13)
+    boxed_grads_call = False  # True: backward(ctx, grads) gets the gradients as one list it may clear (PyTorch 2.13)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -645,16 +657,41 @@ def grad_accumulator(t):
     return acc
 
 
+def grad_dtype(t):
+    """The numpy dtype ``t.grad`` must have, None for any (PyTorch: ``AutogradMeta::grad_dtype``): the tensor's own
+    dtype until ``t.grad_dtype = ...`` set another one, or None."""
+    if t._allow_grad_dtype_mismatch:
+        return None
+    return t._grad_dtype if t._grad_dtype is not None else t._data.dtype
+
+
+def set_grad_dtype(t, dtype):
+    """``t.grad_dtype = dtype`` (a numpy dtype, or None) on a leaf (PyTorch: ``AutogradMeta::set_grad_dtype``). The
+    leaf's ``AccumulateGrad``, if it has one, takes gradients of that dtype from now on."""
+    if t.grad_fn is not None:
+        raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+    if dtype is None:
+        t._allow_grad_dtype_mismatch = True
+    else:
+        t._grad_dtype, t._allow_grad_dtype_mismatch = dtype, False
+    acc = t._grad_accumulator() if t._grad_accumulator is not None else None
+    if acc is not None:
+        acc.grad_dtype = dtype
+
+
 class AccumulateGrad(Node):
     """The node at a leaf: adds the incoming gradient into ``variable.grad``.
 
     In PyTorch it is the last node on every path, has no ``next_functions`` and runs as soon as its
-    gradient is complete.  ``variable`` is the leaf tensor.
+    gradient is complete.  ``variable`` is the leaf tensor; ``grad_dtype`` the dtype the gradients
+    reaching it are cast to (None: left as they are), the leaf's ``grad_dtype`` when the node was made
+    or later set (PyTorch keeps it in the node's ``input_metadata(0)``).
     """
 
     def __init__(self, variable):
         self._sequence_nr = float("inf")  # PyTorch gives it UINT64_MAX: run it as soon as it is ready
         self.variable = variable
+        self.grad_dtype = grad_dtype(variable)
 
     def name(self):
         return "minigrad::autograd::AccumulateGrad"
@@ -687,11 +724,11 @@ class AccumulateGrad(Node):
 def clone_obey_contract(grad, variable):
     """A copy of ``grad`` laid out as PyTorch's ``clone_obey_contract`` lays out a leaf's first gradient: with the
     leaf's own strides where it has no gaps and no repeats (``x.t()``'s gradient is stored like ``x``), else
-    row-major.  ``copy_`` into an empty tensor, or ``clone``: with create_graph=True the copy is recorded too
-    (CopyBackwards, CloneBackward0)."""
-    v = variable._data
+    row-major, in the gradient's dtype (the leaf's own, or its ``grad_dtype``).  ``copy_`` into an empty tensor, or
+    ``clone``: with create_graph=True the copy is recorded too (CopyBackwards, CloneBackward0)."""
+    v, dtype = variable._data, grad._data.dtype
     if dense(v):
-        return Tensor(empty_strided(v.shape, v.strides, v.dtype)).copy_(grad)
+        return Tensor(empty_strided(v.shape, preserve_format_strides(v, dtype.itemsize), dtype)).copy_(grad)
     return grad.clone(memory_format=contiguous_format)
 
 

@@ -5,10 +5,8 @@ import warnings
 
 import numpy as np
 
-from . import grad_mode, graph
+from . import graph
 from .engine import GraphTask
-from .function import AccumulateGrad, grad_accumulator
-from ..devices import contiguous_format
 from .._core.layout import like
 from .._core.tensor_base import TensorBase as Tensor
 
@@ -90,20 +88,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
                            f"got {len(grads)} tensors and {len(outputs)} gradients")
     if retain_graph is None:
         retain_graph = create_graph
-    if inputs is not None:
-        captured = GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph, inputs).run().captured
-        for t, g in zip(inputs, captured):
-            if isinstance(t, graph.GradientEdge):  # an edge: only a leaf's (its AccumulateGrad) has a .grad to fill
-                t = t.node.variable if isinstance(t.node, AccumulateGrad) else None
-            if g is None or t is None or t._retains_grad:  # (a tensor that retains its grad got it from its hook)
-                continue
-            if t.grad_fn is None:  # a leaf: its AccumulateGrad adds the gradient, as in a backward() without inputs
-                with grad_mode.set_grad_enabled(create_graph):
-                    grad_accumulator(t).apply(g)
-            else:  # (PyTorch calls retain_grad() on it: the hook keeps a copy, then adds)
-                t._grad = g.detach().clone(memory_format=contiguous_format) if t._grad is None else t._grad + g
-        return
-    GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph).run()
+    grads = _make_grads(outputs, grads)
+    for t in inputs or ():  # inputs=: only the nodes on the way to them run, theirs too (a leaf's AccumulateGrad
+        if isinstance(t, Tensor):  # fills its .grad); PyTorch's engine calls retain_grad() on each tensor among them,
+            t.retain_grad()        # so a non-leaf keeps its gradient in .grad as well
+    GraphTask(outputs, grads, retain_graph, create_graph, inputs).run()
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,

@@ -93,6 +93,21 @@ def check_not_bool(a, b, what):
                            "invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
+def alpha_check(dtype, alpha):
+    """PyTorch's ``alpha_check`` (``aten/src/ATen/native/BinaryOps.h``), which ``add`` and ``sub`` run once they know
+    the dtype of their result (``dtype``, of ``a + b``, in place and with ``out=`` too): a bool ``alpha`` only for a
+    bool result, no floating-point ``alpha`` for an integer (or bool) one, no complex ``alpha`` for a real one."""
+    if isinstance(alpha, Tensor):  # (a 0-dim tensor is read as the number it holds)
+        alpha = alpha.item()
+    if isinstance(alpha, (bool, np.bool_)):
+        if dtype is not _dtype.bool_:
+            raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    elif not isinstance(alpha, (int, np.integer)) and not dtype.is_floating_point:
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if isinstance(alpha, complex):  # (numpy's complex scalars are complex too)
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
+
+
 def operands(a, b):
     """``a``'s and ``b``'s numbers in the dtype PyTorch computes ``a op b`` in: its ``TensorIterator`` casts both to
     the result dtype first, so ``float32_tensor % float64_0dim_tensor`` is computed in float32 (numpy would compute

@@ -11,7 +11,7 @@ from ..autograd.function import Function
 from .._core.tensor_base import TensorBase as Tensor
 from ._fast import keep_or_zero
 from .._core.layout import cast, laid_out
-from ._util import as_operand, broadcast_shape, check_not_bool, constant, float_data, operands, result, result_type, rounded_once, sum_to
+from ._util import alpha_check, as_operand, broadcast_shape, check_not_bool, constant, float_data, operands, result, result_type, rounded_once, sum_to
 from . import zerotensor
 
 
@@ -27,6 +27,8 @@ class Add(Function):
             return zerotensor.add(a, b, alpha)
         with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 and inf - inf are nan, silently, as in PyTorch
             x, y = operands(a, b)
+            if x.dtype == np.bool_:  # (bools: PyTorch's kernel reads alpha as a bool, 2 as True; + is "or")
+                alpha = bool(alpha)
             return result(a, b, x + y if alpha == 1 else x + alpha * y)
 
     @staticmethod
@@ -836,4 +838,6 @@ def binary(fn, a, b, alpha=1):
         check_not_bool(a, b, "Subtraction")
     b = as_operand(b, a)
     broadcast_shape(a, b)  # raises PyTorch's error when the shapes don't broadcast
+    if fn in (Add, Sub) and type(alpha) is not int:  # (any dtype takes an integer alpha)
+        alpha_check(result_type(a, b), alpha)
     return fn.apply(a, b) if alpha == 1 else fn.apply(a, b, alpha)

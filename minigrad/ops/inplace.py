@@ -24,7 +24,7 @@ from ..autograd.function import FREED_MSG, Function, Node, SavedTensor, edge_of,
 from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor
 from ._fast import update_in_place
 from .._core.layout import dense, empty_strided
-from ._util import broadcast_shape, check_not_bool, view_of
+from ._util import alpha_check, broadcast_shape, check_not_bool, result_type, view_of
 from . import zerotensor
 from .elementwise import Add, Clamp, ClampMax, ClampMin, Clone, CopyFrom, Div, Mul, Sub
 
@@ -62,6 +62,8 @@ def inplace(t, fn, *args):
         # (x[key] = value: IndexPut checks; fill_ reads its 0-dim value as a number first: x.fill_(x[0]) is fine)
         if isinstance(other, Tensor) and not getattr(fn, "indexed", False) and _expanded_write(fn) != "fill":
             _check_operand(t, other)
+    if fn in (Add, Sub) and len(args) > 1:  # add_(other, alpha=...)
+        _check_alpha_in_place(t, args[0], args[1])
     if not recording:  # under no_grad (an optimizer step) or without gradients: only the numbers change
         _set_values(t, fn, args, shared)
         _bump_version(t)
@@ -89,6 +91,16 @@ def inplace(t, fn, *args):
             if s is not None and s.tensor is None and s.data is t._data:
                 s.view_node, s.output_nr = weakref.ref(t._grad_fn), 0
     return t
+
+
+def _check_alpha_in_place(t, other, alpha):
+    """``t.add_(other, alpha=...)``: PyTorch's ``alpha_check`` on the dtype of ``t + other``, once that dtype was found
+    to fit ``t`` (its TensorIterator refuses a result that does not fit first: ``check_fits`` raises that later)."""
+    if type(alpha) is int or (type(alpha) is float and t._data.dtype.kind == "f"):
+        return  # (any dtype takes an integer alpha, a float result a float one: an optimizer's p.add_(g, alpha=-lr))
+    dtype = result_type(t, other)
+    if can_cast(dtype.numpy, t._data.dtype):
+        alpha_check(dtype, alpha)
 
 
 def check_inplace(t):

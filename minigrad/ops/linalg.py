@@ -4,7 +4,7 @@ import math
 import numpy as np
 
 from ..autograd.function import Function
-from .._core.tensor_base import TensorBase as Tensor
+from .._core.tensor_base import TensorBase as Tensor, _warn_once
 from ._fast import add_bias, column_major, mm_mat2_backward
 from ._util import sum_to
 
@@ -334,14 +334,14 @@ def _times_minus(x, y, p):
 
 
 def cross(a, b, dim=None):
-    import warnings
     from .._core.tensor_base import _wrap_dim
     from ._util import broadcast_shape
     shape = broadcast_shape(a, b)
-    if dim is None:  # the first dim of size 3 (torch.linalg.cross takes the last one)
-        warnings.warn("Using minigrad.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
-                      "explicitly or simply use minigrad.linalg.cross.\nThe default value of dim will change to agree "
-                      "with that of linalg.cross in a future release.", UserWarning, stacklevel=3)
+    if dim is None:  # the first dim of size 3 (torch.linalg.cross takes the last one); PyTorch warns once per process
+        _warn_once("Using minigrad.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
+                   "explicitly or simply use minigrad.linalg.cross.\nThe default value of dim will change to agree "
+                   "with that of linalg.cross in a future release. (Triggered internally at "
+                   "/__w/pytorch/pytorch/aten/src/ATen/native/Cross.cpp:63.)", stacklevel=3)
         dim = next((i for i, s in enumerate(a._data.shape) if s == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")

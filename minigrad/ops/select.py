@@ -17,7 +17,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.function import Function
 from ..devices import contiguous_format
-from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor, _wrap_dim
+from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor, _warn_once, _wrap_dim
 from ._util import broadcast_shape, reduced_dims, sum_to
 from .elementwise import MulScalar
 from .._core.layout import cast, empty_strided
@@ -1011,12 +1011,11 @@ def meshgrid(*tensors, indexing=None):
     """``torch.meshgrid(x, y, indexing="ij")``: each 1-D tensor viewed along its own dim and expanded
     to the grid (a ``ViewBackward0`` and an ``ExpandBackward0`` each, as in PyTorch).  ``"xy"``
     swaps the first two dims (Cartesian indexing)."""
-    import warnings
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
-    if indexing is None:
-        warnings.warn("minigrad.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
-                      UserWarning, stacklevel=2)
+    if indexing is None:  # (PyTorch warns once per process)
+        _warn_once("minigrad.meshgrid: in an upcoming release, it will be required to pass the indexing argument. "
+                   "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4215.)")
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f'minigrad.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')

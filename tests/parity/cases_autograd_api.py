@@ -309,3 +309,83 @@ def ag_multi_grad_hook(T, F, o):
     (c * 3).sum().backward()
     o.raw("any", first)
     o.err("mode", lambda: G.register_multi_grad_hook((a,), print, mode="some"))
+
+
+@case
+def ag_boxed_grads_call(T, F, o):
+    """``boxed_grads_call = True``: backward gets the gradients as one list (zeros, or None without materializing, for
+    an output that got none), which it may empty; the node's apply_boxed takes that list (test_faithful_gaps.py)."""
+    class Two(T.autograd.Function):
+        boxed_grads_call = True
+
+        @staticmethod
+        def forward(ctx, x, materialize):
+            ctx.set_materialize_grads(materialize)
+            return x.clone(), x * 2
+
+        @staticmethod
+        def backward(ctx, grads):
+            ctx.got = [type(grads).__name__, list(grads)]
+            g1, g2 = grads
+            grads.clear()
+            return g1 + (0 if g2 is None else 2 * g2), None
+
+    x = leaf(T, 320, 3)
+    o["default"] = T.autograd.Function.boxed_grads_call
+    for m in (True, False):
+        a, b = Two.apply(x, m)
+        a.sum().backward()
+        o[f"got_{m}"] = a.grad_fn.got
+    a, b = Two.apply(x, True)
+    (a * b).sum().backward()
+    o["both"] = a.grad_fn.got
+    o.grads("", x=x)
+    o.fn("grad_fn", a)
+    o["apply_boxed"] = a.grad_fn.apply_boxed([T.ones(3), T.ones(3)])
+
+
+@case
+def ag_grad_dtype(T, F, o):
+    """``t.grad_dtype``: the dtype ``.grad`` must have (the tensor's own by default, None for any); a leaf may set it,
+    and backward casts its gradient to it.  Assigning ``.grad`` of another dtype is refused."""
+    x = leaf(T, 321, 3)
+    o["default"] = x.grad_dtype
+    o.err("assign_double", lambda: setattr(x, "grad", T.ones(3, dtype=T.float64)))
+    o.err("assign_long_to_long", lambda: setattr(T.ones(3, dtype=T.int64), "grad", T.ones(3, dtype=T.int64)))
+    y = x * 2
+    o.err("non_leaf", lambda: y.grad_dtype)
+    o.err("set_non_leaf", lambda: setattr(y, "grad_dtype", T.float64))
+    o.err("set_str", lambda: setattr(x, "grad_dtype", "float64"))
+    x.grad_dtype = T.float64
+    o["set"] = x.grad_dtype
+    (x * x).sum().backward()
+    o.grads("", x=x)
+    o.err("set_with_grad", lambda: setattr(x, "grad_dtype", T.float16))
+    x.grad_dtype = None
+    o["none"] = x.grad_dtype
+    o.err("assign_long", lambda: setattr(x, "grad", T.ones(3, dtype=T.int64)))
+    o["assigned"] = x.grad
+    z = leaf(T, 322, 3)
+    z.backward(T.ones(3, dtype=T.float64))  # (a root's gradient takes the root's dtype)
+    o.grads("", z=z)
+
+
+@case
+def ag_backward_inputs_retain_grad(T, F, o):
+    """``backward(inputs=[y])`` with a non-leaf ``y``: PyTorch calls ``y.retain_grad()``, and runs y's own node, which
+    frees what it saved; the leaves below get nothing (tests/test_faithful_gaps.py has more)."""
+    x = leaf(T, 323, 3)
+    y = x * x
+    z = (y * 3).sum()
+    z.backward(inputs=[y])
+    o["retains_grad"] = y.retains_grad
+    o.warns("y.grad.warns", lambda: y.grad)
+    o["y.grad"] = y.grad
+    o.grads("", x=x)
+    o.err("again_through_y", lambda: y.sum().backward())
+    w = x.exp()
+    T.autograd.backward((w * 2).sum(), inputs=[w], retain_graph=True)
+    o["w.grad"] = w.grad
+    w.sum().backward()
+    o.grads("after.", x=x)
+    o.err("no_grad", lambda: (x * 2).sum().backward(inputs=[T.ones(3)]))

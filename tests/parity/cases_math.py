@@ -682,3 +682,24 @@ def mth_argument_type_errors(T, F, o):
                      ("erfc_number", lambda: T.erfc(1.0))]:
         o.err(name, fn)
     o["polygamma_0dim_n"] = T.polygamma(T.tensor(1), f)
+
+
+@case
+def alpha_rules(T, F, o):
+    """``add``/``sub``'s alpha: no float alpha for an integer (or bool) result, a bool alpha only for a bool result,
+    where alpha is read as a bool (tests/test_faithful_gaps.py has the whole table)."""
+    L, Bo = (lambda: T.ones(2, dtype=T.int64)), (lambda: T.tensor([True, False]))
+    o.err("long_float", lambda: L().add(L(), alpha=1.5))
+    o.err("long_sub_", lambda: L().sub_(L(), alpha=1.5))
+    o.err("torch_add", lambda: T.add(L(), L(), alpha=2.0))
+    o.err("long_bool", lambda: L().add(L(), alpha=True))
+    o.err("float_bool", lambda: leaf(T, 324, 2).add(T.ones(2), alpha=True))
+    o.err("in_place_cast_first", lambda: L().add_(T.ones(2), alpha=True))
+    o["long_int"] = L().add(L(), alpha=3)
+    o["long_float_tensor"] = L().add(T.ones(2), alpha=1.5)
+    o["bool_2"] = Bo().add(T.tensor([False, True]), alpha=2)
+    o["bool_0"] = Bo().add(T.tensor([False, True]), alpha=0)
+    x = leaf(T, 325, 2)
+    y = x.add(x * 2, alpha=1.5)
+    o["saved_alpha"] = y.grad_fn._saved_alpha
+    fwd_bwd(T, o, y, x=x)
