@@ -1,6 +1,6 @@
 """``minigrad.sin(x)``, ``minigrad.var(x, 0)`` ...: the functions that mirror Tensor methods (``torch.sin`` is
 ``Tensor.sin``).  Each calls the method; the op itself lives in ``minigrad/ops``.  The elementwise ones also take
-``out=`` (``minigrad/_out.py``).
+``out=`` (``minigrad/ops/_out.py``).
 """
 from . import _dtype
 from .ops import activation as _act

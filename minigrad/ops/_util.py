@@ -120,7 +120,7 @@ def operands(a, b):
 
 
 def result(a, b, out):
-    """numpy's result ``out`` of ``a op b`` as PyTorch's: in PyTorch's layout (``layout.py``), cast to PyTorch's
+    """numpy's result ``out`` of ``a op b`` as PyTorch's: in PyTorch's layout (``_core/layout.py``), cast to PyTorch's
     result dtype when the operands' dtypes differ."""
     out = laid_out(out, a._data, b._data)
     if a._data.dtype == b._data.dtype:
