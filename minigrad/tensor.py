@@ -52,6 +52,11 @@ NON_LEAF_GRAD = ("The .grad attribute of a Tensor that is not a leaf Tensor is b
                  "more information.")
 
 
+SCALAR_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                  "Consider using tensor.detach() first. (Triggered internally at "
+                  "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)")
+
+
 class Tensor(TensorBase):
     """A tensor: ``TensorBase``'s fields (``_core/tensor_base.py``) with the methods you call."""
 
@@ -360,10 +365,19 @@ class Tensor(TensorBase):
         return self.numpy() if dtype is None else self.numpy().astype(dtype)
 
     def __float__(self):
-        return float(self.item())
+        return float(self._python_number())
 
     def __int__(self):
-        return int(self.item())
+        return int(self._python_number())
+
+    def _python_number(self):
+        """What ``float(t)`` and ``int(t)`` read, after PyTorch's warning and check (in its generated
+        ``python_variable_methods.cpp``): the one element of ``t``."""
+        if self._requires_grad:
+            _warn_once(SCALAR_OF_GRAD, stacklevel=3)
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
 
     def __index__(self):
         if self.dtype.is_floating_point or self._data.size != 1:

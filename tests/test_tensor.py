@@ -242,3 +242,43 @@ def test_transposing_a_vector_or_a_number_warns_once_as_pytorch():
     messages = [str(c.message).split(".")[0] for c in caught]
     assert messages == ["The use of `x", "Tensor", "Tensor"]
     assert [str(c.message)[:38] for c in caught[1:]] == ["Tensor.T is deprecated on 0-D tensors.", "Tensor.mT is deprecated on 0-D tensors"]
+
+
+_SCALAR_PROGRAM = """
+import warnings
+import {lib} as torch
+for t in (torch.ones(3), torch.ones(0), torch.ones(2, dtype=torch.int64)):
+    for f in (float, int):
+        try:
+            f(t)
+        except Exception as e:
+            print(f.__name__, type(e).__name__, e)
+print(float(torch.tensor([2.5])), int(torch.tensor([2.5])), int(torch.ones(1, 1, dtype=torch.int64)))
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    t = torch.ones(1, requires_grad=True)
+    print(float(t), int(t), float(t), t.item())
+print(len(caught), str(caught[0].message).splitlines()[0] if caught else None)
+"""
+
+
+def test_float_and_int_of_a_tensor_raise_and_warn_as_pytorch():
+    """``float(t)`` / ``int(t)``: PyTorch's ValueError for anything but one element (``item()`` raises a
+    RuntimeError), and its warning, once per process, for a tensor that requires grad (run in a fresh process)."""
+    import subprocess
+    import sys
+
+    def run(lib):
+        out = subprocess.run([sys.executable, "-c", _SCALAR_PROGRAM.format(lib=lib)], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+    got = run("minigrad")
+    refused = ("float ValueError only one element tensors can be converted to Python scalars\n"
+               "int ValueError only one element tensors can be converted to Python scalars\n")
+    assert got == refused * 3 + "2.5 2 1\n1.0 1 1.0 1.0\n" + (
+        "1 Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n")
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        return
+    assert got == run("torch")
