@@ -46,50 +46,60 @@ def register_tensor_class(cls):
 
 
 class TensorBase:
-    __slots__ = ("_requires_grad", "_grad_fn", "_output_nr", "_grad", "_retains_grad", "_hooks", "_grad_accumulator",
-                 "_post_accumulate_grad_hooks", "_vc", "_base", "_view_version", "_creation_meta", "_zerotensor",
-                 "_wrapped_number", "_data", "name", "__weakref__",
-                 "__dict__")
+    __slots__ = ("_data", "_vc", "__weakref__", "__dict__")
 
-    # t.grad_dtype (PyTorch: AutogradMeta's grad_dtype_ and allow_grad_dtype_mismatch_), kept on the class until set
-    _grad_dtype = None                  # the numpy dtype set with t.grad_dtype = ... (None: the tensor's own dtype)
+    # What autograd keeps about a tensor (PyTorch: its AutogradMeta, made only when needed). A new tensor
+    # has the values below, kept on the class; a tensor that sets one keeps its own.
+    _requires_grad = False             # set by requires_grad=True or requires_grad_(), for a leaf
+    _grad_fn = None                    # the node that made this tensor (None for a leaf): see grad_fn
+    _output_nr = 0                     # which output of grad_fn this tensor is
+    _grad = None                       # .grad
+    _retains_grad = False              # retain_grad() was called
+    _hooks = None                      # a leaf's hooks (register_hook), run by its AccumulateGrad
+    _grad_accumulator = None           # a weak reference to the leaf's AccumulateGrad node
+    _post_accumulate_grad_hooks = None  # a leaf's hooks that run after its .grad was updated
+    _grad_dtype = None                 # the numpy dtype set with t.grad_dtype = ... (None: the tensor's own dtype)
     _allow_grad_dtype_mismatch = False  # True once t.grad_dtype = None was set: a .grad of any dtype
+    # a view's (PyTorch: DifferentiableViewMeta)
+    _base = None                       # the tensor this one is a view of
+    _view_version = 0                  # the version at which its grad_fn was last set
+    _creation_meta = "default"         # how it was made ("no_grad", "inference", "multi_output": see
+    #                                    ops/inplace.py, view_rebase_message)
+    # marks a few tensors carry
+    _zerotensor = False                # PyTorch's ZeroTensor: zeros never written to memory (ops/zerotensor.py)
+    _wrapped_number = None             # the Python number a 0-dim tensor stands for in x * 2 (ops/_util.py, as_operand)
+    name = None                        # (named tensors: minigrad has none)
 
     def __new__(cls, *args, **kwargs):
         """``TensorBase(data)`` makes the registered ``Tensor``; a subclass (``Parameter``) makes itself."""
         return object.__new__(_tensor_class[0] if cls is TensorBase and _tensor_class else cls)
 
     def __init__(self, data, requires_grad=False):
-        # what autograd keeps about a tensor (PyTorch: its AutogradMeta)
-        self._requires_grad = False    # set at the end, once the dtype is known to allow it
-        self._grad_fn = None           # the node that made this tensor (None for a leaf): see grad_fn
-        self._output_nr = 0            # which output of grad_fn this tensor is
-        self._grad = None              # .grad
-        self._retains_grad = False     # retain_grad() was called
-        self._hooks = None             # a leaf's hooks (register_hook), run by its AccumulateGrad
-        self._grad_accumulator = None  # a weak reference to the leaf's AccumulateGrad node
-        self._post_accumulate_grad_hooks = None  # a leaf's hooks that run after its .grad was updated
+        """A tensor of ``data`` (a numpy array, kept as it is, or numbers), with its own version counter."""
+        self._data = data if type(data) is np.ndarray and data.size else _as_array(data)
         self._vc = new_counter()       # the version counter, shared with views: bumped by in-place ops
-        self._base = None              # the tensor this one is a view of
-        self._view_version = 0         # for a view: the version at which its grad_fn was last set
-        self._creation_meta = "default"  # for a view: how it was made ("no_grad", "inference", "multi_output": see
-        #                                  ops/inplace.py, view_rebase_message)
-        self._zerotensor = False       # PyTorch's ZeroTensor: zeros never written to memory (ops/zerotensor.py)
-        self._wrapped_number = None    # the Python number a 0-dim tensor stands for in x * 2 (ops/_util.py, as_operand)
-        # the values
-        if isinstance(data, TensorBase):
-            data = data._data
-        elif not isinstance(data, np.ndarray):  # a numpy scalar keeps its dtype; torch.Tensor([1, 2]) is float
-            data = np.asarray(data) if isinstance(data, np.generic) else np.asarray(data, _dtype.get_default_dtype().numpy)
-        if data.size == 0 and data.base is None and not any(data.strides):  # (numpy gives a new array without
-            data = empty_strided(data.shape, contiguous_strides(data.shape, data.itemsize),
-                                 data.dtype)  # elements zero strides; PyTorch's new tensor is row-major)
-        self._data = data
-        self.name = None
         if requires_grad:
-            if not _dtype.from_numpy_dtype(data.dtype).is_floating_point:
-                raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
-            self._requires_grad = True
+            _require_grad(self)
+
+
+def _as_array(data):
+    """The array behind a new tensor: a tensor's, a numpy scalar with its dtype, numbers in the default dtype
+    (``torch.Tensor([1, 2])`` is float); an empty array gets PyTorch's row-major strides (numpy's new empty
+    arrays have zero strides)."""
+    if isinstance(data, TensorBase):
+        data = data._data
+    elif not isinstance(data, np.ndarray):
+        data = np.asarray(data) if isinstance(data, np.generic) else np.asarray(data, _dtype.get_default_dtype().numpy)
+    if data.size == 0 and data.base is None and not any(data.strides):
+        data = empty_strided(data.shape, contiguous_strides(data.shape, data.itemsize), data.dtype)
+    return data
+
+
+def _require_grad(t):
+    """``requires_grad=True`` for a new tensor: only floating-point ones may."""
+    if not _dtype.from_numpy_dtype(t._data.dtype).is_floating_point:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    t._requires_grad = True
 
 
 # ---- what every layer's messages and hooks need -----------------------------------------------

@@ -20,26 +20,32 @@ import warnings
 
 import numpy as np
 
-_enabled = False
-_check_nan = True
+
+
+class _Switch:
+    """Anomaly mode is on for the whole process, as PyTorch's (``AnomalyMode::_enabled``)."""
+    enabled = False   # read as anomaly_mode.state.enabled where a node is made or run
+    check_nan = True
+
+
+state = _Switch()
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # minigrad/
 _NN = os.path.join(_PACKAGE, "nn")
 
 
 def is_anomaly_enabled():
     """Is anomaly detection on? (PyTorch: ``torch.is_anomaly_enabled``.)"""
-    return _enabled
+    return state.enabled
 
 
 def is_anomaly_check_nan_enabled():
     """Does anomaly detection also treat a nan gradient as an error? (``torch.is_anomaly_check_nan_enabled``.)"""
-    return _check_nan
+    return state.check_nan
 
 
 def set_anomaly_enabled(enabled, check_nan=True):
     """Switch anomaly detection on or off (PyTorch: ``torch.set_anomaly_enabled``)."""
-    global _enabled, _check_nan
-    _enabled, _check_nan = bool(enabled), bool(check_nan)
+    state.enabled, state.check_nan = bool(enabled), bool(check_nan)
 
 
 class detect_anomaly:
@@ -91,7 +97,7 @@ def _inside_minigrad(filename):
 
 def check_nan(node, grads):
     """A gradient with a nan in it is an error (PyTorch: in ``Engine::evaluate_function``, with check_nan)."""
-    if not _check_nan:
+    if not state.check_nan:
         return
     for i, g in enumerate(grads):
         if g is not None and np.isnan(g._data).any():
@@ -100,7 +106,7 @@ def check_nan(node, grads):
 
 def report_error(node):
     """Backward failed in ``node``: warn with the forward call that made it (PyTorch: ``print_stack``)."""
-    if not _enabled:
+    if not state.enabled:
         return
     stack = node.metadata.get("traceback_")
     if stack is None:

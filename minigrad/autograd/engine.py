@@ -24,7 +24,7 @@ from . import anomaly_mode, grad_mode
 from .function import AccumulateGrad, GradientEdge, edge_of
 from ..devices import contiguous_format
 from .._core.tensor_base import _warn_once
-from .._dtype import from_numpy_dtype
+from .._dtype import from_numpy_dtype, is_expandable_to
 
 CREATE_GRAPH_CYCLE = ("Using backward() with create_graph=True will create a reference cycle between the parameter and "
                       "its gradient which can cause a memory leak. We recommend using autograd.grad when creating the "
@@ -117,17 +117,7 @@ class GraphTask:
         self.accumulate = accumulate and inputs is None
         self.accumulate_grad = accumulate  # False for autograd.grad(): then nothing is accumulated, inputs or not
         self.filtered = inputs is not None  # only what leads to the inputs runs (PyTorch: a non-empty exec_info_)
-        # backward(inputs=...): the nodes of the inputs run (PyTorch marks them needed_ in exec_info_)
-        self.needed = set()
-        # autograd.grad(): where to capture gradients: node -> [(input_nr, index into self.captured)]
-        self.capture = {}
-        self.captured = [None] * (len(inputs) if inputs else 0)
-        for i, t in enumerate(inputs or ()):
-            node, nr = (t.node, t.output_nr) if isinstance(t, GradientEdge) else edge_of(t)
-            if node is not None and accumulate:
-                self.needed.add(node)
-            elif node is not None:
-                self.capture.setdefault(node, []).append((nr, i))
+        self.needed, self.capture, self.captured = _targets(inputs, accumulate) if inputs else (set(), {}, [])
         self.dependencies, self.to_run = self._discover(inputs is not None)
         self.id = next(_task_ids)
 
@@ -207,6 +197,7 @@ class GraphTask:
 
     def run(self):
         _running.tasks.append(self)  # (a node's backward may run a backward of its own: utils.checkpoint does)
+        self.user_errstate = np.geterr()  # (the hooks and your own Functions' backward run in it)
         try:
             # inf * 0 and x / 0 in backward formulas give nan / inf silently, as in PyTorch
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -247,28 +238,83 @@ class GraphTask:
         return grads
 
     def _call(self, node, grads):
-        """Run one node, with its pre- and post-hooks; with create_graph=True its formulas are recorded too."""
+        """Run one node; with create_graph=True its formulas are recorded too."""
         try:
             with grad_mode.set_grad_enabled(self.create_graph):
-                if node._pre_hooks:
-                    for hook in list(node._pre_hooks.values()):
-                        new = hook(tuple(grads))
-                        if new is not None:
-                            grads = list(new)
-                outs = node.apply(*grads)
-                if node._post_hooks:
-                    for hook in list(node._post_hooks.values()):
-                        new = hook(tuple(outs), tuple(grads))  # (both tuples, as in PyTorch)
-                        if new is not None:
-                            outs = tuple(new)
+                if node._pre_hooks or node._post_hooks or node._user_code:
+                    outs = self._call_user_code(node, grads)
+                else:
+                    outs = validate_outputs(node, node.apply(*grads))
             if not self.keep_graph:
                 node._release_saved()  # 4. free what this node saved
-            if anomaly_mode.is_anomaly_enabled():  # detect_anomaly: a nan among the gradients is an error
+            if anomaly_mode.state.enabled:  # detect_anomaly: a nan among the gradients is an error
                 anomaly_mode.check_nan(node, outs)
         except Exception:
             anomaly_mode.report_error(node)  # detect_anomaly: warn with the line of the program that made `node`
             raise
         return outs
+
+    def _call_user_code(self, node, grads):
+        """A node with hooks, or your own Function's: the hooks and your backward run in your numpy error state
+        (its warnings show), the built-in formulas in the engine's (PyTorch's kernels warn of no inf or nan)."""
+        if node._pre_hooks:
+            with np.errstate(**self.user_errstate):
+                for hook in list(node._pre_hooks.values()):
+                    new = hook(tuple(grads))
+                    if new is not None:
+                        grads = list(new)
+        if node._user_code:
+            with np.errstate(**self.user_errstate):
+                outs = node.apply(*grads)
+        else:
+            outs = node.apply(*grads)
+        outs = validate_outputs(node, outs)
+        if node._post_hooks:
+            with np.errstate(**self.user_errstate):
+                for hook in list(node._post_hooks.values()):
+                    new = hook(tuple(outs), tuple(grads))  # (both tuples, as in PyTorch)
+                    if new is not None:
+                        outs = tuple(new)
+        return outs
+
+
+def validate_outputs(node, grads):
+    """Each gradient ``node`` returned, made to fit the node it goes to (PyTorch: ``validate_outputs``): summed back
+    to that input's shape where the op broadcast it, cast to its dtype (a leaf's: its ``grad_dtype``)."""
+    for i, g in enumerate(grads):
+        nxt, nr = node.next_functions[i]
+        if g is None or nxt is None:
+            continue
+        shape, dtype = nxt.input_metadata(nr)
+        if shape is not None and (g._data.shape != shape or (dtype is not None and g._data.dtype != dtype)):
+            grads[i] = _fitted(node, i, g, shape, dtype)
+    return grads
+
+
+def _fitted(node, i, g, shape, dtype):
+    """Gradient ``g`` (output ``i`` of ``node``) in ``shape`` and ``dtype`` (see validate_outputs)."""
+    if g._data.shape != shape:
+        if not is_expandable_to(shape, g._data.shape):
+            raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                               f"{list(g._data.shape)} but expected shape compatible with {list(shape)}")
+        g = g.sum_to_size(shape)
+    if dtype is not None and g._data.dtype != dtype:
+        g = g.to(from_numpy_dtype(dtype))
+    return g
+
+
+def _targets(inputs, accumulate):
+    """Where the ``inputs`` of ``backward(inputs=...)`` or ``autograd.grad`` are in the graph: for backward the nodes
+    that must run (PyTorch marks them ``needed_`` in ``exec_info_``); for grad() where to capture gradients,
+    node -> [(input_nr, index into captured)], and the list the captured gradients go into."""
+    needed, capture = set(), {}
+    for i, t in enumerate(inputs):
+        node, nr = (t.node, t.output_nr) if isinstance(t, GradientEdge) else edge_of(t)
+        if node is not None and accumulate:
+            needed.add(node)
+        elif node is not None:
+            capture.setdefault(node, []).append((nr, i))
+    return needed, capture, [None] * len(inputs)
 
 
 def _root_grad(root, node, grad):

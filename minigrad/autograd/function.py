@@ -42,7 +42,6 @@ from . import anomaly_mode
 from . import grad_mode
 from . import inference
 from .inference import SAVED_MSG as INFERENCE_SAVED_MSG, InferenceCounter
-from .._dtype import from_numpy_dtype, is_expandable_to
 from .._core.layout import dense, empty_strided, obeys_layout_contract, preserve_format_strides
 from .._core.tensor_base import RemovableHandle, TensorBase as Tensor, cpp_type_name  # (TensorBase(data) makes a Tensor)
 from ..devices import contiguous_format
@@ -83,12 +82,20 @@ class Node:
     _tensor_pre_hooks = None  # {output_nr: {id: hook(grad)}}: hooks registered on output tensors
     _saved = ()          # what the node saved for backward (see BackwardNode)
     _metadata = None     # the dict behind .metadata, made on first use
+    _output_meta = ()    # per output of the forward op: (shape, numpy dtype) (see input_metadata)
+    _user_code = False   # True for your own Function's node: the engine runs it in your numpy error state
 
     def name(self):
         return type(self).__name__
 
     def apply(self, *grad_outputs):
         raise NotImplementedError
+
+    def input_metadata(self, nr):
+        """The ``(shape, numpy dtype)`` the gradient for input ``nr`` of this node must have (dtype None: any),
+        or ``(None, None)`` when the node does not say (PyTorch: ``Node::input_metadata``)."""
+        meta = self._output_meta  # (the node's inputs are the outputs of the forward op)
+        return meta[nr] if nr < len(meta) else (None, None)
 
     def __call__(self, *grad_outputs):
         return self.apply(*grad_outputs)
@@ -148,27 +155,25 @@ class SavedTensor:
     unpacks it.  With ``saved_tensors_hooks`` in force (see ``graph.py``) only what ``pack_hook``
     returned is kept, and ``unpack_hook`` gives the numbers back.
     """
-    __slots__ = ("tensor", "data", "vc", "version", "output_nr", "hooks", "packed", "grad_fn", "leaf", "undefined",
-                 "view_node")
+    # what a saved tensor may also keep, kept on the class until set
+    tensor = data = output_nr = None  # the input itself, or (for the node's own output) its numbers and output number
+    hooks = packed = None  # saved_tensors_hooks: the (pack_hook, unpack_hook) pair and what pack_hook returned
+    grad_fn = leaf = None  # ... and, for a packed input, where its gradient goes
+    view_node = None       # an in-place op's output that is a view: a weak reference to the view's new node
+    undefined = False      # PyTorch keeps an undefined SavedVariable where an op saved nothing (None)
 
     def __init__(self, t, node, hooks=None):
-        self.tensor = self.output_nr = self.hooks = self.packed = self.grad_fn = self.leaf = None
-        self.view_node = None  # (an in-place op's output that is a view: a weak reference to the view's new node)
-        self.undefined = t is None  # (PyTorch keeps an undefined SavedVariable where an op saved nothing)
+        """Save ``t`` for ``node``'s backward: the tensor, or for one of ``node``'s own outputs only its numbers."""
         if t is None:
-            self.data = self.vc = self.version = None
+            self.undefined, self.vc = True, None
             return
-        if type(t._vc) is InferenceCounter:  # it has no version to check against later
-            raise RuntimeError(INFERENCE_SAVED_MSG)
-        self.data = t._data
-        self.vc = t._vc  # the version counter itself (a list shared with the tensor): None once freed
-        self.version = t._vc[0]
-        if t.grad_fn is node:  # one of the node's own outputs
-            self.output_nr = t._output_nr
+        check_not_inference(t)
+        self.vc, self.version = t._vc, t._vc[0]  # the counter itself (shared with the tensor) and its value now
+        if t.grad_fn is node:  # one of the node's own outputs: no reference back to it (no cycle)
+            self.data, self.output_nr = t._data, t._output_nr
         else:
             self.tensor = t
-            self.data = None
-        if hooks is not None and t._wrapped_number is None:  # (PyTorch packs no wrapped number)
+        if hooks is not None and t._wrapped_number is None:  # saved_tensors_hooks in force (not for a wrapped number)
             self._pack(hooks, t)
 
     def _pack(self, hooks, t):
@@ -246,10 +251,16 @@ class SavedTensor:
             where = f", which is output {nr} of {name if '::' in name else re.sub(r'Backward(0$)?', '', name)},"
         return (f"one of the variables needed for gradient computation has been modified by an inplace operation: "
                 f"[{kind} {list(data.shape)}]{where} is at version {self.vc[0]}; expected version {self.version} "
-                f"instead. {ANOMALY_HINT if anomaly_mode.is_anomaly_enabled() else NO_ANOMALY_HINT}")
+                f"instead. {ANOMALY_HINT if anomaly_mode.state.enabled else NO_ANOMALY_HINT}")
 
     def free(self):
         self.tensor = self.data = self.vc = self.packed = self.grad_fn = self.leaf = None
+
+
+def check_not_inference(t):
+    """A tensor made in inference mode has no version to check against later: it cannot be saved."""
+    if type(t._vc) is InferenceCounter:
+        raise RuntimeError(INFERENCE_SAVED_MSG)
 
     def __repr__(self):
         return f"<minigrad._C._autograd.SavedTensor object at {hex(id(self))}>"
@@ -396,24 +407,41 @@ class BackwardNode(Node):
 
     # ---- called by the engine -----------------------------------------------------------
     def apply(self, *grad_outputs):
-        """Run the Function's backward and check what it returns, like PyTorch's ``PyNode::apply``."""
-        if self._released and self._forward_cls.node_name is not None and (self._freed or self._kept_arrays()):
-            raise RuntimeError(FREED_MSG)  # (a built-in op reads what it saved first thing, as PyTorch's nodes do)
-        missing = [g is None for g in grad_outputs]
-        if any(missing):  # some output got no gradient
-            if self._forward_cls.node_name is not None and all(missing):
-                self.saved_tensors  # PyTorch's nodes unpack what they saved first: a changed one raises even here
-                return [None] * len(self.next_functions)  # a built-in op: no gradient in, none out
-            if self._materialize_grads:  # zeros instead
-                grad_outputs = [Tensor(np.zeros(shape, dtype)) if g is None and dtype is not None else g
-                                for g, (shape, dtype) in zip(grad_outputs, self._output_meta)]
+        """Run the Function's backward: one gradient per tensor input, in the order of ``next_functions``
+        (PyTorch: ``PyNode::apply`` for your own Function; a generated node such as ``MulBackward0`` for an op)."""
+        if self._released:
+            self._check_not_freed()
+        if any(g is None for g in grad_outputs):  # some output got no gradient
+            grad_outputs = self._fill_missing(grad_outputs)
+            if grad_outputs is None:  # a built-in op: no gradient in, none out
+                return [None] * len(self.next_functions)
         if self._forward_cls.boxed_grads_call:  # backward(ctx, grads): the gradients as one list
             grads = self.apply_boxed(list(grad_outputs))
         else:
             grads = self._forward_cls.backward(self, *grad_outputs)
         if not isinstance(grads, tuple):
             grads = (grads,)
-        return self._check_grads(grads)
+        if self._forward_cls.node_name is None:  # your own Function: PyTorch checks what its backward returned
+            return self._check_grads(grads)
+        return [g for g, is_tensor in zip(grads, self._is_tensor_input) if is_tensor] + [None] * (
+            len(self.next_functions) - sum(self._is_tensor_input[:len(grads)]))
+
+    def _check_not_freed(self):
+        """A built-in op reads what it saved first thing, as PyTorch's nodes do: after a backward without
+        ``retain_graph`` it raises."""
+        if self._forward_cls.node_name is not None and (self._freed or self._kept_arrays()):
+            raise RuntimeError(FREED_MSG)
+
+    def _fill_missing(self, grad_outputs):
+        """Gradients for the outputs that got none: zeros (``set_materialize_grads``), or None when a built-in op
+        got no gradient at all (it then sends none)."""
+        if self._forward_cls.node_name is not None and all(g is None for g in grad_outputs):
+            self.saved_tensors  # PyTorch's nodes unpack what they saved first: a changed one raises even here
+            return None
+        if not self._materialize_grads:
+            return grad_outputs
+        return [Tensor(np.zeros(shape, dtype)) if g is None and dtype is not None else g
+                for g, (shape, dtype) in zip(grad_outputs, self._output_meta)]
 
     def apply_boxed(self, *args):
         """Run the backward of a Function that set ``boxed_grads_call = True``: ``args`` is one list of the gradients,
@@ -422,38 +450,24 @@ class BackwardNode(Node):
         return self._forward_cls.backward(self, *args)
 
     def _check_grads(self, grads):
-        """PyTorch's ``validate_outputs``: one gradient per forward argument, shaped and typed like its input."""
+        """What your own Function's backward returned (PyTorch: ``PyNode::apply``'s checks): one gradient per forward
+        argument, None for one that is not a tensor; the gradients of the tensor inputs, in edge order."""
         expected = len(self._is_tensor_input)
         while len(grads) > expected and grads[-1] is None:
             grads = grads[:-1]  # extra Nones at the end are allowed
         if len(grads) != expected:
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
                                f"(expected {expected}, got {len(grads)})")
-        checked = []  # the gradients of the tensor inputs, one per edge in next_functions
+        checked = []
         for position, (g, is_tensor) in enumerate(zip(grads, self._is_tensor_input)):
-            if not is_tensor:  # a number, a dim, a flag...: it cannot have a gradient
-                if g is not None:
-                    raise RuntimeError(f"function {self.name()} returned a gradient different than None at position "
-                                       f"{position + 1}, but the corresponding forward input was not a Variable")
-                continue
-            i = len(checked)
-            shape, dtype = self.input_shapes[i], self._input_dtypes[i]
-            if isinstance(self.next_functions[i][0], AccumulateGrad):  # a leaf takes its grad_dtype (None: any dtype)
-                dtype = self.next_functions[i][0].grad_dtype
-            if g is not None:
-                if not isinstance(g, Tensor):
-                    raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
-                if g._data.shape != shape:  # a broadcast gradient is summed back to the input's shape
-                    if not is_expandable_to(shape, g._data.shape):
-                        raise RuntimeError(f"Function {self.name()} returned an invalid gradient at index {i} - got "
-                                           f"{list(g._data.shape)} but expected shape compatible with {list(shape)}")
-                    g = g.sum_to_size(shape)
-                if dtype is not None and g._data.dtype != dtype:  # and cast to the input's dtype
-                    g = g.to(from_numpy_dtype(dtype))
-            checked.append(g)
+            if not is_tensor and g is not None:  # a number, a dim, a flag...: it cannot have a gradient
+                raise RuntimeError(f"function {self.name()} returned a gradient different than None at position "
+                                   f"{position + 1}, but the corresponding forward input was not a Variable")
+            if is_tensor and g is not None and not isinstance(g, Tensor):
+                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
+            if is_tensor:
+                checked.append(g)
         return checked
-
-
 
 
 def _shown(t):
@@ -491,7 +505,8 @@ class Function:
         # Build the node class for this Function, named like PyTorch's: MMFunction -> MMFunctionBackward.
         name = cls.__dict__.get("node_name") or cls.__name__ + "Backward"
         module = cls.__module__ if cls.__dict__.get("node_name") else "minigrad.autograd.function"  # (as PyTorch's)
-        cls._backward_cls = type(name, (BackwardNode,), {"_forward_cls": cls, "__module__": module})
+        cls._backward_cls = type(name, (BackwardNode,), {"_forward_cls": cls, "__module__": module,
+                                                         "_user_code": cls.node_name is None})
 
     def __init__(self, *args, **kwargs):
         warnings.warn(f"{type(self)} should not be instantiated. Methods on autograd functions are all static, so "
@@ -521,11 +536,9 @@ class Function:
         note which inputs need a gradient, run forward under no_grad, and connect the node into
         the graph when grad mode is on and some input requires grad.
         """
-        separate = cls.setup_context is not Function.setup_context  # PyTorch: _is_setup_context_defined
-        if separate:  # inputs as forward's signature binds them, defaults included (PyTorch: bind_default_args)
-            bound = inspect.signature(cls.forward).bind(*args)
-            bound.apply_defaults()
-            args = bound.args
+        separate = cls.setup_context is not Function.setup_context  # PyTorch 2's style: forward(*args) without ctx
+        if separate:
+            args = _bound_args(cls, args)
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
         recording = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
@@ -542,6 +555,13 @@ class Function:
         return _record(ctx, args, result)
 
 
+def _bound_args(cls, args):
+    """The inputs as ``forward``'s signature binds them, defaults included (PyTorch: ``bind_default_args``)."""
+    bound = inspect.signature(cls.forward).bind(*args)
+    bound.apply_defaults()
+    return bound.args
+
+
 def note_views_made_without_grad(outputs, inputs):
     """Views made while grad mode is off remember it (PyTorch's ``CreationMeta::NO_GRAD_MODE``, or
     ``INFERENCE_MODE``): they still require grad when their base does, but may not be changed in place, nor
@@ -555,39 +575,51 @@ def note_views_made_without_grad(outputs, inputs):
 def _record(ctx, args, result):
     """Connect ``ctx`` into the graph: edges to the inputs, ``grad_fn`` on the outputs, saved tensors."""
     ctx._sequence_nr = next_sequence_nr()  # PyTorch numbers nodes as they are created
-    if anomaly_mode.is_anomaly_enabled():  # detect_anomaly: remember which line of the program made the node
+    if anomaly_mode.state.enabled:  # detect_anomaly: remember which line of the program made the node
         anomaly_mode.store_stack(ctx)
-    edges, shapes, dtypes = [], [], []
-    for a in args:  # per tensor input: the edge to its node, and what its gradient must look like
-        if isinstance(a, Tensor):
-            edges.append(edge_of(a))
-            shapes.append(a._data.shape)
-            dtypes.append(a._data.dtype)
-    ctx.next_functions, ctx.input_shapes, ctx._input_dtypes = tuple(edges), tuple(shapes), tuple(dtypes)
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    ctx.next_functions = tuple([edge_of(a) for a in tensors])  # the edges: where each input's gradient goes
+    ctx.input_shapes = tuple([a._data.shape for a in tensors])  # what each gradient must look like
+    ctx._input_dtypes = tuple([a._data.dtype for a in tensors])
     ctx._is_tensor_input = tuple([isinstance(a, Tensor) for a in args])
-
-    if ctx._dirty:  # mark_dirty: the inputs forward changed in place must come back as outputs
-        returned = result if isinstance(result, tuple) else (result,)
-        if not all(any(t is out for out in returned) for t in ctx._dirty):
-            raise RuntimeError("Some elements marked as dirty during the forward method were not returned as output. "
-                               "The inputs that are modified inplace must all be outputs of the Function.")
+    if ctx._dirty:  # mark_dirty: the inputs forward changed in place
+        check_dirty_returned(ctx, result)
     if isinstance(result, tuple):  # several outputs: the node gets one gradient per output
-        result = tuple([_connect_output(ctx, args, out, i) for i, out in enumerate(result)])
-        ctx._num_inputs = len(result)
-        ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None) for o in result]
+        result = connect_outputs(ctx, args, result)
     elif isinstance(result, Tensor):
         result = _connect_output(ctx, args, result, 0)
         ctx._output_meta = ((result._data.shape, result._data.dtype),)
-
     if ctx.to_save:  # (after connecting the outputs: a SavedTensor recognises the node's own outputs by grad_fn)
-        for i, t in enumerate(ctx.to_save):
-            if t is not None and not isinstance(t, Tensor):  # a number is kept as an attribute of ctx instead
-                raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
-                                f"{type(t).__name__}")
-        hooks = current_hooks()  # saved_tensors_hooks in force: each saved tensor is packed
-        ctx._saved = tuple([SavedTensor(t, ctx, hooks) if t is not None else None for t in ctx.to_save])
-        ctx.to_save = ()
+        save_tensors(ctx)
     return result
+
+
+def check_dirty_returned(ctx, result):
+    """The inputs forward changed in place (``mark_dirty``) must come back as outputs."""
+    returned = result if isinstance(result, tuple) else (result,)
+    if not all(any(t is out for out in returned) for t in ctx._dirty):
+        raise RuntimeError("Some elements marked as dirty during the forward method were not returned as output. "
+                           "The inputs that are modified inplace must all be outputs of the Function.")
+
+
+def connect_outputs(ctx, args, result):
+    """Each output of a Function with several is output ``i`` of ``ctx``; the node takes one gradient per output."""
+    result = tuple([_connect_output(ctx, args, out, i) for i, out in enumerate(result)])
+    ctx._num_inputs = len(result)
+    ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None) for o in result]
+    return result
+
+
+def save_tensors(ctx):
+    """What forward passed to ``save_for_backward``, kept as ``SavedTensor``s (packed by the saved-tensor hooks
+    in force, if any)."""
+    for i, t in enumerate(ctx.to_save):
+        if t is not None and not isinstance(t, Tensor):  # a number is kept as an attribute of ctx instead
+            raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                            f"{type(t).__name__}")
+    hooks = current_hooks()
+    ctx._saved = tuple([SavedTensor(t, ctx, hooks) if t is not None else None for t in ctx.to_save])
+    ctx.to_save = ()
 
 
 def _connect_output(ctx, args, out, i):
@@ -701,16 +733,16 @@ class AccumulateGrad(Node):
         hooks = self.variable._hooks  # hooks registered on the leaf tensor itself
         return {0: hooks} if hooks else None
 
+    def input_metadata(self, nr):
+        return self.variable._data.shape, self.grad_dtype
+
     def apply(self, grad):
         """``variable.grad += grad`` (PyTorch: ``AccumulateGrad::accumulateGrad``)."""
         v = self.variable
         if grad is None:  # no gradient arrived along any edge
             return ()
-        if (v._grad is None and grad._zerotensor and obeys_layout_contract(grad._data, v._data)
-                and not grad_mode.is_grad_enabled()):
-            v._grad = grad.detach()  # PyTorch's ZeroTensor (zeros with no memory to share): kept as it is
-        elif v._grad is None:  # the first gradient: a copy of its own (the same one may reach several leaves)
-            v._grad = clone_obey_contract(grad, v)
+        if v._grad is None:  # the first gradient: kept as .grad
+            v._grad = first_grad(grad, v)
         elif grad_mode.is_grad_enabled():  # create_graph=True: the sum is recorded too
             v._grad = v._grad + grad
         else:
@@ -721,12 +753,24 @@ class AccumulateGrad(Node):
         return ()
 
 
+def first_grad(grad, variable):
+    """A leaf's first ``.grad``: a copy of the gradient of its own (the same one may reach several leaves), laid out
+    as the leaf (PyTorch's ``clone_obey_contract``); a ZeroTensor kept as it is."""
+    v = variable._data
+    if grad_mode.is_grad_enabled() or grad._zerotensor or not v.flags.c_contiguous or 1 in v.shape:
+        return clone_obey_contract(grad, variable)  # (create_graph=True records the copy; a ZeroTensor; strides)
+    return Tensor(np.array(grad._data, order="C"))  # (the usual case: a row-major leaf, a row-major copy)
+
+
 def clone_obey_contract(grad, variable):
     """A copy of ``grad`` laid out as PyTorch's ``clone_obey_contract`` lays out a leaf's first gradient: with the
     leaf's own strides where it has no gaps and no repeats (``x.t()``'s gradient is stored like ``x``), else
     row-major, in the gradient's dtype (the leaf's own, or its ``grad_dtype``).  ``copy_`` into an empty tensor, or
-    ``clone``: with create_graph=True the copy is recorded too (CopyBackwards, CloneBackward0)."""
+    ``clone``: with create_graph=True the copy is recorded too (CopyBackwards, CloneBackward0).  A ZeroTensor that
+    already has the leaf's layout is kept itself (PyTorch: zeros with no memory to share)."""
     v, dtype = variable._data, grad._data.dtype
+    if grad._zerotensor and obeys_layout_contract(grad._data, v) and not grad_mode.is_grad_enabled():
+        return grad.detach()
     if dense(v):
         return Tensor(empty_strided(v.shape, preserve_format_strides(v, dtype.itemsize), dtype)).copy_(grad)
     return grad.clone(memory_format=contiguous_format)

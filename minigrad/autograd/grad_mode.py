@@ -11,15 +11,15 @@ class _GradMode(threading.local):
     enabled = True  # every thread starts with grad mode on
 
 
-_state = _GradMode()
+state = _GradMode()
 
 
 def is_grad_enabled():
-    return _state.enabled
+    return state.enabled
 
 
 def _set(mode):
-    _state.enabled = bool(mode)
+    state.enabled = bool(mode)
 
 
 class _GradModeContext:
@@ -27,11 +27,11 @@ class _GradModeContext:
     mode = None
 
     def __enter__(self):
-        self._prev, _state.enabled = _state.enabled, self.mode
+        self._prev, state.enabled = state.enabled, self.mode
         return None
 
     def __exit__(self, *exc):
-        _state.enabled = self._prev
+        state.enabled = self._prev
         return False
 
     def __call__(self, fn):  # used as a decorator: the mode holds while fn runs
@@ -39,7 +39,7 @@ class _GradModeContext:
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            prev = _state.enabled
+            prev = state.enabled
             _set(mode)
             try:
                 return fn(*args, **kwargs)
@@ -62,8 +62,8 @@ class set_grad_enabled(_GradModeContext):
     """``set_grad_enabled(False)`` switches recording off at once; as a context manager, for the block."""
 
     def __init__(self, mode):
-        self._prev = _state.enabled
-        self.mode = _state.enabled = bool(mode)
+        self._prev = state.enabled
+        self.mode = state.enabled = bool(mode)
 
     def __enter__(self):
         return None

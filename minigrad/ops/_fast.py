@@ -8,6 +8,7 @@ said here and nowhere else; ``make bench`` measures what they are worth.
 import numpy as np
 
 from .._dtype import is_expandable_to
+from .dispatch import kernel_mode
 
 
 def keep_or_zero(keep, g):
@@ -66,5 +67,5 @@ def update_in_place(data, ufunc, other, alpha=1):
     An optimizer's ``p.add_(g, alpha=-lr)`` under ``no_grad``: the ufunc writes its result
     straight into ``data`` (no temporary result array and no copy back).
     """
-    with np.errstate(all="ignore"):  # (inf * 0, x / 0: nan and inf, silently, as in PyTorch)
+    with kernel_mode():  # (numpy quiet about inf and nan, as PyTorch's kernels)
         ufunc(data, other if alpha == 1 else other * alpha, out=data, casting="unsafe")

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from ..autograd.function import Function
+from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 from ._fast import keep_or_zero
 from ._util import constant, rounded_once
@@ -33,7 +33,7 @@ def _leaky_grad(g, x, slope):
     return np.where(x > 0, g, g * np.asarray(slope, g.dtype))  # (the mask is x's, not g's)
 
 
-class LeakyRelu(Function):
+class LeakyRelu(Op):
     """``x`` where ``x > 0``, else ``slope * x``; the gradient is 1 or ``slope`` (PyTorch:
     ``leaky_relu_backward(grad, x, slope)``, one op: ``LeakyReluBackwardBackward0`` under
     ``create_graph=True``)."""
@@ -79,7 +79,7 @@ class LeakyReluInPlace(LeakyRelu):
         return LeakyReluBackward.apply(grad, out, slope), None
 
 
-class LeakyReluBackward(Function):
+class LeakyReluBackward(Op):
     """leaky_relu's backward formula as one op: ``grad`` where ``x > 0``, else ``slope * grad``
     (PyTorch: ``leaky_relu_backward``). Its own backward: the same op on the incoming gradient, and
     zeros for ``x`` (the slope does not change smoothly with ``x``), as in PyTorch."""
@@ -97,7 +97,7 @@ class LeakyReluBackward(Function):
         return LeakyReluBackward.apply(gg, x, ctx.slope), constant(np.zeros_like(gg._data)), None
 
 
-class Gelu(Function):
+class Gelu(Op):
     """``x * Phi(x)`` with ``Phi`` the normal distribution's CDF, ``0.5 (1 + erf(x / sqrt 2))``;
     ``approximate="tanh"`` uses ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``.
 
@@ -109,17 +109,16 @@ class Gelu(Function):
         ctx.save_for_backward(a)
         ctx.approximate = approximate
         x = a._data
-        with np.errstate(all="ignore"):  # (inf * 0 is nan, silently, as in PyTorch)
-            if approximate == "tanh":
-                inner = math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)
-                return Tensor(np.asarray(0.5 * x * (1 + np.tanh(inner)), dtype=x.dtype))
-            # PyTorch (aten/src/ATen/native/cpu/Activation.cpp, GeluKernelImpl) computes in the tensor's
-            # dtype: x * 0.5 * (1 + erf(x * M_SQRT1_2)), so in float32 ``1 + erf`` is rounded to float32
-            # (a multiple of 2**-24 far left, where it matters most).  minigrad simplifies: erf rounded
-            # from double, where PyTorch's vectorised loop has its own float32 erf (an ulp or so apart).
-            f = x.dtype.type
-            e = np.asarray(Erf.numpy_fn(x * f(math.sqrt(0.5))), dtype=x.dtype)  # (M_SQRT1_2)
-            out = np.asarray(x * f(0.5) * (f(1) + e), dtype=x.dtype)
+        if approximate == "tanh":
+            inner = math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)
+            return Tensor(np.asarray(0.5 * x * (1 + np.tanh(inner)), dtype=x.dtype))
+        # PyTorch (aten/src/ATen/native/cpu/Activation.cpp, GeluKernelImpl) computes in the tensor's
+        # dtype: x * 0.5 * (1 + erf(x * M_SQRT1_2)), so in float32 ``1 + erf`` is rounded to float32
+        # (a multiple of 2**-24 far left, where it matters most).  minigrad simplifies: erf rounded
+        # from double, where PyTorch's vectorised loop has its own float32 erf (an ulp or so apart).
+        f = x.dtype.type
+        e = np.asarray(Erf.numpy_fn(x * f(math.sqrt(0.5))), dtype=x.dtype)  # (M_SQRT1_2)
+        out = np.asarray(x * f(0.5) * (f(1) + e), dtype=x.dtype)
         if x.dtype == np.float32 and x.size > 1 and x.flags.c_contiguous:
             # PyTorch's vectorised float32 kernel (a contiguous tensor of 2 or more elements) gives nan at +inf
             out = np.where(x == np.inf, np.float32(np.nan), out)
@@ -131,7 +130,7 @@ class Gelu(Function):
         return GeluBackward.apply(grad, x, ctx.approximate), None
 
 
-class GeluBackward(Function):
+class GeluBackward(Op):
     """gelu's backward formula as one op (PyTorch: ``gelu_backward``, ``GeluBackwardBackward0`` under
     ``create_graph=True``): ``grad * (Phi(x) + x phi(x))``, or the derivative of the tanh formula.  Its own
     backward (``gelu_double_backward``): the same op on the incoming gradient; for ``x``, ``gg * grad``
@@ -143,16 +142,15 @@ class GeluBackward(Function):
         ctx.save_for_backward(grad, x)
         ctx.approximate = approximate
         g, v = grad._data, x._data
-        with np.errstate(all="ignore"):
-            if approximate == "tanh":
-                k = math.sqrt(2 / math.pi)
-                t = np.tanh(k * (v + 0.044715 * v * v * v))
-                d = 0.5 * (1 + t) + 0.5 * v * (1 - t * t) * k * (1 + 3 * 0.044715 * v * v)
-            else:
-                cdf = 0.5 * (1 + Erf.numpy_fn(v * (1 / math.sqrt(2))))
-                pdf = np.exp(v * v * -0.5) * (1 / math.sqrt(2 * math.pi))
-                d = cdf + v * pdf
-            return Tensor(np.asarray(g * d, g.dtype))
+        if approximate == "tanh":
+            k = math.sqrt(2 / math.pi)
+            t = np.tanh(k * (v + 0.044715 * v * v * v))
+            d = 0.5 * (1 + t) + 0.5 * v * (1 - t * t) * k * (1 + 3 * 0.044715 * v * v)
+        else:
+            cdf = 0.5 * (1 + Erf.numpy_fn(v * (1 / math.sqrt(2))))
+            pdf = np.exp(v * v * -0.5) * (1 / math.sqrt(2 * math.pi))
+            d = cdf + v * pdf
+        return Tensor(np.asarray(g * d, g.dtype))
 
     @staticmethod
     def backward(ctx, gg):
@@ -169,7 +167,7 @@ class GeluBackward(Function):
         return GeluBackward.apply(gg, x, ctx.approximate), gg * grad * second, None
 
 
-class Silu(Function):
+class Silu(Op):
     """``x * sigmoid(x)``; d/dx = s (1 + x (1 - s)) with ``s = sigmoid(x)``."""
     node_name = "SiluBackward0"
 
@@ -177,8 +175,7 @@ class Silu(Function):
     def forward(ctx, a):
         ctx.save_for_backward(a)
         x = a._data
-        with np.errstate(all="ignore"):
-            return Tensor(np.asarray(x / (1 + np.exp(-x)), dtype=x.dtype))
+        return Tensor(np.asarray(x / (1 + np.exp(-x)), dtype=x.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -187,7 +184,7 @@ class Silu(Function):
         return grad * s * AddScalar.apply(x * filled(1.0, s).sub_(s), 1.0)  # (PyTorch: 1.0 + x * (1.0 - s))
 
 
-class Softplus(Function):
+class Softplus(Op):
     """``log(1 + exp(beta x)) / beta``, and just ``x`` where ``beta x > threshold`` (no overflow);
     d/dx = sigmoid(beta x) (1 on the linear part)."""
     node_name = "SoftplusBackward0"
@@ -197,8 +194,7 @@ class Softplus(Function):
         ctx.save_for_backward(a)
         ctx.beta, ctx.threshold = beta, threshold
         x = a._data
-        with np.errstate(over="ignore"):
-            soft = np.log1p(np.exp(x * beta)) / beta
+        soft = np.log1p(np.exp(x * beta)) / beta
         return Tensor(np.asarray(np.where(x * beta > threshold, x, soft), dtype=x.dtype))
 
     @staticmethod
@@ -207,7 +203,7 @@ class Softplus(Function):
         return SoftplusBackward.apply(grad, x, ctx.beta, ctx.threshold), None, None
 
 
-class SoftplusBackward(Function):
+class SoftplusBackward(Op):
     """softplus's backward formula as one op (PyTorch: ``softplus_backward``, ``SoftplusBackwardBackward0``
     under ``create_graph=True``): with ``z = exp(beta x)``, ``grad * z / (z + 1)``, or ``grad`` on the
     linear part.  Its own backward (``softplus_double_backward``): the same op on the incoming gradient;
@@ -219,9 +215,8 @@ class SoftplusBackward(Function):
         ctx.save_for_backward(grad, x)
         ctx.beta, ctx.threshold = beta, threshold
         g, xb = grad._data, x._data * np.asarray(beta, x._data.dtype)
-        with np.errstate(over="ignore", invalid="ignore"):
-            z = np.exp(xb)
-            return Tensor(np.asarray(np.where(xb > threshold, g, g * z / (z + 1)), g.dtype))
+        z = np.exp(xb)
+        return Tensor(np.asarray(np.where(xb > threshold, g, g * z / (z + 1)), g.dtype))
 
     @staticmethod
     def backward(ctx, gg):
@@ -240,9 +235,8 @@ def _elu(x, alpha, scale, input_scale=1.0):
     negcoef = np.asarray(alpha, x.dtype) * np.asarray(scale, x.dtype)
     below = np.minimum(0, x)  # (in this order -0.0 stays -0.0, so elu(-0.0) is -0.0 as in PyTorch)
     below = below if input_scale == 1 else below * np.asarray(input_scale, x.dtype)
-    with np.errstate(over="ignore"):
-        above = x if scale == 1 else x * np.asarray(scale, x.dtype)
-        return np.asarray(np.where(x > 0, above, negcoef * np.expm1(below)), dtype=x.dtype)
+    above = x if scale == 1 else x * np.asarray(scale, x.dtype)
+    return np.asarray(np.where(x > 0, above, negcoef * np.expm1(below)), dtype=x.dtype)
 
 
 ELU_NEGATIVE_INPLACE = ("In-place elu backward calculation is triggered with a negative slope which is not supported. "
@@ -250,7 +244,7 @@ ELU_NEGATIVE_INPLACE = ("In-place elu backward calculation is triggered with a n
                         "out-of-place version instead.")
 
 
-class Elu(Function):
+class Elu(Op):
     """``x`` where ``x > 0``, else ``alpha (exp(x) - 1)``, all times ``scale`` (1, but for ``selu``);
     d/dx = ``scale``, or ``scale alpha exp(x)`` where ``x <= 0`` (PyTorch's ``elu_backward`` from the
     saved input, so a later in-place change of the output is fine)."""
@@ -289,7 +283,7 @@ class EluInPlace(Elu):
         return EluBackward.apply(grad, out, ctx.alpha, ctx.scale, True), None, None
 
 
-class EluBackward(Function):
+class EluBackward(Op):
     """elu's backward formula as one op (PyTorch: ``elu_backward``, ``EluBackwardBackward0`` under
     ``create_graph=True``): ``grad scale`` where ``x > 0``, else ``grad alpha scale exp(x)``, or, from
     the result (``is_result``), ``grad (out + alpha scale)``; with an ``input_scale`` (celu's 1/alpha) the
@@ -305,10 +299,9 @@ class EluBackward(Function):
         g, x = grad._data, v._data
         negcoef = np.asarray(alpha, g.dtype) * np.asarray(scale, g.dtype)
         ipt = np.asarray(input_scale, g.dtype)  # (1 but for celu: a product by 1 changes no number)
-        with np.errstate(over="ignore", invalid="ignore"):
-            below = g * ipt * (x + negcoef) if is_result else g * ipt * negcoef * np.exp(x * ipt)
-            above = g if scale == 1 else g * np.asarray(scale, g.dtype)
-            return Tensor(laid_out(np.asarray(np.where(x <= 0, below, above), g.dtype), g, x))
+        below = g * ipt * (x + negcoef) if is_result else g * ipt * negcoef * np.exp(x * ipt)
+        above = g if scale == 1 else g * np.asarray(scale, g.dtype)
+        return Tensor(laid_out(np.asarray(np.where(x <= 0, below, above), g.dtype), g, x))
 
     @staticmethod
     def backward(ctx, gg):
@@ -326,7 +319,7 @@ def _celu_input_scale(alpha):
     return 1.0 / float(np.float32(alpha))
 
 
-class Celu(Function):
+class Celu(Op):
     """``x`` where ``x > 0``, else ``alpha (exp(x / alpha) - 1)``: PyTorch computes it as ``elu`` with
     ``input_scale = 1 / alpha`` and records its own node, whose formula is ``elu_backward`` with that
     input scale (so ``EluBackwardBackward0`` under ``create_graph=True``)."""
@@ -367,7 +360,7 @@ class CeluInPlace(Celu):
         return EluBackward.apply(grad, out, ctx.alpha, 1.0, True, _celu_input_scale(ctx.alpha)), None
 
 
-class Hardtanh(Function):
+class Hardtanh(Op):
     """``clamp(x, lo, hi)`` as an activation (``relu6`` is ``hardtanh(x, 0, 6)``); the gradient passes
     strictly between the bounds (PyTorch: ``hardtanh_backward``, one op: ``HardtanhBackwardBackward0``
     under ``create_graph=True``)."""
@@ -405,7 +398,7 @@ class HardtanhInPlace(Hardtanh):
         return Hardtanh.backward(ctx, grad) + (None,)
 
 
-class HardtanhBackward(Function):
+class HardtanhBackward(Op):
     """hardtanh's backward formula as one op: 0 where ``x <= lo`` or ``x >= hi``, else ``grad`` (so a nan
     ``x`` lets it through). Its own backward: the same op on the incoming gradient, zeros for ``x``."""
     node_name = "HardtanhBackwardBackward0"
@@ -422,7 +415,7 @@ class HardtanhBackward(Function):
         return HardtanhBackward.apply(gg, x, *ctx.bounds), constant(np.zeros_like(gg._data)), None, None
 
 
-class LogSigmoid(Function):
+class LogSigmoid(Op):
     """``log(sigmoid(x)) = -softplus(-x)``, computed without overflow; d/dx = 1 - sigmoid(x) = sigmoid(-x)."""
     node_name = "LogSigmoidBackward0"
 
@@ -440,7 +433,7 @@ class LogSigmoid(Function):
         return LogSigmoidBackward.apply(grad, x)
 
 
-class LogSigmoidBackward(Function):
+class LogSigmoidBackward(Op):
     """logsigmoid's gradient, ``grad * sigmoid(-x)``, as one op (PyTorch: ``log_sigmoid_backward``, computed with
     ``b = exp(-|x|)`` as ``(x < 0) - sign * b / (1 + b)``); differentiated again it is ``LogSigmoidBackwardBackward0``
     with PyTorch's ``log_sigmoid_double_backward``: ``grad * (sigmoid(x) - 1) * sigmoid(x)``."""
@@ -450,12 +443,11 @@ class LogSigmoidBackward(Function):
     def forward(ctx, grad, a):
         ctx.save_for_backward(grad, a)
         x = a._data
-        with np.errstate(over="ignore", invalid="ignore"):
-            b = rounded_once(np.exp, -np.abs(x))
-            negative = x < 0
-            slope = negative.astype(x.dtype) - np.where(negative, 1, -1).astype(x.dtype) * (b / (1 + b))
-            out = np.asarray(slope * grad._data, dtype=x.dtype)  # (PyTorch writes into empty_like(grad))
-            return Tensor(with_strides(out, preserve_format_strides(grad._data, out.itemsize)))
+        b = rounded_once(np.exp, -np.abs(x))
+        negative = x < 0
+        slope = negative.astype(x.dtype) - np.where(negative, 1, -1).astype(x.dtype) * (b / (1 + b))
+        out = np.asarray(slope * grad._data, dtype=x.dtype)  # (PyTorch writes into empty_like(grad))
+        return Tensor(with_strides(out, preserve_format_strides(grad._data, out.itemsize)))
 
     @staticmethod
     def backward(ctx, gg):
@@ -467,11 +459,10 @@ class LogSigmoidBackward(Function):
 
 def _sigmoid(x):
     """The logistic function on numbers, computed in float64 and rounded once to ``x``'s dtype."""
-    with np.errstate(over="ignore"):
-        return rounded_once(lambda v: 1 / (1 + np.exp(-v)), x)
+    return rounded_once(lambda v: 1 / (1 + np.exp(-v)), x)
 
 
-class Mish(Function):
+class Mish(Op):
     """``x tanh(softplus(x))``; d/dx = t + x s (1 - t^2) with ``t = tanh(log(1 + exp(x)))``, ``s = sigmoid(x)``.
     PyTorch's formula (``infinitely_differentiable_mish_backward``) is written with its ops, as here, so a
     second derivative goes through them (``MulBackward0``, ``TanhBackward0``, ``Log1PBackward0`` ...)."""
@@ -482,8 +473,7 @@ class Mish(Function):
     def forward(ctx, a):
         float_only(a, "mish_cpu")
         ctx.save_for_backward(a)
-        with np.errstate(over="ignore", invalid="ignore"):  # (-inf * tanh(0) is nan, as in PyTorch)
-            return Tensor(rounded_once(lambda v: v * np.tanh(np.log1p(np.exp(v))), a._data))
+        return Tensor(rounded_once(lambda v: v * np.tanh(np.log1p(np.exp(v))), a._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -500,7 +490,7 @@ def _hard(x):
     return np.minimum(np.maximum(x + f(3), f(0)), f(6))
 
 
-class Hardswish(Function):
+class Hardswish(Op):
     """``x min(max(x + 3, 0), 6) / 6``: 0 up to -3, ``x`` from 3 on, a parabola between (PyTorch:
     ``hardswish_backward`` as one op)."""
     node_name = "HardswishBackward0"
@@ -511,8 +501,7 @@ class Hardswish(Function):
         float_only(a, "hardswish_cpu")
         ctx.save_for_backward(a)
         x = a._data
-        with np.errstate(invalid="ignore"):  # (-inf * 0 is nan, as in PyTorch)
-            return Tensor(x * _hard(x) / x.dtype.type(6))
+        return Tensor(x * _hard(x) / x.dtype.type(6))
 
     @staticmethod
     def backward(ctx, grad):
@@ -520,7 +509,7 @@ class Hardswish(Function):
         return HardswishBackward.apply(grad, x)
 
 
-class HardswishBackward(Function):
+class HardswishBackward(Op):
     """hardswish's backward formula as one op (``HardswishBackwardBackward0`` under ``create_graph=True``):
     0 where ``x <= -3``, ``grad (x / 3 + 1/2)`` below 3, else ``grad`` (a nan ``x`` lets it through).
     Its own backward, as PyTorch's: the same op on the incoming gradient; for ``x``,
@@ -541,7 +530,7 @@ class HardswishBackward(Function):
         return HardswishBackward.apply(gg, x), grad_where(between, DivScalar.apply(gg * grad, 3.0))
 
 
-class Hardsigmoid(Function):
+class Hardsigmoid(Op):
     """``min(max(x + 3, 0), 6) / 6``; d/dx = 1/6 strictly between -3 and 3, else 0."""
     node_name = "HardsigmoidBackward0"
     saved_names = {"self": 0}  # (grad_fn._saved_*)
@@ -575,7 +564,7 @@ class HardsigmoidBackward(NoDerivative):
         raise RuntimeError("derivative for aten::hardsigmoid_backward is not implemented")
 
 
-class Softshrink(Function):
+class Softshrink(Op):
     """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, 0 between (PyTorch: ``softshrink``)."""
     node_name = "SoftshrinkBackward0"
     saved_names = {"self": 0, "lambd": "lambd"}  # (grad_fn._saved_*)
@@ -586,8 +575,7 @@ class Softshrink(Function):
         ctx.lambd = lambd
         x = a._data
         l = np.asarray(lambd, x.dtype)
-        with np.errstate(invalid="ignore"):  # (PyTorch's kernel writes x * 0 between: -0.0 for a negative x)
-            return Tensor(np.where(x > l, x - l, np.where(x < -l, x + l, x * x.dtype.type(0))))
+        return Tensor(np.where(x > l, x - l, np.where(x < -l, x + l, x * x.dtype.type(0))))
 
     @staticmethod
     def backward(ctx, grad):
@@ -595,7 +583,7 @@ class Softshrink(Function):
         return SoftshrinkBackward.apply(grad, x, ctx.lambd), None
 
 
-class Hardshrink(Function):
+class Hardshrink(Op):
     """``x`` outside ``[-lambd, lambd]``, 0 inside (PyTorch: ``hardshrink``)."""
     node_name = "HardshrinkBackward0"
     saved_names = {"self": 0, "lambd": "lambd"}  # (grad_fn._saved_*)
@@ -615,7 +603,7 @@ class Hardshrink(Function):
         return HardshrinkBackward.apply(grad, x, ctx.lambd), None
 
 
-class HardshrinkBackward(Function):
+class HardshrinkBackward(Op):
     """The backward formula of hardshrink as one op: ``grad``, but 0 where ``-lambd <= x <= lambd`` (a nan
     ``x`` lets it through).  Its own backward: the same op on the incoming gradient, zeros for ``x``."""
     node_name = "HardshrinkBackwardBackward0"
@@ -644,7 +632,7 @@ def _halves(x, dim):
     return np.split(x, 2, axis=dim)
 
 
-class Glu(Function):
+class Glu(Op):
     """``a * sigmoid(b)``, where ``a`` and ``b`` are the two halves of the input along ``dim``."""
     node_name = "GluBackward0"
     saved_names = {"self": 0}  # (grad_fn._saved_*)
@@ -655,8 +643,7 @@ class Glu(Function):
         ctx.save_for_backward(x)
         ctx.dim = dim
         a, b = _halves(x._data, dim)
-        with np.errstate(invalid="ignore"):  # (inf * 0 is nan, silently, as in PyTorch)
-            return Tensor(a * _sigmoid(b))
+        return Tensor(a * _sigmoid(b))
 
     @staticmethod
     def backward(ctx, grad):
@@ -664,7 +651,7 @@ class Glu(Function):
         return GluBackward.apply(grad, x, ctx.dim), None
 
 
-class GluBackward(Function):
+class GluBackward(Op):
     """glu's backward formula as one op (PyTorch: ``glu_backward``, ``GluBackwardBackward0`` under
     ``create_graph=True``): for ``a``, ``grad s``; for ``b``, ``grad a s (1 - s)``, with ``s = sigmoid(b)``.
     Its own backward is PyTorch's ``glu_double_backward_grad_output`` and ``glu_double_backward``,
@@ -700,7 +687,7 @@ class GluBackward(Function):
         return d_grad, Cat.apply(dim, d_a, d_b), None
 
 
-class PreluKernel(Function):
+class PreluKernel(Op):
     """``x`` where ``x > 0``, else ``weight * x``, with ``weight`` shaped to broadcast along the channels
     (PyTorch: ``_prelu_kernel``; ``F.prelu`` views the weight first).  Both get gradients, from one op."""
     node_name = "PreluKernelBackward0"
@@ -719,7 +706,7 @@ class PreluKernel(Function):
         return PreluKernelBackward.apply(grad, a, weight)
 
 
-class PreluKernelBackward(Function):
+class PreluKernelBackward(Op):
     """prelu's backward formula as one op with two results (PyTorch: ``_prelu_kernel_backward``,
     ``PreluKernelBackwardBackward0`` under ``create_graph=True``): for ``x``, ``grad`` where ``x > 0``, else
     ``weight * grad``; for the weight, ``x * grad`` where ``x <= 0``, in ``x``'s shape (the node summing it to
@@ -744,7 +731,7 @@ class PreluKernelBackward(Function):
         return d_grad, d_a, d_weight
 
 
-class RreluWithNoise(Function):
+class RreluWithNoise(Op):
     """rrelu: ``x`` where ``x > 0``, else ``x`` times a slope.  In training each element has its own slope,
     drawn uniformly from ``[lower, upper]`` (the ``noise``, 1 where ``x > 0``: a numpy array, no input of
     the node); in evaluation the slope is ``(lower + upper) / 2`` for all, as ``leaky_relu``."""
@@ -780,7 +767,7 @@ class RreluWithNoiseInPlace(RreluWithNoise):
         return RreluWithNoiseBackward.apply(grad, out, *ctx.rrelu, True), None, None, None, None
 
 
-class RreluWithNoiseBackward(Function):
+class RreluWithNoiseBackward(Op):
     """rrelu's backward formula as one op (PyTorch: ``rrelu_with_noise_backward``): ``grad * noise`` in
     training (unless ``upper - lower`` is under 1e-6), else leaky_relu's backward with the middle slope.
     Its own backward: the same op on the incoming gradient, zeros for ``x``."""

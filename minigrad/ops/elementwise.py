@@ -7,15 +7,16 @@ higher-order gradients.  Broadcasting: a gradient is summed back to its input's 
 import numpy as np
 
 from .. import _dtype
-from ..autograd.function import Function
+from .dispatch import Op
 from .._core.tensor_base import TensorBase as Tensor
 from ._fast import keep_or_zero
 from .._core.layout import cast, laid_out
-from ._util import alpha_check, as_operand, broadcast_shape, check_not_bool, constant, float_data, operands, result, result_type, rounded_once, sum_to
+from ._util import alpha_check, check_not_bool, constant, float_data, rounded_once, sum_to
+from .dispatch import as_operand, broadcast_shape, operands, result, result_type
 from . import zerotensor
 
 
-class Add(Function):
+class Add(Op):
     """``a + alpha * b`` (``alpha`` is 1 for ``a + b``; ``a.add(b, alpha=2)`` keeps it in the node)."""
     node_name = "AddBackward0"
     saved_names = {"alpha": "alpha"}  # (grad_fn._saved_*)
@@ -25,11 +26,10 @@ class Add(Function):
         ctx.alpha = alpha
         if a._zerotensor or b._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
             return zerotensor.add(a, b, alpha)
-        with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 and inf - inf are nan, silently, as in PyTorch
-            x, y = operands(a, b)
-            if x.dtype == np.bool_:  # (bools: PyTorch's kernel reads alpha as a bool, 2 as True; + is "or")
-                alpha = bool(alpha)
-            return result(a, b, x + y if alpha == 1 else x + alpha * y)
+        x, y = operands(a, b)
+        if x.dtype == np.bool_:  # (bools: PyTorch's kernel reads alpha as a bool, 2 as True; + is "or")
+            alpha = bool(alpha)
+        return result(a, b, x + y if alpha == 1 else x + alpha * y)
 
     @staticmethod
     def backward(ctx, grad):
@@ -40,7 +40,7 @@ class Add(Function):
         return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None), gb, None
 
 
-class Sub(Function):
+class Sub(Op):
     """``a - alpha * b``."""
     node_name = "SubBackward0"
     saved_names = {"alpha": "alpha"}  # (grad_fn._saved_*)
@@ -51,9 +51,8 @@ class Sub(Function):
         ctx.alpha = alpha
         if a._zerotensor or b._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
             return zerotensor.add(a, b, -alpha)
-        with np.errstate(invalid="ignore", over="ignore"):
-            x, y = operands(a, b)
-            return result(a, b, x - y if alpha == 1 else x - alpha * y)
+        x, y = operands(a, b)
+        return result(a, b, x - y if alpha == 1 else x - alpha * y)
 
     @staticmethod
     def backward(ctx, grad):
@@ -64,7 +63,7 @@ class Sub(Function):
         return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None), gb, None
 
 
-class Rsub(Function):
+class Rsub(Op):
     """``2 - x``: PyTorch records it as ``RsubBackward1`` with one edge (the number has none)."""
     node_name = "RsubBackward1"
 
@@ -78,7 +77,7 @@ class Rsub(Function):
         return -grad, None
 
 
-class Mul(Function):
+class Mul(Op):
     node_name = "MulBackward0"
     saved_names = {"other": 0, "self": 1}  # (grad_fn._saved_*)
 
@@ -88,9 +87,8 @@ class Mul(Function):
         ctx.save_for_backward(b if need_a else None, a if need_b else None)
         if a._zerotensor or b._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
             return zerotensor.mul(a, b)
-        with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 is nan, silently, as in PyTorch
-            x, y = operands(a, b)
-            return result(a, b, x * y)
+        x, y = operands(a, b)
+        return result(a, b, x * y)
 
     @staticmethod
     def backward(ctx, grad):
@@ -100,7 +98,7 @@ class Mul(Function):
                 sum_to(grad * a, sb) if ctx.needs_input_grad[1] else None)
 
 
-class MulScalar(Function):
+class MulScalar(Op):
     """``tensor * number`` where the number is a constant of a formula (PyTorch: ``MulBackward1``).
 
     Python code like ``x * 2`` records ``MulBackward0`` with a ``(None, 0)`` edge for the 2; the
@@ -113,15 +111,14 @@ class MulScalar(Function):
         ctx.number = number
         if a._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
             return zerotensor.mul(a, Tensor(np.asarray(number)))
-        with np.errstate(invalid="ignore", over="ignore"):
-            return Tensor(np.asarray(a._data * np.asarray(number, a._data.dtype)))
+        return Tensor(np.asarray(a._data * np.asarray(number, a._data.dtype)))
 
     @staticmethod
     def backward(ctx, grad):
         return MulScalar.apply(grad, ctx.number), None
 
 
-class AddScalar(Function):
+class AddScalar(Op):
     """``tensor + number`` inside a formula written in PyTorch's C++ (``AddBackward1``: one edge, see MulScalar)."""
     node_name = "AddBackward1"
 
@@ -129,30 +126,28 @@ class AddScalar(Function):
     def forward(ctx, a, number):
         if a._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
             return zerotensor.add(a, Tensor(np.asarray(number)))
-        with np.errstate(invalid="ignore", over="ignore"):
-            return Tensor(np.asarray(a._data + np.asarray(number, a._data.dtype)))
+        return Tensor(np.asarray(a._data + np.asarray(number, a._data.dtype)))
 
     @staticmethod
     def backward(ctx, grad):
         return grad, None
 
 
-class DivScalar(Function):
+class DivScalar(Op):
     """``tensor / number`` inside a formula written in PyTorch's C++ (``DivBackward1``). d/da = grad / number."""
     node_name = "DivBackward1"
 
     @staticmethod
     def forward(ctx, a, number):
         ctx.number = number
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return Tensor(np.asarray(a._data / np.asarray(number, a._data.dtype)))
+        return Tensor(np.asarray(a._data / np.asarray(number, a._data.dtype)))
 
     @staticmethod
     def backward(ctx, grad):
         return DivScalar.apply(grad, ctx.number), None
 
 
-class Div(Function):
+class Div(Op):
     node_name = "DivBackward0"
     saved_names = {"other": 0, "self": 1}  # (grad_fn._saved_*, in the order PyTorch unpacks them)
 
@@ -163,10 +158,8 @@ class Div(Function):
             return zerotensor.div(a, b)
         if a._data.dtype.kind != "f" and b._data.dtype.kind != "f":  # int / int is a float tensor, divided in it
             dtype = _dtype.get_default_dtype().numpy
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                return Tensor(np.true_divide(a._data.astype(dtype), b._data.astype(dtype)))
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # x / 0 is inf or nan, silently, as in PyTorch
-            return result(a, b, np.true_divide(*operands(a, b)))
+            return Tensor(np.true_divide(a._data.astype(dtype), b._data.astype(dtype)))
+        return result(a, b, np.true_divide(*operands(a, b)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -192,7 +185,7 @@ class DivMode(Div):
         return Div.backward(ctx, grad) + (None,)
 
 
-class Neg(Function):
+class Neg(Op):
     node_name = "NegBackward0"
 
     @staticmethod
@@ -207,14 +200,13 @@ class Neg(Function):
         return -grad
 
 
-class Reciprocal(Function):
+class Reciprocal(Op):
     node_name = "ReciprocalBackward0"
     saved_names = {"result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
-        with np.errstate(divide="ignore"):
-            out = Tensor(np.asarray(np.reciprocal(float_data(a))))
+        out = Tensor(np.asarray(np.reciprocal(float_data(a))))
         ctx.save_for_backward(out)
         return out
 
@@ -251,7 +243,7 @@ def _pow_float(x, p):
     return np.power(x, p)
 
 
-class Pow(Function):
+class Pow(Op):
     """``x ** 2``: a tensor to a fixed number."""
     node_name = "PowBackward0"
     saved_names = {"self": 0, "exponent": "exponent"}  # (grad_fn._saved_*)
@@ -262,14 +254,13 @@ class Pow(Function):
         ctx.exponent = exponent
         if isinstance(exponent, int) and exponent < 0 and a._data.dtype.kind in "iub":
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            x = a._data
-            if isinstance(exponent, float) and not a.dtype.is_floating_point:
-                x = x.astype(np.float32)  # (PyTorch computes in the result's dtype, float32)
-            if x.dtype in (np.float32, np.float64) and not isinstance(exponent, bool):
-                out = _pow_float(x, exponent)
-            else:
-                out = np.power(x, exponent)
+        x = a._data
+        if isinstance(exponent, float) and not a.dtype.is_floating_point:
+            x = x.astype(np.float32)  # (PyTorch computes in the result's dtype, float32)
+        if x.dtype in (np.float32, np.float64) and not isinstance(exponent, bool):
+            out = _pow_float(x, exponent)
+        else:
+            out = np.power(x, exponent)
         return Tensor(np.asarray(out, dtype=out.dtype))
 
     @staticmethod
@@ -281,15 +272,14 @@ class Pow(Function):
         return grad * MulScalar.apply(a ** (p - 1), p), None
 
 
-class PowTensor(Function):
+class PowTensor(Op):
     """``x ** y`` with both tensors."""
     node_name = "PowBackward1"
     saved_names = {"exponent": 0, "self": 1, "result": 2}  # (grad_fn._saved_*, in the order PyTorch unpacks them)
 
     @staticmethod
     def forward(ctx, a, b):
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # (-1.5) ** 0.5 is nan, silently
-            out = result(a, b, np.power(*operands(a, b)))
+        out = result(a, b, np.power(*operands(a, b)))
         ctx.save_for_backward(b, a, out)
         return out
 
@@ -302,12 +292,11 @@ class PowTensor(Function):
         if ctx.needs_input_grad[1]:
             # d(a**b)/db = a**b * log(a); PyTorch defines it as 0 where a == 0 and b >= 0
             zero = np.broadcast_to((a._data == 0) & (b._data >= 0), out._data.shape)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                gb = sum_to(grad * where(zero, 0.0, out * a.to(out.dtype).log()), b._data.shape)  # (a in the result's dtype)
+            gb = sum_to(grad * where(zero, 0.0, out * a.to(out.dtype).log()), b._data.shape)  # (a in the result's dtype)
         return ga, gb
 
 
-class PowScalarBase(Function):
+class PowScalarBase(Op):
     """``2 ** x``: a fixed number to a tensor power."""
     node_name = "PowBackward2"
     saved_names = {"self": "base", "exponent": 0, "result": 1}  # (grad_fn._saved_*)
@@ -316,13 +305,12 @@ class PowScalarBase(Function):
     def forward(ctx, base, b):
         dtype = result_type(b, base).numpy  # 0.5 ** int_tensor is float32, 3 ** int_tensor int64
         e = b._data.astype(dtype)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # 0.0 ** -1 is inf, silently
-            if e.dtype.kind in "iu":  # an integer to a negative power truncates: 3 ** -1 is 0 (1 and -1 stay)
-                p = np.power(np.asarray(base, dtype=dtype), np.maximum(e, 0))
-                p = np.where(e < 0, 1 if base == 1 else np.where(e % 2, -1, 1) if base == -1 else 0, p)
-                out = np.asarray(p, dtype=dtype)
-            else:
-                out = np.power(np.asarray(base, dtype=dtype), e)
+        if e.dtype.kind in "iu":  # an integer to a negative power truncates: 3 ** -1 is 0 (1 and -1 stay)
+            p = np.power(np.asarray(base, dtype=dtype), np.maximum(e, 0))
+            p = np.where(e < 0, 1 if base == 1 else np.where(e % 2, -1, 1) if base == -1 else 0, p)
+            out = np.asarray(p, dtype=dtype)
+        else:
+            out = np.power(np.asarray(base, dtype=dtype), e)
         out = Tensor(np.asarray(out, order="C"))  # (PyTorch's pow(Scalar, Tensor) makes a row-major result)
         ctx.base = base
         ctx.save_for_backward(b, out)
@@ -331,22 +319,20 @@ class PowScalarBase(Function):
     @staticmethod
     def backward(ctx, grad):
         b, out = ctx.saved_tensors
-        with np.errstate(divide="ignore"):
-            log_base = float(np.log(ctx.base))
+        log_base = float(np.log(ctx.base))
         d_out = MulScalar.apply(out, log_base)  # (PyTorch: grad * (result * log(base)), in this order)
         if ctx.base == 0:  # PyTorch: 0 where the exponent is >= 0 (not 0 * log 0 = nan), else out * log 0
             return None, grad * Where.apply(b._data >= 0, constant(np.zeros((), out._data.dtype)), d_out)
         return None, grad * d_out
 
 
-class Exp(Function):
+class Exp(Op):
     node_name = "ExpBackward0"
     saved_names = {"result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
-        with np.errstate(over="ignore"):  # exp(100.) is inf in float32, silently, as in PyTorch
-            out = Tensor(rounded_once(np.exp, float_data(a)))
+        out = Tensor(rounded_once(np.exp, float_data(a)))
         ctx.save_for_backward(out)
         return out
 
@@ -356,15 +342,14 @@ class Exp(Function):
         return grad * out
 
 
-class Log(Function):
+class Log(Op):
     node_name = "LogBackward0"
     saved_names = {"self": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return Tensor(rounded_once(np.log, float_data(a)))
+        return Tensor(rounded_once(np.log, float_data(a)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -372,14 +357,13 @@ class Log(Function):
         return grad / a
 
 
-class Sqrt(Function):
+class Sqrt(Op):
     node_name = "SqrtBackward0"
     saved_names = {"result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
-        with np.errstate(invalid="ignore"):
-            out = Tensor(np.sqrt(float_data(a)))
+        out = Tensor(np.sqrt(float_data(a)))
         ctx.save_for_backward(out)
         return out
 
@@ -389,7 +373,7 @@ class Sqrt(Function):
         return grad / MulScalar.apply(out, 2)  # (PyTorch: grad / (2 * result), a plain number)
 
 
-class Abs(Function):
+class Abs(Op):
     node_name = "AbsBackward0"
     saved_names = {"self": 0}  # (grad_fn._saved_*)
 
@@ -406,7 +390,7 @@ class Abs(Function):
         return grad * Sgn.apply(a)  # (a differentiable sign, as in PyTorch: second derivatives are 0 with a graph)
 
 
-class Tanh(Function):
+class Tanh(Op):
     node_name = "TanhBackward0"
     saved_names = {"result": 0}  # (grad_fn._saved_*)
 
@@ -422,7 +406,7 @@ class Tanh(Function):
         return TanhBackward.apply(grad, out)  # grad * (1 - out**2)
 
 
-class TanhBackward(Function):
+class TanhBackward(Op):
     """tanh's backward formula as one op, ``grad * (1 - out**2)`` (PyTorch: ``tanh_backward``).
 
     PyTorch records this one node (``TanhBackwardBackward0`` under ``create_graph=True``) rather
@@ -443,15 +427,14 @@ class TanhBackward(Function):
                 gg * -2 * out * grad if ctx.needs_input_grad[1] else None)
 
 
-class Sigmoid(Function):
+class Sigmoid(Op):
     node_name = "SigmoidBackward0"
     saved_names = {"result": 0}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
         x = float_data(a)
-        with np.errstate(over="ignore"):  # exp(100) overflows float32 to inf, and 1/(1+inf) is 0: fine
-            out = Tensor(np.asarray(1 / (1 + np.exp(-x)), dtype=x.dtype))
+        out = Tensor(np.asarray(1 / (1 + np.exp(-x)), dtype=x.dtype))
         ctx.save_for_backward(out)
         return out
 
@@ -461,7 +444,7 @@ class Sigmoid(Function):
         return SigmoidBackward.apply(grad, out)  # grad * (1 - out) * out
 
 
-class SigmoidBackward(Function):
+class SigmoidBackward(Op):
     """sigmoid's backward formula as one op, ``grad * (1 - out) * out`` (PyTorch: ``sigmoid_backward``)."""
     node_name = "SigmoidBackwardBackward0"
 
@@ -478,7 +461,7 @@ class SigmoidBackward(Function):
                 gg * grad * (1 - 2 * out) if ctx.needs_input_grad[1] else None)
 
 
-class Relu(Function):
+class Relu(Op):
     """``relu(x) = max(0, x)``; its gradient passes where the output is positive."""
     node_name = "ReluBackward0"
     saved_names = {"result": 0}  # (grad_fn._saved_*)
@@ -497,7 +480,7 @@ class Relu(Function):
         return ThresholdBackward.apply(grad, out, 0)  # grad where out > 0, else 0
 
 
-class Threshold(Function):
+class Threshold(Op):
     """``F.threshold(x, threshold, value)``: ``value`` where ``x <= threshold``, else ``x`` (so a nan stays nan)."""
     node_name = "ThresholdBackward0"
 
@@ -519,7 +502,7 @@ class ThresholdInPlace(Threshold):
     node_name = "ThresholdBackward1"
 
 
-class ThresholdBackward(Function):
+class ThresholdBackward(Op):
     """The backward formula of relu and threshold as one op: the gradient, but 0 where ``x <= threshold``
     (PyTorch: ``threshold_backward(grad, x, threshold)``; a nan ``x`` lets the gradient through)."""
     node_name = "ThresholdBackwardBackward0"
@@ -537,7 +520,7 @@ class ThresholdBackward(Function):
         return ThresholdBackward.apply(gg, x, ctx.threshold), constant(np.zeros_like(x._data)), None
 
 
-class Sign(Function):
+class Sign(Op):
     """``sign(x)``: -1, 0 or 1 (0 for nan, as in PyTorch); its derivative is 0 everywhere."""
     node_name = "SignBackward0"
 
@@ -571,7 +554,7 @@ class Sgn(Sign):
         return zerotensor.zeros(a._data.shape, grad._data.dtype)
 
 
-class Clamp(Function):
+class Clamp(Op):
     node_name = "ClampBackward1"
 
     @staticmethod
@@ -601,7 +584,7 @@ class Clamp(Function):
         return grad_where(keep, grad), None, None
 
 
-class Maximum(Function):
+class Maximum(Op):
     node_name = "MaximumBackward0"
 
     @staticmethod
@@ -641,7 +624,7 @@ class Minimum(Maximum):
         return result(a, b, np.minimum(y, x))
 
 
-class Where(Function):
+class Where(Op):
     """``where(cond, a, b)``: ``a`` where ``cond`` holds, else ``b``; each gets the gradient of its places."""
     node_name = "WhereBackward0"
 
@@ -676,8 +659,8 @@ def zeros_like_grad(grad):
 def where(condition, input=None, other=None):  # noqa: A002
     """``where(cond, a, b)``: elements of ``a`` where ``cond`` is true, else of ``b``.  ``where(cond)`` alone is
     ``cond.nonzero(as_tuple=True)``, as in PyTorch."""
-    from ._util import as_operand
-    from ._util import broadcast_shape
+    from .dispatch import as_operand
+    from .dispatch import broadcast_shape
     if input is None and other is None:
         return condition.nonzero(as_tuple=True)
     if input is None or other is None:
@@ -704,7 +687,7 @@ def filled(number, like):
     return Tensor(np.full_like(like._data, number))
 
 
-class SubScalar(Function):
+class SubScalar(Op):
     """``tensor - number`` inside a formula written in PyTorch's C++ (``SubBackward1``: one edge, see MulScalar)."""
     node_name = "SubBackward1"
 
@@ -712,30 +695,28 @@ class SubScalar(Function):
     def forward(ctx, a, number):
         # PyTorch's at::sub refuses a bool tensor here too (pow's backward computes exponent - 1 of a bool exponent)
         check_not_bool(a, number, "Subtraction")
-        with np.errstate(invalid="ignore", over="ignore"):
-            return Tensor(np.asarray(a._data - np.asarray(number, a._data.dtype)))
+        return Tensor(np.asarray(a._data - np.asarray(number, a._data.dtype)))
 
     @staticmethod
     def backward(ctx, grad):
         return grad, None
 
 
-class ToCopy(Function):
+class ToCopy(Op):
     """``x.to(minigrad.float64)``: a copy with another dtype; the gradient is cast back."""
     node_name = "ToCopyBackward0"
 
     @staticmethod
     def forward(ctx, a, dtype):
         ctx.dtype = a.dtype
-        with np.errstate(over="ignore", invalid="ignore"):  # (1e30 in float16 is inf, silently, as in PyTorch)
-            return Tensor(cast(a._data, dtype.numpy))
+        return Tensor(cast(a._data, dtype.numpy))
 
     @staticmethod
     def backward(ctx, grad):
         return grad.to(ctx.dtype), None
 
 
-class Clone(Function):
+class Clone(Op):
     node_name = "CloneBackward0"
 
     @staticmethod
@@ -753,7 +734,7 @@ class Clone(Function):
         return grad, None
 
 
-class Fill(Function):
+class Fill(Op):
     """``x.fill_(v)``: the old values get no gradient."""
     expanded_write = "fill"  # (what PyTorch lets it write into an expanded tensor: ops/inplace.py)
     node_name = "FillBackward2"
@@ -773,7 +754,7 @@ class Zero(Fill):
     node_name = "ZeroBackward0"
 
 
-class CopyFrom(Function):
+class CopyFrom(Op):
     """``x.copy_(src)``: x takes src's values (broadcast, cast to x's dtype)."""
     node_name = "CopyBackwards"
 
@@ -781,7 +762,8 @@ class CopyFrom(Function):
     def forward(ctx, a, src):
         src_data = src._data if isinstance(src, Tensor) else np.asarray(src)
         if isinstance(src, Tensor) and src_data.shape != a._data.shape:
-            from ._util import broadcast_shape, is_expandable_to
+            from ._util import is_expandable_to
+            from .dispatch import broadcast_shape
             if not is_expandable_to(src_data.shape, a._data.shape):
                 broadcast_shape(a, src)  # PyTorch's "The size of tensor a (3) must match ..."
         ctx.src_meta = (src_data.shape, src.dtype if isinstance(src, Tensor) else None)
@@ -795,7 +777,7 @@ class CopyFrom(Function):
 
 
 # ------------------------------------------------------------------ clamp_min / clamp_max
-class ClampMin(Function):
+class ClampMin(Op):
     """``max(x, lo)``: the gradient passes where ``x >= lo``."""
     node_name = "ClampMinBackward0"
 
@@ -813,7 +795,7 @@ class ClampMin(Function):
         return grad_where(a._data >= ctx.lo, grad), None
 
 
-class ClampMax(Function):
+class ClampMax(Op):
     """``min(x, hi)``: the gradient passes where ``x <= hi``."""
     node_name = "ClampMaxBackward0"
 

@@ -8,7 +8,7 @@ number for ``"mean"``).
 """
 import numpy as np
 
-from ..autograd.function import Function
+from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 from ._util import sum_to
 from .._core.layout import laid_out
@@ -28,7 +28,7 @@ def reduce(loss, reduction, *operands):
     return Tensor(laid_out(loss, *operands))
 
 
-class BinaryCrossEntropy(Function):
+class BinaryCrossEntropy(Op):
     """``-w (t log p + (1 - t) log(1 - p))`` for probabilities ``p``; each log is clamped at -100, as in
     PyTorch, so that ``p = 0`` or ``1`` gives a finite loss.  d/dp = w (p - t) / max(p (1 - p), 1e-12).
 
@@ -47,8 +47,7 @@ class BinaryCrossEntropy(Function):
             raise RuntimeError("all elements of input should be between 0 and 1")
         if not ((t >= 0) & (t <= 1)).all():
             raise RuntimeError("all elements of target should be between 0 and 1")
-        with np.errstate(divide="ignore"):
-            loss = -(t * np.maximum(np.log(x), -100) + (1 - t) * np.maximum(np.log1p(-x), -100))
+        loss = -(t * np.maximum(np.log(x), -100) + (1 - t) * np.maximum(np.log1p(-x), -100))
         if weight is not None:
             loss = loss * weight
         ctx.save_for_backward(p, target)
@@ -66,7 +65,7 @@ class BinaryCrossEntropy(Function):
         return gp, gt, None, None
 
 
-class BinaryCrossEntropyBackward(Function):
+class BinaryCrossEntropyBackward(Op):
     """binary_cross_entropy's gradient for its input as one op (PyTorch: ``binary_cross_entropy_backward``):
     ``grad * (p - t) / max((1 - p) p, 1e-12)``, times the weight, over N for "mean".
 
@@ -79,12 +78,11 @@ class BinaryCrossEntropyBackward(Function):
     @staticmethod
     def forward(ctx, grad, p, target, weight, reduction):
         x, t = p._data, target._data
-        with np.errstate(all="ignore"):  # (0 * inf is nan, silently, as in PyTorch)
-            g = grad._data * (x - t) / np.maximum((1 - x) * x, 1e-12)
-            if weight is not None:
-                g = g * weight
-            if reduction == "mean":
-                g = g / x.size
+        g = grad._data * (x - t) / np.maximum((1 - x) * x, 1e-12)
+        if weight is not None:
+            g = g * weight
+        if reduction == "mean":
+            g = g / x.size
         ctx.save_for_backward(grad, p, target)
         ctx.weight, ctx.reduction = weight, reduction
         return Tensor(np.asarray(g, dtype=x.dtype))
@@ -107,7 +105,7 @@ class BinaryCrossEntropyBackward(Function):
         return g_grad, g_p, g_t, None, None
 
 
-class BinaryCrossEntropyWithLogits(Function):
+class BinaryCrossEntropyWithLogits(Op):
     """BCE of ``sigmoid(x)``, written so that it cannot overflow:
     ``(1 - t) x + (1 + (pw - 1) t) (log(1 + exp(-|x|)) + max(-x, 0))`` (``pw``: ``pos_weight``, 1 by default).
 
@@ -121,9 +119,8 @@ class BinaryCrossEntropyWithLogits(Function):
         _check_reduction(reduction)
         x, t = a._data, target._data
         pw = 1.0 if pos_weight is None else pos_weight
-        with np.errstate(all="ignore"):  # (inf * 0 is nan, silently, as in PyTorch)
-            log_sig = np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)  # -log(sigmoid(x))
-            loss = (1 - t) * x + (1 + (pw - 1) * t) * log_sig
+        log_sig = np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)  # -log(sigmoid(x))
+        loss = (1 - t) * x + (1 + (pw - 1) * t) * log_sig
         if weight is not None:
             loss = loss * weight
         ctx.save_for_backward(a, target)
@@ -159,7 +156,7 @@ def _weighted_mean(g, ctx):
     return DivScalar.apply(g, g._data.size) if ctx.reduction == "mean" else g
 
 
-class SmoothL1Loss(Function):
+class SmoothL1Loss(Op):
     """``0.5 d^2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 beta`` (``d = input - target``);
     d/d input = ``d / beta`` or ``sign(d)``."""
     node_name = "SmoothL1LossBackward0"
@@ -167,10 +164,9 @@ class SmoothL1Loss(Function):
     @staticmethod
     def forward(ctx, a, b, reduction, beta):
         _check_reduction(reduction)
-        with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf is nan, 1e30 squared inf, silently)
-            d = a._data - b._data
-            ad = np.abs(d)
-            loss = np.where(ad < beta, 0.5 * d * d / beta if beta else 0.0, ad - 0.5 * beta)
+        d = a._data - b._data
+        ad = np.abs(d)
+        loss = np.where(ad < beta, 0.5 * d * d / beta if beta else 0.0, ad - 0.5 * beta)
         ctx.save_for_backward(a, b)
         ctx.reduction, ctx.beta = reduction, beta
         return reduce(np.asarray(loss, dtype=d.dtype), reduction, a._data, b._data)
@@ -183,17 +179,16 @@ class SmoothL1Loss(Function):
                 SmoothL1LossBackward.apply(grad, b, a, ctx.reduction, ctx.beta) if need_b else None, None, None)
 
 
-class HuberLoss(Function):
+class HuberLoss(Op):
     """``0.5 d^2`` where ``|d| <= delta``, else ``delta (|d| - 0.5 delta)``; d/d input = ``d`` or ``delta sign(d)``."""
     node_name = "HuberLossBackward0"
 
     @staticmethod
     def forward(ctx, a, b, reduction, delta):
         _check_reduction(reduction)
-        with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf is nan, 1e30 squared inf, silently)
-            d = a._data - b._data
-            ad = np.abs(d)
-            loss = np.where(ad <= delta, 0.5 * d * d, delta * (ad - 0.5 * delta))
+        d = a._data - b._data
+        ad = np.abs(d)
+        loss = np.where(ad <= delta, 0.5 * d * d, delta * (ad - 0.5 * delta))
         ctx.save_for_backward(a, b)
         ctx.reduction, ctx.delta = reduction, delta
         return reduce(np.asarray(loss, dtype=d.dtype), reduction, a._data, b._data)
@@ -206,7 +201,7 @@ class HuberLoss(Function):
                 HuberLossBackward.apply(grad, b, a, ctx.reduction, ctx.delta) if need_b else None, None, None)
 
 
-class LossBackward(Function):
+class LossBackward(Op):
     """The backward formula of a loss of ``d = input - target`` as one op, as PyTorch's
     ``smooth_l1_loss_backward(grad, input, target, reduction, beta)`` and ``huber_loss_backward``:
     ``grad * loss'(d)`` (``/ n`` for "mean"). PyTorch calls it once for the input and once, with the
@@ -221,8 +216,7 @@ class LossBackward(Function):
         first, ctx.second = cls.derivatives(d, param)
         ctx.save_for_backward(grad, input, target)
         ctx.reduction, ctx.param, ctx.op = reduction, param, cls
-        with np.errstate(invalid="ignore"):
-            return Tensor(np.asarray(grad._data * ctx.scale * first, dtype=d.dtype))
+        return Tensor(np.asarray(grad._data * ctx.scale * first, dtype=d.dtype))
 
     @staticmethod
     def backward(ctx, gg):
@@ -242,9 +236,8 @@ class SmoothL1LossBackward(LossBackward):
     @staticmethod
     def derivatives(d, beta):
         small = np.abs(d) < beta
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return (np.where(small, d / beta if beta else 0.0, np.sign(d)),
-                    np.where(small, 1.0 / beta if beta else 0.0, 0.0))
+        return (np.where(small, d / beta if beta else 0.0, np.sign(d)),
+                np.where(small, 1.0 / beta if beta else 0.0, 0.0))
 
 
 class HuberLossBackward(LossBackward):
@@ -258,7 +251,7 @@ class HuberLossBackward(LossBackward):
         return np.where(small, d, delta * np.sign(d)), np.where(np.abs(d) < delta, 1.0, 0.0)
 
 
-class SoftMarginLoss(Function):
+class SoftMarginLoss(Op):
     """``log(1 + exp(-target * input))`` for targets ``1`` or ``-1`` (a logistic loss for two classes).
 
     d/d input = ``-target z / (1 + z)`` with ``z = exp(-target * input)``, as one op,
@@ -272,8 +265,7 @@ class SoftMarginLoss(Function):
         if x.dtype.kind != "f":  # (PyTorch writes the float result into a tensor of the input's dtype)
             raise RuntimeError(f"result type Float can't be cast to the desired output type "
                                f"{_TYPE_NAMES[input.dtype.name]}")
-        with np.errstate(over="ignore"):  # (each step in the input's dtype, as PyTorch: exp(100) is inf in float32)
-            loss = np.log1p(np.exp(np.asarray(-x * target, dtype=x.dtype)))
+        loss = np.log1p(np.exp(np.asarray(-x * target, dtype=x.dtype)))
         ctx.save_for_backward(input)
         ctx.target, ctx.reduction = target, reduction
         return reduce(loss, reduction, x, target)
@@ -284,7 +276,7 @@ class SoftMarginLoss(Function):
         return SoftMarginLossBackward.apply(grad, input, ctx.target, ctx.reduction), None, None
 
 
-class SoftMarginLossBackward(Function):
+class SoftMarginLossBackward(Op):
     """soft_margin_loss's gradient as one op: ``-target z / (1 + z) * grad`` (``/ n`` for "mean").
 
     Its own backward (PyTorch's ``soft_margin_loss_double_backward*`` in FunctionsManual.cpp): to ``grad``
@@ -296,9 +288,8 @@ class SoftMarginLossBackward(Function):
     def forward(ctx, grad, input, target, reduction):
         x = input._data
         norm = 1.0 / x.size if reduction == "mean" and x.size else 1.0
-        with np.errstate(over="ignore", invalid="ignore"):  # (in the input's dtype: z = inf gives nan, as in PyTorch)
-            z = np.exp(np.asarray(-target * x, dtype=x.dtype))
-            g = np.asarray(-norm * target * z, dtype=x.dtype) / (1 + z) * grad._data
+        z = np.exp(np.asarray(-target * x, dtype=x.dtype))
+        g = np.asarray(-norm * target * z, dtype=x.dtype) / (1 + z) * grad._data
         ctx.save_for_backward(grad, input)
         ctx.target, ctx.reduction = target, reduction
         return Tensor(np.asarray(g, dtype=x.dtype))

@@ -20,11 +20,13 @@ import numpy as np
 from .._dtype import can_cast, is_expandable_to
 from ..autograd import anomaly_mode, grad_mode, inference
 from ..devices import contiguous_format
-from ..autograd.function import FREED_MSG, Function, Node, SavedTensor, edge_of, next_sequence_nr, rebase_history
+from ..autograd.function import FREED_MSG, Node, SavedTensor, edge_of, next_sequence_nr, rebase_history
+from .dispatch import kernel_mode, Op
 from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor
 from ._fast import update_in_place
 from .._core.layout import dense, empty_strided
-from ._util import alpha_check, broadcast_shape, check_not_bool, result_type, view_of
+from ._util import alpha_check, check_not_bool, view_of
+from .dispatch import broadcast_shape, result_type
 from . import zerotensor
 from .elementwise import Add, Clamp, ClampMax, ClampMin, Clone, CopyFrom, Div, Mul, Sub
 
@@ -183,7 +185,7 @@ class CopySlices(Node):
     def __init__(self, base, fn, view):
         self.next_functions = (edge_of(base),) + fn.next_functions[1:]
         self._sequence_nr = next_sequence_nr()
-        if anomaly_mode.is_anomaly_enabled():  # (as every node: see autograd/anomaly_mode.py)
+        if anomaly_mode.state.enabled:  # (as every node: see autograd/anomaly_mode.py)
             anomaly_mode.store_stack(self)
         self.fn = fn
         self.base_shape, self.base_strides = base._data.shape, base._data.strides
@@ -257,7 +259,7 @@ def geometry_of(view, base):
     return view._data.shape, tuple(s // itemsize for s in view._data.strides), offset // itemsize
 
 
-class AsStrided(Function):
+class AsStrided(Op):
     """``base.as_strided(sizes, strides, offset)``, the geometry in elements from ``base``'s first element: a view
     (PyTorch: ``AsStridedBackward0``).  A view whose base was changed in place gets this node onto the base's new
     history (``inplace_view_refresh``); ``CopySlices`` finds the viewed part of a gradient with it."""
@@ -416,7 +418,7 @@ def _write_expanded(t, out, fn, args):
         return
     key, value = args[0], args[1]
     if how == "index_put_accumulate":  # every indexed element adds its value, into shared places too
-        with np.errstate(invalid="ignore", over="ignore"):
+        with kernel_mode():  # (numpy quiet about inf and nan, as PyTorch's kernels)
             np.add.at(t._data, key, value._data)
         return
     if how == "index_put":  # one index after the other: where two share a place, the last stays

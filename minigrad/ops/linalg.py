@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from ..autograd.function import Function
+from .dispatch import Op
 from .._core.tensor_base import TensorBase as Tensor, _warn_once
 from ._fast import add_bias, column_major, mm_mat2_backward
 from ._util import sum_to
@@ -15,8 +15,7 @@ _NAME = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int
 
 def _product(x, y):
     """``x @ y`` of two arrays. An inf times a 0 inside the sum is nan, silently, as in PyTorch (numpy would warn)."""
-    with np.errstate(invalid="ignore", over="ignore"):
-        return x @ y
+    return x @ y
 
 
 def _check_mm(a, b):
@@ -32,7 +31,7 @@ def _check_mm(a, b):
                            f"{_TYPE.get(b.dtype.name)}")
 
 
-class Mm(Function):
+class Mm(Op):
     """``a.mm(b)``: (m x k) @ (k x n).  dL/da = grad @ b^T, dL/db = a^T @ grad."""
     node_name = "MmBackward0"
     saved_names = {"self": 0, "mat2": 1, "self_sym_sizes": "self_sizes", "mat2_sym_sizes": "mat2_sizes"}
@@ -63,7 +62,7 @@ def mm_mat1_backward(grad, mat2, mat1_column_major):
     return grad.mm(mat2.t())
 
 
-class Addmm(Function):
+class Addmm(Op):
     """``beta * bias + alpha * (x @ w_t)``: what ``nn.Linear`` records for a 2-D input, and ``torch.addmm``
     (PyTorch: ``AddmmBackward0``; ``beta`` and ``alpha`` are 1 unless given).
 
@@ -85,13 +84,12 @@ class Addmm(Function):
         # (PyTorch keeps an input's strides for the layout of its gradient: only when that gradient is wanted)
         ctx.mat1_strides, ctx.mat2_strides = x.stride() if need_x else (), w_t.stride() if need_w_t else ()
         ctx.x_column_major, ctx.w_t_column_major = column_major(x), column_major(w_t)  # (for the gradients' layouts)
-        with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf is nan, silently, as in PyTorch)
-            if beta == 1 and alpha == 1:
-                return Tensor(add_bias(x._data @ w_t._data, bias._data))  # bias + x @ w_t
-            product = (x._data @ w_t._data) * np.asarray(alpha, x._data.dtype)
-            if beta == 0:  # PyTorch ignores the bias then (a nan in it does not show)
-                return Tensor(np.broadcast_to(np.zeros((), product.dtype), product.shape) + product)
-            return Tensor(np.asarray(bias._data * np.asarray(beta, bias._data.dtype) + product, dtype=product.dtype))
+        if beta == 1 and alpha == 1:
+            return Tensor(add_bias(x._data @ w_t._data, bias._data))  # bias + x @ w_t
+        product = (x._data @ w_t._data) * np.asarray(alpha, x._data.dtype)
+        if beta == 0:  # PyTorch ignores the bias then (a nan in it does not show)
+            return Tensor(np.broadcast_to(np.zeros((), product.dtype), product.shape) + product)
+        return Tensor(np.asarray(bias._data * np.asarray(beta, bias._data.dtype) + product, dtype=product.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -123,7 +121,7 @@ def addmm(bias, mat1, mat2, beta=1, alpha=1):
     return Addmm.apply(bias, mat1, mat2, beta, alpha)
 
 
-class Dot(Function):
+class Dot(Op):
     node_name = "DotBackward0"
     saved_names = {"self": 0, "tensor": 1}  # (grad_fn._saved_*)
 
@@ -148,7 +146,7 @@ class Dot(Function):
         return (grad * b if ctx.needs_input_grad[0] else None), (grad * a if ctx.needs_input_grad[1] else None)
 
 
-class Mv(Function):
+class Mv(Op):
     node_name = "MvBackward0"
     saved_names = {"self": 0, "vec": 1}  # (grad_fn._saved_*)
 
@@ -175,7 +173,7 @@ class Mv(Function):
                 Mv.apply(m.t(), grad) if ctx.needs_input_grad[1] else None)
 
 
-class Bmm(Function):
+class Bmm(Op):
     node_name = "BmmBackward0"
     saved_names = {"self": 0, "mat2": 1}  # (grad_fn._saved_*)
 
@@ -212,7 +210,7 @@ def matmul(a, b, name="matmul"):  # (name: F.linear's messages say "linear")
     reshaped into one batch dim and multiplied by ``bmm``; but a 3-D batch of one that requires grad,
     against a larger batch, is squeezed first (``SqueezeBackward1``) and the product folded.
     """
-    from ._util import as_operand
+    from .dispatch import as_operand
     from .inplace import inplace_view
     from .shape import SqueezeDimInPlace, UnsafeView
     a, b = as_operand(a, b), as_operand(b, a)
@@ -248,7 +246,7 @@ def matmul(a, b, name="matmul"):  # (name: F.linear's messages say "linear")
     k = a._data.shape[-1]
     k2 = b._data.shape[-2] if db > 1 else b._data.shape[0]
     p = b._data.shape[-1] if db > 1 else 1
-    from ._util import broadcast_shape
+    from .dispatch import broadcast_shape
     batch = broadcast_shape(Tensor(np.empty(a._data.shape[:-2])), Tensor(np.empty(b._data.shape[:-2])))
     size = int(np.prod(batch))
     a3 = a.expand(batch + (n, k)).reshape(size, n, k)
@@ -280,7 +278,7 @@ def _should_fold(a, b):
 
 
 # ------------------------------------------------------------------ cross and Kronecker products
-class Cross(Function):
+class Cross(Op):
     """``torch.cross(a, b, dim)``: the cross product of 3-vectors along ``dim`` (PyTorch: ``linalg_cross``).
 
     d/da = cross(b, grad), d/db = cross(grad, a), each summed back to its input's shape (the inputs broadcast).
@@ -296,10 +294,9 @@ class Cross(Function):
         dtype = np.result_type(a._data, b._data)
         x, y = np.broadcast_arrays(a._data.astype(dtype), b._data.astype(dtype))
         x, y = np.moveaxis(x, dim, 0), np.moveaxis(y, dim, 0)
-        with np.errstate(over="ignore", invalid="ignore"):  # (inf * 0 is nan, silently, as in PyTorch)
-            out = [_times_minus(x[1], y[2], x[2] * y[1]),  # a1 b2 - a2 b1
-                   _times_minus(x[2], y[0], x[0] * y[2]),  # a2 b0 - a0 b2
-                   _times_minus(x[0], y[1], x[1] * y[0])]  # a0 b1 - a1 b0
+        out = [_times_minus(x[1], y[2], x[2] * y[1]),  # a1 b2 - a2 b1
+               _times_minus(x[2], y[0], x[0] * y[2]),  # a2 b0 - a0 b2
+               _times_minus(x[0], y[1], x[1] * y[0])]  # a0 b1 - a1 b0
         return Tensor(np.stack(out, axis=dim))
 
     @staticmethod
@@ -335,7 +332,7 @@ def _times_minus(x, y, p):
 
 def cross(a, b, dim=None):
     from .._core.tensor_base import _wrap_dim
-    from ._util import broadcast_shape
+    from .dispatch import broadcast_shape
     shape = broadcast_shape(a, b)
     if dim is None:  # the first dim of size 3 (torch.linalg.cross takes the last one); PyTorch warns once per process
         _warn_once("Using minigrad.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "

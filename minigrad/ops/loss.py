@@ -4,9 +4,10 @@ import math
 
 import numpy as np
 
-from ..autograd.function import Function
+from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
-from ._util import constant, result_type, sum_to
+from ._util import constant, sum_to
+from .dispatch import result_type
 from .elementwise import DivScalar, MulScalar
 from .._core.layout import laid_out
 from .statistics import Norm
@@ -20,7 +21,7 @@ def _check_reduction(reduction):
         raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-class MseLoss(Function):
+class MseLoss(Op):
     """``mean((input - target)**2)``.  d/d input = 2 (input - target) / n, d/d target the same formula
     with the two swapped: two ``mse_loss_backward`` ops (``MseLossBackwardBackward0`` under
     ``create_graph=True``), as in PyTorch's derivatives.yaml."""
@@ -34,9 +35,8 @@ class MseLoss(Function):
             raise NotImplementedError(f'"mse_cpu" not implemented for \'{_TYPE_NAMES[dtype.name]}\'')
         ctx.save_for_backward(input, target)
         ctx.reduction = reduction
-        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, a big difference squared inf, silently
-            diff = input._data.astype(dtype.numpy) - target._data.astype(dtype.numpy)
-            sq = diff * diff
+        diff = input._data.astype(dtype.numpy) - target._data.astype(dtype.numpy)
+        sq = diff * diff
         if reduction == "mean":  # (the mean of nothing is nan, without numpy's warning)
             return Tensor(np.asarray(sq.sum() / sq.size if sq.size else np.nan, dtype=sq.dtype))
         if reduction == "sum":
@@ -58,7 +58,7 @@ def _common_float_dtype(*tensors):
     return np.result_type(*deciding)
 
 
-class MseLossBackward(Function):
+class MseLossBackward(Op):
     """mse_loss's backward formula as one op, ``grad * 2 (input - target)`` (``/ n`` for "mean")
     (PyTorch: ``mse_loss_backward``), of ``input``'s dtype. Its own backward (derivatives.yaml): to ``grad``
     the same op on the incoming ``gg`` (summed to ``grad``'s shape), to ``input`` ``2 * (gg * grad)``
@@ -77,8 +77,7 @@ class MseLossBackward(Function):
         ctx.scale = 2.0 if reduction != "mean" else 2.0 / n if n else math.inf  # (PyTorch: 2. / 0 in double is inf)
         common = _common_float_dtype(input, target, grad)
         a, b, c = (t._data.astype(common, copy=False) for t in (input, target, grad))
-        with np.errstate(invalid="ignore", over="ignore"):  # (inf * 0 over an empty or infinite difference: silent)
-            return Tensor(np.asarray(common.type(ctx.scale) * (a - b) * c, dtype=input._data.dtype))
+        return Tensor(np.asarray(common.type(ctx.scale) * (a - b) * c, dtype=input._data.dtype))
 
     @staticmethod
     def backward(ctx, gg):
@@ -102,7 +101,7 @@ def _mse_loss_double_backward(grad, input, reduction):
     return grad_input
 
 
-class NllLossBackward(Function):
+class NllLossBackward(Op):
     """nll_loss's backward formula as one op, ``grad * coef`` where the target picked (PyTorch:
     ``nll_loss_backward``, recorded as ``NllLossBackwardBackward0`` under ``create_graph=True``).
     Its own backward: to ``grad`` the same picking of the incoming ``gg``; to the input 0 (the loss is
@@ -115,8 +114,7 @@ class NllLossBackward(Function):
         g = grad._data
         if reduction == "none" and input._data.ndim > 1:  # one value per (sample, position)
             g = g[:, None]
-        with np.errstate(invalid="ignore", over="ignore"):
-            out = np.where(coef != 0, g * coef, 0).astype(coef.dtype)
+        out = np.where(coef != 0, g * coef, 0).astype(coef.dtype)
         return Tensor(out.reshape(input._data.shape))
 
     @staticmethod
@@ -133,7 +131,7 @@ class NllLoss2dBackward(NllLossBackward):
     node_name = "NllLoss2DBackwardBackward0"
 
 
-class NllLoss(Function):
+class NllLoss(Op):
     """``-mean(input[i, target[i]])`` over the batch: picks each row's log-probability of its class.
 
     ``target`` (class indices) and ``weight`` are passed as numpy arrays: they get no gradient and
@@ -243,14 +241,13 @@ def _margins(x, target, margin, weight):
     (``j != y_i`` and ``z > 0``) and each sample's weight ``weight[y_i]``.  A vector or a number is one sample."""
     rows = x.reshape(-1, x.shape[-1] if x.ndim else 1)  # (N, C)
     y = target.reshape(-1)
-    with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf is nan, silently, as in PyTorch)
-        z = margin - np.take_along_axis(rows, y[:, None], axis=1) + rows
+    z = margin - np.take_along_axis(rows, y[:, None], axis=1) + rows
     counts = (np.arange(rows.shape[1]) != y[:, None]) & (z > 0)
     scale = np.ones(len(y), x.dtype) if weight is None else weight[y]
     return y, z, counts, scale
 
 
-class MultiMarginLoss(Function):
+class MultiMarginLoss(Op):
     """The multi-class hinge loss: for each sample ``x`` of class ``y``,
     ``sum over j != y of max(0, margin - x[y] + x[j]) ** p / C`` (times ``weight[y]``), then reduced.
 
@@ -263,8 +260,7 @@ class MultiMarginLoss(Function):
     def forward(ctx, input, target, p, margin, weight, reduction):
         x = input._data
         _, z, counts, scale = _margins(x, target, margin, weight)
-        with np.errstate(invalid="ignore", over="ignore"):
-            loss = (np.where(counts, z if p == 1 else z * z, 0).sum(1) * scale / z.shape[1]).astype(x.dtype)
+        loss = (np.where(counts, z if p == 1 else z * z, 0).sum(1) * scale / z.shape[1]).astype(x.dtype)
         ctx.save_for_backward(input)
         ctx.args = target, p, margin, weight, reduction
         if reduction == "none":
@@ -291,10 +287,9 @@ class MultiMarginLossBackward(NoDerivative):
         y, z, counts, scale = _margins(input._data, target, margin, weight)
         n, c = z.shape
         norm = 1.0 / (n * c) if reduction == "mean" else 1.0 / c
-        with np.errstate(invalid="ignore", over="ignore"):
-            g = np.where(counts, norm if p == 1 else 2 * norm * z, 0) * scale[:, None]
-            np.put_along_axis(g, y[:, None], -g.sum(1, keepdims=True), axis=1)
-            g = g * (grad.reshape(-1, 1) if reduction == "none" else grad)
+        g = np.where(counts, norm if p == 1 else 2 * norm * z, 0) * scale[:, None]
+        np.put_along_axis(g, y[:, None], -g.sum(1, keepdims=True), axis=1)
+        g = g * (grad.reshape(-1, 1) if reduction == "none" else grad)
         return Tensor(np.asarray(g.reshape(input._data.shape), dtype=input._data.dtype))
 
     @staticmethod

@@ -21,9 +21,10 @@ import math
 import numpy as np
 
 from .. import _dtype
-from ..autograd.function import Function
+from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
-from ._util import as_operand, compare, float_data, operands, result_type, rounded_once
+from ._util import compare, float_data, rounded_once
+from .dispatch import as_operand, operands, result_type
 from .elementwise import AddScalar, MulScalar, PowScalarBase, SubScalar, Where, constant, filled
 from .._core.layout import laid_out
 from .unary import NoDerivative, _quiet, _SelfUnary
@@ -226,7 +227,7 @@ class Atanh(_SelfUnary):
         return MulScalar.apply(grad, 1) / filled(1, x).sub_(x.pow(2))
 
 
-class NotImplementedInPlace(Function):
+class NotImplementedInPlace(Op):
     """``x.asinh_()``, ``x.acosh_()``, ``x.atanh_()``: derivatives.yaml says ``not_implemented("inplace version of
     asinh")``, so PyTorch records a node (``AsinhBackward1``) that raises when backward reaches it."""
     op = None
@@ -305,7 +306,7 @@ class Digamma(_SelfUnary):
         return grad * Polygamma.apply(x, 1)
 
 
-class Polygamma(Function):
+class Polygamma(Op):
     """``polygamma(n, x)``: the n-th derivative of digamma (``n`` a number: no edge)."""
     node_name = "PolygammaBackward0"
     saved_names = {"n": "n", "self": 0}  # (grad_fn._saved_*)
@@ -347,8 +348,7 @@ class I0(_SelfUnary):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        with np.errstate(all="ignore"):
-            return Tensor(np.asarray(np.i0(float_data(a))))
+        return Tensor(np.asarray(np.i0(float_data(a))))
 
     @staticmethod
     def backward(ctx, grad):  # d i0 = i1 (PyTorch: at::special_i1, its own node)
@@ -356,7 +356,7 @@ class I0(_SelfUnary):
         return grad * SpecialI1.apply(x)
 
 
-class SpecialI1(Function):
+class SpecialI1(Op):
     """``torch.special.i1``, the derivative of i0; its own derivative is i0(x) - i1(x) / x (0.5 at x = 0)."""
     node_name = "SpecialI1Backward0"
     saved_names = {"self": 0, "result": 1}  # (grad_fn._saved_*)
@@ -400,7 +400,7 @@ class Sinc(_SelfUnary):
         return Where.apply(x_squared_pi._data == 0, constant(np.zeros((), out._data.dtype)), out)
 
 
-class Deg2Rad(Function):
+class Deg2Rad(Op):
     """``x * pi / 180``: an integer tensor becomes the default float dtype."""
     node_name = "Deg2RadBackward0"
     factor = PI / 180
@@ -421,7 +421,7 @@ class Rad2Deg(Deg2Rad):
 
 
 # ------------------------------------------------------------------ logit with eps
-class LogitEps(Function):
+class LogitEps(Op):
     """``x.logit(eps=None)``: ``log(x / (1 - x))``, with ``x`` first clamped to ``[eps, 1 - eps]`` when eps is given.
 
     PyTorch's derivative (derivatives.yaml: ``logit_backward``): ``1 / (x (1 - x))`` where ``x`` is in
@@ -441,8 +441,7 @@ class LogitEps(Function):
         if eps is not None and eps >= 0:  # (PyTorch ignores a negative eps)
             lo, hi = np.asarray(eps, x.dtype), np.asarray(1 - eps, x.dtype)
             x = np.where(x < lo, lo, np.where(x > hi, hi, x))  # (PyTorch's order: an eps above 0.5 gives eps)
-        with np.errstate(all="ignore"):
-            ratio = x / (1 - x)  # (in x's dtype, as PyTorch's kernel; only the log is rounded once)
+        ratio = x / (1 - x)  # (in x's dtype, as PyTorch's kernel; only the log is rounded once)
         return _quiet(np.log, ratio)
 
     @staticmethod
@@ -470,12 +469,11 @@ def _float_dtype(a, b, kernel=None):
 def _float_result(fn, a, b, dtype):
     """``fn(x, y)`` computed in float64 and rounded once to ``dtype``, laid out as PyTorch's ``TensorIterator``."""
     x, y = a._data, b._data
-    with np.errstate(all="ignore"):
-        out = fn(x.astype(np.float64), y.astype(np.float64)) if dtype != np.float64 else fn(x, y)
+    out = fn(x.astype(np.float64), y.astype(np.float64)) if dtype != np.float64 else fn(x, y)
     return Tensor(laid_out(np.asarray(out, dtype=dtype), x, y))
 
 
-class _FloatBinary(Function):
+class _FloatBinary(Op):
     """An op ``f(x, y)`` of two tensors computed in floats; it saves both inputs (and ``kernel`` names its
     PyTorch kernel when it has none for integers).  PyTorch's nodes unpack their saved inputs in the order of
     their names (``other`` before ``self``): so do these, so that a changed one is named as there."""
@@ -548,7 +546,7 @@ class Logaddexp2(_FloatBinary):
                 grad / AddScalar.apply(PowScalarBase.apply(2, a - b), 1) if ctx.needs_input_grad[1] else None)
 
 
-class Ldexp(Function):
+class Ldexp(Op):
     """``x * 2^y`` (PyTorch: ``LdexpBackward0``): d/dx = 2^y, d/dy = result * ln 2."""
     node_name = "LdexpBackward0"
     saved_names = {"other": 1, "result": 2}  # (grad_fn._saved_*)
@@ -557,8 +555,7 @@ class Ldexp(Function):
     def forward(ctx, a, b):
         dtype = _float_dtype(a, b)
         x, y = a._data.astype(dtype), b._data.astype(dtype)
-        with np.errstate(all="ignore"):  # (PyTorch: self * pow(2, other), each rounded to the result's dtype)
-            out = Tensor(laid_out(x * rounded_once(np.exp2, y), a._data, b._data))
+        out = Tensor(laid_out(x * rounded_once(np.exp2, y), a._data, b._data))
         ctx.save_for_backward(None, b, out)
         return out
 
@@ -593,7 +590,7 @@ class Nextafter(_FloatBinary):
 
 
 # ------------------------------------------------------------------ copysign
-class Copysign(Function):
+class Copysign(Op):
     """``|x|`` with the sign of ``y`` (a tensor: ``CopysignBackward0``; a number: ``CopysignBackward1``, one edge).
 
     d/dx = result / x (+1 or -1), 0 where x is 0 (PyTorch's ``copysign_tensor_self_backward``); y gets zeros.
@@ -626,7 +623,7 @@ class CopysignScalar(Copysign):
 
 
 # ------------------------------------------------------------------ fmax, fmin: max and min that ignore nan
-class Fmax(Function):
+class Fmax(Op):
     """``fmax(x, y)``: the larger, and the other one where one is nan (numpy's ``fmax``).
 
     The gradient goes to ``x`` where ``x >= y`` or ``y`` is nan, else to ``y`` (no sharing of ties, unlike
@@ -641,8 +638,7 @@ class Fmax(Function):
         ctx.save_for_backward(b, a)  # (PyTorch unpacks other before self)
         dtype = result_type(a, b).numpy
         x, y = a._data.astype(dtype), b._data.astype(dtype)
-        with np.errstate(invalid="ignore"):  # (C's fmax, as PyTorch calls it: x, unless x is nan or y is larger, so
-            out = np.where((x != x) | cls.other_wins(y, x), y, x)  # fmax(-0.0, 0.0) is -0.0; numpy's can give 0.0)
+        out = np.where((x != x) | cls.other_wins(y, x), y, x)  # fmax(-0.0, 0.0) is -0.0; numpy's can give 0.0)
         return Tensor(laid_out(out, a._data, b._data))
 
     @classmethod
@@ -675,7 +671,7 @@ class Heaviside(NoDerivative):
         raise RuntimeError("derivative for aten::heaviside is not implemented")
 
 
-class Frexp(Function):
+class Frexp(Op):
     """``x.frexp()``: (mantissa, exponent) with ``x = mantissa * 2^exponent``, |mantissa| in [0.5, 1);
     the exponent is int32 and gets no gradient; d mantissa / dx = 2^-exponent."""
     node_name = "FrexpBackward0"
@@ -697,7 +693,7 @@ class Frexp(Function):
 
 
 # ------------------------------------------------------------------ in-place comparisons: x.eq_(y), x.lt_(0)
-class _CompareInPlace(Function):
+class _CompareInPlace(Op):
     """``x.lt_(y)``: ``x`` takes the values of ``x < y`` (1 and 0 in its own dtype).  PyTorch records the
     comparison's node (``LtBackward0`` for a number ``y``, ``LtBackward1`` for a tensor); its gradients are zeros."""
     numpy_fn = None
@@ -800,7 +796,7 @@ def isreal_values(a):
 
 def _integer_op(fn, name, a, b):
     """gcd and lcm: integer tensors only (PyTorch names the kernel in its error)."""
-    from ._util import broadcast_shape
+    from .dispatch import broadcast_shape
     dtype = result_type(a, b)
     if dtype.is_floating_point or dtype is _dtype.bool_:
         raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_TYPE_NAMES[dtype.name]}\'')
@@ -892,7 +888,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False, position=1):
     check_tensor("isclose", b, position)
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"{_TYPE_NAMES[a._data.dtype.name]} did not match {_TYPE_NAMES[b._data.dtype.name]}")
-    from ._util import broadcast_shape
+    from .dispatch import broadcast_shape
     broadcast_shape(a, b)
     out = Tensor(laid_out(np.isclose(a._data, b._data, rtol=rtol, atol=atol, equal_nan=equal_nan), a._data, b._data))
     out._vc[0] = 1  # (PyTorch computes a == b, then |= the tolerance test in place: its _version is 1)

@@ -8,7 +8,7 @@ from collections import namedtuple
 import numpy as np
 
 from ..autograd import grad_mode
-from ..autograd.function import Function
+from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 from ._util import dims_arg, reduce_dims
 from .elementwise import DivScalar
@@ -46,7 +46,7 @@ def _unreduce(grad, shape, dims, keepdim):
     return grad
 
 
-class Sum(Function):
+class Sum(Op):
     """``x.sum()``: every element gets the incoming gradient.
 
     With ``dtype=`` the sum is taken in that dtype, in the same node (PyTorch too: the engine casts
@@ -57,15 +57,14 @@ class Sum(Function):
     @staticmethod
     def forward(ctx, a, dtype=None):
         ctx.shape = a._data.shape
-        with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, silently (PyTorch too)
-            return Tensor(np.asarray(a._data.sum(dtype=_sum_dtype(a, dtype))))
+        return Tensor(np.asarray(a._data.sum(dtype=_sum_dtype(a, dtype))))
 
     @staticmethod
     def backward(ctx, grad):
         return grad.expand(ctx.shape), None
 
 
-class SumDim(Function):
+class SumDim(Op):
     """``x.sum(dim, keepdim)``."""
     node_name = "SumBackward1"
     saved_names = {"dim": "saved_dim", "keepdim": "keepdim", "self_sym_sizes": "shape"}  # (grad_fn._saved_*)
@@ -75,15 +74,14 @@ class SumDim(Function):
         ctx.shape, ctx.dim_arg = a._data.shape, dim if isinstance(dim, (tuple, list)) else (dim,)
         ctx.dims = reduce_dims(dim, a._data.ndim)
         ctx.keepdim = keepdim
-        with np.errstate(invalid="ignore", over="ignore"):
-            return Tensor(np.asarray(a._data.sum(axis=ctx.dims, keepdims=keepdim, dtype=_sum_dtype(a, dtype)), order="C"))
+        return Tensor(np.asarray(a._data.sum(axis=ctx.dims, keepdims=keepdim, dtype=_sum_dtype(a, dtype)), order="C"))
 
     @staticmethod
     def backward(ctx, grad):
         return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape), None, None, None
 
 
-class Mean(Function):
+class Mean(Op):
     node_name = "MeanBackward0"
     saved_names = {"self_sym_sizes": "shape", "self_sym_numel": "self_numel"}  # (grad_fn._saved_*)
 
@@ -92,8 +90,7 @@ class Mean(Function):
         ctx.shape = a._data.shape
         if a._data.size == 0:  # PyTorch: nan, without numpy's warning
             return Tensor(np.asarray(np.nan, dtype=a._data.dtype))
-        with np.errstate(invalid="ignore", over="ignore"):
-            return Tensor(np.asarray(a._data.mean(), dtype=a._data.dtype))
+        return Tensor(np.asarray(a._data.mean(), dtype=a._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -101,7 +98,7 @@ class Mean(Function):
         return DivScalar.apply(grad.expand(ctx.shape), n)  # grad / n, n a plain number as in PyTorch's formula
 
 
-class MeanDim(Function):
+class MeanDim(Op):
     """``x.mean(dim)``: backward divides by the count as PyTorch's formula does, by a plain number
     (``DivBackward1`` under ``create_graph``, as for ``Mean``, the mean of all)."""
     node_name = "MeanBackward1"
@@ -113,9 +110,8 @@ class MeanDim(Function):
         ctx.dims = reduce_dims(dim, a._data.ndim)
         ctx.keepdim = keepdim
         n = int(np.prod([ctx.shape[d] for d in ctx.dims])) if ctx.dims else 1
-        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # the mean of nothing is 0 / 0 = nan, silently
-            total = a._data.sum(axis=ctx.dims, keepdims=keepdim)  # (numpy's mean is this sum / n, but warns at n = 0)
-            return Tensor(np.asarray(total / n, dtype=a._data.dtype, order="C"))
+        total = a._data.sum(axis=ctx.dims, keepdims=keepdim)  # (numpy's mean is this sum / n, but warns at n = 0)
+        return Tensor(np.asarray(total / n, dtype=a._data.dtype, order="C"))
 
     @staticmethod
     def backward(ctx, grad):
@@ -123,7 +119,7 @@ class MeanDim(Function):
         return DivScalar.apply(_unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape), n), None, None
 
 
-class Max(Function):
+class Max(Op):
     """``x.max()``: the gradient goes to the maximum (shared evenly between ties, as in PyTorch)."""
     node_name = "MaxBackward1"
     saved_names = {"self": 0, "result": 1}  # (grad_fn._saved_*)
@@ -165,7 +161,7 @@ class Min(Max):
     reduce, name = np.min, "min"
 
 
-class MaxDim(Function):
+class MaxDim(Op):
     """``x.max(dim)`` returns (values, indices); the gradient goes to the chosen index."""
     node_name = "MaxBackward0"
     saved_names = {"dim": "saved_dim", "keepdim": "keepdim", "self_sym_sizes": "shape",
@@ -212,7 +208,7 @@ class MinDim(MaxDim):
     arg = np.argmin
 
 
-class Softmax(Function):
+class Softmax(Op):
     """``softmax(x, dim)``; backward: ``out * (grad - (grad * out).sum(dim))``, as one op
     (PyTorch: ``_softmax_backward_data``, ``SoftmaxBackwardDataBackward0`` under ``create_graph=True``)."""
     node_name = "SoftmaxBackward0"
@@ -228,9 +224,8 @@ class Softmax(Function):
             ctx.dim, ctx.dim_arg = d, dim
             ctx.save_for_backward(out)
             return out
-        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, silently, in PyTorch too
-            e = np.exp(a._data - a._data.max(axis=axis, keepdims=True, initial=-np.inf))
-            out = Tensor(np.asarray(e / e.sum(axis=axis, keepdims=True), order="C"))
+        e = np.exp(a._data - a._data.max(axis=axis, keepdims=True, initial=-np.inf))
+        out = Tensor(np.asarray(e / e.sum(axis=axis, keepdims=True), order="C"))
         ctx.dim, ctx.dim_arg = d, dim
         ctx.save_for_backward(out)
         return out
@@ -241,7 +236,7 @@ class Softmax(Function):
         return SoftmaxBackwardData.apply(grad, out, ctx.dim), None
 
 
-class SoftmaxBackwardData(Function):
+class SoftmaxBackwardData(Op):
     """softmax's backward formula as one op, ``out * (grad - (grad * out).sum(dim))`` (PyTorch:
     ``_softmax_backward_data``). Its own backward (derivatives.yaml): to ``grad`` the same op on the
     incoming ``gg``; to ``out`` PyTorch's ``softmax_double_backward``,
@@ -254,8 +249,7 @@ class SoftmaxBackwardData(Function):
         ctx.dim = dim
         g, y = grad._data, out._data
         axis = dim if y.ndim else None
-        with np.errstate(invalid="ignore", over="ignore"):
-            return Tensor(np.asarray(y * (g - (g * y).sum(axis=axis, keepdims=True)), dtype=y.dtype))
+        return Tensor(np.asarray(y * (g - (g * y).sum(axis=axis, keepdims=True)), dtype=y.dtype))
 
     @staticmethod
     def backward(ctx, gg):
@@ -267,7 +261,7 @@ class SoftmaxBackwardData(Function):
                 if need_out else None, None)
 
 
-class LogSoftmax(Function):
+class LogSoftmax(Op):
     """``log_softmax(x, dim)``; backward: ``grad - exp(out) * grad.sum(dim)``, as one op (PyTorch:
     ``_log_softmax_backward_data``, ``LogSoftmaxBackwardDataBackward0`` under ``create_graph=True``)."""
     node_name = "LogSoftmaxBackward0"
@@ -283,9 +277,8 @@ class LogSoftmax(Function):
             ctx.dim, ctx.dim_arg = d, dim
             ctx.save_for_backward(out)
             return out
-        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-            shifted = a._data - a._data.max(axis=axis, keepdims=True, initial=-np.inf)
-            out = Tensor(np.asarray(shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True)), order="C"))
+        shifted = a._data - a._data.max(axis=axis, keepdims=True, initial=-np.inf)
+        out = Tensor(np.asarray(shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True)), order="C"))
         ctx.dim, ctx.dim_arg = d, dim
         ctx.save_for_backward(out)
         return out
@@ -296,7 +289,7 @@ class LogSoftmax(Function):
         return LogSoftmaxBackwardData.apply(grad, out, ctx.dim), None
 
 
-class LogSoftmaxBackwardData(Function):
+class LogSoftmaxBackwardData(Op):
     """log_softmax's backward formula as one op, ``grad - exp(out) * grad.sum(dim)`` (PyTorch:
     ``_log_softmax_backward_data``). Its own backward (derivatives.yaml): to ``grad``,
     ``gg - (gg * exp(out)).sum(dim)``; to ``out``, ``-grad.sum(dim) * exp(out) * gg``."""
@@ -308,8 +301,7 @@ class LogSoftmaxBackwardData(Function):
         ctx.dim = dim
         g, y = grad._data, out._data
         axis = dim if y.ndim else None
-        with np.errstate(invalid="ignore", over="ignore"):
-            return Tensor(np.asarray(g - np.exp(y) * g.sum(axis=axis, keepdims=True), dtype=y.dtype))
+        return Tensor(np.asarray(g - np.exp(y) * g.sum(axis=axis, keepdims=True), dtype=y.dtype))
 
     @staticmethod
     def backward(ctx, gg):

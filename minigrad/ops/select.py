@@ -15,10 +15,11 @@ import functools
 import numpy as np
 
 from .. import _dtype
-from ..autograd.function import Function
+from .dispatch import Op
 from ..devices import contiguous_format
 from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor, _warn_once, _wrap_dim
-from ._util import broadcast_shape, reduced_dims, sum_to
+from ._util import reduced_dims, sum_to
+from .dispatch import broadcast_shape
 from .elementwise import MulScalar
 from .._core.layout import cast, empty_strided
 from .shape import DiagonalGrad, IndexAddGrad, MaskedScatterGrad, PutGrad, cat, diagonal_view, stack, view_of
@@ -38,7 +39,7 @@ def index_array(index, what):
 
 
 # ------------------------------------------------------------------ masked_fill
-class MaskedFill(Function):
+class MaskedFill(Op):
     """``x.masked_fill(mask, value)``: ``value`` where ``mask`` is true; the gradient passes elsewhere."""
     expanded_write = "masked_fill"  # (ops/inplace.py: it may write into an expanded tensor, with a warning)
     node_name = "MaskedFillBackward0"
@@ -65,7 +66,7 @@ class MaskedFillTensor(MaskedFill):
     node_name = "MaskedFillBackward1"
 
 
-class MaskedScatter(Function):
+class MaskedScatter(Op):
     """``x.masked_scatter(mask, source)``: the places where ``mask`` is true, taken in order, get the first elements
     of ``source``.  ``x`` gets the gradient of the other places; ``source`` that of the places it filled, and zeros
     for the elements it had to spare (PyTorch: ``masked_scatter_backward``)."""
@@ -97,7 +98,7 @@ class MaskedScatter(Function):
         return g_self, None, g_source
 
 
-class MaskedScatterBackward(Function):
+class MaskedScatterBackward(Op):
     """masked_scatter's gradient for ``source`` as one op (PyTorch: ``masked_scatter_backward``): the gradient of
     the filled places in order, then zeros, in source's shape.  Its own backward scatters back: zeros of the
     gradient's shape, ``masked_scatter(mask, gg)``."""
@@ -133,7 +134,7 @@ def masked_scatter(t, mask, source, in_place=False):
 
 
 # ------------------------------------------------------------------ index_select, gather, scatter
-class IndexSelect(Function):
+class IndexSelect(Op):
     """``x.index_select(dim, index)``: the slices ``index`` of ``dim``; backward adds the gradient back
     at those slices (repeated indices add up)."""
     node_name = "IndexSelectBackward0"
@@ -211,7 +212,7 @@ def _src_part(src, idx):
     return np.atleast_1d(src._data)[tuple(slice(0, s) for s in np.atleast_1d(idx).shape)]
 
 
-class Gather(Function):
+class Gather(Op):
     """``x.gather(dim, index)``: ``out[i][j] = x[i][index[i][j]]`` for dim=1; backward adds the
     gradient into zeros at the same places (PyTorch: ``gather_backward``, a ``scatter_add``)."""
     node_name = "GatherBackward0"
@@ -233,7 +234,7 @@ class Gather(Function):
         return ScatterAdd.apply(zeros, ctx.dim, ctx.index, grad), None, None
 
 
-class ScatterAdd(Function):
+class ScatterAdd(Op):
     """``x.scatter_add(dim, index, src)``: ``out[i][index[i][j]] += src[i][j]`` (dim=1)."""
     node_name = "ScatterAddBackward0"
     indexed = True  # (src has the shape of index, not of x: ops.inplace leaves its checks to the op)
@@ -244,8 +245,7 @@ class ScatterAdd(Function):
         ctx.dim = dim
         ctx.index = idx if ctx.needs_input_grad[3] else None  # (only src's gradient reads it: PyTorch saves it then)
         out = a._data.copy()
-        with np.errstate(invalid="ignore", over="ignore"):  # (inf + -inf is nan, silently, as in PyTorch)
-            np.add.at(np.atleast_1d(out), _gather_key(idx, dim, out.shape), _src_part(src, idx))
+        np.add.at(np.atleast_1d(out), _gather_key(idx, dim, out.shape), _src_part(src, idx))
         return Tensor(out)
 
     @staticmethod
@@ -254,7 +254,7 @@ class ScatterAdd(Function):
         return grad, None, None, g_src
 
 
-class Scatter(Function):
+class Scatter(Op):
     """``x.scatter(dim, index, src)``: ``out[i][index[i][j]] = src[i][j]`` (dim=1).  The overwritten
     places of ``x`` get no gradient; ``src`` gets the gradient of the places it was written to."""
     node_name = "ScatterBackward0"
@@ -281,7 +281,7 @@ class ScatterValue(Scatter):
 
 
 # ------------------------------------------------------------------ flip, repeat
-class Flip(Function):
+class Flip(Op):
     """``x.flip(dims)``: reversed along ``dims`` (a copy); the gradient is flipped back."""
     node_name = "FlipBackward0"
 
@@ -297,7 +297,7 @@ class Flip(Function):
         return grad.flip(ctx.dims), None
 
 
-class Repeat(Function):
+class Repeat(Op):
     """``x.repeat(2, 3)``: tiled copies; each element gets the sum of the gradients of its copies."""
     node_name = "RepeatBackward0"
 
@@ -334,7 +334,7 @@ class Repeat(Function):
 
 
 # ------------------------------------------------------------------ split, unbind
-class Split(Function):
+class Split(Op):
     """``x.split(size, dim)`` / ``x.chunk(n, dim)``: views of consecutive pieces; backward joins
     their gradients (zeros for a piece that got none)."""
     node_name = "SplitBackward0"
@@ -359,7 +359,7 @@ class SplitWithSizes(Split):
     node_name = "SplitWithSizesBackward0"
 
 
-class Unbind(Function):
+class Unbind(Op):
     """``x.unbind(dim)``: the slices along ``dim`` as a tuple of views; backward stacks the gradients."""
     node_name = "UnbindBackward0"
 
@@ -545,7 +545,7 @@ def _parse_einsum(equation, operands):
 
 
 # ------------------------------------------------------------------ squeeze((0, 2))
-class SqueezeDimList(Function):
+class SqueezeDimList(Op):
     """``x.squeeze((0, 2))``: drop those dims where their size is 1 (a view); backward unsqueezes each back
     (PyTorch: ``unsqueeze_to``)."""
     node_name = "SqueezeBackward2"
@@ -619,7 +619,7 @@ def remove_ranges(key):
 
 
 # ------------------------------------------------------------------ index_add, sort
-class IndexAdd(Function):
+class IndexAdd(Op):
     """``x.index_add(dim, index, source, alpha=1)``: ``out[index[i]] += alpha * source[i]`` (dim=0).
     dL/dx = grad; dL/dsource = alpha * grad.index_select(dim, index), expanded to source's shape (derivatives.yaml:
     ``grad.index_select(dim, index).expand_as(source)``, an ``ExpandBackward0`` node under create_graph=True)."""
@@ -637,8 +637,7 @@ class IndexAdd(Function):
         ctx.index = idx if ctx.needs_input_grad[3] else None  # (only source's gradient needs it: PyTorch saves it then)
         out = a._data.copy()
         key = (slice(None),) * dim + (idx.reshape(-1),)
-        with np.errstate(invalid="ignore", over="ignore"):  # repeated indices add up (inf + -inf: nan, silently)
-            np.add.at(out, key, source._data if alpha == 1 else alpha * source._data)
+        np.add.at(out, key, source._data if alpha == 1 else alpha * source._data)
         return Tensor(out)
 
     @staticmethod
@@ -671,7 +670,7 @@ def _index_key(x, dim, idx):
     return (slice(None),) * dim + (idx.reshape(-1),) if x.ndim else ()
 
 
-class IndexFill(Function):
+class IndexFill(Op):
     """``x.index_fill(dim, index, v)``: the slices ``index`` along ``dim`` set to the number ``v``.
     The gradient passes everywhere else: ``grad.index_fill(dim, index, 0)`` (derivatives.yaml)."""
     node_name = "IndexFillBackward0"
@@ -689,7 +688,7 @@ class IndexFill(Function):
         return IndexFill.apply(grad, ctx.dim, ctx.index, 0), None, None, None
 
 
-class IndexFillTensor(Function):
+class IndexFillTensor(Op):
     """``x.index_fill(dim, index, v)`` with ``v`` a 0-dim tensor: ``v`` gets the gradient of every place
     it filled, ``grad.index_select(dim, unique(index)).sum()`` (a place filled twice counts once)."""
     node_name = "IndexFillBackward1"
@@ -711,7 +710,7 @@ class IndexFillTensor(Function):
         return IndexFill.apply(grad, ctx.dim, ctx.index, 0), None, None, g_value
 
 
-class IndexCopy(Function):
+class IndexCopy(Op):
     """``x.index_copy(dim, index, source)``: slice ``i`` of ``source`` replaces slice ``index[i]`` of
     ``x`` along ``dim``.  dL/dx = ``grad.index_fill(dim, index, 0)``; dL/dsource =
     ``grad.index_select(dim, index).expand_as(source)`` (derivatives.yaml: ``ExpandBackward0`` under
@@ -766,7 +765,7 @@ def value_selecting_backward(grad, dim, index, shape, keepdim):
 
 
 # ------------------------------------------------------------------ tril, triu, diag, trace
-class Tril(Function):
+class Tril(Op):
     """``x.tril(k)``: the lower triangle (on and below diagonal ``k``) of the last two dims, zeros above;
     the gradient passes through the same triangle (``grad.tril(k)``)."""
     expanded_write = "triangle"  # (ops/inplace.py: zeros everywhere outside the triangle, shared places too)
@@ -791,7 +790,7 @@ class Triu(Tril):
     numpy_fn = staticmethod(np.triu)
 
 
-class DiagEmbed(Function):
+class DiagEmbed(Op):
     """``torch.diag(v, k)`` of a vector: a matrix with ``v`` on diagonal ``k``, zeros elsewhere; in general
     ``x.diag_embed(k, dim1, dim2)``: the last dim of ``x`` on diagonal ``k`` of new dims ``dim1``, ``dim2`` (one
     matrix per element of the other dims). The gradient is the diagonal of the incoming gradient."""
@@ -817,7 +816,7 @@ class DiagEmbed(Function):
         return grad.diagonal(ctx.k, *ctx.dims), None, None, None
 
 
-class DiagonalCopy(Function):
+class DiagonalCopy(Op):
     """``torch.diag(m, k)`` of a matrix: diagonal ``k`` as a new vector (PyTorch records
     ``DiagonalBackward0_copy``); the gradient goes back onto that diagonal of zeros (``diagonal_backward``)."""
     node_name = "DiagonalBackward0_copy"
@@ -840,7 +839,7 @@ def diag(t, diagonal=0):
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {t._data.ndim}D")
 
 
-class Trace(Function):
+class Trace(Op):
     """``m.trace()``: the sum of the diagonal; the gradient is ``grad`` on the diagonal, zeros elsewhere."""
     node_name = "TraceBackward0"
 
@@ -852,8 +851,7 @@ class Trace(Function):
         if x.ndim != 2:
             raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.ndim}")
         ctx.shape = x.shape
-        with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf is nan, silently, as in PyTorch)
-            return Tensor(np.asarray(np.trace(x, dtype=np.int64 if x.dtype.kind in "biu" else x.dtype)))
+        return Tensor(np.asarray(np.trace(x, dtype=np.int64 if x.dtype.kind in "biu" else x.dtype)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -867,7 +865,7 @@ class Trace(Function):
 
 
 # ------------------------------------------------------------------ masked_select, take, nonzero
-class MaskedSelect(Function):
+class MaskedSelect(Op):
     """``x.masked_select(mask)``: the elements where ``mask`` (broadcast with ``x``) is true, as a 1-D
     tensor; the gradient goes back to those places (summed back to ``x``'s shape)."""
     node_name = "MaskedSelectBackward0"
@@ -886,14 +884,14 @@ class MaskedSelect(Function):
 
 
 def masked_select(t, mask):
-    from ._util import broadcast_shape
+    from .dispatch import broadcast_shape
     if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     broadcast_shape(mask, t)  # (PyTorch names the mask first in its error)
     return MaskedSelect.apply(t, mask._data)
 
 
-class Take(Function):
+class Take(Op):
     """``x.take(index)``: elements of the flattened ``x`` (shaped like ``index``); backward adds the
     gradient back at those places (repeated indices add up; PyTorch: ``put_(..., accumulate=True)``)."""
     node_name = "TakeBackward0"
@@ -942,7 +940,7 @@ def count_nonzero(t, dim=None):
 
 
 # ------------------------------------------------------------------ roll, repeat_interleave, tile
-class Roll(Function):
+class Roll(Op):
     """``x.roll(shifts, dims)``: elements shifted around along ``dims`` (the flattened tensor when no
     dims are given); the gradient is rolled back by ``-shifts``."""
     node_name = "RollBackward0"
@@ -1038,7 +1036,7 @@ def meshgrid(*tensors, indexing=None):
 def broadcast_tensors(*tensors):
     """``torch.broadcast_tensors(a, b)``: each expanded to the common shape; one that has it already is
     returned as it is (PyTorch too)."""
-    from ._util import broadcast_shape
+    from .dispatch import broadcast_shape
     shape = ()
     for t in tensors:
         shape = broadcast_shape(Tensor(np.empty(shape)), t)
@@ -1125,7 +1123,7 @@ def flipud(t):
     return t.flip(0)
 
 
-class Rot90(Function):
+class Rot90(Op):
     """``x.rot90(k, dims)``: turned by ``k`` quarter turns from ``dims[0]`` towards ``dims[1]``; the gradient is
     turned back (derivatives.yaml: ``grad.rot90(-k, dims)``). As PyTorch: a flipped copy, transposed for odd ``k``
     (so ``rot90(x)`` of a row-major matrix has strides (1, n))."""
@@ -1229,7 +1227,7 @@ def take_along_dim(t, indices, dim=None):
     return t.expand(infer_size(index_sizes, t._data.shape)).gather(dim, indices)
 
 
-class BlockDiag(Function):
+class BlockDiag(Op):
     """``torch.block_diag(a, b, ...)``: the matrices along the diagonal of a zero matrix (a 0-d tensor counts as
     1x1, a 1-d one as one row), in their promoted dtype; each gets its block of the gradient back, in its dtype."""
     node_name = "BlockDiagBackward0"

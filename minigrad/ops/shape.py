@@ -9,10 +9,11 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ..autograd.function import Function
+from .dispatch import Op
 from .._core.tensor_base import TensorBase as Tensor, cpp_type_name
 from ._out import write_out
-from ._util import _wrap_dim, is_expandable_to, result_type, sum_to, view_of
+from ._util import _wrap_dim, is_expandable_to, sum_to, view_of
+from .dispatch import result_type
 from .._core.layout import cast, dense_strides, dims_fastest_first, like, with_strides
 
 
@@ -72,7 +73,7 @@ def _infer_shape(shape, numel):
     return tuple(shape)
 
 
-class View(Function):
+class View(Op):
     node_name = "ViewBackward0"
     saved_names = {"self_sym_sizes": "shape"}  # (grad_fn._saved_*)
 
@@ -108,7 +109,7 @@ class ReshapeAlias(View):
     node_name = "ReshapeAliasBackward0"
 
 
-class Alias(Function):
+class Alias(Op):
     """``x[...]``, or a key that selects all of ``x``: a new view of the whole tensor (PyTorch's ``alias``)."""
     node_name = "AliasBackward0"
 
@@ -121,7 +122,7 @@ class Alias(Function):
         return grad
 
 
-class T(Function):
+class T(Op):
     node_name = "TBackward0"
 
     @staticmethod
@@ -144,7 +145,7 @@ class TInPlace(T):
         return T.forward(ctx, a)
 
 
-class Transpose(Function):
+class Transpose(Op):
     node_name = "TransposeBackward0"
 
     @staticmethod
@@ -165,7 +166,7 @@ class TransposeInPlace(Transpose):
     node_name = "TransposeBackward1"
 
 
-class Permute(Function):
+class Permute(Op):
     node_name = "PermuteBackward0"
 
     @staticmethod
@@ -190,7 +191,7 @@ def diagonal_view(array, offset, dim1, dim2):
     return d
 
 
-class Diagonal(Function):
+class Diagonal(Op):
     """``x.diagonal(offset, dim1, dim2)``: a view of the elements ``x[..., i, i + offset, ...]``, in a new last dim."""
     node_name = "DiagonalBackward0"
     saved_names = {"offset": "offset", "dim1": "dim1", "dim2": "dim2", "self_sym_sizes": "shape"}
@@ -209,7 +210,7 @@ class Diagonal(Function):
         return DiagonalGrad.apply(grad, ctx.shape, ctx.offset, ctx.dim1, ctx.dim2), None, None, None
 
 
-class DiagonalGrad(Function):
+class DiagonalGrad(Op):
     """The backward of ``diagonal``: zeros of the input's shape with the gradient on the diagonal
     (PyTorch: ``diagonal_backward``)."""
     node_name = "DiagonalBackwardBackward0"
@@ -235,7 +236,7 @@ def unsqueezed(array, dim):
                                            writeable=x.flags.writeable)
 
 
-class Unsqueeze(Function):
+class Unsqueeze(Op):
     node_name = "UnsqueezeBackward0"
 
     @staticmethod
@@ -257,7 +258,7 @@ class UnsqueezeInPlace(Unsqueeze):
         return Unsqueeze.forward(ctx, a, _wrap_dim(dim, a._data.ndim + 1))
 
 
-class Squeeze(Function):
+class Squeeze(Op):
     node_name = "SqueezeBackward0"
 
     @staticmethod
@@ -278,7 +279,7 @@ class SqueezeInPlace(Squeeze):
     node_name = "SqueezeBackward3"
 
 
-class SqueezeDim(Function):
+class SqueezeDim(Op):
     node_name = "SqueezeBackward1"
 
     @staticmethod
@@ -314,7 +315,7 @@ def expanded(array, shape):
     return np.lib.stride_tricks.as_strided(array, shape, strides, writeable=array.flags.writeable)
 
 
-class Expand(Function):
+class Expand(Op):
     node_name = "ExpandBackward0"
 
     @staticmethod
@@ -353,7 +354,7 @@ class Expand(Function):
 
 # ---- indexing ----------------------------------------------------------------------------
 
-class IndexGrad(Function):
+class IndexGrad(Op):
     """The backward of taking part of a tensor: zeros of the input's shape, the gradient added in at ``key``
     (``np.add.at`` sums repeated indices, e.g. of ``x[[0, 0]]``).  Its own backward takes ``key`` again.
 
@@ -366,8 +367,7 @@ class IndexGrad(Function):
     def forward(ctx, grad, shape, key):
         ctx.key = key
         out = np.zeros(shape, grad._data.dtype)
-        with np.errstate(invalid="ignore", over="ignore"):  # (inf + -inf is nan, silently, as in PyTorch)
-            np.add.at(out, key, grad._data)
+        np.add.at(out, key, grad._data)
         return Tensor(out)
 
     @staticmethod
@@ -383,7 +383,7 @@ class SliceGrad(IndexGrad):
     node_name = "SliceBackwardBackward0"  # (PyTorch: slice_backward)
 
 
-class IndexPutGrad(Function):
+class IndexPutGrad(Op):
     """``zeros.index_put_(key, grad, accumulate=True)``: the backward of advanced indexing, as PyTorch writes it
     (``IndexPutImplBackward0``, edges: the zeros, needing no gradient, then ``grad``)."""
     node_name = "IndexPutImplBackward0"
@@ -392,8 +392,7 @@ class IndexPutGrad(Function):
     def forward(ctx, zeros, grad, key):
         ctx.key = key
         out = zeros._data.copy()
-        with np.errstate(invalid="ignore", over="ignore"):
-            np.add.at(out, key, grad._data)
+        np.add.at(out, key, grad._data)
         return Tensor(out)
 
     @staticmethod
@@ -423,8 +422,7 @@ class PutGrad(IndexPutGrad):
     def forward(ctx, zeros, grad, index):
         ctx.index = index
         out = zeros._data.copy()
-        with np.errstate(invalid="ignore", over="ignore"):
-            np.add.at(out.reshape(-1), index.reshape(-1), grad._data.reshape(-1))
+        np.add.at(out.reshape(-1), index.reshape(-1), grad._data.reshape(-1))
         return Tensor(out)
 
     @staticmethod
@@ -432,7 +430,7 @@ class PutGrad(IndexPutGrad):
         return None, g.take(Tensor(ctx.index)), None
 
 
-class Select(Function):
+class Select(Op):
     """``x[i]`` (or ``x[:, i]``): removes one dim."""
     node_name = "SelectBackward0"
 
@@ -456,7 +454,7 @@ class Select(Function):
         return SelectGrad.apply(grad, ctx.shape, ctx.key), None, None, None
 
 
-class Slice(Function):
+class Slice(Op):
     """``x[1:3]`` (or ``x[:, ::2]``): keeps the dim, takes part of it."""
     node_name = "SliceBackward0"
 
@@ -473,7 +471,7 @@ class Slice(Function):
         return SliceGrad.apply(grad, ctx.shape, ctx.key), None, None
 
 
-class Index(Function):
+class Index(Op):
     """Advanced indexing with integer or boolean tensors / lists: a copy, not a view."""
     node_name = "IndexBackward0"
 
@@ -668,7 +666,7 @@ def _basic_index(t, key):
     return out  # (``t`` itself when the key selects everything)
 
 
-class IndexPut(Function):
+class IndexPut(Op):
     """``x[key] = value`` for a key with lists, tensors or masks (PyTorch's ``index_put_``), computed
     out of place; ``setitem`` writes the result back into ``x``. The overwritten places get no
     gradient, ``value`` gets the gradient of the places it went to (summed where it was broadcast)."""
@@ -721,8 +719,7 @@ class IndexPutAccumulate(IndexPut):
     def forward(ctx, a, key, value):
         IndexPut.forward(ctx, a, key, value)  # (its checks of shapes and dtypes, and ctx.key)
         out = cast(a._data)
-        with np.errstate(invalid="ignore", over="ignore"):
-            np.add.at(out, key, value._data)
+        np.add.at(out, key, value._data)
         return Tensor(out)
 
     @staticmethod
@@ -751,7 +748,7 @@ def index_put(t, indices, values, accumulate=False, in_place=False):
     return inplace(t, fn, key, values) if in_place else fn.apply(t, key, values)
 
 
-class FillTensor(Function):
+class FillTensor(Op):
     """``x[:] = 0.5`` (a key that selects all of ``x``, with a number or a 0-dim tensor): PyTorch's
     ``x.fill_(value)`` on ``x`` itself. The old values get no gradient, the value the sum of it."""
     expanded_write = "fill"  # (ops/inplace.py: it may write into an expanded tensor)
@@ -786,7 +783,7 @@ def setitem(t, key, value):
     A value of another shape is first seen without its leading size-1 dims (``ViewBackward0``),
     then expanded to the written shape (``ExpandBackward0``), as PyTorch's ``copy_to`` does."""
     from ..autograd import grad_mode
-    from ._util import as_operand
+    from .dispatch import as_operand
     from .inplace import OVERLAP, SHARED_PLACE, check_inplace, has_internal_overlap, inplace, overlaps
     from .elementwise import CopyFrom
     key = sequence_as_tuple(key)
@@ -927,7 +924,7 @@ def promote(tensors):
     return dtype
 
 
-class Cat(Function):
+class Cat(Op):
     node_name = "CatBackward0"
 
     @staticmethod
@@ -952,7 +949,7 @@ class Cat(Function):
         return (None, *grads)
 
 
-class Stack(Function):
+class Stack(Op):
     node_name = "StackBackward0"
 
     @staticmethod
@@ -967,7 +964,7 @@ class Stack(Function):
 
 
 # ------------------------------------------------------------------ F.pad with a constant
-class ConstantPadNd(Function):
+class ConstantPadNd(Op):
     """``F.pad(x, pad, value=v)``: ``pad`` holds (before, after) amounts for the last dim, then for the
     one before it, and so on; ``v`` fills the new places and a negative amount cuts places off.
     The gradient is the same op on ``grad`` with every amount negated, which cuts the padding away

@@ -13,7 +13,7 @@ partial sort, so among tied values it may pick other indices (the values are the
 """
 import numpy as np
 
-from ..autograd.function import Function
+from .dispatch import kernel_mode, Op
 from .._core.tensor_base import TensorBase as Tensor, _wrap_dim
 from .._core.layout import preserve_format_strides, with_strides
 from .reduce import Max, MaxDim, _return_type
@@ -85,7 +85,7 @@ def _indices_output(ctx, idx):
 
 
 # ------------------------------------------------------------------ sort, topk
-class Sort(Function):
+class Sort(Op):
     """``x.sort(dim, descending)``: (values, indices); the gradient of each value goes back to where it was."""
     node_name = "SortBackward0"
     saved_names = {"dim": "saved_dim"}  # (grad_fn._saved_dim: the dim as passed)
@@ -286,8 +286,7 @@ class ModeDim(MaxDim):
 
 def _nan_as(dtype):
     """The median of nothing: PyTorch fills a nan into the dtype (True for bool, the lowest int64 for int64)."""
-    with np.errstate(invalid="ignore"):
-        return np.asarray(np.nan).astype(dtype)
+    return np.asarray(np.nan).astype(dtype)
 
 
 def _no_bool(a, kernel):
@@ -296,7 +295,7 @@ def _no_bool(a, kernel):
 
 
 # ------------------------------------------------------------------ unique
-class Unique(Function):
+class Unique(Op):
     """``torch.unique(x)``: the distinct values, sorted.  PyTorch has no derivative for it: the node
     it records raises when backward reaches it."""
     node_name = "Unique2Backward0"
@@ -425,7 +424,7 @@ def _binary_search(boundaries, values, right):
         mid = (lo + hi) // 2
         at = np.minimum(mid, n - 1)
         b = boundaries[at] if boundaries.ndim == 1 else np.take_along_axis(boundaries, at, -1)
-        with np.errstate(invalid="ignore"):
+        with kernel_mode():  # (numpy quiet about inf and nan, as PyTorch's kernels)
             go_on = ~(b > values) if right else ~(b >= values)
         active = lo < hi
         lo, hi = np.where(active & go_on, mid + 1, lo), np.where(active & ~go_on, mid, hi)
@@ -483,7 +482,7 @@ def histc(a, bins=100, min=0, max=0):  # noqa: A002
     if not (np.isfinite(lo) and np.isfinite(hi)):
         raise RuntimeError(f"minigrad.histc: range of [{lo:g}, {hi:g}] is not finite")  # (as C++ prints them)
     inside = x[(x >= lo) & (x <= hi)]
-    with np.errstate(over="ignore"):
+    with kernel_mode():  # (numpy quiet about inf and nan, as PyTorch's kernels)
         idx = np.minimum(((inside - lo) * number(bins) / (hi - lo)).astype(np.int64), bins - 1)
     return Tensor(np.bincount(idx, minlength=bins).astype(x.dtype))
 

@@ -15,9 +15,10 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd import grad_mode
-from ..autograd.function import Function
+from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
-from ._util import _wrap_dim, broadcast_shape, check_not_bool, constant, dims_arg, reduced_dims, result_type, sum_to
+from ._util import _wrap_dim, check_not_bool, constant, dims_arg, reduced_dims, sum_to
+from .dispatch import broadcast_shape, result_type
 from .elementwise import DivScalar, MulScalar, Where
 from .linalg import Dot, tensordot
 from .reduce import _return_type, _unreduce
@@ -35,7 +36,7 @@ def _float_only(a, what):
 
 
 # ------------------------------------------------------------------ variance and standard deviation
-class Var(Function):
+class Var(Op):
     """``x.var(dim, correction=1)``: mean squared distance from the mean, divided by ``N - correction``.
 
     d var / dx = 2 (x - mean) / (N - correction)  (PyTorch: ``var_backward``).
@@ -56,7 +57,7 @@ class Var(Function):
         return _var_backward(grad, a, ctx), None, None, None
 
 
-class Std(Function):
+class Std(Op):
     """``x.std(...)``: the square root of ``var``; d std = d var / (2 std), 0 where std is 0."""
     node_name = "StdBackward0"
 
@@ -83,9 +84,8 @@ def _variance(x, dims, correction, keepdim, name):
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
                       "factor (input numel divided by output numel).", UserWarning, stacklevel=5)
     x64 = x.astype(np.float64)  # (PyTorch accumulates float32 in double too)
-    with np.errstate(all="ignore"):
-        sq = ((x64 - x64.sum(axis=dims, keepdims=True) / n) ** 2).sum(axis=dims, keepdims=keepdim)
-        return np.asarray(sq / max(n - correction, 0), dtype=x.dtype, order="C")
+    sq = ((x64 - x64.sum(axis=dims, keepdims=True) / n) ** 2).sum(axis=dims, keepdims=keepdim)
+    return np.asarray(sq / max(n - correction, 0), dtype=x.dtype, order="C")
 
 
 def _var_backward(grad, a, ctx):
@@ -99,8 +99,7 @@ def _var_backward(grad, a, ctx):
     g = _unreduce(grad, a._data.shape, dims, ctx.keepdim or whole or a._data.ndim < 2)
     if n - correction <= 0 and whole:
         x = a._data
-        with np.errstate(invalid="ignore"):  # (the mean of no elements is nan)
-            mean = x.sum() / x.size
+        mean = x.sum() / x.size
         # (PyTorch: grad * at::where(self == self.mean(), nan, inf), a where of two Scalars: of the default
         # dtype, float32, which a float64 0-dim grad does not widen: a float32 gradient, cast back to float64
         # by the engine, ToCopyBackward0)
@@ -120,7 +119,7 @@ def var_or_std(fn, a, dim=None, unbiased=None, keepdim=False, correction=None, n
 
 
 # ------------------------------------------------------------------ norm
-class Norm(Function):
+class Norm(Op):
     """``x.norm(p)``: ``(sum |x|^p) ^ (1/p)`` (PyTorch: ``linalg.vector_norm``).
 
     Its derivative (PyTorch: ``norm_backward``, in its order of steps): for p = 2,
@@ -157,17 +156,16 @@ class Norm(Function):
 def vector_norm(x, p, dims, keepdim):
     """The numbers of ``||x||_p`` over ``dims`` (a float numpy array ``x``), in ``x``'s dtype."""
     dtype, x = x.dtype, np.abs(x)
-    with np.errstate(all="ignore"):
-        if p == 2:
-            out = np.sqrt((x.astype(np.float64) ** 2).sum(axis=dims, keepdims=keepdim))
-        elif p == math.inf:
-            out = x.max(axis=dims, keepdims=keepdim, initial=0)
-        elif p == -math.inf:
-            out = x.min(axis=dims, keepdims=keepdim)
-        elif p == 0:
-            out = (x != 0).sum(axis=dims, keepdims=keepdim)
-        else:
-            out = (x.astype(np.float64) ** p).sum(axis=dims, keepdims=keepdim) ** (1.0 / p)
+    if p == 2:
+        out = np.sqrt((x.astype(np.float64) ** 2).sum(axis=dims, keepdims=keepdim))
+    elif p == math.inf:
+        out = x.max(axis=dims, keepdims=keepdim, initial=0)
+    elif p == -math.inf:
+        out = x.min(axis=dims, keepdims=keepdim)
+    elif p == 0:
+        out = (x != 0).sum(axis=dims, keepdims=keepdim)
+    else:
+        out = (x.astype(np.float64) ** p).sum(axis=dims, keepdims=keepdim) ** (1.0 / p)
     return np.asarray(out, dtype=dtype, order="C")
 
 
@@ -219,7 +217,7 @@ def _check_empty_norm(a, p, dim):
 
 
 # ------------------------------------------------------------------ product
-class Prod(Function):
+class Prod(Op):
     """``x.prod()`` / ``x.prod(dim)``: d prod / dx_i is the product of all the other elements.
 
     Without zeros that is ``prod / x_i`` (PyTorch's formula too); with zeros, where dividing fails,
@@ -231,8 +229,7 @@ class Prod(Function):
     def forward(ctx, a, dim=None, keepdim=False):
         x = a._data
         ctx.dim, ctx.keepdim = dim, keepdim
-        with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 is nan, silently, as in PyTorch
-            out = Tensor(np.asarray(x.prod(axis=dim, keepdims=keepdim, dtype=_sum_dtype(x.dtype)), order="C"))
+        out = Tensor(np.asarray(x.prod(axis=dim, keepdims=keepdim, dtype=_sum_dtype(x.dtype)), order="C"))
         ctx.save_for_backward(a, out)
         return out
 
@@ -282,7 +279,7 @@ def _sum_dtype(d):
 _CPU_ACC = {"float32": np.float64, "float16": np.float32}  # at::acc_type<scalar_t, /*is_cuda=*/false>
 
 
-class Cumsum(Function):
+class Cumsum(Op):
     """``x.cumsum(dim, dtype=None)``: out_i = x_0 + ... + x_i (in ``dtype`` if given), so d/dx_i gets the
     sum of the gradients from i on: the reversed cumulative sum of the gradient (PyTorch: ``cumsum_backward``)."""
     node_name = "CumsumBackward0"
@@ -296,9 +293,8 @@ class Cumsum(Function):
             return Tensor(x.astype(_sum_dtype(x.dtype)))
         out = _sum_dtype(x.dtype)
         acc = _CPU_ACC.get(np.dtype(out).name, out)  # (PyTorch's CPU kernel: acc_type, each partial sum rounded)
-        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, silently, as in PyTorch
-            sums = np.cumsum(x, axis=dim, dtype=acc) + 0  # (PyTorch's sum starts at 0: a leading -0.0 is +0.0)
-            return Tensor(np.asarray(sums, dtype=out, order="C"))
+        sums = np.cumsum(x, axis=dim, dtype=acc) + 0  # (PyTorch's sum starts at 0: a leading -0.0 is +0.0)
+        return Tensor(np.asarray(sums, dtype=out, order="C"))
 
     @staticmethod
     def backward(ctx, grad):
@@ -312,7 +308,7 @@ class Cumsum(Function):
 
 
 # ------------------------------------------------------------------ cumulative product
-class Cumprod(Function):
+class Cumprod(Op):
     """``x.cumprod(dim)``: out_i = x_0 * ... * x_i, so d/dx_k gets ``sum over i >= k of grad_i * out_i / x_k``:
     the reversed cumulative sum of ``grad * out``, divided by ``x`` (PyTorch: ``cumprod_backward``).
 
@@ -328,9 +324,8 @@ class Cumprod(Function):
         x = a._data if dtype is None else a._data.astype(dtype.numpy)
         dtype = _sum_dtype(x.dtype)
         acc = _CPU_ACC.get(np.dtype(dtype).name, dtype)  # (PyTorch's CPU kernel: acc_type, each product rounded)
-        with np.errstate(over="ignore", invalid="ignore"):  # (inf * 0 is nan, silently, as in PyTorch)
-            out = Tensor(x.astype(dtype) if x.ndim == 0 else
-                         np.asarray(np.cumprod(x, axis=dim, dtype=acc), dtype=dtype, order="C"))
+        out = Tensor(x.astype(dtype) if x.ndim == 0 else
+                     np.asarray(np.cumprod(x, axis=dim, dtype=acc), dtype=dtype, order="C"))
         ctx.save_for_backward(a, out)
         return out
 
@@ -412,27 +407,26 @@ def _cumprod_grad(x, g, out, axis):
     prod(x_0 .. x_(z1-1)) * sum over j in [z1, z2) of g_j * prod(x_(z1+1) .. x_j); after z1 it is 0.  (What lies
     beyond a zero never enters a sum: an inf there gives no nan.)"""
     x, g, out = np.moveaxis(x, axis, -1), np.moveaxis(g, axis, -1), np.moveaxis(out, axis, -1)
-    with np.errstate(all="ignore"):
-        zeros_so_far = np.cumsum(x == 0, axis=-1)
-        grad_input = np.zeros(np.broadcast_shapes(x.shape, g.shape), g.dtype)
-        before = zeros_so_far == 0                                      # k < z1
-        w = np.where(before, out * g, 0)
-        acc = _CPU_ACC.get(w.dtype.name, w.dtype)  # (cumsum and cumprod of float32 add and multiply in float64)
-        from_end = np.flip(np.cumsum(np.flip(w, -1), axis=-1, dtype=acc).astype(w.dtype), -1)
-        grad_input[before] = (from_end / x)[before]
-        first_run = zeros_so_far == 1                                   # [z1, z2)
-        z1 = np.argmax(first_run, axis=-1)[..., None]                   # (0 where a line has no zero)
-        at_z1 = (np.arange(x.shape[-1]) == z1) & first_run
-        inside = first_run & ~at_z1                                     # (z1, z2)
-        products = np.cumprod(np.where(inside, x, 1), axis=-1, dtype=acc).astype(x.dtype)
-        summed = (products * np.where(first_run, g, 0)).sum(-1, keepdims=True)
-        prefix = np.where(z1 == 0, 1, np.take_along_axis(out, np.maximum(z1 - 1, 0), -1))
-        grad_input[at_z1] = np.broadcast_to(summed * prefix, grad_input.shape)[at_z1]
+    zeros_so_far = np.cumsum(x == 0, axis=-1)
+    grad_input = np.zeros(np.broadcast_shapes(x.shape, g.shape), g.dtype)
+    before = zeros_so_far == 0                                      # k < z1
+    w = np.where(before, out * g, 0)
+    acc = _CPU_ACC.get(w.dtype.name, w.dtype)  # (cumsum and cumprod of float32 add and multiply in float64)
+    from_end = np.flip(np.cumsum(np.flip(w, -1), axis=-1, dtype=acc).astype(w.dtype), -1)
+    grad_input[before] = (from_end / x)[before]
+    first_run = zeros_so_far == 1                                   # [z1, z2)
+    z1 = np.argmax(first_run, axis=-1)[..., None]                   # (0 where a line has no zero)
+    at_z1 = (np.arange(x.shape[-1]) == z1) & first_run
+    inside = first_run & ~at_z1                                     # (z1, z2)
+    products = np.cumprod(np.where(inside, x, 1), axis=-1, dtype=acc).astype(x.dtype)
+    summed = (products * np.where(first_run, g, 0)).sum(-1, keepdims=True)
+    prefix = np.where(z1 == 0, 1, np.take_along_axis(out, np.maximum(z1 - 1, 0), -1))
+    grad_input[at_z1] = np.broadcast_to(summed * prefix, grad_input.shape)[at_z1]
     return np.moveaxis(grad_input, -1, axis)
 
 
 # ------------------------------------------------------------------ logsumexp
-class Logsumexp(Function):
+class Logsumexp(Op):
     """``log(sum(exp(x)))`` over ``dims``, computed as ``m + log(sum(exp(x - m)))`` with ``m = max x``
     so that it does not overflow.  Its derivative is softmax: ``grad * exp(x - out)``."""
     node_name = "LogsumexpBackward0"
@@ -440,10 +434,9 @@ class Logsumexp(Function):
     @staticmethod
     def forward(ctx, a, dims, keepdim):
         x = a._data if a._data.dtype.kind == "f" else a._data.astype(_dtype.get_default_dtype().numpy)
-        with np.errstate(all="ignore"):
-            m = x.max(axis=dims, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
-            m = np.where(np.isinf(m), 0, m)  # all -inf (or an inf): shift by 0 instead
-            out = np.log(np.exp(x - m).sum(axis=dims, keepdims=True)) + m
+        m = x.max(axis=dims, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
+        m = np.where(np.isinf(m), 0, m)  # all -inf (or an inf): shift by 0 instead
+        out = np.log(np.exp(x - m).sum(axis=dims, keepdims=True)) + m
         if not keepdim:
             out = out.squeeze(dims)
         out = Tensor(np.asarray(out, dtype=x.dtype, order="C"))
@@ -460,7 +453,7 @@ class Logsumexp(Function):
 
 
 # ------------------------------------------------------------------ amax / amin
-class Amax(Function):
+class Amax(Op):
     """``x.amax(dim)``: the largest values; the gradient is shared evenly by the elements that tie
     for it (PyTorch: ``scale_grad_by_count``)."""
     node_name = "AmaxBackward0"
@@ -533,7 +526,7 @@ def all_or_any(fn, a, dim=None, keepdim=False):
 
 
 # ------------------------------------------------------------------ sums and means that skip nan
-class Nansum(Function):
+class Nansum(Op):
     """``x.nansum(dim)``: the sum with every nan counted as 0; the nans get no gradient
     (PyTorch: ``nansum_backward``, ``sum_backward(grad) * self.isnan().logical_not()``)."""
     node_name = "NansumBackward0"
@@ -546,8 +539,7 @@ class Nansum(Function):
         if x.dtype.kind == "f":
             x = np.where(np.isnan(x), 0, x)
         out = _sum_dtype(x.dtype) if dtype is None else dtype.numpy
-        with np.errstate(over="ignore", invalid="ignore"):
-            return Tensor(np.asarray(x.sum(axis=ctx.dims, keepdims=keepdim, dtype=out), order="C"))
+        return Tensor(np.asarray(x.sum(axis=ctx.dims, keepdims=keepdim, dtype=out), order="C"))
 
     @staticmethod
     def backward(ctx, grad):
@@ -574,7 +566,7 @@ AminmaxReturnType = namedtuple("aminmax", ["min", "max"])
 AminmaxReturnType.__repr__ = lambda self: f"minigrad.return_types.aminmax(\nmin={self.min!r},\nmax={self.max!r})"
 
 
-class Aminmax(Function):
+class Aminmax(Op):
     """``x.aminmax(dim=None)``: ``(amin, amax)`` in one op; each gradient is shared by the elements that tie
     for its value, as in ``amin`` and ``amax`` (PyTorch: ``aminmax_backward``; the two added when both come)."""
     node_name = "AminmaxBackward0"
@@ -616,7 +608,7 @@ def aminmax(a, *, dim=None, keepdim=False):
 
 
 # ------------------------------------------------------------------ running max / min, logcumsumexp
-class Cummax(Function):
+class Cummax(Op):
     """``x.cummax(dim)``: (values, indices) of the largest element so far along ``dim``: a tie moves the index on
     (``>=``), and so does every nan: once one is met, the value stays nan (PyTorch's ``cummax_cummin_helper``). Each gradient goes back to the element
     its value came from, summed there (``cummaxmin_backward``: zeros ``.scatter_add(dim, indices, grad)``)."""
@@ -639,8 +631,7 @@ class Cummax(Function):
             values, idx = np.empty_like(lines), np.zeros(lines.shape, np.int64)
             best, best_i = lines[0].copy(), np.zeros(lines.shape[1:], np.int64)
             for i, line in enumerate(lines):
-                with np.errstate(invalid="ignore"):
-                    take = _isnan(line) | (~_isnan(best) & cls.takes_over(line, best))
+                take = _isnan(line) | (~_isnan(best) & cls.takes_over(line, best))
                 best, best_i = np.where(take, line, best), np.where(take, i, best_i)
                 values[i], idx[i] = best, best_i
             values, idx = np.moveaxis(values, 0, dim), np.moveaxis(idx, 0, dim)
@@ -679,7 +670,7 @@ def cummin(a, dim):
     return CumminReturnType(*Cummin.apply(a, dim))
 
 
-class Logcumsumexp(Function):
+class Logcumsumexp(Op):
     """``x.logcumsumexp(dim)``: out_i = log(exp(x_0) + ... + exp(x_i)), computed pairwise without overflow.
 
     Backward (PyTorch's ``logcumsumexp_backward``): d out_i / d x_k = exp(x_k - out_i) for i >= k, so the
@@ -693,8 +684,7 @@ class Logcumsumexp(Function):
             raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for \'{_TYPE_NAMES[a.dtype.name]}\'')
         dim = ctx.dim = _wrap_dim(dim, a._data.ndim)
         x = a._data
-        with np.errstate(invalid="ignore"):  # (a nan, or inf - inf, gives nan silently, as in PyTorch)
-            out = x.copy() if x.ndim == 0 else np.logaddexp.accumulate(x.astype(np.float64), axis=dim)
+        out = x.copy() if x.ndim == 0 else np.logaddexp.accumulate(x.astype(np.float64), axis=dim)
         out = Tensor(np.asarray(out, dtype=x.dtype, order="C"))
         ctx.save_for_backward(a, out)
         return out
@@ -716,7 +706,7 @@ class Logcumsumexp(Function):
 
 
 # ------------------------------------------------------------------ var_mean, std_mean
-class VarMean(Function):
+class VarMean(Op):
     """``torch.var_mean(x, dim)``: (var, mean) in one op; the two gradients add up (``var_mean_backward``)."""
     node_name = "VarMeanBackward0"
     root = False  # (StdMean: the square root of the variance)
@@ -727,10 +717,9 @@ class VarMean(Function):
         variance = (Std if cls.root else Var).forward(ctx, a, dims, correction, keepdim, name)  # (saves theirs)
         ctx.set_materialize_grads(False)
         x, n = a._data, _count(a._data.shape, ctx.dims)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = np.asarray(x.sum(axis=ctx.dims, keepdims=keepdim) / n, dtype=x.dtype, order="C")
-            if np.isinf(mean).any():  # PyTorch's mean here is Welford's running one: see _running_mean
-                mean = np.where(np.isinf(mean), _running_mean(x, ctx.dims, keepdim), mean)
+        mean = np.asarray(x.sum(axis=ctx.dims, keepdims=keepdim) / n, dtype=x.dtype, order="C")
+        if np.isinf(mean).any():  # PyTorch's mean here is Welford's running one: see _running_mean
+            mean = np.where(np.isinf(mean), _running_mean(x, ctx.dims, keepdim), mean)
         return variance, Tensor(mean)
 
     @classmethod
@@ -774,7 +763,7 @@ def std_mean(a, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 
 # ------------------------------------------------------------------ distances and products
-class Dist(Function):
+class Dist(Op):
     """``x.dist(y, p)``: the p-norm of ``x - y`` (broadcast), a 0-dim tensor; its gradient is ``norm``'s
     (derivatives.yaml: ``norm_backward(grad, self - other, p, result)``, and the same formula again, negated, for
     ``other``: under create_graph=True the two are two graphs, as in PyTorch)."""
@@ -787,9 +776,8 @@ class Dist(Function):
             raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
                                f"{_TYPE_NAMES[dtype.name]} instead.")
         broadcast_shape(a, b)
-        with np.errstate(invalid="ignore"):  # (inf - inf is nan, silently, as in PyTorch)
-            diff = a._data.astype(dtype.numpy) - b._data.astype(dtype.numpy)
-            out = Tensor(vector_norm(diff, float(p), None, False))
+        diff = a._data.astype(dtype.numpy) - b._data.astype(dtype.numpy)
+        out = Tensor(vector_norm(diff, float(p), None, False))
         ctx.save_for_backward(a, b, out)
         ctx.p = float(p)
         return out
@@ -833,7 +821,7 @@ def inner(a, b):
     return tensordot(a, b, ([-1], [-1]))
 
 
-class Cdist(Function):
+class Cdist(Op):
     """``torch.cdist(x1, x2, p)``: the p-norm distance of every row of ``x1`` to every row of ``x2`` (in each
     batch). Its backward is PyTorch's ``_cdist_backward``, once for each input (for ``x2`` with the roles swapped);
     PyTorch has no derivative of that one: it can't be differentiated twice."""
@@ -856,7 +844,7 @@ class Cdist(Function):
         return g1, g2, None
 
 
-class CdistGrad(Function):
+class CdistGrad(Op):
     """PyTorch's ``_cdist_backward(grad, x1, x2, p, cdist)``: the gradient of ``cdist`` for ``x1``. Each distance
     d_ij = ||x1_i - x2_j||_p sends grad_ij * d d_ij / d x1_i back to row i: ``sign(diff)`` for p = 1,
     ``diff / d`` for p = 2, ``diff |diff|^(p-2) / d^(p-1)`` in general (0 where d is 0)."""
@@ -866,19 +854,18 @@ class CdistGrad(Function):
     def forward(ctx, grad, x1, x2, dist, p):
         g, d = grad._data[..., None], dist._data[..., None]
         diff = x1._data[..., :, None, :] - x2._data[..., None, :, :]
-        with np.errstate(all="ignore"):
-            if p == 0:
-                step = np.zeros_like(diff)
-            elif p == 1:
-                step = np.sign(diff)
-            elif p == 2:
-                step = np.where(d == 0, 0, diff / d)
-            elif math.isinf(p):
-                step = np.sign(diff) * (np.abs(diff) == d)
-            elif p < 2:
-                step = np.where((d == 0) | (diff == 0), 0, np.sign(diff) * (np.abs(diff) / d) ** (p - 1))
-            else:
-                step = np.where(d == 0, 0, diff * np.abs(diff) ** (p - 2) / d ** (p - 1))
+        if p == 0:
+            step = np.zeros_like(diff)
+        elif p == 1:
+            step = np.sign(diff)
+        elif p == 2:
+            step = np.where(d == 0, 0, diff / d)
+        elif math.isinf(p):
+            step = np.sign(diff) * (np.abs(diff) == d)
+        elif p < 2:
+            step = np.where((d == 0) | (diff == 0), 0, np.sign(diff) * (np.abs(diff) / d) ** (p - 1))
+        else:
+            step = np.where(d == 0, 0, diff * np.abs(diff) ** (p - 2) / d ** (p - 1))
         return sum_to(Tensor(np.asarray((step * g).sum(-2), x1._data.dtype)), x1._data.shape)
 
     @staticmethod
@@ -886,7 +873,7 @@ class CdistGrad(Function):
         raise NotImplementedError("the derivative for '_cdist_backward' is not implemented.")
 
 
-class EuclideanDist(Function):
+class EuclideanDist(Op):
     """``cdist`` for p = 2 by matrix products (PyTorch's ``_euclidean_dist``, taken by default when either side
     has more than 25 rows): ``|a - b|^2 = -2 a.b + |a|^2 + |b|^2`` for all pairs at once, in one ``matmul`` of
     ``[-2a, |a|^2, 1]`` with ``[b, 1, |b|^2]``, clamped at 0 and square-rooted. Its backward

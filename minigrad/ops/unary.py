@@ -15,9 +15,10 @@ import math
 import numpy as np
 
 from .. import _dtype
-from ..autograd.function import Function
+from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor
-from ._util import as_operand, operands, result, result_type, rounded_once, sum_to
+from ._util import rounded_once, sum_to
+from .dispatch import as_operand, operands, result, result_type
 from .._core.layout import cast, laid_out
 from .elementwise import AddScalar, MulScalar, filled
 
@@ -32,13 +33,12 @@ def floats(a):
 
 
 def _quiet(fn, x):
-    """``fn(x)`` rounded as PyTorch's (``rounded_once``), without numpy's warnings: outside its domain a float op
-    gives nan or inf silently, as in PyTorch."""
-    with np.errstate(all="ignore"):  # (laid out as PyTorch lays out a one-input op's result: np.vectorize does not)
-        return Tensor(laid_out(np.asarray(rounded_once(fn, x), dtype=x.dtype), x))
+    """``fn(x)`` rounded as PyTorch's (``rounded_once``), laid out as PyTorch lays out a one-input op's result
+    (np.vectorize does not). (Outside its domain a float op gives nan or inf: the dispatcher keeps numpy quiet.)"""
+    return Tensor(laid_out(np.asarray(rounded_once(fn, x), dtype=x.dtype), x))
 
 
-class _SelfUnary(Function):
+class _SelfUnary(Op):
     """An op ``y = f(x)`` whose derivative is written with the input ``x`` (saved for backward)."""
     saved_names = {"self": 0}  # (grad_fn._saved_*)
     numpy_fn = None
@@ -53,7 +53,7 @@ class _SelfUnary(Function):
         raise NotImplementedError
 
 
-class _ResultUnary(Function):
+class _ResultUnary(Op):
     """An op ``y = f(x)`` whose derivative is written with the result ``y`` (saved for backward)."""
     saved_names = {"result": 0}  # (grad_fn._saved_*)
     numpy_fn = None
@@ -242,7 +242,7 @@ class Erf(_SelfUnary):
 
 
 # ------------------------------------------------------------------ rounding: a zero gradient
-class _Rounding(Function):
+class _Rounding(Op):
     """``floor``, ``ceil``, ``round``, ``trunc``: flat almost everywhere, so the gradient is zero.
 
     On integer tensors they return the numbers unchanged (and keep the dtype), as in PyTorch.
@@ -309,7 +309,7 @@ class RoundDecimals(Round):
         return super().forward(ctx, a, decimals)
 
 
-class Frac(Function):
+class Frac(Op):
     """``x - trunc(x)``: the gradient passes unchanged."""
     node_name = "FracBackward0"
 
@@ -318,8 +318,7 @@ class Frac(Function):
         x = a._data
         if x.dtype.kind != "f":
             raise NotImplementedError(f'"frac_cpu" not implemented for \'{_TYPE_NAMES[x.dtype.name]}\'')
-        with np.errstate(invalid="ignore"):  # frac(inf) is nan, silently
-            return Tensor(x - np.trunc(x))
+        return Tensor(x - np.trunc(x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -327,7 +326,7 @@ class Frac(Function):
 
 
 # ------------------------------------------------------------------ // and %
-class NoDerivative(Function):
+class NoDerivative(Op):
     """An op PyTorch has no derivative for: it records a ``NotImplemented`` node that raises when backward
     reaches it. PyTorch numbers that node UINT64_MAX, as ``AccumulateGrad``: among the nodes ready at once it
     runs first (before a leaf next to it gets its gradient)."""
@@ -355,8 +354,7 @@ class FloorDivide(NoDerivative):
         no_bool_kernel("div_floor_cpu", x, y)
         if x.dtype.kind in "iub" and y.dtype.kind in "iub" and (y == 0).any():
             raise RuntimeError("ZeroDivisionError")
-        with np.errstate(all="ignore"):
-            return result(a, b, np.floor_divide(x, y))
+        return result(a, b, np.floor_divide(x, y))
 
     @staticmethod
     def backward(ctx, grad):
@@ -381,7 +379,7 @@ def no_bool_kernel(kernel, x, y):
         raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
-class Remainder(Function):
+class Remainder(Op):
     """``a % b`` with the sign of ``b`` (Python's rule, PyTorch's ``remainder``).
 
     ``a % b = a - floor(a / b) * b``, so d/da = 1 and d/db = -floor(a / b).  A Python number ``b``
@@ -400,8 +398,7 @@ class Remainder(Function):
             raise RuntimeError("ZeroDivisionError")
         need_b = ctx.needs_input_grad[1]  # only b's gradient needs the values (derivatives.yaml), as PyTorch saves
         ctx.save_for_backward(a if need_b else None, b if need_b else None)
-        with np.errstate(all="ignore"):
-            return result(a, b, cls.op(x, y))
+        return result(a, b, cls.op(x, y))
 
     @classmethod
     def backward(cls, ctx, grad):
@@ -413,7 +410,7 @@ class Remainder(Function):
         return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None), gb
 
 
-class RemainderScalar(Function):
+class RemainderScalar(Op):
     node_name = "RemainderBackward0"
     op = staticmethod(_remainder)
     kernel = "remainder_cpu"
@@ -424,8 +421,7 @@ class RemainderScalar(Function):
         no_bool_kernel(cls.kernel, *operands(a, b))
         if a._data.dtype.kind in "iub" and b._data.dtype.kind in "iub" and b._data == 0:
             raise RuntimeError("ZeroDivisionError")
-        with np.errstate(all="ignore"):
-            return result(a, b, cls.op(*operands(a, b)))
+        return result(a, b, cls.op(*operands(a, b)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -441,8 +437,7 @@ class RemainderOfNumber(NoDerivative):
         b = as_operand(number, a)
         x, y = operands(a, b)
         no_bool_kernel("remainder_cpu", x, y)
-        with np.errstate(all="ignore"):
-            return result(a, b, _remainder(y, x))
+        return result(a, b, _remainder(y, x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -468,8 +463,7 @@ class FmodScalar(RemainderScalar):
 # ------------------------------------------------------------------ xlogy: x * log(y), 0 where x is 0
 def _xlogy(x, y, dtype):
     """``x * log(y)``, and 0 where ``x == 0`` (even where ``log(y)`` is -inf), unless ``y`` is nan."""
-    with np.errstate(all="ignore"):
-        out = np.where(x == 0, np.where(np.isnan(y), np.nan, 0.0), x * np.log(np.asarray(y, dtype)))
+    out = np.where(x == 0, np.where(np.isnan(y), np.nan, 0.0), x * np.log(np.asarray(y, dtype)))
     return Tensor(laid_out(np.asarray(out, dtype=dtype), x, y))  # (strides as PyTorch's TensorIterator)
 
 
@@ -479,7 +473,7 @@ def _float_result(a, b):
     return (dtype if dtype.is_floating_point else _dtype.get_default_dtype()).numpy
 
 
-class Xlogy(Function):
+class Xlogy(Op):
     """``torch.xlogy(x, y)``.  d/dx = log(y), except 0 where x == 0 and y <= 0 (PyTorch:
     ``xlogy(grad, y).masked_fill((x == 0) & (y <= 0), 0)``), d/dy = x / y."""
     node_name = "XlogyBackward0"
@@ -498,7 +492,7 @@ class Xlogy(Function):
                 sum_to(grad * a / b, sb) if ctx.needs_input_grad[1] else None)
 
 
-class XlogyOfNumber(Function):
+class XlogyOfNumber(Op):
     """``torch.xlogy(x, 3.0)``: ``y`` a number (PyTorch's ``xlogy.Scalar_Other``): one edge.
     d/dx = xlogy(grad, y); only for ``y <= 0`` (or nan) is it set to 0 where x = 0 (derivatives.yaml), so a
     positive number records no ``MaskedFillBackward0`` under create_graph=True."""
@@ -520,7 +514,7 @@ class XlogyOfNumber(Function):
         return g.masked_fill(a == 0, 0), None
 
 
-class NumberXlogy(Function):
+class NumberXlogy(Op):
     """``torch.xlogy(2, y)``: ``x`` a number (PyTorch's ``xlogy.Scalar_Self``): d/dy = x / y."""
     node_name = "XlogyBackward1"
     saved_names = {"self": "number", "other": 0}
@@ -548,7 +542,7 @@ def xlogy(x, y):
     raise TypeError("xlogy() expects at least one tensor")
 
 
-class NanToNum(Function):
+class NanToNum(Op):
     """``x.nan_to_num(nan=0.0, posinf=None, neginf=None)``: nan, inf and -inf replaced (by default with
     0 and the dtype's largest and smallest numbers); the gradient passes where ``x`` was finite."""
     node_name = "NanToNumBackward0"
@@ -573,7 +567,7 @@ def _same_float_dtype(a, other, name):
                            f"{C_NAMES[other._data.dtype.name]}")
 
 
-class Lerp(Function):
+class Lerp(Op):
     """``x.lerp(end, weight)``: ``x + weight * (end - x)``, computed as PyTorch does (from ``end``'s side
     when ``weight >= 0.5``, so that ``weight = 1`` gives ``end`` exactly).
 
@@ -590,8 +584,7 @@ class Lerp(Function):
         if isinstance(weight, Tensor):  # PyTorch saves only what the wanted gradients need
             ctx.save_for_backward(a if need[2] else None, end if need[2] else None, weight if need[0] or need[1] else None)
         ctx.number = None if isinstance(weight, Tensor) else weight  # a number weight: nothing is saved
-        with np.errstate(all="ignore"):  # (inf - inf is nan, silently, as in PyTorch)
-            out = np.where(np.abs(w) < 0.5, x + w * (e - x), e - (e - x) * (1 - w))
+        out = np.where(np.abs(w) < 0.5, x + w * (e - x), e - (e - x) * (1 - w))
         return Tensor(laid_out(np.asarray(out, dtype=x.dtype), x, e, w))  # (strides as PyTorch's TensorIterator)
 
     @staticmethod
@@ -612,7 +605,7 @@ class LerpTensor(Lerp):
 
 
 def lerp(a, end, weight):
-    from ._util import broadcast_shape
+    from .dispatch import broadcast_shape
     if not a.dtype.is_floating_point:  # (PyTorch's kernels are for floats only)
         kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_TYPE_NAMES[a.dtype.name]}\'')
@@ -625,7 +618,7 @@ def lerp(a, end, weight):
     return Lerp.apply(a, end, weight)
 
 
-class Addcmul(Function):
+class Addcmul(Op):
     """``x.addcmul(t1, t2, value=1)``: ``x + value * t1 * t2``.
 
     d/dx = 1, d/d(t1) = grad * t2 * value, d/d(t2) = grad * t1 * value, each summed back to its input's shape.
@@ -638,8 +631,7 @@ class Addcmul(Function):
         ctx.save_for_backward(t2 if need[1] else None, t1 if need[2] else None)
         ctx.value = value
         dtype = _three_dtype(a, t1, t2)
-        with np.errstate(all="ignore"):  # (inf * 0 is nan, silently)
-            out = np.asarray(a._data + np.asarray(value, dtype) * t1._data * t2._data, dtype=dtype)
+        out = np.asarray(a._data + np.asarray(value, dtype) * t1._data * t2._data, dtype=dtype)
         return Tensor(laid_out(out, a._data, t1._data, t2._data))  # (strides as PyTorch's TensorIterator)
 
     @staticmethod
@@ -664,7 +656,7 @@ def no_integer_division(a, t1, t2, value=None):
                            "for all dtypes.")
 
 
-class Addcdiv(Function):
+class Addcdiv(Op):
     """``x.addcdiv(t1, t2, value=1)``: ``x + value * t1 / t2``.
 
     d/dx = 1, d/d(t1) = grad * value / t2, d/d(t2) = -grad * value * t1 / t2^2, each summed back.
@@ -677,8 +669,7 @@ class Addcdiv(Function):
         ctx.save_for_backward(t1 if ctx.needs_input_grad[2] else None, t2)  # (t1: for t2's gradient only)
         ctx.value = value
         dtype = _three_dtype(a, t1, t2)
-        with np.errstate(all="ignore"):
-            out = np.asarray(a._data + np.asarray(value, dtype) * (t1._data / t2._data), dtype=dtype)
+        out = np.asarray(a._data + np.asarray(value, dtype) * (t1._data / t2._data), dtype=dtype)
         return Tensor(laid_out(out, a._data, t1._data, t2._data))  # (strides as PyTorch's TensorIterator)
 
     @staticmethod
@@ -693,14 +684,14 @@ class Addcdiv(Function):
 
 def _three_dtype(a, t1, t2):
     """The result dtype of three operands: PyTorch's promotion of ``a`` and ``t1``, then with ``t2``."""
-    from ._util import result_type
+    from .dispatch import result_type
     first = Tensor(np.empty((1,) if a._data.ndim or t1._data.ndim else (), result_type(a, t1).numpy))
     return result_type(first, t2).numpy
 
 
 def pointwise3(fn, a, t1, t2, value):
     """``addcmul`` / ``addcdiv``: the three shapes broadcast (PyTorch's error otherwise)."""
-    from ._util import broadcast_shape
+    from .dispatch import broadcast_shape
     broadcast_shape(Tensor(np.empty(broadcast_shape(a, t1))), t2)
     if fn is Addcmul and _three_dtype(a, t1, t2) == np.bool_:
         raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
@@ -710,7 +701,7 @@ def pointwise3(fn, a, t1, t2, value):
 
 
 # ------------------------------------------------------------------ divide(..., rounding_mode=)
-class DivRounded(Function):
+class DivRounded(Op):
     """``x.div(y, rounding_mode="floor" | "trunc")``: PyTorch's derivative of a rounded quotient is 0
     (``DivBackward2``).  It keeps ``other`` (and ``self`` when ``other`` needs a gradient), as PyTorch's node does,
     and reads them in backward (a changed one is an error there, as in PyTorch)."""
@@ -725,11 +716,10 @@ class DivRounded(Function):
         no_bool_kernel(f"div_{mode}_cpu", x, y)
         if x.dtype.kind in "iub" and y.dtype.kind in "iub" and (y == 0).any():
             raise RuntimeError("ZeroDivisionError")
-        with np.errstate(all="ignore"):
-            q = np.floor_divide(x, y)
-            if mode == "trunc":  # towards zero: one more than the floor where the exact quotient is negative
-                q = np.trunc(np.true_divide(x, y)) if q.dtype.kind == "f" else q + ((x % y != 0) & ((x < 0) != (y < 0)))
-            return result(a, b, q)
+        q = np.floor_divide(x, y)
+        if mode == "trunc":  # towards zero: one more than the floor where the exact quotient is negative
+            q = np.trunc(np.true_divide(x, y)) if q.dtype.kind == "f" else q + ((x % y != 0) & ((x < 0) != (y < 0)))
+        return result(a, b, q)
 
     @staticmethod
     def backward(ctx, grad):

@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import _dtype
 from .._core.tensor_base import TensorBase as Tensor
-from ._util import broadcast_shape, result_type
+from .dispatch import broadcast_shape, result_type
 
 IMMUTABLE = ("ZeroTensors are immutable. Please use the materialized zero tensor obtained using .clone() if you "
              "want a mutable tensor.")
