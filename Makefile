@@ -17,7 +17,7 @@ TORCH_INDEX_URL ?=
 SANITIZE := notebooks/sanitize.cfg
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with $(SANITIZE)
 
-.PHONY: lab lab-student test test-torch test-unit test-notebooks notebooks fixtures fuzz bench bench-instructions student course \
+.PHONY: lab lab-student test test-torch test-unit test-notebooks notebooks fixtures fuzz bench bench-instructions reading-path student course \
         test-e2e screenshots dot trust setup clean
 
 # ---- set-up -------------------------------------------------------------------------
@@ -102,6 +102,10 @@ bench: $(VENV)/.bench
 # Machine instructions per op of the small-op chain (valgrind): steady where timings are not.
 bench-instructions: $(VENV)/.test
 	$(PY) bench/instructions.py
+
+# what a newcomer's first program runs of minigrad: statements per file (fails over 200, or in a machinery module)
+reading-path: $(VENV)/.test
+	$(PY) scripts/reading_path.py
 
 student: $(VENV)/.lab
 	$(PY) -m minigrad_course.classroom release notebooks/ --out student/

@@ -3,7 +3,8 @@ the same code in PyTorch.
 
 ``show_source(obj)`` reads the code from the installed package (so a notebook never shows a stale
 copy) and renders it as a highlighted Python block in JupyterLab; ``show_source(obj, "start text",
-"end text")`` shows only the part between two lines, so an excerpt stays short.
+"end text")`` shows only the part between two lines.  The notebooks show whole functions and classes,
+each short enough to read (``tests/test_excerpts.py`` checks both).
 
 ``show_figure(fig, alt)`` shows a matplotlib figure as a picture with alt text (a description for
 screen readers and for exported notebooks, which otherwise say "No description has been provided

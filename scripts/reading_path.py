@@ -5,11 +5,12 @@ In a fresh process it imports minigrad, then runs, for the first time::
     x = minigrad.tensor([1., 2.], requires_grad=True)
     (x * 2).sum().backward()
 
-and counts the distinct statements (source lines) executed under ``minigrad/`` while it runs (code
-that minigrad made with ``exec`` counts under the file it was made in).  It prints the count per file
+and counts the distinct statements executed under ``minigrad/`` while it runs (a statement written over
+several lines counts once; code that minigrad made with ``exec`` counts under the file it was made in).  It prints the count per file
 and fails (exit 1) when the total is over the target or a line of a machinery module runs: the
 ZeroTensor kernels, the layout contract, anomaly mode, the profiler, views made without grad.
 """
+import ast
 import os
 import sys
 from collections import Counter
@@ -50,7 +51,29 @@ def trace_program(root):
         exec(code, {"minigrad": minigrad})
     finally:
         sys.settrace(None)
-    return {(os.path.relpath(f, root) if f.startswith(package) else f, n) for f, n in lines}
+    return {(os.path.relpath(f, root) if f.startswith(package) else f, _statement(f, n)) for f, n in lines}
+
+
+_starts = {}  # file -> {line: the first line of the statement it belongs to}
+
+
+def _statement(filename, line):
+    """The first line of the innermost statement that line ``line`` of ``filename`` belongs to."""
+    if filename not in _starts:
+        starts = {}
+        try:
+            tree = ast.parse(open(filename).read())
+        except (OSError, SyntaxError):  # (code made by exec: its lines as they are)
+            tree = None
+        for node in ast.walk(tree) if tree is not None else ():
+            if isinstance(node, ast.stmt):
+                body_start = min((b.lineno for field in ("body", "orelse", "finalbody", "handlers")
+                                  for b in getattr(node, field, ()) or ()), default=node.end_lineno + 1)
+                for n in range(node.lineno, min(node.end_lineno, body_start - 1) + 1):
+                    if n not in starts or starts[n] < node.lineno:  # (the innermost statement wins)
+                        starts[n] = node.lineno
+        _starts[filename] = starts
+    return _starts[filename].get(line, line)
 
 
 def _made_by_minigrad(frame, package):

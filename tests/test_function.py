@@ -240,3 +240,9 @@ def test_save_for_backward_takes_tensors_only():
     with pytest.raises(TypeError, match="save_for_backward can only save variables, but argument 1 is of type float"):
         Scale.apply(rand(2), 2.0)
     assert Scale.apply(rand(2, requires_grad=False), 2.0).grad_fn is None  # not recorded: nothing is saved
+
+
+def test_a_saved_tensor_shows_as_pytorchs():
+    x = minigrad.tensor([1., 2.], requires_grad=True)
+    y = x.exp()
+    assert repr(y.grad_fn._raw_saved_result).startswith("<minigrad._C._autograd.SavedTensor object at 0x")

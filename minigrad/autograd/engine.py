@@ -120,6 +120,7 @@ class GraphTask:
         self.needed, self.capture, self.captured = _targets(inputs, accumulate) if inputs else (set(), {}, [])
         self.dependencies, self.to_run = self._discover(inputs is not None)
         self.id = next(_task_ids)
+        self.user_errstate = np.geterr()  # numpy's error state now: the hooks and your own Functions' backward run in it
 
     # ---- 1. discover ----------------------------------------------------------------------
     def _discover(self, only_needed):
@@ -136,9 +137,15 @@ class GraphTask:
                     if nxt not in seen:
                         seen.add(nxt)
                         stack.append(nxt)
-        if not only_needed:  # backward(): every node runs (AccumulateGrad only when accumulating)
-            to_run = seen if self.accumulate else {n for n in seen if not isinstance(n, AccumulateGrad)}
-            return deps, to_run
+        if only_needed:  # autograd.grad() and backward(inputs=...): only the nodes on the way to the inputs
+            return self._only_needed(order)
+        # backward(): every node runs (AccumulateGrad only when accumulating)
+        to_run = seen if self.accumulate else {n for n in seen if not isinstance(n, AccumulateGrad)}
+        return deps, to_run
+
+    def _only_needed(self, order):
+        """The nodes that lead to an input, and the edges between them counted again (``order``: every node after
+        its parents)."""
         # a node must run if it is needed (backward(inputs=...)) or some node that runs or is captured lies below it;
         # count only those edges
         to_run = set()
@@ -159,24 +166,11 @@ class GraphTask:
         buffers = {}   # node -> the gradients received so far, one slot per output of the forward op
         ready = []     # heap of (priority, tie, node): the node created last comes out first
         tie = itertools.count()
-        for (node, nr), g in zip(self.root_edges, self.root_grads):
-            self._add(buffers, node, nr, g)
-        for node, _ in self.root_edges:
-            if self.dependencies.get(node, 0) == 0 and node in buffers:
-                heapq.heappush(ready, (-node._sequence_nr, next(tie), node))
-                self.dependencies[node] = -1  # queued
-
-        deps, to_run, capture = self.dependencies, self.to_run, self.capture
-        index = 0
+        self._seed(buffers, ready, tie)
+        deps, to_run, index = self.dependencies, self.to_run, 0
         while ready:
             node = heapq.heappop(ready)[2]
-            grads = buffers.pop(node)
-            if node._tensor_pre_hooks or node._retained:  # (in the task's grad mode, like the node itself)
-                with grad_mode.set_grad_enabled(self.create_graph):
-                    grads = self._run_tensor_hooks(node, grads)
-            if node in capture:
-                for nr, i in capture[node]:
-                    self.captured[i] = grads[nr]
+            grads = self._received(node, buffers.pop(node))
             if node not in to_run:  # only captured (a leaf for autograd.grad or the stepper)
                 if trace:
                     yield Step(index, node, tuple(grads), (), False)
@@ -188,16 +182,34 @@ class GraphTask:
                 yield Step(index, node, tuple(grads), outs, True)
             index += 1
             for (nxt, nr), g in zip(node.next_functions, outs):
-                if nxt not in deps:  # no node there, or one this task does not run
-                    continue
-                self._add(buffers, nxt, nr, g)  # (g may be None: the edge still counts, as in PyTorch)
-                deps[nxt] -= 1  # one gradient fewer to wait for
-                if deps[nxt] == 0:
-                    heapq.heappush(ready, (-nxt._sequence_nr, next(tie), nxt))
+                if nxt in deps:  # (not None, nor a node this task does not run)
+                    self._add(buffers, nxt, nr, g)  # (g may be None: the edge still counts, as in PyTorch)
+                    deps[nxt] -= 1  # one gradient fewer to wait for
+                    if deps[nxt] == 0:
+                        heapq.heappush(ready, (-nxt._sequence_nr, next(tie), nxt))
+
+    def _seed(self, buffers, ready, tie):
+        """2. Each root gets its gradient; a root that waits for no other gradient is ready."""
+        for (node, nr), g in zip(self.root_edges, self.root_grads):
+            self._add(buffers, node, nr, g)
+        for node, _ in self.root_edges:
+            if self.dependencies.get(node, 0) == 0 and node in buffers:
+                heapq.heappush(ready, (-node._sequence_nr, next(tie), node))
+                self.dependencies[node] = -1  # queued
+
+    def _received(self, node, grads):
+        """The gradients that reached ``node``, after its tensors' hooks and ``retain_grad`` (in the task's grad mode,
+        like the node itself); kept in ``self.captured`` where ``autograd.grad`` asked for them."""
+        if node._tensor_pre_hooks or node._retained:
+            with grad_mode.set_grad_enabled(self.create_graph):
+                grads = self._run_tensor_hooks(node, grads)
+        if node in self.capture:
+            for nr, i in self.capture[node]:
+                self.captured[i] = grads[nr]
+        return grads
 
     def run(self):
         _running.tasks.append(self)  # (a node's backward may run a backward of its own: utils.checkpoint does)
-        self.user_errstate = np.geterr()  # (the hooks and your own Functions' backward run in it)
         try:
             # inf * 0 and x / 0 in backward formulas give nan / inf silently, as in PyTorch
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):

@@ -205,6 +205,7 @@ class SavedTensor:
         return self.vc is None and not self.undefined
 
     def unpack(self, node):
+        """The saved tensor for ``node``'s backward, if it was neither freed nor changed in place since."""
         if self.undefined:
             return None
         if self.vc is None:  # freed
@@ -215,6 +216,11 @@ class SavedTensor:
             return self._unpack_hooked(node)
         if self.tensor is not None:
             return self.tensor
+        return self._rebuilt_output(node)
+
+    def _rebuilt_output(self, node):
+        """One of ``node``'s own outputs, a new tensor on the saved numbers with ``grad_fn`` set back to ``node`` (for a
+        view changed in place, to the view's new node)."""
         out = _alias(self.data, self.vc)
         maker = node if self.view_node is None else self.view_node()
         out.grad_fn, out._output_nr, out._requires_grad = maker, self.output_nr, True
@@ -256,14 +262,14 @@ class SavedTensor:
     def free(self):
         self.tensor = self.data = self.vc = self.packed = self.grad_fn = self.leaf = None
 
+    def __repr__(self):
+        return f"<minigrad._C._autograd.SavedTensor object at {hex(id(self))}>"
+
 
 def check_not_inference(t):
     """A tensor made in inference mode has no version to check against later: it cannot be saved."""
     if type(t._vc) is InferenceCounter:
         raise RuntimeError(INFERENCE_SAVED_MSG)
-
-    def __repr__(self):
-        return f"<minigrad._C._autograd.SavedTensor object at {hex(id(self))}>"
 
 
 def _alias(data, vc):

@@ -75,13 +75,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
               fast_mode=False, masked=None):
     """True if ``func``'s backward agrees with finite differences; else raise ``GradcheckError``
     (or, with ``raise_exception=False``, return False)."""
-    if not (check_forward_ad or check_backward_ad):
-        raise AssertionError("Expected at least one of check_forward_ad or check_backward_ad to be True")
-    if check_batched_grad and not check_backward_ad:
-        raise AssertionError("Setting check_batched_grad=True requires check_backward_ad to be True")
-    if check_batched_forward_grad and not check_forward_ad:
-        raise AssertionError("Setting check_batched_forward_grad=True requires check_forward_ad to be True")
-    _refuse_what_minigrad_lacks(check_forward_ad, check_batched_grad)
+    _check_modes(check_forward_ad, check_backward_ad, check_batched_grad, check_batched_forward_grad)
     try:
         inputs = _as_tuple(inputs)
         _check_inputs(inputs)
@@ -99,6 +93,17 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         if raise_exception:
             raise
         return False
+
+
+def _check_modes(check_forward_ad, check_backward_ad, check_batched_grad, check_batched_forward_grad):
+    """PyTorch's checks of the ``check_*`` arguments, then a refusal of what minigrad does not have."""
+    if not (check_forward_ad or check_backward_ad):
+        raise AssertionError("Expected at least one of check_forward_ad or check_backward_ad to be True")
+    if check_batched_grad and not check_backward_ad:
+        raise AssertionError("Setting check_batched_grad=True requires check_backward_ad to be True")
+    if check_batched_forward_grad and not check_forward_ad:
+        raise AssertionError("Setting check_batched_forward_grad=True requires check_forward_ad to be True")
+    _refuse_what_minigrad_lacks(check_forward_ad, check_batched_grad)
 
 
 def _refuse_what_minigrad_lacks(check_forward_ad, check_batched_grad):

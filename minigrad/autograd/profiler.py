@@ -12,7 +12,8 @@ the op, which note the name, the thread and the time.  On exit the profiler turn
 ``cpu_parent``), and ``key_averages()`` groups them by name.  An event's *self* time is its total time
 less that of its children: ``aten::matmul`` spends most of its time inside ``aten::mm``.
 
-How minigrad simplifies it: every minigrad op goes through one method, ``Function.apply``, and every
+How minigrad simplifies it: every minigrad op goes through one method, ``Op.apply`` (the dispatcher,
+``ops/dispatch.py``; a Function of your own: ``Function.apply``), and every
 backward step through ``BackwardNode.apply`` (and ``AccumulateGrad.apply`` at the leaves).  Entering a
 ``profile`` replaces these methods with timing wrappers; leaving it puts the originals back, so the
 code that runs when nobody profiles is the plain code, with not even a check added.  The wrapper keeps
@@ -155,13 +156,25 @@ def _timed(name, run, *args):
         _end(ev)
 
 
+_op_classes = []  # classes above this layer whose ``apply`` runs an op: the dispatcher's Op registers itself
+
+
+def register_op_class(cls):
+    """Time ``cls.apply`` too while a profile is on (``ops/dispatch.py`` registers ``Op``)."""
+    _op_classes.append(cls)
+
+
+def _timed_apply(cls):
+    """A timing wrapper for the classmethod ``apply`` that ``cls`` defines."""
+    apply = cls.__dict__["apply"].__func__
+    return classmethod(lambda c, *args: _timed(_op_name(c), apply, c, *args))
+
+
 def _patches():
     """The methods every op and backward step goes through, and their timing wrappers."""
     from .function import AccumulateGrad, BackwardNode, Function
-    apply = Function.__dict__["apply"].__func__
     node_apply, acc_apply = BackwardNode.apply, AccumulateGrad.apply
-    return [
-        (Function, classmethod(lambda cls, *args: _timed(_op_name(cls), apply, cls, *args))),
+    return [(cls, _timed_apply(cls)) for cls in [Function] + _op_classes] + [
         (BackwardNode, lambda node, *grads: _timed(node.name(), node_apply, node, *grads)),
         (AccumulateGrad, lambda node, grad: _timed("torch::autograd::AccumulateGrad", acc_apply, node, grad)),
     ]

@@ -48,27 +48,43 @@ def _renamed_grad_variables(grad_tensors, grad_variables):
 
 def _make_grads(outputs, grads):
     """The seed gradients: ``1`` for scalar outputs, or the given ones after a shape check."""
+    _check_require_grad(outputs)
     result = []
-    for i, out in enumerate(outputs):  # (the property: a view whose base was since changed in place by
-        if not out.requires_grad:       # a tensor that requires grad requires grad now, as in PyTorch)
-            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     for i, (out, g) in enumerate(zip(outputs, grads)):
         if g is None:
             if out._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if not out.dtype.is_floating_point:
-                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got "
-                                   f"{out.dtype}")
+            _check_real(out)
             g = Tensor(np.ones(out._data.shape, out._data.dtype))
         else:
-            if not isinstance(g, Tensor):
-                g = Tensor(np.asarray(g, dtype=out._data.dtype))
-            if g._data.shape != out._data.shape:
-                from .._dtype import Size
-                raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g._data.shape)} and "
-                                   f"output[{i}] has a shape of {Size(out._data.shape)}.")
+            g = _given_grad(i, out, g)
         result.append(g)
     return result
+
+
+def _check_require_grad(outputs):
+    """Every output must require grad (the property: a view whose base was since changed in place by a tensor that
+    requires grad requires grad now, as in PyTorch)."""
+    for i, out in enumerate(outputs):
+        if not out.requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+
+
+def _check_real(out):
+    """An implicit seed of 1 only for a floating-point output."""
+    if not out.dtype.is_floating_point:
+        raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
+
+
+def _given_grad(i, out, g):
+    """The gradient passed for output ``i``, as a tensor in the output's dtype if it was not one, of its shape."""
+    if not isinstance(g, Tensor):
+        g = Tensor(np.asarray(g, dtype=out._data.dtype))
+    if g._data.shape != out._data.shape:
+        from .._dtype import Size
+        raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g._data.shape)} and "
+                           f"output[{i}] has a shape of {Size(out._data.shape)}.")
+    return g
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
@@ -111,7 +127,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                       "gradient for other parts of the graph, please use minigrad.autograd.backward.", FutureWarning,
                       stacklevel=2)
     for i, out in enumerate(outputs):  # PyTorch checks the outputs first
-        if not out.requires_grad:  # (the property: see _make_grads)
+        if not out.requires_grad:  # (the property: see _check_require_grad)
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     for t in inputs:
         if isinstance(t, Tensor) and not t.requires_grad:

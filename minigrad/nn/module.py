@@ -36,6 +36,36 @@ def _typename(obj):
     return name if module == "builtins" else f"{module}.{name}"
 
 
+def _check_init_called(registry, what):
+    """``self.w = Parameter(...)`` before ``super().__init__()`` ran: there is no dict to file it in yet."""
+    if registry is None:
+        raise AttributeError(f"cannot assign {what} before Module.__init__() call")
+
+
+def _check_none(value, what, expected):
+    """A name that holds a parameter (or submodule) takes only another one, or None."""
+    if value is not None:
+        raise TypeError(f"cannot assign '{_typename(value)}' as {what} ({expected} or None expected)")
+
+
+def _remove_from(name, *dicts_or_sets):
+    """Forget ``name`` wherever it was filed before (an attribute becomes a parameter, say)."""
+    for d in dicts_or_sets:
+        if name in d:
+            if isinstance(d, dict):
+                del d[name]
+            else:
+                d.discard(name)
+
+
+def _setup_output_hook(bw_hook, output):
+    """Wrap the module's output so that the full backward hooks see its gradient."""
+    if not isinstance(output, (Tensor, tuple)):
+        warnings.warn("For backward hooks to be called, module output should be a Tensor or a tuple of "
+                      f"Tensors but received {type(output)}")
+    return bw_hook.setup_output_hook(output)
+
+
 def _addindent(s, num_spaces):
     """Indent every line but the first: how a child's repr is nested inside its parent's."""
     lines = s.split("\n")
@@ -98,6 +128,20 @@ class Module:
         With backward hooks, the inputs and the output also pass through an identity Function whose
         nodes call them during backward (see ``minigrad/utils/hooks.py``).
         """
+        args, kwargs = self._run_forward_pre_hooks(args, kwargs)
+        bw_hook = self._full_backward_hook()  # None unless the module has (full) backward hooks
+        if bw_hook is not None:
+            args = bw_hook.setup_input_hook(args)
+        output = self.forward(*args, **kwargs)
+        output = self._run_forward_hooks(args, kwargs, output)
+        if bw_hook is not None:
+            output = _setup_output_hook(bw_hook, output)
+        if self._backward_hooks and self._is_full_backward_hook is False:
+            _register_old_backward_hooks(self, args, output)
+        return output
+
+    def _run_forward_pre_hooks(self, args, kwargs):
+        """Each forward pre-hook may replace the inputs (and, registered ``with_kwargs``, the keyword arguments)."""
         for hook_id, hook in list(self._forward_pre_hooks.items()):
             if hook_id in self._forward_pre_hooks_with_kwargs:
                 result = hook(self, args, kwargs)  # it may replace the inputs and the keyword arguments
@@ -110,12 +154,17 @@ class Module:
                 result = hook(self, args)  # it may replace the inputs
                 if result is not None:
                     args = result if isinstance(result, tuple) else (result,)
+        return args, kwargs
+
+    def _full_backward_hook(self):
+        """The ``BackwardHook`` that calls full backward hooks and backward pre-hooks, if the module has any."""
         full = list(self._backward_hooks.values()) if self._is_full_backward_hook else []
-        bw_hook = None
         if full or self._backward_pre_hooks:
-            bw_hook = BackwardHook(self, full, list(self._backward_pre_hooks.values()))
-            args = bw_hook.setup_input_hook(args)
-        output = self.forward(*args, **kwargs)
+            return BackwardHook(self, full, list(self._backward_pre_hooks.values()))
+        return None
+
+    def _run_forward_hooks(self, args, kwargs, output):
+        """Each forward hook may replace the output."""
         for hook_id, hook in list(self._forward_hooks.items()):
             if hook_id in self._forward_hooks_with_kwargs:
                 result = hook(self, args, kwargs, output)
@@ -123,13 +172,6 @@ class Module:
                 result = hook(self, args, output)  # it may replace the output
             if result is not None:
                 output = result
-        if bw_hook is not None:
-            if not isinstance(output, (Tensor, tuple)):
-                warnings.warn("For backward hooks to be called, module output should be a Tensor or a tuple of "
-                              f"Tensors but received {type(output)}")
-            output = bw_hook.setup_output_hook(output)
-        if self._backward_hooks and self._is_full_backward_hook is False:
-            _register_old_backward_hooks(self, args, output)
         return output
 
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
@@ -246,45 +288,35 @@ class Module:
 
     def __setattr__(self, name, value):
         """``self.w = Parameter(...)`` registers a parameter, ``self.fc = Linear(...)`` a submodule."""
-        def remove_from(*dicts_or_sets):
-            for d in dicts_or_sets:
-                if name in d:
-                    if isinstance(d, dict):
-                        del d[name]
-                    else:
-                        d.discard(name)
-
         params = self.__dict__.get("_parameters")
         modules = self.__dict__.get("_modules")
         buffers = self.__dict__.get("_buffers")
         if isinstance(value, Parameter):
-            if params is None:
-                raise AttributeError("cannot assign parameters before Module.__init__() call")
-            remove_from(self.__dict__, self._buffers, self._modules, self._non_persistent_buffers_set)
+            _check_init_called(params, "parameters")
+            _remove_from(name, self.__dict__, self._buffers, self._modules, self._non_persistent_buffers_set)
             self.register_parameter(name, value)
         elif params is not None and name in params:
-            if value is not None:
-                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' "
-                                "(minigrad.nn.Parameter or None expected)")
+            _check_none(value, f"parameter '{name}'", "minigrad.nn.Parameter")
             self.register_parameter(name, value)
         elif isinstance(value, Module):
-            if modules is None:
-                raise AttributeError("cannot assign module before Module.__init__() call")
-            remove_from(self.__dict__, self._parameters, self._buffers, self._non_persistent_buffers_set)
+            _check_init_called(modules, "module")
+            _remove_from(name, self.__dict__, self._parameters, self._buffers, self._non_persistent_buffers_set)
             modules[name] = value
         elif modules is not None and name in modules:
-            if value is not None:
-                raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
-                                "(minigrad.nn.Module or None expected)")
+            _check_none(value, f"child module '{name}'", "minigrad.nn.Module")
             modules[name] = value
         elif isinstance(value, Buffer) or buffers is not None and name in buffers:
-            if value is not None and not isinstance(value, Tensor):
-                raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
-                                "(minigrad.nn.Buffer, minigrad.Tensor or None expected)")
-            persistent = value.persistent if isinstance(value, Buffer) else name not in self._non_persistent_buffers_set
-            self.register_buffer(name, value, persistent)
+            self._set_buffer(name, value)
         else:  # anything else is an ordinary attribute
             object.__setattr__(self, name, value)
+
+    def _set_buffer(self, name, value):
+        """``self.mask = Buffer(t)``, or a tensor (or None) assigned to a name that is a buffer already."""
+        if value is not None and not isinstance(value, Tensor):
+            raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
+                            "(minigrad.nn.Buffer, minigrad.Tensor or None expected)")
+        persistent = value.persistent if isinstance(value, Buffer) else name not in self._non_persistent_buffers_set
+        self.register_buffer(name, value, persistent)
 
     def __getattr__(self, name):
         # Python calls this only when the ordinary lookup failed: look in our three dicts.

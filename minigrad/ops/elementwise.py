@@ -2,7 +2,7 @@
 
 forward works on numpy arrays (``x._data``) and returns a new Tensor; backward works on Tensors
 with minigrad's own ops, so that ``create_graph=True`` records the backward pass too and gives
-higher-order gradients.  Broadcasting: a gradient is summed back to its input's shape (``sum_to``).
+higher-order gradients.  Broadcasting: the engine sums each gradient back to its input's shape (``validate_outputs``).
 """
 import numpy as np
 
@@ -11,7 +11,7 @@ from .dispatch import Op
 from .._core.tensor_base import TensorBase as Tensor
 from ._fast import keep_or_zero
 from .._core.layout import cast, laid_out
-from ._util import alpha_check, check_not_bool, constant, float_data, rounded_once, sum_to
+from ._util import alpha_check, check_not_bool, constant, float_data, rounded_once
 from .dispatch import as_operand, broadcast_shape, operands, result, result_type
 from . import zerotensor
 
@@ -33,11 +33,10 @@ class Add(Op):
 
     @staticmethod
     def backward(ctx, grad):
-        sa, sb = ctx.input_shapes
         gb = None
         if ctx.needs_input_grad[1]:
-            gb = sum_to(grad if ctx.alpha == 1 else MulScalar.apply(grad, ctx.alpha), sb)  # (PyTorch: maybe_multiply)
-        return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None), gb, None
+            gb = grad if ctx.alpha == 1 else MulScalar.apply(grad, ctx.alpha)  # (PyTorch: maybe_multiply)
+        return (grad if ctx.needs_input_grad[0] else None), gb, None
 
 
 class Sub(Op):
@@ -56,11 +55,10 @@ class Sub(Op):
 
     @staticmethod
     def backward(ctx, grad):
-        sa, sb = ctx.input_shapes
         gb = None
         if ctx.needs_input_grad[1]:
-            gb = sum_to(-grad if ctx.alpha == 1 else MulScalar.apply(-grad, ctx.alpha), sb)
-        return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None), gb, None
+            gb = -grad if ctx.alpha == 1 else MulScalar.apply(-grad, ctx.alpha)
+        return (grad if ctx.needs_input_grad[0] else None), gb, None
 
 
 class Rsub(Op):
@@ -93,9 +91,8 @@ class Mul(Op):
     @staticmethod
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
-        sa, sb = ctx.input_shapes
-        return (sum_to(grad * b, sa) if ctx.needs_input_grad[0] else None,
-                sum_to(grad * a, sb) if ctx.needs_input_grad[1] else None)
+        return (grad * b if ctx.needs_input_grad[0] else None,
+                grad * a if ctx.needs_input_grad[1] else None)
 
 
 class MulScalar(Op):
@@ -164,9 +161,8 @@ class Div(Op):
     @staticmethod
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
-        sa, sb = ctx.input_shapes
-        return (sum_to(grad / b, sa) if ctx.needs_input_grad[0] else None,
-                sum_to(-grad * ((a / b) / b), sb) if ctx.needs_input_grad[1] else None)  # (PyTorch's order)
+        return (grad / b if ctx.needs_input_grad[0] else None,
+                -grad * ((a / b) / b) if ctx.needs_input_grad[1] else None)  # (PyTorch's order)
 
 
 class DivMode(Div):
@@ -288,11 +284,11 @@ class PowTensor(Op):
         b, a, out = ctx.saved_tensors
         ga = gb = None
         if ctx.needs_input_grad[0]:  # d(a**b)/da = b * a**(b-1); PyTorch: where(b == 0, 0, grad * (b * a.pow(b - 1)))
-            ga = sum_to(Where.apply(b._data == 0, grad.new_zeros(()), grad * (b * a.pow(SubScalar.apply(b, 1)))), a._data.shape)
+            ga = Where.apply(b._data == 0, grad.new_zeros(()), grad * (b * a.pow(SubScalar.apply(b, 1))))
         if ctx.needs_input_grad[1]:
             # d(a**b)/db = a**b * log(a); PyTorch defines it as 0 where a == 0 and b >= 0
             zero = np.broadcast_to((a._data == 0) & (b._data >= 0), out._data.shape)
-            gb = sum_to(grad * where(zero, 0.0, out * a.to(out.dtype).log()), b._data.shape)  # (a in the result's dtype)
+            gb = grad * where(zero, 0.0, out * a.to(out.dtype).log())  # (a in the result's dtype)
         return ga, gb
 
 
@@ -605,11 +601,11 @@ class Maximum(Op):
         b_loses = x > y if ctx.keep_larger else x < y
         tie = constant(np.broadcast_to(x == y, grad._data.shape))
 
-        def kept(loses, shape):  # (PyTorch builds the shared gradient anew for each input: two WhereBackward0)
+        def kept(loses):  # (PyTorch builds the shared gradient anew for each input: two WhereBackward0)
             shared = where(tie, DivScalar.apply(grad, 2), grad)
-            return sum_to(shared.masked_fill(constant(loses), 0), shape)
-        return (kept(a_loses, a._data.shape) if ctx.needs_input_grad[0] else None,
-                kept(b_loses, b._data.shape) if ctx.needs_input_grad[1] else None)
+            return shared.masked_fill(constant(loses), 0)
+        return (kept(a_loses) if ctx.needs_input_grad[0] else None,
+                kept(b_loses) if ctx.needs_input_grad[1] else None)
 
 
 class Minimum(Maximum):
@@ -636,10 +632,9 @@ class Where(Op):
 
     @staticmethod
     def backward(ctx, grad):
-        sa, sb = ctx.input_shapes
         return (None,
-                sum_to(grad_where(ctx.cond, grad), sa) if ctx.needs_input_grad[1] else None,
-                sum_to(Where.apply(ctx.cond, zeros_like_grad(grad), grad), sb) if ctx.needs_input_grad[2] else None)
+                grad_where(ctx.cond, grad) if ctx.needs_input_grad[1] else None,
+                Where.apply(ctx.cond, zeros_like_grad(grad), grad) if ctx.needs_input_grad[2] else None)
 
 
 def grad_where(keep, grad):
@@ -772,7 +767,7 @@ class CopyFrom(Op):
     @staticmethod
     def backward(ctx, grad):
         shape, dtype = ctx.src_meta
-        g_src = sum_to(grad, shape) if ctx.needs_input_grad[1] else None
+        g_src = grad if ctx.needs_input_grad[1] else None
         return constant(np.zeros_like(grad._data)) if ctx.needs_input_grad[0] else None, g_src  # (zeros_like(grad))
 
 

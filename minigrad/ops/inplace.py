@@ -47,6 +47,29 @@ def inplace(t, fn, *args):
     base = t._base
     if recording:
         check_inplace(t)
+    args, shared = _check_write(t, fn, args)  # ZeroTensor, memory shared within t, the operands
+    if not recording:  # under no_grad (an optimizer step) or without gradients: only the numbers change
+        _set_values(t, fn, args, shared)
+        _bump_version(t)
+        return t
+
+    snapshot = Tensor(t._data.copy())  # the old values, with the old place in the graph
+    snapshot.grad_fn, snapshot._output_nr, snapshot._requires_grad = t.grad_fn, t._output_nr, t.requires_grad
+    out = fn.apply(snapshot, *args)
+    _save_old_values_as_clone(out, snapshot)
+    _write(t, out, fn, args)
+    _bump_version(t)
+    _saved_output_is_now(out, t)
+    if base is None:
+        rebase_history(t, out.grad_fn)
+    else:  # the base changed too: its history gets CopySlices, and the view is seen anew from it
+        _rebase_view(base, t, out)
+    return t
+
+
+def _check_write(t, fn, args):
+    """PyTorch's checks before an in-place op writes into ``t``, in its order. Returns the operands (a ZeroTensor
+    among them as ordinary zeros) and whether some elements of ``t`` are one place in memory (``t`` is expanded)."""
     if t._zerotensor:  # PyTorch's ZeroTensor (zerotensor.py): nothing may be written into it
         raise RuntimeError(zerotensor.IMMUTABLE_COPY if fn is CopyFrom else zerotensor.IMMUTABLE)
     args = tuple(zerotensor.materialized(a) for a in args)  # (a ZeroTensor operand counts as ordinary zeros)
@@ -66,33 +89,34 @@ def inplace(t, fn, *args):
             _check_operand(t, other)
     if fn in (Add, Sub) and len(args) > 1:  # add_(other, alpha=...)
         _check_alpha_in_place(t, args[0], args[1])
-    if not recording:  # under no_grad (an optimizer step) or without gradients: only the numbers change
-        _set_values(t, fn, args, shared)
-        _bump_version(t)
-        return t
+    return args, shared
 
-    snapshot = Tensor(t._data.copy())  # the old values, with the old place in the graph
-    snapshot.grad_fn, snapshot._output_nr, snapshot._requires_grad = t.grad_fn, t._output_nr, t.requires_grad
-    out = fn.apply(snapshot, *args)
-    for s in out.grad_fn._saved:  # PyTorch saves a recorded clone of the old values (original_self): CloneBackward0
+
+def _save_old_values_as_clone(out, snapshot):
+    """Where the op's node saved the old values, PyTorch saves a recorded clone of them (``original_self``: a
+    ``CloneBackward0`` node), so that the write into ``t`` does not change them."""
+    for s in out.grad_fn._saved:
         if s is not None and s.tensor is snapshot and s.packed is None:
             s.tensor = Clone.apply(snapshot)
             s.vc, s.version = s.tensor._vc, s.tensor._vc[0]
-    _write(t, out, fn, args)
-    _bump_version(t)
-    for s in out.grad_fn._saved:  # what the node saved of its output is now `t`
+
+
+def _saved_output_is_now(out, t):
+    """What the op's node saved of its output is now ``t``: its numbers and its version counter."""
+    for s in out.grad_fn._saved:
         if s is not None and s.tensor is None and s.data is out._data:
             s.vc, s.version, s.data = t._vc, t._vc[0], t._data
-    if base is None:
-        rebase_history(t, out.grad_fn)
-    else:  # the base changed too: its history gets CopySlices, and the view is seen anew from it
-        rebase_history(base, CopySlices(base, out.grad_fn, t))
-        t._requires_grad = True
-        inplace_view_refresh(t)
-        for s in out.grad_fn._saved:  # (PyTorch keeps the view's new node with the saved output, weakly)
-            if s is not None and s.tensor is None and s.data is t._data:
-                s.view_node, s.output_nr = weakref.ref(t._grad_fn), 0
-    return t
+
+
+def _rebase_view(base, view, out):
+    """``view`` was changed in place, so its base changed too: the base's history gets ``CopySlices``, and the view a
+    new node onto it (which PyTorch keeps with the saved output, weakly)."""
+    rebase_history(base, CopySlices(base, out.grad_fn, view))
+    view._requires_grad = True
+    inplace_view_refresh(view)
+    for s in out.grad_fn._saved:
+        if s is not None and s.tensor is None and s.data is view._data:
+            s.view_node, s.output_nr = weakref.ref(view._grad_fn), 0
 
 
 def _check_alpha_in_place(t, other, alpha):
@@ -434,10 +458,10 @@ def _warn_expanded(fn, args):
     masked = _expanded_write(fn) == "masked_fill"
     if not masked:
         warnings.warn(EXPANDED_WRITE.format(op="index_put_", example="tensor[indices] = tensor", line=976),
-                      UserWarning, stacklevel=5)
+                      UserWarning, stacklevel=6)
     if masked or (len(keys) == 1 and np.asarray(keys[0]).dtype == bool and value._data.size == 1):
         warnings.warn(EXPANDED_WRITE.format(op="masked_fill_", example="tensor[mask] = scalar", line=2450),
-                      UserWarning, stacklevel=5)  # (x[mask] = number is index_put_ filling: both warn)
+                      UserWarning, stacklevel=6)  # (x[mask] = number is index_put_ filling: both warn)
 
 
 # how PyTorch's clamp_ with a number bound names the integer types (C++'s names)

@@ -6,7 +6,6 @@ import numpy as np
 from .dispatch import Op
 from .._core.tensor_base import TensorBase as Tensor, _warn_once
 from ._fast import add_bias, column_major, mm_mat2_backward
-from ._util import sum_to
 
 _TYPE = {"float32": "float", "float64": "double", "int64": "long", "int32": "int", "float16": "c10::Half"}
 _NAME = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int", "float16": "Half", "bool": "Bool",
@@ -95,7 +94,7 @@ class Addmm(Op):
     def backward(ctx, grad):
         x, w_t = ctx.saved_tensors
         need_bias, need_x, need_w_t = ctx.needs_input_grad[:3]
-        return (sum_to(_times(grad, ctx.beta), ctx.input_shapes[0]) if need_bias else None,
+        return (_times(grad, ctx.beta) if need_bias else None,
                 _times(mm_mat1_backward(grad, w_t, ctx.x_column_major), ctx.alpha) if need_x else None,
                 # x.t().mm(grad):
                 _times(mm_mat2_backward(grad, x, ctx.w_t_column_major), ctx.alpha) if need_w_t else None,
@@ -302,9 +301,8 @@ class Cross(Op):
     @staticmethod
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
-        sa, sb = ctx.input_shapes
-        return (sum_to(Cross.apply(b, grad, ctx.dim), sa) if ctx.needs_input_grad[0] else None,
-                sum_to(Cross.apply(grad, a, ctx.dim), sb) if ctx.needs_input_grad[1] else None, None)
+        return (Cross.apply(b, grad, ctx.dim) if ctx.needs_input_grad[0] else None,
+                Cross.apply(grad, a, ctx.dim) if ctx.needs_input_grad[1] else None, None)
 
 
 def _times_minus(x, y, p):

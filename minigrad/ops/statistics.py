@@ -793,8 +793,8 @@ class Dist(Op):
         def gradient():
             diff = a - b
             return norm_backward(grad, diff, out, ctx.p, tuple(range(diff._data.ndim)))
-        return (sum_to(gradient(), a._data.shape) if ctx.needs_input_grad[0] else None,
-                sum_to(-gradient(), b._data.shape) if ctx.needs_input_grad[1] else None, None)
+        return (gradient() if ctx.needs_input_grad[0] else None,
+                -gradient() if ctx.needs_input_grad[1] else None, None)
 
 
 def dist(a, b, p=2):

@@ -17,7 +17,7 @@ import numpy as np
 from .. import _dtype
 from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor
-from ._util import rounded_once, sum_to
+from ._util import rounded_once
 from .dispatch import as_operand, operands, result, result_type
 from .._core.layout import cast, laid_out
 from .elementwise import AddScalar, MulScalar, filled
@@ -403,11 +403,10 @@ class Remainder(Op):
     @classmethod
     def backward(cls, ctx, grad):
         a, b = ctx.saved_tensors
-        sa, sb = ctx.input_shapes
         gb = None
         if ctx.needs_input_grad[1]:
-            gb = sum_to(-grad * DivRounded.apply(a, b, cls.rounding_mode), sb)  # (a zero gradient, with a graph)
-        return (sum_to(grad, sa) if ctx.needs_input_grad[0] else None), gb
+            gb = -grad * DivRounded.apply(a, b, cls.rounding_mode)  # (a zero gradient, with a graph)
+        return (grad if ctx.needs_input_grad[0] else None), gb
 
 
 class RemainderScalar(Op):
@@ -487,9 +486,8 @@ class Xlogy(Op):
     @staticmethod
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
-        sa, sb = ctx.input_shapes
-        return (sum_to(Xlogy.apply(grad, b).masked_fill((a == 0) & (b <= 0), 0), sa) if ctx.needs_input_grad[0] else None,
-                sum_to(grad * a / b, sb) if ctx.needs_input_grad[1] else None)
+        return (Xlogy.apply(grad, b).masked_fill((a == 0) & (b <= 0), 0) if ctx.needs_input_grad[0] else None,
+                grad * a / b if ctx.needs_input_grad[1] else None)
 
 
 class XlogyOfNumber(Op):
@@ -593,11 +591,11 @@ class Lerp(Op):
         sa, se = ctx.input_shapes[:2]
         need = ctx.needs_input_grad
         if ctx.number is not None:  # (PyTorch: grad * (1 - weight) and grad * weight, plain numbers)
-            return (sum_to(MulScalar.apply(grad, 1 - w), sa) if need[0] else None,
-                    sum_to(MulScalar.apply(grad, w), se) if need[1] else None, None)
-        return (sum_to(grad * filled(1, w).sub_(w), sa) if need[0] else None,
-                sum_to(grad * w, se) if need[1] else None,
-                sum_to(grad * (end - a), ctx.input_shapes[2]) if ctx.number is None and need[2] else None)
+            return (MulScalar.apply(grad, 1 - w) if need[0] else None,
+                    MulScalar.apply(grad, w) if need[1] else None, None)
+        return (grad * filled(1, w).sub_(w) if need[0] else None,
+                grad * w if need[1] else None,
+                grad * (end - a) if ctx.number is None and need[2] else None)
 
 
 class LerpTensor(Lerp):
@@ -637,11 +635,10 @@ class Addcmul(Op):
     @staticmethod
     def backward(ctx, grad):
         t2, t1 = ctx.saved_tensors
-        s, s1, s2 = ctx.input_shapes
         need = ctx.needs_input_grad
-        return (sum_to(grad, s) if need[0] else None,
-                sum_to(grad * MulScalar.apply(t2, ctx.value), s1) if need[1] else None,
-                sum_to(grad * MulScalar.apply(t1, ctx.value), s2) if need[2] else None, None)
+        return (grad if need[0] else None,
+                grad * MulScalar.apply(t2, ctx.value) if need[1] else None,
+                grad * MulScalar.apply(t1, ctx.value) if need[2] else None, None)
 
 
 def no_integer_division(a, t1, t2, value=None):
@@ -675,11 +672,10 @@ class Addcdiv(Op):
     @staticmethod
     def backward(ctx, grad):
         t1, t2 = ctx.saved_tensors
-        s, s1, s2 = ctx.input_shapes
         need = ctx.needs_input_grad
-        return (sum_to(grad, s) if need[0] else None,
-                sum_to(grad * filled(ctx.value, t2).div_(t2), s1) if need[1] else None,  # (an integer t2: the error)
-                sum_to(-grad * (MulScalar.apply(t1, ctx.value) / (t2 * t2)), s2) if need[2] else None, None)
+        return (grad if need[0] else None,
+                grad * filled(ctx.value, t2).div_(t2) if need[1] else None,  # (an integer t2: the error)
+                -grad * (MulScalar.apply(t1, ctx.value) / (t2 * t2)) if need[2] else None, None)
 
 
 def _three_dtype(a, t1, t2):

@@ -50,17 +50,21 @@ class SGD(Optimizer):
                     grad = grad.add(p, alpha=weight_decay)
 
                 if momentum != 0:
-                    state = self.state[p]
-                    buf = state.get("momentum_buffer")
-                    if buf is None:
-                        buf = grad.detach().clone()
-                        state["momentum_buffer"] = buf
-                    else:
-                        buf.mul_(momentum).add_(grad, alpha=1 - dampening)
-                    if nesterov:
-                        grad = grad.add(buf, alpha=momentum)
-                    else:
-                        grad = buf
+                    grad = self._momentum_step(p, grad, momentum, dampening, nesterov)
 
                 p.add_(grad, alpha=-lr)
         return loss
+
+    def _momentum_step(self, p, grad, momentum, dampening, nesterov):
+        """The direction with momentum: ``buf = momentum * buf + (1 - dampening) * grad`` (``grad`` itself at the
+        first step), kept in ``self.state[p]``; Nesterov looks one step ahead, ``grad + momentum * buf``."""
+        state = self.state[p]
+        buf = state.get("momentum_buffer")
+        if buf is None:
+            buf = grad.detach().clone()
+            state["momentum_buffer"] = buf
+        else:
+            buf.mul_(momentum).add_(grad, alpha=1 - dampening)
+        if nesterov:
+            return grad.add(buf, alpha=momentum)
+        return buf
