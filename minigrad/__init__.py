@@ -262,7 +262,7 @@ def is_nonzero(input, /):  # noqa: A002
 
 def result_type(tensor, other):
     """The dtype of ``tensor op other`` (each a tensor or a number), by PyTorch's promotion rules."""
-    from .ops.dispatch import result_type as _result_type
+    from .ops.promotion import result_type as _result_type
     return _result_type(tensor, other)
 
 

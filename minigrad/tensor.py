@@ -1981,7 +1981,7 @@ def _shape_arg(shape):
 
 def _bitwise(fn, name, a, b):
     """``a & b``, ``a | b``, ``a ^ b`` on bool or integer tensors (PyTorch has no float kernel for them)."""
-    from .ops.dispatch import as_operand, result
+    from .ops.promotion import as_operand, result
     b = as_operand(b, a)
     for t in (a, b):
         if t._data.dtype.kind == "f":

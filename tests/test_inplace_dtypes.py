@@ -84,3 +84,20 @@ def test_pow_in_place():
     b = a
     a **= 3
     assert a is b and a._version == 1
+
+
+def test_a_comparison_written_in_place_takes_gradients_of_the_tensors_dtype():
+    """The node of ``v.eq_(w)`` takes the gradient of ``v`` (float32), not of the comparison (bool): the engine casts
+    each gradient to the input metadata of the node it goes to (PyTorch's ``validate_outputs``)."""
+    v1 = minigrad.tensor([[-1.17, -0.82]], requires_grad=True)
+    v4 = v1.clone().eq_(v1)
+    v4.retain_grad()
+    v4.amin().sum().backward(inputs=[v1])
+    assert v4.dtype == minigrad.float32 and v4.grad.dtype == minigrad.float32
+    assert v4.grad.tolist() == [[0.5, 0.5]] and v1.grad.tolist() == [[0.0, 0.0]]
+    x = minigrad.tensor([[1., -2.], [3., 4.]], requires_grad=True)
+    y = x.clone()
+    y[0].lt_(0.0)  # (a view: CopySlices takes the base's gradient)
+    y.sum().backward()
+    assert y.grad_fn.name() == "minigrad::autograd::CopySlices"
+    assert x.grad.dtype == minigrad.float32 and x.grad.tolist() == [[0.0, 0.0], [1.0, 1.0]]

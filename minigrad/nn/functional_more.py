@@ -122,7 +122,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     divided by its norm (raised to ``eps`` without being recorded: the gradient is that of ``x / |x|``),
     then the products are summed."""
     from .. import autograd
-    from ..ops.dispatch import broadcast_shape, result_type
+    from ..ops.promotion import broadcast_shape, result_type
     from ..tensor import _TYPE_NAMES
     common = result_type(x1, x2)
     if not common.is_floating_point:

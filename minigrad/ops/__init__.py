@@ -20,7 +20,7 @@
 """
 from .._core.tensor_base import TensorBase as Tensor
 from ._util import check_not_bool, is_expandable_to, sum_to
-from .dispatch import as_operand, broadcast_shape
+from .promotion import as_operand, broadcast_shape
 from .elementwise import (Abs, Add, AddScalar, binary, Clamp, Clone, CopyFrom, Div, DivMode, DivScalar, Exp, Fill, Log, Maximum, Mul,
                           MulScalar, Neg, Pow, PowScalarBase, PowTensor, Reciprocal, Relu, Rsub, Sigmoid, SigmoidBackward,
                           Sqrt, Sub, Tanh,

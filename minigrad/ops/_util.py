@@ -5,7 +5,7 @@ from .. import _dtype
 from .._dtype import is_expandable_to  # noqa: F401  (re-exported for the op files)
 from .._core.tensor_base import TensorBase as Tensor, _wrap_dim  # noqa: F401  (re-exported for the op files)
 from .._core.layout import cast, laid_out
-from .dispatch import broadcast_shape, operands
+from .promotion import broadcast_shape, operands
 
 
 def float_data(a):

@@ -9,7 +9,8 @@ around every op happens here, not in the ops:
   the node (``autograd/function.py``: ``_record``).  The engine sums each gradient back to its input's shape and
   casts it to its dtype (``autograd/engine.py``: ``validate_outputs``), so a formula need not.
 - ``elementwise`` (PyTorch's ``TensorIterator``): a binary op's numbers in the dtype type promotion gives
-  (``result_type``), the result laid out as PyTorch lays it out, a ZeroTensor operand sent to its own kernel.
+  (``promotion.py``), the result laid out as PyTorch lays it out; a ZeroTensor operand goes to its own kernel
+  (``zerotensor.py``), as PyTorch's ZeroTensor dispatch key sends it.
 """
 import numpy as np
 
@@ -17,7 +18,8 @@ from .. import _dtype
 from ..autograd import grad_mode, profiler
 from ..autograd.function import Function, _record, note_views_made_without_grad
 from .._core.tensor_base import TensorBase as Tensor
-from .._core.layout import laid_out
+from . import zerotensor
+from .promotion import operands, result
 
 
 class Op(Function):
@@ -53,111 +55,36 @@ class kernel_mode:
         np.seterr(**self.numpy)
 
 
-def elementwise(kernel, a, b, zerotensor_kernel=None):
-    """``kernel(x, y)`` on the numbers of tensors ``a`` and ``b`` as ``TensorIterator`` runs a binary op: both in the
-    result's dtype, the result laid out as PyTorch's (``zerotensor_kernel(a, b)`` when one is a ZeroTensor: PyTorch's
-    ZeroTensor dispatch key)."""
-    if zerotensor_kernel is not None and (a._zerotensor or b._zerotensor):
-        return zerotensor_kernel(a, b)
+def elementwise(kernel, a, b, alpha=1):
+    """``kernel(x, alpha * y)`` (a numpy ufunc) on the numbers of tensors ``a`` and ``b`` as ``TensorIterator`` runs a
+    binary op: both in the dtype type promotion gives, the result laid out as PyTorch's."""
+    if a._zerotensor or b._zerotensor:  # PyTorch's ZeroTensor dispatch key: zeros have kernels of their own
+        return zerotensor_kernel(kernel, a, b, alpha)
+    if kernel is np.true_divide and a._data.dtype.kind != "f" and b._data.dtype.kind != "f":
+        return _divided_as_floats(a, b)
     x, y = operands(a, b)
+    if alpha != 1:  # add's and sub's alpha (a bool result reads it as a bool: 2 is True)
+        y = (bool(alpha) if x.dtype == np.bool_ else alpha) * y
     return result(a, b, kernel(x, y))
 
 
-def as_operand(x, like):
-    """A Python number next to a tensor becomes a 0-dim tensor that needs no gradient (as in PyTorch).
-
-    PyTorch calls it a "wrapped number" and makes a new one for every ``x * 2``; it shows up in
-    ``next_functions`` as ``(None, 0)``.  minigrad gives it the dtype of the result at once
-    (``float32_tensor * 2.5`` stays float32); PyTorch keeps it as float64 (``grad_fn._saved_other``
-    shows it so) and casts it inside the kernel, which gives the same numbers.  A numpy array becomes a tensor as it is.
-    """
-    if isinstance(x, Tensor):
-        return x
-    if isinstance(x, np.ndarray):
-        return Tensor(x)
-    if isinstance(x, (int, float)) and like._data.dtype.kind == "f":  # a number next to a float tensor: its dtype
-        t = Tensor(np.asarray(x, like._data.dtype))
-    else:
-        t = Tensor(np.asarray(x, dtype=result_type(like, x).numpy))
-    if isinstance(x, (bool, int, float)):
-        t._wrapped_number = x  # grad_fn._saved_other shows it as PyTorch keeps it (autograd/function.py: _shown)
-    return t
+def with_number(kernel, a, number):
+    """``kernel(x, number)``, the number in ``a``'s dtype: a constant of a formula PyTorch writes in C++ (``grad * 2``)."""
+    if a._zerotensor:  # (its kernel takes the number as PyTorch wraps it: a float64 or int64 0-dim tensor)
+        return zerotensor_kernel(kernel, a, Tensor(np.asarray(number)))
+    return Tensor(np.asarray(kernel(a._data, np.asarray(number, a._data.dtype))))
 
 
-
-def result_type(a, b):
-    """The dtype of ``a op b`` (PyTorch's type promotion, for the dtypes minigrad has).
-
-    ``a`` and ``b`` are Tensors or Python numbers.  A Python number never widens a tensor of
-    its own category (``float32_tensor * 2.5`` stays float32); an integer tensor combined with a
-    float number becomes the default float dtype.  A 0-dim tensor behaves like a number when the
-    other operand is a tensor with dimensions (PyTorch's rule for "wrapped" scalars).
-    """
-    def describe(x):  # (dtype, category: 0 bool, 1 integer, 2 floating point, presence: 2 tensor, 1 0-dim, 0 number)
-        if isinstance(x, Tensor):
-            d = x.dtype
-            kind = 2 if d.is_floating_point else (0 if d is _dtype.bool_ else 1)
-            return d, kind, (2 if x._data.ndim > 0 else 1)
-        if isinstance(x, bool):
-            return _dtype.bool_, 0, 0
-        if isinstance(x, int):
-            return _dtype.int64, 1, 0
-        return _dtype.get_default_dtype(), 2, 0
-
-    (da, ka, pa), (db, kb, pb) = describe(a), describe(b)
-    if ka != kb:  # a higher category wins; a float number over an int tensor gives the default float
-        hi, hp = (da, pa) if ka > kb else (db, pb)
-        if hp == 0 and hi.is_floating_point:
-            return _dtype.get_default_dtype()
-        return hi
-    if pa != pb:  # same category: the operand with more "presence" (tensor > 0-dim > number) decides
-        return da if pa > pb else db
-    return _dtype.from_numpy_dtype(np.promote_types(da.numpy, db.numpy))
+def zerotensor_kernel(kernel, a, b, alpha=1):
+    """``a op b`` where one of them is a ZeroTensor: PyTorch's kernels for it (``zerotensor.py``)."""
+    if kernel is np.multiply:
+        return zerotensor.mul(a, b)
+    if kernel is np.true_divide:
+        return zerotensor.div(a, b)
+    return zerotensor.add(a, b, alpha if kernel is np.add else -alpha)
 
 
-
-def operands(a, b):
-    """``a``'s and ``b``'s numbers in the dtype PyTorch computes ``a op b`` in: its ``TensorIterator`` casts both to
-    the result dtype first, so ``float32_tensor % float64_0dim_tensor`` is computed in float32 (numpy would compute
-    in float64 and round the result, which can differ in the last bit, or across a discontinuity)."""
-    x, y = a._data, b._data
-    if x.dtype == y.dtype:
-        return x, y
-    dtype = result_type(a, b).numpy
-    return (x if x.dtype == dtype else x.astype(dtype)), (y if y.dtype == dtype else y.astype(dtype))
-
-
-
-def result(a, b, out):
-    """numpy's result ``out`` of ``a op b`` as PyTorch's: in PyTorch's layout (``_core/layout.py``, only when an
-    operand is not plainly row-major), cast to PyTorch's result dtype when the operands' dtypes differ."""
-    if out.ndim > 1 and not (plainly_row_major(a._data) and plainly_row_major(b._data)):
-        out = laid_out(out, a._data, b._data)
-    if a._data.dtype == b._data.dtype:
-        return Tensor(out)
-    return Tensor(np.asarray(out, dtype=result_type(a, b).numpy))
-
-
-
-def broadcast_shape(a, b):
-    """The broadcast shape of two tensors, with PyTorch's error message when there is none."""
-    sa, sb = a._data.shape, b._data.shape
-    if sa == sb or not sb:  # (a 0-dim tensor, like a number, broadcasts to any shape)
-        return sa
-    if not sa:
-        return sb
-    n = max(len(sa), len(sb))
-    pa, pb = (1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb
-    for i in reversed(range(n)):  # (PyTorch's infer_size checks from the last dim: the message names that one)
-        x, y = pa[i], pb[i]
-        if x != y and x != 1 and y != 1:
-            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) at non-singleton "
-                               f"dimension {i}")
-    return tuple(max(x, y) if 0 not in (x, y) else 0 for x, y in zip(pa, pb))
-
-
-
-
-def plainly_row_major(x):
-    """Row-major with no dim of size 1 (or a 0-dim operand): numpy and PyTorch lay out such a result alike."""
-    return x.ndim == 0 or (x.flags.c_contiguous and 1 not in x.shape)
+def _divided_as_floats(a, b):
+    """``int / int``: a tensor of the default float dtype, both divided in it (PyTorch's true division)."""
+    dtype = _dtype.get_default_dtype().numpy
+    return Tensor(np.true_divide(a._data.astype(dtype), b._data.astype(dtype)))

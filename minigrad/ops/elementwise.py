@@ -7,12 +7,12 @@ higher-order gradients.  Broadcasting: the engine sums each gradient back to its
 import numpy as np
 
 from .. import _dtype
-from .dispatch import Op
+from .dispatch import Op, elementwise, with_number
 from .._core.tensor_base import TensorBase as Tensor
 from ._fast import keep_or_zero
 from .._core.layout import cast, laid_out
 from ._util import alpha_check, check_not_bool, constant, float_data, rounded_once
-from .dispatch import as_operand, broadcast_shape, operands, result, result_type
+from .promotion import as_operand, broadcast_shape, operands, result, result_type
 from . import zerotensor
 
 
@@ -24,12 +24,7 @@ class Add(Op):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.alpha = alpha
-        if a._zerotensor or b._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
-            return zerotensor.add(a, b, alpha)
-        x, y = operands(a, b)
-        if x.dtype == np.bool_:  # (bools: PyTorch's kernel reads alpha as a bool, 2 as True; + is "or")
-            alpha = bool(alpha)
-        return result(a, b, x + y if alpha == 1 else x + alpha * y)
+        return elementwise(np.add, a, b, alpha)
 
     @staticmethod
     def backward(ctx, grad):
@@ -48,10 +43,7 @@ class Sub(Op):
     def forward(ctx, a, b, alpha=1):
         check_not_bool(a, b, "Subtraction")
         ctx.alpha = alpha
-        if a._zerotensor or b._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
-            return zerotensor.add(a, b, -alpha)
-        x, y = operands(a, b)
-        return result(a, b, x - y if alpha == 1 else x - alpha * y)
+        return elementwise(np.subtract, a, b, alpha)
 
     @staticmethod
     def backward(ctx, grad):
@@ -82,11 +74,8 @@ class Mul(Op):
     @staticmethod
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad
-        ctx.save_for_backward(b if need_a else None, a if need_b else None)
-        if a._zerotensor or b._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
-            return zerotensor.mul(a, b)
-        x, y = operands(a, b)
-        return result(a, b, x * y)
+        ctx.save_for_backward(b if need_a else None, a if need_b else None)  # (each only if the other needs it)
+        return elementwise(np.multiply, a, b)
 
     @staticmethod
     def backward(ctx, grad):
@@ -106,9 +95,7 @@ class MulScalar(Op):
     @staticmethod
     def forward(ctx, a, number):
         ctx.number = number
-        if a._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
-            return zerotensor.mul(a, Tensor(np.asarray(number)))
-        return Tensor(np.asarray(a._data * np.asarray(number, a._data.dtype)))
+        return with_number(np.multiply, a, number)
 
     @staticmethod
     def backward(ctx, grad):
@@ -121,9 +108,7 @@ class AddScalar(Op):
 
     @staticmethod
     def forward(ctx, a, number):
-        if a._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
-            return zerotensor.add(a, Tensor(np.asarray(number)))
-        return Tensor(np.asarray(a._data + np.asarray(number, a._data.dtype)))
+        return with_number(np.add, a, number)
 
     @staticmethod
     def backward(ctx, grad):
@@ -151,12 +136,7 @@ class Div(Op):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(b, a if ctx.needs_input_grad[1] else None)
-        if a._zerotensor or b._zerotensor:  # PyTorch's ZeroTensor kernel (zerotensor.py)
-            return zerotensor.div(a, b)
-        if a._data.dtype.kind != "f" and b._data.dtype.kind != "f":  # int / int is a float tensor, divided in it
-            dtype = _dtype.get_default_dtype().numpy
-            return Tensor(np.true_divide(a._data.astype(dtype), b._data.astype(dtype)))
-        return result(a, b, np.true_divide(*operands(a, b)))
+        return elementwise(np.true_divide, a, b)
 
     @staticmethod
     def backward(ctx, grad):
@@ -654,8 +634,8 @@ def zeros_like_grad(grad):
 def where(condition, input=None, other=None):  # noqa: A002
     """``where(cond, a, b)``: elements of ``a`` where ``cond`` is true, else of ``b``.  ``where(cond)`` alone is
     ``cond.nonzero(as_tuple=True)``, as in PyTorch."""
-    from .dispatch import as_operand
-    from .dispatch import broadcast_shape
+    from .promotion import as_operand
+    from .promotion import broadcast_shape
     if input is None and other is None:
         return condition.nonzero(as_tuple=True)
     if input is None or other is None:
@@ -758,7 +738,7 @@ class CopyFrom(Op):
         src_data = src._data if isinstance(src, Tensor) else np.asarray(src)
         if isinstance(src, Tensor) and src_data.shape != a._data.shape:
             from ._util import is_expandable_to
-            from .dispatch import broadcast_shape
+            from .promotion import broadcast_shape
             if not is_expandable_to(src_data.shape, a._data.shape):
                 broadcast_shape(a, src)  # PyTorch's "The size of tensor a (3) must match ..."
         ctx.src_meta = (src_data.shape, src.dtype if isinstance(src, Tensor) else None)

@@ -10,7 +10,6 @@ import numpy as np
 
 from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
-from ._util import sum_to
 from .._core.layout import laid_out
 from .activation import LogSigmoid
 from .elementwise import AddScalar, DivScalar, grad_where
@@ -95,7 +94,7 @@ class BinaryCrossEntropyBackward(Op):
         g_grad = g_p = g_t = None
         if need_grad:
             g_grad = (p - t) / ((p + eps) * (1 - p + eps)) * gg
-            g_grad = sum_to(_weighted_mean(g_grad, ctx), ctx.input_shapes[0])
+            g_grad = _weighted_mean(g_grad, ctx)
         if need_p:
             g_p = (p * p - 2 * p * t + t) / ((p + eps) ** 2 * (1 - p + eps) ** 2) * (grad * gg)
             g_p = _weighted_mean(g_p, ctx)
@@ -224,7 +223,7 @@ class LossBackward(Op):
         need_grad, need_input, need_target, _, _ = ctx.needs_input_grad
         d_input = gg * grad * Tensor(np.asarray(ctx.second * ctx.scale, dtype=input._data.dtype)) \
             if need_input or need_target else None
-        return (sum_to(ctx.op.apply(gg, input, target, ctx.reduction, ctx.param), ctx.input_shapes[0])
+        return (ctx.op.apply(gg, input, target, ctx.reduction, ctx.param)
                 if need_grad else None,
                 d_input if need_input else None, -d_input if need_target else None, None, None)
 

@@ -26,7 +26,7 @@ from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor
 from ._fast import update_in_place
 from .._core.layout import dense, empty_strided
 from ._util import alpha_check, check_not_bool, view_of
-from .dispatch import broadcast_shape, result_type
+from .promotion import broadcast_shape, result_type
 from . import zerotensor
 from .elementwise import Add, Clamp, ClampMax, ClampMin, Clone, CopyFrom, Div, Mul, Sub
 
@@ -70,9 +70,8 @@ def inplace(t, fn, *args):
 def _check_write(t, fn, args):
     """PyTorch's checks before an in-place op writes into ``t``, in its order. Returns the operands (a ZeroTensor
     among them as ordinary zeros) and whether some elements of ``t`` are one place in memory (``t`` is expanded)."""
-    if t._zerotensor:  # PyTorch's ZeroTensor (zerotensor.py): nothing may be written into it
-        raise RuntimeError(zerotensor.IMMUTABLE_COPY if fn is CopyFrom else zerotensor.IMMUTABLE)
-    args = tuple(zerotensor.materialized(a) for a in args)  # (a ZeroTensor operand counts as ordinary zeros)
+    zerotensor.check_writable(t, copy=fn is CopyFrom)
+    args = zerotensor.materialized(args)  # (a ZeroTensor operand counts as ordinary zeros)
     if hasattr(fn, "check_in_place_arguments"):  # (cumsum_'s dim and dtype: before the memory is looked at)
         fn.check_in_place_arguments(t, *args)
     if fn is Sub:  # (before the operands' shapes: PyTorch refuses bools first)
@@ -102,7 +101,9 @@ def _save_old_values_as_clone(out, snapshot):
 
 
 def _saved_output_is_now(out, t):
-    """What the op's node saved of its output is now ``t``: its numbers and its version counter."""
+    """The op's output is now ``t``: what its node saved of it is ``t``'s numbers and version counter, and the
+    gradient it takes is of ``t``'s dtype (a comparison written into a float ``t``: PyTorch's input metadata)."""
+    out.grad_fn._output_meta = ((t._data.shape, t._data.dtype),)
     for s in out.grad_fn._saved:
         if s is not None and s.tensor is None and s.data is out._data:
             s.vc, s.version, s.data = t._vc, t._vc[0], t._data
@@ -213,6 +214,7 @@ class CopySlices(Node):
             anomaly_mode.store_stack(self)
         self.fn = fn
         self.base_shape, self.base_strides = base._data.shape, base._data.strides
+        self._output_meta = ((base._data.shape, base._data.dtype),)  # (the gradient it takes: the base's)
         self.view_geometry = geometry_of(view, base)  # (view.sizes(), strides(), storage offset)
 
     def apply(self, grad):

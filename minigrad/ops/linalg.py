@@ -209,7 +209,7 @@ def matmul(a, b, name="matmul"):  # (name: F.linear's messages say "linear")
     reshaped into one batch dim and multiplied by ``bmm``; but a 3-D batch of one that requires grad,
     against a larger batch, is squeezed first (``SqueezeBackward1``) and the product folded.
     """
-    from .dispatch import as_operand
+    from .promotion import as_operand
     from .inplace import inplace_view
     from .shape import SqueezeDimInPlace, UnsafeView
     a, b = as_operand(a, b), as_operand(b, a)
@@ -245,7 +245,7 @@ def matmul(a, b, name="matmul"):  # (name: F.linear's messages say "linear")
     k = a._data.shape[-1]
     k2 = b._data.shape[-2] if db > 1 else b._data.shape[0]
     p = b._data.shape[-1] if db > 1 else 1
-    from .dispatch import broadcast_shape
+    from .promotion import broadcast_shape
     batch = broadcast_shape(Tensor(np.empty(a._data.shape[:-2])), Tensor(np.empty(b._data.shape[:-2])))
     size = int(np.prod(batch))
     a3 = a.expand(batch + (n, k)).reshape(size, n, k)
@@ -330,7 +330,7 @@ def _times_minus(x, y, p):
 
 def cross(a, b, dim=None):
     from .._core.tensor_base import _wrap_dim
-    from .dispatch import broadcast_shape
+    from .promotion import broadcast_shape
     shape = broadcast_shape(a, b)
     if dim is None:  # the first dim of size 3 (torch.linalg.cross takes the last one); PyTorch warns once per process
         _warn_once("Using minigrad.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "

@@ -6,8 +6,8 @@ import numpy as np
 
 from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
-from ._util import constant, sum_to
-from .dispatch import result_type
+from ._util import constant
+from .promotion import result_type
 from .elementwise import DivScalar, MulScalar
 from .._core.layout import laid_out
 from .statistics import Norm
@@ -86,7 +86,7 @@ class MseLossBackward(Op):
         # derivatives.yaml: grad_output: mse_loss_backward(grad, self, target, reduction)  (summed to grad_output's
         #                   shape by the engine), self: mse_loss_double_backward(grad * grad_output, self, reduction),
         #                   target: -mse_loss_double_backward(grad * grad_output, target, reduction)
-        return (sum_to(MseLossBackward.apply(gg, input, target, ctx.reduction), ctx.input_shapes[0])
+        return (MseLossBackward.apply(gg, input, target, ctx.reduction)
                 if need_grad else None,
                 _mse_loss_double_backward(gg * grad, input, ctx.reduction) if need_input else None,
                 -_mse_loss_double_backward(gg * grad, target, ctx.reduction) if need_target else None, None)

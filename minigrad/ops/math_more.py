@@ -24,7 +24,7 @@ from .. import _dtype
 from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 from ._util import compare, float_data, rounded_once
-from .dispatch import as_operand, operands, result_type
+from .promotion import as_operand, operands, result_type
 from .elementwise import AddScalar, MulScalar, PowScalarBase, SubScalar, Where, constant, filled
 from .._core.layout import laid_out
 from .unary import NoDerivative, _quiet, _SelfUnary
@@ -796,7 +796,7 @@ def isreal_values(a):
 
 def _integer_op(fn, name, a, b):
     """gcd and lcm: integer tensors only (PyTorch names the kernel in its error)."""
-    from .dispatch import broadcast_shape
+    from .promotion import broadcast_shape
     dtype = result_type(a, b)
     if dtype.is_floating_point or dtype is _dtype.bool_:
         raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_TYPE_NAMES[dtype.name]}\'')
@@ -888,7 +888,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False, position=1):
     check_tensor("isclose", b, position)
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"{_TYPE_NAMES[a._data.dtype.name]} did not match {_TYPE_NAMES[b._data.dtype.name]}")
-    from .dispatch import broadcast_shape
+    from .promotion import broadcast_shape
     broadcast_shape(a, b)
     out = Tensor(laid_out(np.isclose(a._data, b._data, rtol=rtol, atol=atol, equal_nan=equal_nan), a._data, b._data))
     out._vc[0] = 1  # (PyTorch computes a == b, then |= the tolerance test in place: its _version is 1)

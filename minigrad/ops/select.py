@@ -18,8 +18,8 @@ from .. import _dtype
 from .dispatch import Op
 from ..devices import contiguous_format
 from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor, _warn_once, _wrap_dim
-from ._util import reduced_dims, sum_to
-from .dispatch import broadcast_shape
+from ._util import reduced_dims
+from .promotion import broadcast_shape
 from .elementwise import MulScalar
 from .._core.layout import cast, empty_strided
 from .shape import DiagonalGrad, IndexAddGrad, MaskedScatterGrad, PutGrad, cat, diagonal_view, stack, view_of
@@ -56,7 +56,7 @@ class MaskedFill(Op):
         # derivatives.yaml: self: grad.masked_fill(mask, 0) (MaskedFillBackward0 under create_graph; summed
         # to self's shape by the engine where the mask broadcast self); value (a 0-dim tensor):
         # masked_fill_backward(grad, mask) = grad.masked_select(mask).sum()
-        g_self = sum_to(MaskedFill.apply(grad, ctx.mask, 0), ctx.input_shapes[0]) if ctx.needs_input_grad[0] else None
+        g_self = MaskedFill.apply(grad, ctx.mask, 0) if ctx.needs_input_grad[0] else None
         g_value = MaskedSelect.apply(grad, ctx.mask).sum() if ctx.needs_input_grad[2] else None
         return g_self, None, g_value
 
@@ -92,7 +92,7 @@ class MaskedScatter(Op):
     def backward(ctx, grad):
         g_self = g_source = None
         if ctx.needs_input_grad[0]:  # derivatives.yaml: grad.masked_fill(mask, 0)
-            g_self = sum_to(MaskedFill.apply(grad, ctx.mask, 0), ctx.input_shapes[0])
+            g_self = MaskedFill.apply(grad, ctx.mask, 0)
         if ctx.needs_input_grad[2]:
             g_source = MaskedScatterBackward.apply(grad, ctx.mask, ctx.source_shape)
         return g_self, None, g_source
@@ -880,11 +880,11 @@ class MaskedSelect(Op):
     @staticmethod
     def backward(ctx, grad):
         a, = ctx.saved_tensors
-        return sum_to(MaskedScatterGrad.of(grad, ctx.mask.shape, ctx.mask), a.shape), None
+        return MaskedScatterGrad.of(grad, ctx.mask.shape, ctx.mask), None
 
 
 def masked_select(t, mask):
-    from .dispatch import broadcast_shape
+    from .promotion import broadcast_shape
     if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     broadcast_shape(mask, t)  # (PyTorch names the mask first in its error)
@@ -1036,7 +1036,7 @@ def meshgrid(*tensors, indexing=None):
 def broadcast_tensors(*tensors):
     """``torch.broadcast_tensors(a, b)``: each expanded to the common shape; one that has it already is
     returned as it is (PyTorch too)."""
-    from .dispatch import broadcast_shape
+    from .promotion import broadcast_shape
     shape = ()
     for t in tensors:
         shape = broadcast_shape(Tensor(np.empty(shape)), t)

@@ -13,7 +13,7 @@ from .dispatch import Op
 from .._core.tensor_base import TensorBase as Tensor, cpp_type_name
 from ._out import write_out
 from ._util import _wrap_dim, is_expandable_to, sum_to, view_of
-from .dispatch import result_type
+from .promotion import result_type
 from .._core.layout import cast, dense_strides, dims_fastest_first, like, with_strides
 
 
@@ -320,28 +320,8 @@ class Expand(Op):
 
     @staticmethod
     def forward(ctx, a, sizes):
-        shape = a._data.shape
-        if len(sizes) < len(shape):
-            kind = cpp_type_name(a)
-            raise RuntimeError(f"expand({kind}{{{list(shape)}}}, size={list(sizes)}): the number of "
-                               f"sizes provided ({len(sizes)}) must be greater or equal to the number of dimensions "
-                               f"in the tensor ({len(shape)})")
-        lead = len(sizes) - len(shape)
-        target = []
-        for i in reversed(range(len(sizes))):  # (from the last dim, as PyTorch's inferExpandGeometry)
-            s, old = sizes[i], shape[i - lead] if i >= lead else None
-            if s == -1:
-                if old is None:
-                    raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, "
-                                       f"non-existing dimension {i}")
-                s = old
-            elif old is not None and old != s and old != 1:
-                raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing size ({old}) at "
-                                   f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
-                                   f"{list(shape)}")
-            target.insert(0, s)
-        ctx.shape = shape
-        return view_of(a, expanded(a._data, tuple(target)))
+        ctx.shape = a._data.shape
+        return view_of(a, expanded(a._data, expand_target(a, sizes)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -373,6 +353,33 @@ class IndexGrad(Op):
     @staticmethod
     def backward(ctx, g):
         return g[ctx.key], None, None
+
+
+def expand_target(a, sizes):
+    """The shape ``a.expand(*sizes)`` gives: ``sizes``, a -1 keeping the size ``a`` has (PyTorch's
+    ``inferExpandGeometry``), with PyTorch's errors when ``a`` cannot be expanded to it."""
+    shape = a._data.shape
+    if -1 not in sizes and is_expandable_to(shape, sizes):  # (the usual case)
+        return tuple(sizes)
+    if len(sizes) < len(shape):
+        raise RuntimeError(f"expand({cpp_type_name(a)}{{{list(shape)}}}, size={list(sizes)}): the number of "
+                           f"sizes provided ({len(sizes)}) must be greater or equal to the number of dimensions "
+                           f"in the tensor ({len(shape)})")
+    lead = len(sizes) - len(shape)
+    target = []
+    for i in reversed(range(len(sizes))):  # (from the last dim, as PyTorch's inferExpandGeometry)
+        s, old = sizes[i], shape[i - lead] if i >= lead else None
+        if s == -1:
+            if old is None:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, "
+                                   f"non-existing dimension {i}")
+            s = old
+        elif old is not None and old != s and old != 1:
+            raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing size ({old}) at "
+                               f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
+                               f"{list(shape)}")
+        target.insert(0, s)
+    return tuple(target)
 
 
 class SelectGrad(IndexGrad):
@@ -704,7 +711,7 @@ class IndexPut(Op):
         # PyTorch's formula: grad.index_put(indices, zeros_like(values)) for x, grad.index(indices) for value
         zeros = Tensor(np.zeros(ctx.value_shape, grad._data.dtype))
         ga = IndexPut.apply(grad, ctx.key, zeros) if ctx.needs_input_grad[0] else None
-        gv = sum_to(grad[ctx.key], ctx.value_shape) if ctx.needs_input_grad[2] else None
+        gv = grad[ctx.key] if ctx.needs_input_grad[2] else None
         return ga, None, gv
 
 
@@ -724,7 +731,7 @@ class IndexPutAccumulate(IndexPut):
 
     @staticmethod
     def backward(ctx, grad):
-        gv = sum_to(grad[ctx.key], ctx.value_shape) if ctx.needs_input_grad[2] else None
+        gv = grad[ctx.key] if ctx.needs_input_grad[2] else None
         return (grad if ctx.needs_input_grad[0] else None), None, gv
 
 
@@ -783,7 +790,7 @@ def setitem(t, key, value):
     A value of another shape is first seen without its leading size-1 dims (``ViewBackward0``),
     then expanded to the written shape (``ExpandBackward0``), as PyTorch's ``copy_to`` does."""
     from ..autograd import grad_mode
-    from .dispatch import as_operand
+    from .promotion import as_operand
     from .inplace import OVERLAP, SHARED_PLACE, check_inplace, has_internal_overlap, inplace, overlaps
     from .elementwise import CopyFrom
     key = sequence_as_tuple(key)

@@ -18,7 +18,7 @@ from ..autograd import grad_mode
 from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 from ._util import _wrap_dim, check_not_bool, constant, dims_arg, reduced_dims, sum_to
-from .dispatch import broadcast_shape, result_type
+from .promotion import broadcast_shape, result_type
 from .elementwise import DivScalar, MulScalar, Where
 from .linalg import Dot, tensordot
 from .reduce import _return_type, _unreduce
@@ -866,7 +866,7 @@ class CdistGrad(Op):
             step = np.where((d == 0) | (diff == 0), 0, np.sign(diff) * (np.abs(diff) / d) ** (p - 1))
         else:
             step = np.where(d == 0, 0, diff * np.abs(diff) ** (p - 2) / d ** (p - 1))
-        return sum_to(Tensor(np.asarray((step * g).sum(-2), x1._data.dtype)), x1._data.shape)
+        return sum_to(Tensor(np.asarray((step * g).sum(-2), x1._data.dtype)), x1._data.shape)  # (its output is x1's shape)
 
     @staticmethod
     def backward(ctx, grad):

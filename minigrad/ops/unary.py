@@ -18,7 +18,7 @@ from .. import _dtype
 from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor
 from ._util import rounded_once
-from .dispatch import as_operand, operands, result, result_type
+from .promotion import as_operand, operands, result, result_type
 from .._core.layout import cast, laid_out
 from .elementwise import AddScalar, MulScalar, filled
 
@@ -603,7 +603,7 @@ class LerpTensor(Lerp):
 
 
 def lerp(a, end, weight):
-    from .dispatch import broadcast_shape
+    from .promotion import broadcast_shape
     if not a.dtype.is_floating_point:  # (PyTorch's kernels are for floats only)
         kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_TYPE_NAMES[a.dtype.name]}\'')
@@ -680,14 +680,14 @@ class Addcdiv(Op):
 
 def _three_dtype(a, t1, t2):
     """The result dtype of three operands: PyTorch's promotion of ``a`` and ``t1``, then with ``t2``."""
-    from .dispatch import result_type
+    from .promotion import result_type
     first = Tensor(np.empty((1,) if a._data.ndim or t1._data.ndim else (), result_type(a, t1).numpy))
     return result_type(first, t2).numpy
 
 
 def pointwise3(fn, a, t1, t2, value):
     """``addcmul`` / ``addcdiv``: the three shapes broadcast (PyTorch's error otherwise)."""
-    from .dispatch import broadcast_shape
+    from .promotion import broadcast_shape
     broadcast_shape(Tensor(np.empty(broadcast_shape(a, t1))), t2)
     if fn is Addcmul and _three_dtype(a, t1, t2) == np.bool_:
         raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")

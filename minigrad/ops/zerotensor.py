@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import _dtype
 from .._core.tensor_base import TensorBase as Tensor
-from .dispatch import broadcast_shape, result_type
+from .promotion import broadcast_shape, result_type
 
 IMMUTABLE = ("ZeroTensors are immutable. Please use the materialized zero tensor obtained using .clone() if you "
              "want a mutable tensor.")
@@ -67,6 +67,11 @@ def div(a, b):
     return Tensor(np.full(shape, np.inf, dtype))       # y / 0, whatever the sign of y (as in PyTorch)
 
 
+def sub(a, b, alpha=1):
+    """``a - alpha * b`` where one of them is a ZeroTensor."""
+    return add(a, b, -alpha)
+
+
 def add(a, b, alpha=1):
     """``a + alpha * b`` where one of them is a ZeroTensor (PyTorch: ``maybe_add_maybe_sub``; ``a - b`` is
     ``alpha=-1``): the other operand, copied."""
@@ -79,7 +84,18 @@ def add(a, b, alpha=1):
     return Tensor(np.array(np.broadcast_to(a._data, shape), dtype))  # (b is ignored, alpha too)
 
 
-def materialized(t):
+def check_writable(t, copy=False):
+    """An in-place op may not write into a ZeroTensor (``copy``: ``copy_``'s own words)."""
+    if t._zerotensor:
+        raise RuntimeError(IMMUTABLE_COPY if copy else IMMUTABLE)
+
+
+def materialized(operands):
+    """The operands of an in-place op, each ZeroTensor as PyTorch's fallback gives it (``_materialized``)."""
+    return tuple([_materialized(t) for t in operands])
+
+
+def _materialized(t):
     """What PyTorch's fallback gives an op that writes into another tensor: ordinary zeros in the place of a
     ZeroTensor operand (the same node in the graph)."""
     if not isinstance(t, Tensor) or not t._zerotensor or (t._requires_grad and t.grad_fn is None):
