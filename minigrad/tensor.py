@@ -113,7 +113,8 @@ class Tensor(TensorBase):
     @grad_fn.setter
     def grad_fn(self, node):
         self._grad_fn = node
-        self._view_version = self._vc[0]
+        if self._base is not None:  # a view's history is up to date with its base's from now on
+            self._view_version = self._vc[0]
 
     @property
     def output_nr(self):

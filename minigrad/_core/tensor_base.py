@@ -46,14 +46,12 @@ def register_tensor_class(cls):
 
 
 class TensorBase:
-    __slots__ = ("_data", "_vc", "__weakref__", "__dict__")
+    # the values, their version counter, and what autograd keeps about every tensor (set in __init__)
+    __slots__ = ("_data", "_vc", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_wrapped_number", "__weakref__",
+                 "__dict__")
 
-    # What autograd keeps about a tensor (PyTorch: its AutogradMeta, made only when needed). A new tensor
+    # What autograd keeps about some tensors (PyTorch: its AutogradMeta, made only when needed). A new tensor
     # has the values below, kept on the class; a tensor that sets one keeps its own.
-    _requires_grad = False             # set by requires_grad=True or requires_grad_(), for a leaf
-    _grad_fn = None                    # the node that made this tensor (None for a leaf): see grad_fn
-    _output_nr = 0                     # which output of grad_fn this tensor is
-    _grad = None                       # .grad
     _retains_grad = False              # retain_grad() was called
     _hooks = None                      # a leaf's hooks (register_hook), run by its AccumulateGrad
     _grad_accumulator = None           # a weak reference to the leaf's AccumulateGrad node
@@ -67,7 +65,6 @@ class TensorBase:
     #                                    ops/inplace.py, view_rebase_message)
     # marks a few tensors carry
     _zerotensor = False                # PyTorch's ZeroTensor: zeros never written to memory (ops/zerotensor.py)
-    _wrapped_number = None             # the Python number a 0-dim tensor stands for in x * 2 (ops/_util.py, as_operand)
     name = None                        # (named tensors: minigrad has none)
 
     def __new__(cls, *args, **kwargs):
@@ -78,6 +75,11 @@ class TensorBase:
         """A tensor of ``data`` (a numpy array, kept as it is, or numbers), with its own version counter."""
         self._data = data if type(data) is np.ndarray and data.size else _as_array(data)
         self._vc = new_counter()       # the version counter, shared with views: bumped by in-place ops
+        self._grad_fn = None           # the node that made this tensor (None for a leaf): see grad_fn
+        self._output_nr = 0            # which output of grad_fn this tensor is
+        self._grad = None              # .grad
+        self._requires_grad = False    # a leaf's requires_grad (requires_grad=True or requires_grad_())
+        self._wrapped_number = None    # the Python number a 0-dim tensor stands for in x * 2 (ops/promotion.py)
         if requires_grad:
             _require_grad(self)
 

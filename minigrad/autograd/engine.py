@@ -14,6 +14,7 @@
 ``minigrad.viz.BackwardStepper`` shows the same steps one at a time.  PyTorch's engine is C++ with
 worker threads per device, a ready queue per thread and streams; the order on one CPU is the same.
 """
+import contextlib
 import heapq
 import itertools
 import threading
@@ -211,8 +212,7 @@ class GraphTask:
     def run(self):
         _running.tasks.append(self)  # (a node's backward may run a backward of its own: utils.checkpoint does)
         try:
-            # inf * 0 and x / 0 in backward formulas give nan / inf silently, as in PyTorch
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            with _numpy_quiet(True):  # inf * 0 and x / 0 in backward formulas give nan / inf silently, as in PyTorch
                 for _ in self.steps(trace=False):  # (never yields: there is nothing to wait for)
                     pass
         finally:
@@ -270,24 +270,37 @@ class GraphTask:
         """A node with hooks, or your own Function's: the hooks and your backward run in your numpy error state
         (its warnings show), the built-in formulas in the engine's (PyTorch's kernels warn of no inf or nan)."""
         if node._pre_hooks:
-            with np.errstate(**self.user_errstate):
+            with _numpy_quiet(False, self.user_errstate):
                 for hook in list(node._pre_hooks.values()):
                     new = hook(tuple(grads))
                     if new is not None:
                         grads = list(new)
         if node._user_code:
-            with np.errstate(**self.user_errstate):
+            with _numpy_quiet(False, self.user_errstate):
                 outs = node.apply(*grads)
         else:
             outs = node.apply(*grads)
         outs = validate_outputs(node, outs)
         if node._post_hooks:
-            with np.errstate(**self.user_errstate):
+            with _numpy_quiet(False, self.user_errstate):
                 for hook in list(node._post_hooks.values()):
                     new = hook(tuple(outs), tuple(grads))  # (both tuples, as in PyTorch)
                     if new is not None:
                         outs = tuple(new)
         return outs
+
+
+@contextlib.contextmanager
+def _numpy_quiet(quiet, user_errstate=None):
+    """numpy's floating-point warnings off (``quiet``) or as the user had them (``user_errstate``), noted in
+    ``grad_mode.state.quiet`` so that the ops run inside neither set nor miss them (ops/dispatch.py: kernel_mode)."""
+    before = grad_mode.state.quiet
+    grad_mode.state.quiet = quiet
+    try:
+        with np.errstate(**({"all": "ignore"} if quiet else user_errstate)):
+            yield
+    finally:
+        grad_mode.state.quiet = before
 
 
 def validate_outputs(node, grads):

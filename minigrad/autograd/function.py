@@ -155,8 +155,8 @@ class SavedTensor:
     unpacks it.  With ``saved_tensors_hooks`` in force (see ``graph.py``) only what ``pack_hook``
     returned is kept, and ``unpack_hook`` gives the numbers back.
     """
-    # what a saved tensor may also keep, kept on the class until set
-    tensor = data = output_nr = None  # the input itself, or (for the node's own output) its numbers and output number
+    __slots__ = ("tensor", "data", "output_nr", "vc", "version", "__dict__")  # (what every saved tensor keeps)
+    # what some keep, kept on the class until set
     hooks = packed = None  # saved_tensors_hooks: the (pack_hook, unpack_hook) pair and what pack_hook returned
     grad_fn = leaf = None  # ... and, for a packed input, where its gradient goes
     view_node = None       # an in-place op's output that is a view: a weak reference to the view's new node
@@ -164,6 +164,7 @@ class SavedTensor:
 
     def __init__(self, t, node, hooks=None):
         """Save ``t`` for ``node``'s backward: the tensor, or for one of ``node``'s own outputs only its numbers."""
+        self.tensor = self.data = self.output_nr = None
         if t is None:
             self.undefined, self.vc = True, None
             return
@@ -429,8 +430,14 @@ class BackwardNode(Node):
             grads = (grads,)
         if self._forward_cls.node_name is None:  # your own Function: PyTorch checks what its backward returned
             return self._check_grads(grads)
-        return [g for g, is_tensor in zip(grads, self._is_tensor_input) if is_tensor] + [None] * (
-            len(self.next_functions) - sum(self._is_tensor_input[:len(grads)]))
+        return self._per_edge(grads)
+
+    def _per_edge(self, grads):
+        """A built-in op's gradients, one per forward argument (maybe fewer: the last ones None), as one per edge."""
+        if len(grads) == len(self.next_functions) == len(self._is_tensor_input):  # (every argument a tensor)
+            return list(grads)
+        per_edge = [g for g, is_tensor in zip(grads, self._is_tensor_input) if is_tensor]
+        return per_edge + [None] * (len(self.next_functions) - len(per_edge))
 
     def _check_not_freed(self):
         """A built-in op reads what it saved first thing, as PyTorch's nodes do: after a backward without

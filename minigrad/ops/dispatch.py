@@ -44,15 +44,23 @@ profiler.register_op_class(Op)  # (a profile times every op)
 
 
 class kernel_mode:
-    """Inside an op's forward: no recording (its own steps are not the graph) and numpy quiet about inf and nan."""
+    """Inside an op's forward: no recording (its own steps are not the graph) and numpy quiet about inf and nan
+    (set once: an op inside another op, or inside a backward, finds it quiet already)."""
 
     def __enter__(self):
-        self.grad, grad_mode.state.enabled = grad_mode.state.enabled, False
-        self.numpy = np.seterr(all="ignore")
+        state = grad_mode.state
+        self.grad, state.enabled = state.enabled, False
+        self.numpy = None if state.quiet else np.errstate(all="ignore")
+        if self.numpy is not None:
+            self.numpy.__enter__()
+            state.quiet = True
 
     def __exit__(self, *exc):
-        grad_mode.state.enabled = self.grad
-        np.seterr(**self.numpy)
+        state = grad_mode.state
+        state.enabled = self.grad
+        if self.numpy is not None:
+            state.quiet = False
+            self.numpy.__exit__(*exc)
 
 
 def elementwise(kernel, a, b, alpha=1):
