@@ -30,6 +30,7 @@ graph ``loss.backward()`` walks (see ``engine.py``).
 import functools
 import inspect
 import itertools
+import operator
 import re
 import threading
 import warnings
@@ -347,29 +348,20 @@ class BackwardNode(Node):
         return tuple(s if s is not None else SavedTensor(None, self) for s in self._saved)
 
     # ---- grad_fn._saved_self, ._saved_result ... of a built-in op --------------------------
-    def __getattr__(self, name):
-        """``_saved_<name>``: what a built-in op saved, under the name derivatives.yaml gives it (``self``,
-        ``other``, ``result``, ``exponent``, ``dim``, ``self_sym_sizes``...); ``_raw_saved_<name>`` is the
-        ``SavedTensor`` itself.  PyTorch generates one property per name for each node class; minigrad
-        looks the name up in the op's ``saved_names``: a position in ``save_for_backward`` or an attribute."""
-        raw = name.startswith("_raw_saved_")
-        key = name[len("_raw_saved_"):] if raw else name[len("_saved_"):] if name.startswith("_saved_") else None
-        where = self._forward_cls.saved_names.get(key) if self._forward_cls is not None else None
-        if where is None or (raw and isinstance(where, str)):
-            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-        if isinstance(where, str):  # a number, a dim, a shape: kept on the node as it is
-            return getattr(self, where)
-        saved = self._saved[where] if where < len(self._saved) else None
-        if raw:
-            return saved if saved is not None else SavedTensor(None, self)
+    def _unpacked_at(self, i):
+        """``grad_fn._saved_<name>`` of what forward saved at position ``i`` (see ``_saved_properties``)."""
+        saved = self._saved[i] if i < len(self._saved) else None
         return _shown(saved.unpack(self)) if saved is not None else None
 
+    def _object_saved_at(self, i):
+        """``grad_fn._raw_saved_<name>``: the ``SavedTensor`` itself (an undefined one where nothing was saved)."""
+        saved = self._saved[i] if i < len(self._saved) else None
+        return saved if saved is not None else SavedTensor(None, self)
+
     def __dir__(self):
-        names = self._forward_cls.saved_names if self._forward_cls is not None else {}
-        extra = [f"_saved_{k}" for k in names] + [f"_raw_saved_{k}" for k, v in names.items() if isinstance(v, int)]
         custom = self._forward_cls is None or self._forward_cls.node_name is None
         hidden = {"_saved"} if custom else {"_saved", "_raw_saved_tensors"}  # (minigrad's own attributes)
-        return sorted((set(super().__dir__()) | set(extra)) - hidden)
+        return sorted(set(super().__dir__()) - hidden)
 
     @property
     def self_sizes(self):  # `_saved_self_sym_sizes`: the shape of the first input
@@ -483,6 +475,21 @@ class BackwardNode(Node):
         return checked
 
 
+def _saved_properties(saved_names):
+    """``grad_fn._saved_<name>`` for each name ``derivatives.yaml`` gives what a built-in op saved (``self``, ``other``,
+    ``result``, ``dim``, ``self_sym_sizes``...), and ``_raw_saved_<name>`` (the ``SavedTensor``) for a saved tensor,
+    as PyTorch generates them per node class. ``saved_names`` maps each name to a position in ``save_for_backward`` or
+    to the attribute of ctx that keeps it (a number, a dim, a shape)."""
+    properties = {}
+    for key, where in saved_names.items():
+        if isinstance(where, str):
+            properties[f"_saved_{key}"] = property(operator.attrgetter(where))
+        else:
+            properties[f"_saved_{key}"] = property(lambda node, i=where: node._unpacked_at(i))
+            properties[f"_raw_saved_{key}"] = property(lambda node, i=where: node._object_saved_at(i))
+    return properties
+
+
 def _shown(t):
     """A saved tensor as ``grad_fn._saved_*`` shows it.  PyTorch saves a Python number next to a tensor
     (the 2.0 of ``x * 2.0``) as a 0-dim float64 (int: int64, bool: bool) "wrapped number"; minigrad
@@ -519,7 +526,8 @@ class Function:
         name = cls.__dict__.get("node_name") or cls.__name__ + "Backward"
         module = cls.__module__ if cls.__dict__.get("node_name") else "minigrad.autograd.function"  # (as PyTorch's)
         cls._backward_cls = type(name, (BackwardNode,), {"_forward_cls": cls, "__module__": module,
-                                                         "_user_code": cls.node_name is None})
+                                                         "_user_code": cls.node_name is None,
+                                                         **_saved_properties(cls.saved_names)})
 
     def __init__(self, *args, **kwargs):
         warnings.warn(f"{type(self)} should not be instantiated. Methods on autograd functions are all static, so "
