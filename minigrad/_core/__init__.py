@@ -10,8 +10,10 @@ a cycle):
    (PyTorch's generator, and the samples it draws) beside the package are helpers of this layer too.
 2. ``autograd``: grad mode, ``Function`` and its nodes, saved tensors, the engine, ``backward()``
    and ``grad()`` (PyTorch: ``torch/csrc/autograd``).
-3. ``ops``: every operation's forward and backward; ``creation.py`` (``zeros``, ``cat`` ...) makes
-   tensors the same way (PyTorch: ATen's native functions, factory functions among them).
+3. ``ops``: the dispatcher (``dispatch.py``: what every op shares, run once per call, with type promotion
+   in ``promotion.py``; PyTorch: its dispatcher and ``TensorIterator``), then every operation as its forward
+   and backward; ``creation.py`` (``zeros``, ``cat`` ...) makes tensors the same way (PyTorch: ATen's
+   native functions, factory functions among them).
 4. ``tensor.py``: ``Tensor``, ``TensorBase`` with its methods, which call the ops (PyTorch:
    ``torch/_tensor.py`` over ``torch._C.TensorBase``). It registers itself with this layer, so
    that the tensors the layers below make are ``Tensor``s.
