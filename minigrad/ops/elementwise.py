@@ -741,13 +741,11 @@ class CopyFrom(Op):
             from .promotion import broadcast_shape
             if not is_expandable_to(src_data.shape, a._data.shape):
                 broadcast_shape(a, src)  # PyTorch's "The size of tensor a (3) must match ..."
-        ctx.src_meta = (src_data.shape, src.dtype if isinstance(src, Tensor) else None)
         return Tensor(np.array(np.broadcast_to(src_data, a._data.shape), dtype=a._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
-        shape, dtype = ctx.src_meta
-        g_src = grad if ctx.needs_input_grad[1] else None
+        g_src = grad if ctx.needs_input_grad[1] else None  # (the engine sums it to src's shape, in src's dtype)
         return constant(np.zeros_like(grad._data)) if ctx.needs_input_grad[0] else None, g_src  # (zeros_like(grad))
 
 
