@@ -13,21 +13,17 @@ from .ops.shape import cat, concat, stack  # noqa: F401  (torch.cat, torch.conca
 
 
 def _infer_dtype(data):
-    """PyTorch's rule: bools stay bool, ints become int64, anything with a float becomes the default float."""
-    if isinstance(data, Tensor):
-        return data.dtype
-    if isinstance(data, np.ndarray):
-        return _dtype.from_numpy_dtype(data.dtype)
-    if isinstance(data, np.generic):
-        return _dtype.from_numpy_dtype(data.dtype)
-    arr = np.asarray(data)
-    if arr.dtype == np.bool_:
-        return _dtype.bool_
-    if np.issubdtype(arr.dtype, np.integer):
-        return _dtype.int64
-    if np.issubdtype(arr.dtype, np.floating):
-        return _dtype.get_default_dtype()
-    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    """PyTorch's rule: a tensor or numpy array keeps its dtype; numbers: bools stay bool, ints become int64, anything
+    with a float becomes the default float."""
+    if isinstance(data, (Tensor, np.ndarray, np.generic)):
+        return _dtype.from_numpy_dtype(data._data.dtype if isinstance(data, Tensor) else data.dtype)
+    kind = np.asarray(data).dtype.kind
+    if kind not in _INFERRED:
+        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    return _INFERRED[kind] if kind != "f" else _dtype.get_default_dtype()
+
+
+_INFERRED = {"b": _dtype.bool_, "i": _dtype.int64, "u": _dtype.int64, "f": None}  # numpy's kind -> dtype
 
 
 def _unwrap(data):

@@ -57,6 +57,8 @@ def result_strides(shape, itemsize, inputs, same_shape=True):
 def cast(x, dtype=None):
     """A copy of ``x`` (in ``dtype``) laid out as PyTorch's ``preserve_format`` (``clone``, ``to``, ``empty_like``)."""
     dtype = np.dtype(x.dtype if dtype is None else dtype)
+    if x.flags.c_contiguous and 1 not in x.shape:  # (the usual case: row-major stays row-major)
+        return x.astype(dtype)
     out = empty_strided(x.shape, preserve_format_strides(x, dtype.itemsize), dtype)
     np.copyto(out, x, casting="unsafe")
     return out

@@ -103,23 +103,23 @@ class GraphTask:
     uses this).
     """
 
+    filtered = False  # only what leads to the inputs runs (PyTorch: a non-empty exec_info_)
+    needed = frozenset()  # backward(inputs=...): the nodes of the inputs, which must run
+    capture = {}          # autograd.grad(): node -> [(input_nr, index into captured)], where gradients are kept
+    captured = ()         # ... the gradients of grad()'s inputs, in order
+
     def __init__(self, roots, grads, keep_graph=False, create_graph=False, inputs=None, accumulate=True):
-        self.keep_graph = keep_graph
-        self.create_graph = create_graph
-        self.root_edges = []
-        for i, t in enumerate(roots):
-            node, nr = edge_of(t)
-            if node is None:
-                raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
-            self.root_edges.append((node, nr))
+        self.keep_graph, self.create_graph = keep_graph, create_graph
+        self.root_edges = _root_edges(roots)
         if accumulate and create_graph:  # backward(create_graph=True): PyTorch's engine warns, once per process
             _warn_once(CREATE_GRAPH_CYCLE)
         self.root_grads = [_root_grad(t, node, g) for t, (node, _), g in zip(roots, self.root_edges, grads)]
-        self.accumulate = accumulate and inputs is None
-        self.accumulate_grad = accumulate  # False for autograd.grad(): then nothing is accumulated, inputs or not
-        self.filtered = inputs is not None  # only what leads to the inputs runs (PyTorch: a non-empty exec_info_)
-        self.needed, self.capture, self.captured = _targets(inputs, accumulate) if inputs else (set(), {}, [])
-        self.dependencies, self.to_run = self._discover(inputs is not None)
+        self.accumulate = accumulate and inputs is None  # (accumulate: False for autograd.grad(), inputs or not)
+        self.accumulate_grad = accumulate
+        if inputs is not None:
+            self.filtered = True
+            self.needed, self.capture, self.captured = _targets(inputs, accumulate)
+        self.dependencies, self.to_run = self._discover(self.filtered)
         self.id = next(_task_ids)
         self.user_errstate = np.geterr()  # numpy's error state now: the hooks and your own Functions' backward run in it
 
@@ -163,31 +163,41 @@ class GraphTask:
 
     # ---- 2. and 3. seed and run -------------------------------------------------------------
     def steps(self, trace=True):
-        """Run the nodes one by one, yielding a ``Step`` after each (``trace=False``: run, yield nothing)."""
+        """Run the nodes one by one, yielding a ``Step`` after each (``trace=False``: run, yield nothing; ``run()``
+        has set the engine's modes for the whole backward, ``self.mode()``; with ``trace`` each step sets them)."""
         buffers = {}   # node -> the gradients received so far, one slot per output of the forward op
         ready = []     # heap of (priority, tie, node): the node created last comes out first
         tie = itertools.count()
-        self._seed(buffers, ready, tie)
+        with self.mode() if trace else _set_already:
+            self._seed(buffers, ready, tie)
         deps, to_run, index = self.dependencies, self.to_run, 0
         while ready:
             node = heapq.heappop(ready)[2]
-            grads = self._received(node, buffers.pop(node))
-            if node not in to_run:  # only captured (a leaf for autograd.grad or the stepper)
-                if trace:
-                    yield Step(index, node, tuple(grads), (), False)
-                index += 1
-                continue
-
-            outs = self._call(node, grads)
+            with self.mode() if trace else _set_already:
+                grads = self._received(node, buffers.pop(node))
+                outs = self._call(node, grads) if node in to_run else ()  # (else only captured: a leaf for grad())
+                for (nxt, nr), g in zip(node.next_functions, outs):
+                    if nxt in deps:  # (not None, nor a node this task does not run)
+                        self._add(buffers, nxt, nr, g)  # (g may be None: the edge still counts, as in PyTorch)
+                        deps[nxt] -= 1  # one gradient fewer to wait for
+                        if deps[nxt] == 0:
+                            heapq.heappush(ready, (-nxt._sequence_nr, next(tie), nxt))
             if trace:
-                yield Step(index, node, tuple(grads), outs, True)
+                yield Step(index, node, tuple(grads), outs, node in to_run)
             index += 1
-            for (nxt, nr), g in zip(node.next_functions, outs):
-                if nxt in deps:  # (not None, nor a node this task does not run)
-                    self._add(buffers, nxt, nr, g)  # (g may be None: the edge still counts, as in PyTorch)
-                    deps[nxt] -= 1  # one gradient fewer to wait for
-                    if deps[nxt] == 0:
-                        heapq.heappush(ready, (-nxt._sequence_nr, next(tie), nxt))
+
+    @contextlib.contextmanager
+    def mode(self):
+        """Grad mode as ``create_graph`` says (the formulas are recorded only then) and numpy quiet (inf * 0 and x / 0
+        in backward formulas give nan and inf silently, as in PyTorch)."""
+        state = grad_mode.state
+        before = state.enabled, state.quiet
+        state.enabled, state.quiet = self.create_graph, True
+        try:
+            with np.errstate(all="ignore"):
+                yield
+        finally:
+            state.enabled, state.quiet = before
 
     def _seed(self, buffers, ready, tie):
         """2. Each root gets its gradient; a root that waits for no other gradient is ready."""
@@ -202,8 +212,7 @@ class GraphTask:
         """The gradients that reached ``node``, after its tensors' hooks and ``retain_grad`` (in the task's grad mode,
         like the node itself); kept in ``self.captured`` where ``autograd.grad`` asked for them."""
         if node._tensor_pre_hooks or node._retained:
-            with grad_mode.set_grad_enabled(self.create_graph):
-                grads = self._run_tensor_hooks(node, grads)
+            grads = self._run_tensor_hooks(node, grads)
         if node in self.capture:
             for nr, i in self.capture[node]:
                 self.captured[i] = grads[nr]
@@ -212,7 +221,7 @@ class GraphTask:
     def run(self):
         _running.tasks.append(self)  # (a node's backward may run a backward of its own: utils.checkpoint does)
         try:
-            with _numpy_quiet(True):  # inf * 0 and x / 0 in backward formulas give nan / inf silently, as in PyTorch
+            with self.mode():  # set once for the whole backward
                 for _ in self.steps(trace=False):  # (never yields: there is nothing to wait for)
                     pass
         finally:
@@ -229,8 +238,7 @@ class GraphTask:
 
     def _sum(self, a, b):
         """Two gradients reached the same input of a node (fan-out in the forward pass): add them."""
-        with grad_mode.set_grad_enabled(self.create_graph):
-            return a + b
+        return a + b
 
     def _run_tensor_hooks(self, node, grads):
         """Hooks registered with ``tensor.register_hook`` see (and may replace) the tensor's gradient."""
@@ -252,11 +260,10 @@ class GraphTask:
     def _call(self, node, grads):
         """Run one node; with create_graph=True its formulas are recorded too."""
         try:
-            with grad_mode.set_grad_enabled(self.create_graph):
-                if node._pre_hooks or node._post_hooks or node._user_code:
-                    outs = self._call_user_code(node, grads)
-                else:
-                    outs = validate_outputs(node, node.apply(*grads))
+            if node._pre_hooks or node._post_hooks or node._user_code:
+                outs = self._call_user_code(node, grads)
+            else:
+                outs = validate_outputs(node, node.apply(*grads))
             if not self.keep_graph:
                 node._release_saved()  # 4. free what this node saved
             if anomaly_mode.state.enabled:  # detect_anomaly: a nan among the gradients is an error
@@ -270,19 +277,19 @@ class GraphTask:
         """A node with hooks, or your own Function's: the hooks and your backward run in your numpy error state
         (its warnings show), the built-in formulas in the engine's (PyTorch's kernels warn of no inf or nan)."""
         if node._pre_hooks:
-            with _numpy_quiet(False, self.user_errstate):
+            with _users_numpy(self.user_errstate):
                 for hook in list(node._pre_hooks.values()):
                     new = hook(tuple(grads))
                     if new is not None:
                         grads = list(new)
         if node._user_code:
-            with _numpy_quiet(False, self.user_errstate):
+            with _users_numpy(self.user_errstate):
                 outs = node.apply(*grads)
         else:
             outs = node.apply(*grads)
         outs = validate_outputs(node, outs)
         if node._post_hooks:
-            with _numpy_quiet(False, self.user_errstate):
+            with _users_numpy(self.user_errstate):
                 for hook in list(node._post_hooks.values()):
                     new = hook(tuple(outs), tuple(grads))  # (both tuples, as in PyTorch)
                     if new is not None:
@@ -290,14 +297,17 @@ class GraphTask:
         return outs
 
 
+_set_already = contextlib.nullcontext()  # (steps() run by run(): the modes are set)
+
+
 @contextlib.contextmanager
-def _numpy_quiet(quiet, user_errstate=None):
-    """numpy's floating-point warnings off (``quiet``) or as the user had them (``user_errstate``), noted in
-    ``grad_mode.state.quiet`` so that the ops run inside neither set nor miss them (ops/dispatch.py: kernel_mode)."""
+def _users_numpy(user_errstate):
+    """numpy's floating-point warnings as the user had them, for hooks and your own Functions' backward, noted in
+    ``grad_mode.state.quiet`` so that the ops they run set them off again (ops/dispatch.py: kernel_mode)."""
     before = grad_mode.state.quiet
-    grad_mode.state.quiet = quiet
+    grad_mode.state.quiet = False
     try:
-        with np.errstate(**({"all": "ignore"} if quiet else user_errstate)):
+        with np.errstate(**user_errstate):
             yield
     finally:
         grad_mode.state.quiet = before
@@ -326,6 +336,15 @@ def _fitted(node, i, g, shape, dtype):
     if dtype is not None and g._data.dtype != dtype:
         g = g.to(from_numpy_dtype(dtype))
     return g
+
+
+def _root_edges(roots):
+    """Where each root's gradient goes: its node (a leaf's AccumulateGrad) and output number."""
+    edges = [edge_of(t) for t in roots]
+    for i, (node, _) in enumerate(edges):
+        if node is None:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+    return edges
 
 
 def _targets(inputs, accumulate):

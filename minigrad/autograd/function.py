@@ -301,8 +301,6 @@ class BackwardNode(Node):
     _dirty = ()
     _materialize_grads = True
     _is_tensor_input = ()      # per forward argument: was it a Tensor?
-    input_shapes = ()          # per tensor input: its shape and numpy dtype (PyTorch keeps them to check
-    _input_dtypes = ()         # the gradients; broadcasting ops read the shapes to sum gradients back)
     _output_meta = ()          # per output: (shape, numpy dtype), for zeros when no gradient arrives
     _released = False          # True once backward ran through the node without retain_graph
     _cleared = False           # True once saved_tensors was read with clear_saved_tensors_on_access
@@ -364,21 +362,13 @@ class BackwardNode(Node):
         return sorted(set(super().__dir__()) - hidden)
 
     @property
-    def self_sizes(self):  # `_saved_self_sym_sizes`: the shape of the first input
-        return tuple(self.input_shapes[0])
-
-    @property
-    def mat2_sizes(self):  # `_saved_mat2_sym_sizes` of mm
-        return tuple(self.input_shapes[1])
-
-    @property
     def saved_dim(self):  # `_saved_dim`: the dim(s) as passed; PyTorch shows a negative dim as unsigned (-1: 2**64 - 1)
         d = self.dim_arg
         return tuple([x % 2 ** 64 for x in d]) if isinstance(d, (tuple, list)) else d % 2 ** 64
 
     @property
     def self_numel(self):  # `_saved_self_sym_numel` of mean
-        return int(np.prod(self.input_shapes[0], dtype=np.int64))
+        return int(np.prod(self.shape, dtype=np.int64))
 
     def __repr__(self):
         if self._forward_cls is not None and self._forward_cls.node_name is None:  # your own Function's node
@@ -392,10 +382,11 @@ class BackwardNode(Node):
 
     def _release_saved(self):
         """Drop what forward saved (PyTorch: ``release_variables``); ``saved_tensors`` raises from now on."""
-        for s in self._saved:
+        saved = self._saved
+        for s in saved:
             if s is not None:
                 s.free()
-        self._freed = any(s is not None and not s.undefined for s in self._saved)  # (nothing saved: nothing to miss)
+        self._freed = saved.count(None) < len(saved)  # (nothing saved: nothing to miss)
         self._released = True
 
     def _kept_arrays(self):
@@ -475,6 +466,21 @@ class BackwardNode(Node):
         return checked
 
 
+class BuiltinNode(BackwardNode):
+    """The node of a built-in op (PyTorch: a node class generated from ``derivatives.yaml``, e.g. ``MulBackward0``)."""
+
+    def apply(self, *grad_outputs):
+        """The op's backward formula: one gradient per tensor input, in the order of ``next_functions``."""
+        if self._released:  # a second backward through it without retain_graph
+            self._check_not_freed()
+        if any(g is None for g in grad_outputs):  # some output got no gradient
+            grad_outputs = self._fill_missing(grad_outputs)
+            if grad_outputs is None:  # none at all: none out
+                return [None] * len(self.next_functions)
+        grads = self._forward_cls.backward(self, *grad_outputs)
+        return self._per_edge(grads if isinstance(grads, tuple) else (grads,))
+
+
 def _saved_properties(saved_names):
     """``grad_fn._saved_<name>`` for each name ``derivatives.yaml`` gives what a built-in op saved (``self``, ``other``,
     ``result``, ``dim``, ``self_sym_sizes``...), and ``_raw_saved_<name>`` (the ``SavedTensor``) for a saved tensor,
@@ -519,13 +525,14 @@ class Function:
     saved_names = {}  # built-in ops: derivatives.yaml's name -> position in save_for_backward or ctx attribute
     clear_saved_tensors_on_access = False  # True: ctx.saved_tensors can be read once (PyTorch 2.13)
     boxed_grads_call = False  # True: backward(ctx, grads) gets the gradients as one list it may clear (PyTorch 2.13)
+    _node_base = BackwardNode  # (a built-in op's: BuiltinNode)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         # Build the node class for this Function, named like PyTorch's: MMFunction -> MMFunctionBackward.
         name = cls.__dict__.get("node_name") or cls.__name__ + "Backward"
         module = cls.__module__ if cls.__dict__.get("node_name") else "minigrad.autograd.function"  # (as PyTorch's)
-        cls._backward_cls = type(name, (BackwardNode,), {"_forward_cls": cls, "__module__": module,
+        cls._backward_cls = type(name, (cls._node_base,), {"_forward_cls": cls, "__module__": module,
                                                          "_user_code": cls.node_name is None,
                                                          **_saved_properties(cls.saved_names)})
 
@@ -598,11 +605,8 @@ def _record(ctx, args, result):
     ctx._sequence_nr = next_sequence_nr()  # PyTorch numbers nodes as they are created
     if anomaly_mode.state.enabled:  # detect_anomaly: remember which line of the program made the node
         anomaly_mode.store_stack(ctx)
-    tensors = [a for a in args if isinstance(a, Tensor)]
-    ctx.next_functions = tuple([edge_of(a) for a in tensors])  # the edges: where each input's gradient goes
-    ctx.input_shapes = tuple([a._data.shape for a in tensors])  # what each gradient must look like
-    ctx._input_dtypes = tuple([a._data.dtype for a in tensors])
     ctx._is_tensor_input = tuple([isinstance(a, Tensor) for a in args])
+    ctx.next_functions = tuple([edge_of(a) for a in args if isinstance(a, Tensor)])  # where each input's gradient goes
     if ctx._dirty:  # mark_dirty: the inputs forward changed in place
         check_dirty_returned(ctx, result)
     if isinstance(result, tuple):  # several outputs: the node gets one gradient per output
@@ -651,11 +655,8 @@ def _connect_output(ctx, args, out, i):
         if out.grad_fn is None and out._requires_grad:  # (PyTorch: check_inplace)
             raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
         out._vc[0] += 1  # PyTorch bumps the version of a dirty tensor once more
-    else:
-        for a in args:
-            if out is a:  # forward returned an input as-is: output a new alias of it
-                out = _alias(a._data, a._vc)
-                break
+    elif any(out is a for a in args):  # forward returned an input as-is: output a new alias of it
+        out = _alias(out._data, out._vc)
     if ctx._non_differentiable and any(out is t for t in ctx._non_differentiable):
         out._requires_grad = False
     else:

@@ -12,18 +12,12 @@ from .._core.tensor_base import TensorBase as Tensor
 
 
 def _tensors(x):
-    if x is None:
-        return []
-    if isinstance(x, Tensor):
-        return [x]
-    return list(x)
+    return [x] if isinstance(x, Tensor) else [] if x is None else list(x)
 
 
 def _inputs(inputs, fn):
     """``inputs=`` of ``backward()``/``grad()`` as a list: tensors or ``GradientEdge``s (a dict gives its values)."""
     from collections.abc import Mapping
-    if inputs is None:
-        return None
     if isinstance(inputs, (Tensor, graph.GradientEdge)):
         inputs = [inputs]
     elif type(inputs) is dict:
@@ -49,17 +43,7 @@ def _renamed_grad_variables(grad_tensors, grad_variables):
 def _make_grads(outputs, grads):
     """The seed gradients: ``1`` for scalar outputs, or the given ones after a shape check."""
     _check_require_grad(outputs)
-    result = []
-    for i, (out, g) in enumerate(zip(outputs, grads)):
-        if g is None:
-            if out._data.size != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            _check_real(out)
-            g = Tensor(np.ones(out._data.shape, out._data.dtype))
-        else:
-            g = _given_grad(i, out, g)
-        result.append(g)
-    return result
+    return [_given_grad(i, out, g) if g is not None else _ones_for(out) for i, (out, g) in enumerate(zip(outputs, grads))]
 
 
 def _check_require_grad(outputs):
@@ -70,10 +54,13 @@ def _check_require_grad(outputs):
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
 
 
-def _check_real(out):
-    """An implicit seed of 1 only for a floating-point output."""
-    if not out.dtype.is_floating_point:
+def _ones_for(out):
+    """The implicit seed, ``1``: only for a real scalar output."""
+    if out._data.size != 1:
+        raise RuntimeError("grad can be implicitly created only for scalar outputs")
+    if out._data.dtype.kind != "f":
         raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
+    return Tensor(np.ones(out._data.shape, out._data.dtype))
 
 
 def _given_grad(i, out, g):
@@ -96,19 +83,25 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     """
     if grad_variables is not None:  # (the old name of grad_tensors)
         grad_tensors = _renamed_grad_variables(grad_tensors, grad_variables)
-    inputs = _inputs(inputs, "backward")
+    inputs = _inputs(inputs, "backward") if inputs is not None else None  # (only the nodes on the way to them run)
     outputs = _tensors(tensors)
     grads = _tensors(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
     if len(grads) != len(outputs):
         raise RuntimeError(f"grad can be implicitly created only for scalar outputs" if not grads else
                            f"got {len(grads)} tensors and {len(outputs)} gradients")
-    if retain_graph is None:
-        retain_graph = create_graph
+    retain_graph = create_graph if retain_graph is None else retain_graph
     grads = _make_grads(outputs, grads)
-    for t in inputs or ():  # inputs=: only the nodes on the way to them run, theirs too (a leaf's AccumulateGrad
-        if isinstance(t, Tensor):  # fills its .grad); PyTorch's engine calls retain_grad() on each tensor among them,
-            t.retain_grad()        # so a non-leaf keeps its gradient in .grad as well
+    if inputs is not None:
+        _retain_inputs(inputs)
     GraphTask(outputs, grads, retain_graph, create_graph, inputs).run()
+
+
+def _retain_inputs(inputs):
+    """``backward(inputs=...)``: their own nodes run too (a leaf's AccumulateGrad fills its .grad); PyTorch's engine calls
+    retain_grad() on each tensor among them, so a non-leaf keeps its gradient in .grad as well."""
+    for t in inputs:
+        if isinstance(t, Tensor):
+            t.retain_grad()
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,

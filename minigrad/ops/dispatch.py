@@ -12,11 +12,13 @@ around every op happens here, not in the ops:
   (``promotion.py``), the result laid out as PyTorch lays it out; a ZeroTensor operand goes to its own kernel
   (``zerotensor.py``), as PyTorch's ZeroTensor dispatch key sends it.
 """
+import contextlib
+
 import numpy as np
 
 from .. import _dtype
 from ..autograd import grad_mode, profiler
-from ..autograd.function import Function, _record, note_views_made_without_grad
+from ..autograd.function import BuiltinNode, Function, _record, note_views_made_without_grad
 from .._core.tensor_base import TensorBase as Tensor
 from . import zerotensor
 from .promotion import operands, result
@@ -24,6 +26,7 @@ from .promotion import operands, result
 
 class Op(Function):
     """A built-in op (PyTorch: an ATen operator with an entry in ``derivatives.yaml``)."""
+    _node_base = BuiltinNode
 
     @classmethod
     def apply(cls, *args):
@@ -43,9 +46,20 @@ class Op(Function):
 profiler.register_op_class(Op)  # (a profile times every op)
 
 
-class kernel_mode:
-    """Inside an op's forward: no recording (its own steps are not the graph) and numpy quiet about inf and nan
-    (set once: an op inside another op, or inside a backward, finds it quiet already)."""
+def kernel_mode():
+    """Inside an op's forward: no recording (its own steps are not the graph) and numpy quiet about inf and nan.
+    Set once: an op inside another op, or inside a backward, finds them set already."""
+    state = grad_mode.state
+    if state.quiet and not state.enabled:
+        return _set_already
+    return _KernelMode()
+
+
+_set_already = contextlib.nullcontext()
+
+
+class _KernelMode:
+    """Grad mode off and numpy's floating-point warnings off, both restored after."""
 
     def __enter__(self):
         state = grad_mode.state

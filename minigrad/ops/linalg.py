@@ -42,6 +42,7 @@ class Mm(Op):
         # a's gradient needs b and b's needs a: keep only what a wanted gradient needs, as PyTorch does
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
         ctx.a_column_major, ctx.b_column_major = column_major(a), column_major(b)  # (each gradient keeps its layout)
+        ctx.self_sizes, ctx.mat2_sizes = a._data.shape, b._data.shape
         return Tensor(_product(a._data, b._data))
 
     @staticmethod

@@ -110,7 +110,7 @@ class NllLossBackward(Op):
 
     @staticmethod
     def forward(ctx, grad, input, coef, reduction):
-        ctx.coef, ctx.reduction = coef, reduction
+        ctx.coef, ctx.reduction, ctx.input_shape = coef, reduction, input._data.shape
         g = grad._data
         if reduction == "none" and input._data.ndim > 1:  # one value per (sample, position)
             g = g[:, None]
@@ -120,11 +120,11 @@ class NllLossBackward(Op):
     @staticmethod
     def backward(ctx, gg):
         gg = gg.reshape(ctx.coef.shape) * constant(ctx.coef)
-        if ctx.reduction != "none" or len(ctx.input_shapes[1]) == 1:
+        if ctx.reduction != "none" or len(ctx.input_shape) == 1:
             g_grad = gg.sum()  # grad was one number
         else:
             g_grad = gg.sum(1)  # one value per (sample, position), as grad was
-        return g_grad, constant(np.zeros(ctx.input_shapes[1], ctx.coef.dtype)), None, None
+        return g_grad, constant(np.zeros(ctx.input_shape, ctx.coef.dtype)), None, None
 
 
 class NllLoss2dBackward(NllLossBackward):

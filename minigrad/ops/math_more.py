@@ -574,6 +574,7 @@ class Nextafter(_FloatBinary):
     @classmethod
     def forward(cls, ctx, a, b):
         dtype = _float_dtype(a, b, cls.kernel)
+        ctx.other_meta = b._data.shape, b._data.dtype  # (for y's zeros)
         if ctx.needs_input_grad[0]:  # (only x's formula reads them: PyTorch saves them for it alone)
             ctx.save_for_backward(b, a)
         x, y = a._data.astype(dtype), b._data.astype(dtype)  # (in the result's dtype: the next float32 is another)
@@ -581,7 +582,7 @@ class Nextafter(_FloatBinary):
 
     @staticmethod
     def backward(ctx, grad):  # where(x != y, grad, 0) and zeros for y
-        g_y = constant(np.zeros(ctx.input_shapes[1], ctx._input_dtypes[1])) if ctx.needs_input_grad[1] else None
+        g_y = constant(np.zeros(*ctx.other_meta)) if ctx.needs_input_grad[1] else None
         if not ctx.needs_input_grad[0]:
             return None, g_y
         b, a = ctx.saved_tensors
@@ -601,6 +602,7 @@ class Copysign(Op):
     @staticmethod
     def forward(ctx, a, b):
         b = as_operand(b, a)  # (a number: no input of the node)
+        ctx.other_meta = b._data.shape, b._data.dtype  # (for y's zeros)
         out = _float_result(np.copysign, a, b, _float_dtype(a, b))
         # (PyTorch saves self only for self's formula, the result always: a later in-place change of the result
         # is refused even when only ``other`` needs its (zero) gradient)
@@ -614,7 +616,7 @@ class Copysign(Op):
         if ctx.needs_input_grad[0]:
             self_grad = grad * (out / a).masked_fill(a == 0, 0)
         if len(ctx.needs_input_grad) > 1 and ctx.needs_input_grad[1]:
-            other = constant(np.zeros(ctx.input_shapes[1], ctx._input_dtypes[1]))
+            other = constant(np.zeros(*ctx.other_meta))
         return self_grad, other
 
 
@@ -700,12 +702,14 @@ class _CompareInPlace(Op):
 
     @classmethod
     def forward(cls, ctx, a, b):
+        ctx.self_shape = a._data.shape
+        ctx.other_meta = (b._data.shape, b._data.dtype) if isinstance(b, Tensor) else None  # (for their zeros)
         return compare(cls.numpy_fn, a, b)
 
     @staticmethod
     def backward(ctx, grad):
-        return (constant(np.zeros(ctx.input_shapes[0], grad._data.dtype)),
-                constant(np.zeros(ctx.input_shapes[1], ctx._input_dtypes[1])) if len(ctx.input_shapes) > 1 else None)
+        return (constant(np.zeros(ctx.self_shape, grad._data.dtype)),
+                constant(np.zeros(*ctx.other_meta)) if ctx.other_meta is not None else None)
 
 
 class EqScalar(_CompareInPlace):

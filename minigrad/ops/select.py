@@ -106,7 +106,7 @@ class MaskedScatterBackward(Op):
 
     @staticmethod
     def forward(ctx, grad, m, source_shape):
-        ctx.mask = m
+        ctx.mask, ctx.grad_shape = m, grad._data.shape
         picked = grad._data[np.broadcast_to(m, grad._data.shape)]
         out = np.zeros(int(np.prod(source_shape)), grad._data.dtype)
         out[:picked.size] = picked
@@ -114,7 +114,7 @@ class MaskedScatterBackward(Op):
 
     @staticmethod
     def backward(ctx, gg):
-        zeros = Tensor(np.zeros(ctx.input_shapes[0], gg._data.dtype))
+        zeros = Tensor(np.zeros(ctx.grad_shape, gg._data.dtype))
         return MaskedScatter.apply(zeros, ctx.mask, gg), None, None
 
 
@@ -633,7 +633,7 @@ class IndexAdd(Op):
         if a._data.ndim <= 1 and ((idx < 0) | (idx >= a._data.size)).any():
             raise IndexError("index out of range in self")
         check_bounds(idx, a._data.shape[dim] if a._data.ndim else 1, dim)
-        ctx.dim, ctx.alpha = dim, alpha
+        ctx.dim, ctx.alpha, ctx.source_shape = dim, alpha, source._data.shape
         ctx.index = idx if ctx.needs_input_grad[3] else None  # (only source's gradient needs it: PyTorch saves it then)
         out = a._data.copy()
         key = (slice(None),) * dim + (idx.reshape(-1),)
@@ -645,8 +645,8 @@ class IndexAdd(Op):
         g_src = None
         if ctx.needs_input_grad[3]:
             g_src = IndexSelect.apply(grad, ctx.dim, ctx.index)
-            if len(ctx.input_shapes[1]) > 0:  # (source, the second tensor; PyTorch: a 0-d one takes it as it is)
-                g_src = g_src.expand(ctx.input_shapes[1])
+            if len(ctx.source_shape) > 0:  # (PyTorch: a 0-d source takes it as it is)
+                g_src = g_src.expand(ctx.source_shape)
             g_src = g_src if ctx.alpha == 1 else MulScalar.apply(g_src, ctx.alpha)  # (PyTorch: maybe_multiply)
         return grad, None, None, g_src, None
 
@@ -729,7 +729,7 @@ class IndexCopy(Op):
         if x.dtype != src.dtype:
             raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
                                f"{_TYPE_NAMES[x.dtype.name]} and (source) {_TYPE_NAMES[src.dtype.name]}")
-        ctx.dim, ctx.index = dim, idx
+        ctx.dim, ctx.index, ctx.source_shape = dim, idx, src.shape
         out = x.copy()
         out[_index_key(out, dim, idx)] = src
         return Tensor(out)
@@ -738,7 +738,7 @@ class IndexCopy(Op):
     def backward(ctx, grad):
         g_src = None
         if ctx.needs_input_grad[3]:
-            source_shape = ctx.input_shapes[-1]  # (of the tensor inputs, x and source)
+            source_shape = ctx.source_shape
             g_src = IndexSelect.apply(grad, ctx.dim, ctx.index.reshape(-1))
             g_src = g_src.expand(source_shape) if source_shape else g_src
         return IndexFill.apply(grad, ctx.dim, ctx.index, 0), None, None, g_src

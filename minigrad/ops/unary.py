@@ -588,7 +588,6 @@ class Lerp(Op):
     @staticmethod
     def backward(ctx, grad):
         a, end, w = ctx.saved_tensors if ctx.number is None else (None, None, ctx.number)
-        sa, se = ctx.input_shapes[:2]
         need = ctx.needs_input_grad
         if ctx.number is not None:  # (PyTorch: grad * (1 - weight) and grad * weight, plain numbers)
             return (MulScalar.apply(grad, 1 - w) if need[0] else None,
@@ -707,7 +706,7 @@ class DivRounded(Op):
     @staticmethod
     def forward(ctx, a, b, mode):
         ctx.save_for_backward(b, a if ctx.needs_input_grad[1] else None)  # (other: both formulas name it)
-        ctx.mode = mode
+        ctx.mode, ctx.shapes = mode, (a._data.shape, b._data.shape)
         x, y = operands(a, b)
         no_bool_kernel(f"div_{mode}_cpu", x, y)
         if x.dtype.kind in "iub" and y.dtype.kind in "iub" and (y == 0).any():
@@ -720,6 +719,6 @@ class DivRounded(Op):
     @staticmethod
     def backward(ctx, grad):
         ctx.saved_tensors  # (PyTorch unpacks them, checking their versions, before it makes the zeros)
-        sa, sb = ctx.input_shapes
+        sa, sb = ctx.shapes
         return (grad.new_zeros(sa) if ctx.needs_input_grad[0] else None,
                 grad.new_zeros(sb) if ctx.needs_input_grad[1] else None, None)
