@@ -13,6 +13,7 @@ Every operation below is a one-liner that calls a Function from ``minigrad.ops``
 and backward of each op live side by side there.  Where PyTorch does more (strides, storage
 offsets, devices, sparse layouts, named dims), minigrad keeps to what teaching autograd needs.
 """
+import numbers
 import warnings
 import weakref
 
@@ -576,10 +577,12 @@ class Tensor(TensorBase):
 
     def add(self, other, alpha=1):
         _check_other("add", other)
+        _check_alpha("add", alpha)
         return _ops.binary(_ops.Add, self, other, alpha)
 
     def sub(self, other, alpha=1):
         _check_other("sub", other)
+        _check_alpha("sub", alpha)
         return _ops.binary(_ops.Sub, self, other, alpha)
 
     def mul(self, other):
@@ -860,10 +863,12 @@ class Tensor(TensorBase):
     # ------------------------------------------------------------------ in-place (see ops.inplace)
     def add_(self, other, alpha=1):
         _check_other("add_", other)
+        _check_alpha("add_", alpha)
         return _ops.inplace(self, _ops.Add, _ops.as_operand(other, self), alpha)
 
     def sub_(self, other, alpha=1):
         _check_other("sub_", other)
+        _check_alpha("sub_", alpha)
         return _ops.inplace(self, _ops.Sub, _ops.as_operand(other, self), alpha)
 
     def mul_(self, other):
@@ -2005,6 +2010,13 @@ def _check_other(name, other):
     """The method forms (``x.mul(other)``) raise PyTorch's TypeError for anything else."""
     if not _is_operand(other):
         raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+
+
+def _check_alpha(name, alpha):
+    """``alpha`` of add and sub: a number (or a tensor of one), else PyTorch's TypeError."""
+    if type(alpha) is not int and not isinstance(alpha, (numbers.Number, np.bool_)) and not (
+            isinstance(alpha, Tensor) and alpha._data.ndim == 0):
+        raise TypeError(f"{name}(): argument 'alpha' must be Number, not {type(alpha).__name__}")
 
 
 register_tensor_class(Tensor)

@@ -514,3 +514,45 @@ def test_backward_inputs_is_torchs():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert inputs_program(torch) == INPUTS
+
+
+# ---- add/sub's alpha must be a number; histc's message for a nan range (torch 2.13's, recorded) ------------------
+def alpha_program(T):
+    out = {}
+    x = T.ones(2)
+    cases = {"tensor0": T.tensor(2.0), "tensor1": T.tensor([2.0]), "str": "a", "none": None, "list": [1], "float": 2.5}
+    for key, alpha in cases.items():
+        for name in ("add", "sub", "add_", "sub_"):
+            try:
+                out[f"{name}_{key}"] = getattr(x.clone(), name)(T.ones(2), alpha=alpha).tolist()
+            except Exception as e:  # noqa: BLE001
+                out[f"{name}_{key}"] = f"{type(e).__name__}: {e}"
+    try:
+        T.add(x, 1, alpha=[1])
+    except TypeError as e:
+        out["function"] = str(e)
+    try:
+        T.histc(T.tensor([float("nan"), 1.0]), bins=3)
+    except RuntimeError as e:
+        out["histc_nan"] = str(e).replace("torch.", "").replace("minigrad.", "")
+    return out
+
+
+def _alpha_expected():
+    want = {"function": "add(): argument 'alpha' must be Number, not list",
+            "histc_nan": "histc: range of [-nan, -nan] is not finite"}
+    for name in ("add", "sub", "add_", "sub_"):
+        sign = 1 if name.startswith("add") else -1
+        want[f"{name}_tensor0"] = [1 + sign * 2.0] * 2
+        want[f"{name}_float"] = [1 + sign * 2.5] * 2
+        for key, kind in (("tensor1", "Tensor"), ("str", "str"), ("none", "NoneType"), ("list", "list")):
+            want[f"{name}_{key}"] = f"TypeError: {name}(): argument 'alpha' must be Number, not {kind}"
+    return want
+
+
+def test_alpha_must_be_a_number():
+    assert alpha_program(minigrad) == _alpha_expected()
+
+
+def test_alpha_must_be_a_number_in_torch():
+    assert alpha_program(_torch()) == _alpha_expected()

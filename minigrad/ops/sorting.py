@@ -480,7 +480,7 @@ def histc(a, bins=100, min=0, max=0):  # noqa: A002
     if lo > hi:
         raise RuntimeError("minigrad.histc: max must be larger than min")
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        raise RuntimeError(f"minigrad.histc: range of [{lo:g}, {hi:g}] is not finite")  # (as C++ prints them)
+        raise RuntimeError(f"minigrad.histc: range of [{_c_number(lo)}, {_c_number(hi)}] is not finite")
     inside = x[(x >= lo) & (x <= hi)]
     with kernel_mode():  # (numpy quiet about inf and nan, as PyTorch's kernels)
         idx = np.minimum(((inside - lo) * number(bins) / (hi - lo)).astype(np.int64), bins - 1)
@@ -504,3 +504,9 @@ def bincount(a, weights=None, minlength=0):
         return Tensor(np.bincount(x, minlength=minlength).astype(np.int64))
     dtype = np.float32 if weights._data.dtype == np.float32 else np.float64
     return Tensor(np.bincount(x, weights=weights._data.astype(np.float64), minlength=minlength).astype(dtype))
+
+
+def _c_number(x):
+    """A number as PyTorch's C++ prints it: ``%g``, and a nan as "-nan" (the min and max of values with a nan are the
+    processor's default nan, whose sign bit is set)."""
+    return "-nan" if np.isnan(x) else f"{x:g}"
