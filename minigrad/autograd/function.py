@@ -638,13 +638,19 @@ def connect_outputs(ctx, args, result):
 def save_tensors(ctx):
     """What forward passed to ``save_for_backward``, kept as ``SavedTensor``s (packed by the saved-tensor hooks
     in force, if any)."""
-    for i, t in enumerate(ctx.to_save):
-        if t is not None and not isinstance(t, Tensor):  # a number is kept as an attribute of ctx instead
-            raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
-                            f"{type(t).__name__}")
+    if ctx._user_code:  # (your own Function: the built-in ops save only tensors)
+        _check_only_tensors(ctx.to_save)
     hooks = current_hooks()
     ctx._saved = tuple([SavedTensor(t, ctx, hooks) if t is not None else None for t in ctx.to_save])
     ctx.to_save = ()
+
+
+def _check_only_tensors(to_save):
+    """``save_for_backward`` keeps tensors (or None); a number is kept as an attribute of ctx instead."""
+    for i, t in enumerate(to_save):
+        if t is not None and not isinstance(t, Tensor):
+            raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                            f"{type(t).__name__}")
 
 
 def _connect_output(ctx, args, out, i):
