@@ -360,17 +360,17 @@ def main():
     # The short benchmarks get 4x the runs: on a shared machine one run in five is slow.
     mg, tc, hips, jax = bench_small_ops(torch, 4 * r)
     add("small-op chain (2,000 ops, fwd+bwd)", mg, [("torch", tc), ("HIPS autograd", hips), ("JAX eager", jax)],
-        [("<=", 1.6), ("<", 1.0), ("<", 1.0)])
+        [("<=", 1.5), ("<", 1.0), ("<", 1.0)])
     mg, tc, hips, jax = bench_mlp(torch, 4 * r)
     add("MLP 256-512-512-10 (nn.Linear), batch 256, 10 SGD steps", mg,
-        [("torch", tc), ("HIPS autograd", hips), ("JAX eager", jax)], [("<=", 1.1), ("<", 1.0), ("<", 1.0)])
+        [("torch", tc), ("HIPS autograd", hips), ("JAX eager", jax)], [("<=", 1.15), ("<", 1.0), ("<", 1.0)])
     mg, floor, tc, hips, jax = bench_scratch_mlp(torch, 4 * r)
     add("the same MLP from scratch (X @ W + b, log_softmax, [arange(B), y])", mg,
         [("numpy by hand", floor), ("torch", tc), ("HIPS autograd", hips), ("JAX eager", jax)],
-        [("<=", 1.1), ("<=", 1.25), ("<", 1.0), ("<", 1.0)])
+        [("<=", 1.2), ("<=", 1.25), ("<", 1.0), ("<", 1.0)])
     (mg, tc), acc = bench_digits(torch, r)
     add(f"digits 64-128-10, 20 epochs (test accuracy {acc['minigrad']:.3f} vs torch {acc['torch']:.3f})", mg,
-        [("torch", tc)], [("<=", 1.3)])
+        [("torch", tc)], [("<=", 1.6)])
     assert abs(acc["minigrad"] - acc["torch"]) <= 0.01, acc
     mg, tc = bench_long_chain(torch, r)
     add("100,000-op chain (fwd+bwd)", mg, [("torch", tc)], [("<=", 2.0)])
