@@ -1,7 +1,7 @@
 """The layers of ``torch.nn`` that minigrad leaves out, so that asking for one says so.
 
 minigrad teaches autograd on fully connected networks: ``Linear``, the activations, the losses.
-Convolutions, pooling, normalisation, embeddings, recurrent layers and attention are built from
+Convolutions, pooling, normalisation, embeddings and attention are built from
 the same autograd, but each needs far more code than the idea it would add; PyTorch has them.
 The error is an ``AttributeError`` (so ``hasattr(nn, "Conv2d")`` is False) that names the reason.
 """
@@ -14,7 +14,6 @@ LAYERS = {
     "normalisation": ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d", "LayerNorm", "GroupNorm",
                       "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm", "RMSNorm"),
     "embedding": ("Embedding", "EmbeddingBag"),
-    "recurrent": ("RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"),
     "attention": ("MultiheadAttention", "Transformer", "TransformerEncoder", "TransformerDecoder",
                   "TransformerEncoderLayer", "TransformerDecoderLayer"),
     "image": ("Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "Dropout1d", "Dropout2d",

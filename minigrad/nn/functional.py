@@ -76,6 +76,8 @@ def linear(input, weight, bias=None):
         return input.matmul(weight.t())
     if input.dim() == 2:
         return ops.Addmm.apply(bias, input, weight.t())
+    if not input.is_contiguous():  # (PyTorch: matmul, then the bias added in place, AddBackward0)
+        return input.matmul(weight.t()).add_(bias)
     # other shapes: fold the leading dims into one batch dim, addmm, unfold (as PyTorch does)
     out = ops.Addmm.apply(bias, input.reshape(-1, input.shape[-1]), weight.t())
     return out.view(*input.shape[:-1], weight.shape[0])
