@@ -8,6 +8,7 @@
 - ``container.py``  ``Sequential``, ``ModuleList``, ``ModuleDict``, ``ParameterList``, ``ParameterDict`` ...
 - ``rnn.py``        ``RNN``, ``LSTM``, ``GRU``, ``RNNCell``, ``LSTMCell``, ``GRUCell``
 - ``distance.py``   ``PairwiseDistance``, ``CosineSimilarity``
+- ``sparse.py``     ``Embedding``;  ``normalization.py``  ``LayerNorm``
 - ``init.py``       weight initialisation (``nn.init.kaiming_uniform_`` ...)
 - ``functional.py`` the functions behind the layers (``import minigrad.nn.functional as F``)
 """
@@ -28,6 +29,8 @@ from .loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, KLD
                    MultiLabelSoftMarginLoss, MultiMarginLoss, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .distance import CosineSimilarity, PairwiseDistance
+from .sparse import Embedding
+from .normalization import LayerNorm
 from .container import DataParallel, ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 
 __all__ = ["Module", "Parameter", "Buffer", "Linear", "Sequential", "ModuleList", "ReLU", "Sigmoid", "Tanh", "Softmax",
@@ -38,8 +41,8 @@ __all__ = ["Module", "Parameter", "Buffer", "Linear", "Sequential", "ModuleList"
            "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss", "CosineEmbeddingLoss", "TripletMarginLoss",
            "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "CosineSimilarity",
            "PairwiseDistance", "CELU", "GLU", "Hardshrink", "Hardsigmoid", "Hardswish", "Mish", "PReLU", "RReLU",
-           "Softmax2d", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold", "RNNBase", "RNN", "LSTM", "GRU",
-           "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
+           "Softmax2d", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold", "Embedding", "LayerNorm",
+           "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 
 def __getattr__(name):  # (Python asks this for a name the module does not define)
