@@ -23,6 +23,8 @@ from .utils.rnn import PackedSequence
 
 
 # ------------------------------------------------------------------ one step (PyTorch's cells in RNN.cpp)
+# The cells write into the tensors they just made (add_, sigmoid_, tanh_, mul_), as PyTorch's do: the nodes are the
+# same as out of place, and so are the results' versions (a GRU cell's result is at version 2).
 def _input_gates(input, w_ih, b_ih, pre_computed):
     """A cell's input projection: ``input`` itself when the layer projected all the steps at once."""
     return input if pre_computed else F.linear(input, w_ih, b_ih)
@@ -31,7 +33,7 @@ def _input_gates(input, w_ih, b_ih, pre_computed):
 def simple_cell(input, hidden, params, nonlinearity, pre_computed=False):
     """One step of an Elman RNN: ``act(hidden @ w_hh^T + b_hh + input @ w_ih^T + b_ih)`` (``SimpleCell``)."""
     w_ih, w_hh, b_ih, b_hh = params[:4]
-    gates = F.linear(hidden, w_hh, b_hh) + _input_gates(input, w_ih, b_ih, pre_computed)
+    gates = F.linear(hidden, w_hh, b_hh).add_(_input_gates(input, w_ih, b_ih, pre_computed))
     return gates.tanh() if nonlinearity == "tanh" else gates.relu()
 
 
@@ -40,10 +42,11 @@ def lstm_cell_step(input, hidden, params, pre_computed=False):
     ``cy = f * cx + i * g``, ``hy = o * tanh(cy)`` (times ``w_hr^T`` when the LSTM has projections)."""
     w_ih, w_hh, b_ih, b_hh, w_hr = params
     hx, cx = hidden
-    gates = F.linear(hx, w_hh, b_hh) + _input_gates(input, w_ih, b_ih, pre_computed)
+    gates = F.linear(hx, w_hh, b_hh).add_(_input_gates(input, w_ih, b_ih, pre_computed))
     ingate, forgetgate, cellgate, outgate = unsafe_chunk(gates, 4, 1)
-    ingate, forgetgate, cellgate, outgate = ingate.sigmoid(), forgetgate.sigmoid(), cellgate.tanh(), outgate.sigmoid()
-    cy = forgetgate * cx + ingate * cellgate
+    ingate, forgetgate = ingate.sigmoid_(), forgetgate.sigmoid_()
+    cellgate, outgate = cellgate.tanh_(), outgate.sigmoid_()
+    cy = (forgetgate * cx).add_(ingate * cellgate)
     hy = outgate * cy.tanh()
     if w_hr is not None:
         hy = hy.matmul(w_hr.t())
@@ -56,10 +59,10 @@ def gru_cell_step(input, hidden, params, pre_computed=False):
     w_ih, w_hh, b_ih, b_hh = params[:4]
     chunked_igates = unsafe_chunk(_input_gates(input, w_ih, b_ih, pre_computed), 3, 1)
     chunked_hgates = unsafe_chunk(F.linear(hidden, w_hh, b_hh), 3, 1)
-    reset_gate = (chunked_hgates[0] + chunked_igates[0]).sigmoid()
-    input_gate = (chunked_hgates[1] + chunked_igates[1]).sigmoid()
-    new_gate = (chunked_igates[2] + chunked_hgates[2] * reset_gate).tanh()
-    return (hidden - new_gate) * input_gate + new_gate
+    reset_gate = chunked_hgates[0].add_(chunked_igates[0]).sigmoid_()
+    input_gate = chunked_hgates[1].add_(chunked_igates[1]).sigmoid_()
+    new_gate = chunked_igates[2].add(chunked_hgates[2].mul_(reset_gate)).tanh_()
+    return (hidden - new_gate).mul_(input_gate).add_(new_gate)
 
 
 def _cell(mode):
@@ -121,7 +124,12 @@ def _layers(mode, input, hiddens, params, num_layers, dropout, train, bidirectio
 
 def _use_mkldnn(mode, input, params):
     """PyTorch's ``use_mkldnn``: a float32 LSTM without projections on the CPU, with some numbers in it."""
-    return mode == "LSTM" and input.dtype.name == "float32" and params[0][4] is None and input.numel() != 0
+    if mode != "LSTM" or input.dtype.name != "float32" or input.numel() == 0:
+        return False
+    if params[0][4] is not None:
+        warnings.warn("LSTM with projections is not supported with oneDNN. Using default implementation.")
+        return False
+    return True
 
 
 def rnn_forward(mode, input, hx, params, num_layers, dropout, train, bidirectional, batch_first):
@@ -561,9 +569,6 @@ class RNNCellBase(Module):
             input = input.unsqueeze(0)
         return input, is_batched
 
-    def _params(self):
-        return (self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh, None)
-
     def _zeros(self, input):
         return creation.zeros(input.size(0), self.hidden_size, dtype=input.dtype)
 
@@ -579,6 +584,30 @@ def _check_cell(input, hiddens, w_ih, w_hh):
             raise RuntimeError(f"hidden{i} has inconsistent hidden_size: got {hx.size(1)}, expected {w_hh.size(1)}")
 
 
+def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """``torch.rnn_tanh_cell``: one step of an Elman RNN with tanh."""
+    _check_cell(input, [hx], w_ih, w_hh)
+    return simple_cell(input, hx, (w_ih, w_hh, b_ih, b_hh), "tanh")
+
+
+def rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """``torch.rnn_relu_cell``: one step of an Elman RNN with relu."""
+    _check_cell(input, [hx], w_ih, w_hh)
+    return simple_cell(input, hx, (w_ih, w_hh, b_ih, b_hh), "relu")
+
+
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """``torch.lstm_cell``: one step of an LSTM, ``(hy, cy)`` from ``hx = (h, c)``."""
+    _check_cell(input, list(hx), w_ih, w_hh)
+    return lstm_cell_step(input, tuple(hx), (w_ih, w_hh, b_ih, b_hh, None))
+
+
+def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """``torch.gru_cell``: one step of a GRU."""
+    _check_cell(input, [hx], w_ih, w_hh)
+    return gru_cell_step(input, hx, (w_ih, w_hh, b_ih, b_hh))
+
+
 class RNNCell(RNNCellBase):
     """One step of an Elman RNN (PyTorch: ``torch.nn.RNNCell``): ``h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)``."""
 
@@ -591,8 +620,8 @@ class RNNCell(RNNCellBase):
         hx = self._zeros(input) if hx is None else (hx if is_batched else hx.unsqueeze(0))
         if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
-        _check_cell(input, [hx], self.weight_ih, self.weight_hh)
-        ret = simple_cell(input, hx, self._params(), self.nonlinearity)
+        cell = rnn_tanh_cell if self.nonlinearity == "tanh" else rnn_relu_cell
+        ret = cell(input, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
         return ret if is_batched else ret.squeeze(0)
 
 
@@ -609,8 +638,7 @@ class LSTMCell(RNNCellBase):
             hx = (zeros, zeros)
         elif not is_batched:
             hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
-        _check_cell(input, list(hx), self.weight_ih, self.weight_hh)
-        hy, cy = lstm_cell_step(input, tuple(hx), self._params())
+        hy, cy = lstm_cell(input, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
         return (hy, cy) if is_batched else (hy.squeeze(0), cy.squeeze(0))
 
 
@@ -623,6 +651,5 @@ class GRUCell(RNNCellBase):
     def forward(self, input, hx=None):
         input, is_batched = self._batched("GRUCell", input, hx)
         hx = self._zeros(input) if hx is None else (hx if is_batched else hx.unsqueeze(0))
-        _check_cell(input, [hx], self.weight_ih, self.weight_hh)
-        ret = gru_cell_step(input, hx, self._params())
+        ret = gru_cell(input, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
         return ret if is_batched else ret.squeeze(0)

@@ -908,3 +908,46 @@ OPS += [
     Op("F.layer_norm_affine", "F.layer_norm({a}, {a}.shape[{start}:], {b}[{index}], {b}[{index}] * 0.5, eps={eps})",
        pair="same", args=layer_norm_args, sample=False),
 ]
+
+
+# ---------------------------------------------------------------------------------- recurrent cells (issue 42)
+def _weights(r, rows, cols):
+    """A ``rows x cols`` matrix of fixed numbers, as source (``{a}``'s dtype)."""
+    values = [[round(r.uniform(-0.8, 0.8), 3) for _ in range(cols)] for _ in range(rows)]
+    return f"T.tensor({values!r}, dtype={{a}}.dtype).reshape({rows}, {cols})"
+
+
+def cell_input_args(gates):
+    """``{a}`` flattened as one input row of ``n`` features; a hidden state of 2; weights and biases fixed."""
+    def args(r, a):
+        n, h = a.numel(), 2
+        bias = [round(r.uniform(-0.5, 0.5), 3) for _ in range(gates * h)]
+        return {"w_ih": _weights(r, gates * h, n), "w_hh": _weights(r, gates * h, h),
+                "b": r.choice(["None", f"T.tensor({bias!r}, dtype={{a}}.dtype)"])}
+    return args
+
+
+def cell_hidden_args(gates):
+    """``{a}`` flattened as the hidden state (``n`` units) of a cell with 3 input features."""
+    def args(r, a):
+        n = a.numel()
+        x = [[round(r.uniform(-1, 1), 3) for _ in range(3)]]
+        return {"x": f"T.tensor({x!r}, dtype={{a}}.dtype)", "w_ih": _weights(r, gates * n, 3),
+                "w_hh": _weights(r, gates * n, n)}
+    return args
+
+
+OPS += [
+    Op("T.rnn_tanh_cell", "T.rnn_tanh_cell({a}.reshape(1, -1), T.full((1, 2), 0.3, dtype={a}.dtype), {w_ih}, {w_hh}, "
+       "{b}, {b})", args=cell_input_args(1), sample=False),
+    Op("T.rnn_relu_cell_hidden", "T.rnn_relu_cell({x}, {a}.reshape(1, -1), {w_ih}, {w_hh})", args=cell_hidden_args(1),
+       sample=False),
+    Op("T.lstm_cell", "T.lstm_cell({a}.reshape(1, -1), (T.full((1, 2), 0.3, dtype={a}.dtype), T.full((1, 2), -0.2, "
+       "dtype={a}.dtype)), {w_ih}, {w_hh}, {b}, {b})[0]", args=cell_input_args(4), sample=False),
+    Op("T.lstm_cell_hidden", "T.lstm_cell({x}, ({a}.reshape(1, -1), {a}.reshape(1, -1) * 0.5), {w_ih}, {w_hh})[1]",
+       args=cell_hidden_args(4), sample=False),
+    Op("T.gru_cell", "T.gru_cell({a}.reshape(1, -1), T.full((1, 2), 0.3, dtype={a}.dtype), {w_ih}, {w_hh}, {b}, {b})",
+       args=cell_input_args(3), sample=False),
+    Op("T.gru_cell_hidden", "T.gru_cell({x}, {a}.reshape(1, -1), {w_ih}, {w_hh})", args=cell_hidden_args(3),
+       sample=False),
+]
