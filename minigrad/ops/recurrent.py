@@ -59,8 +59,7 @@ class MkldnnRnnLayer(Op):
     ``dh``) and ``dc``: ``do = dh * tanh(c)``, ``dc += dh * o * (1 - tanh(c)^2)``, ``di = dc * g``,
     ``df = dc * c_prev``, ``dg = dc * i``; the gates' pre-activation gradients ``da`` through the sigmoid and tanh
     derivatives; ``dh_prev = da @ w_hh``, ``dc_prev = dc * f``.  The weights' gradients are sums over the steps
-    of ``da^T @ h_prev`` and ``da^T @ x_t``, the biases' of ``da``.  PyTorch has no formula for its gradient
-    (``mkldnn_rnn_layer_backward`` is not differentiable), so neither has minigrad.
+    of ``da^T @ h_prev`` and ``da^T @ x_t``, the biases' of ``da``.
     """
     node_name = "MkldnnRnnLayerBackward0"
     saved_names = {"input": 0, "weight0": 1, "weight1": 2, "weight2": 3, "weight3": 4, "hx_": 5, "cx_": 6,
@@ -94,8 +93,8 @@ class MkldnnRnnLayer(Op):
 
     @staticmethod
     def backward(ctx, grad_output, grad_hy, grad_cy):
-        if grad_mode.is_grad_enabled():
-            raise RuntimeError("derivative for mkldnn_rnn_layer_backward is not implemented")
+        if grad_mode.is_grad_enabled():  # create_graph=True: a gradient with a graph of its own
+            return _backward_on_graph(ctx, grad_output, grad_hy, grad_cy)
         input, w_ih, w_hh, b_ih, b_hh, hx, cx = ctx.saved_tensors
         x, whh, gates, cells, output = input._data, w_hh._data, ctx.gates, ctx.cells, ctx.output
         steps, hidden = x.shape[0], whh.shape[1]
@@ -124,6 +123,26 @@ class MkldnnRnnLayer(Op):
         return (Tensor(d_gates @ w_ih._data), Tensor(flat.T @ x.reshape(-1, x.shape[-1])), Tensor(grad_w_hh),
                 Tensor(grad_bias), Tensor(grad_bias.copy()), Tensor(dh), Tensor(dc),
                 None, None, None, None, None)
+
+
+def _backward_on_graph(ctx, grad_output, grad_hy, grad_cy):
+    """The gradients as tensors with a graph: the forward steps again in tensor ops, differentiated by autograd
+    (the numbers are the numpy backward's; the nodes of this second graph are minigrad's, not PyTorch's)."""
+    from .. import autograd
+    from .shape import stack
+    input, w_ih, w_hh, b_ih, b_hh, hx, cx = ctx.saved_tensors
+    hidden, steps = hx.shape[1], input.shape[0]
+    projected = input.matmul(w_ih.t()) + b_ih + b_hh
+    h, c, outputs = hx, cx, [None] * steps
+    for t in (range(steps - 1, -1, -1) if ctx.reverse else range(steps)):
+        a = projected[t] + h.matmul(w_hh.t())
+        c = a[:, hidden:2 * hidden].sigmoid() * c + a[:, :hidden].sigmoid() * a[:, 2 * hidden:3 * hidden].tanh()
+        h = a[:, 3 * hidden:].sigmoid() * c.tanh()
+        outputs[t] = h
+    wanted = [t for t, need in zip((input, w_ih, w_hh, b_ih, b_hh, hx, cx), ctx.needs_input_grad) if need]
+    grads = iter(autograd.grad((stack(outputs, 0), h, c), wanted, (grad_output, grad_hy, grad_cy),
+                               create_graph=True, allow_unused=True))
+    return tuple(next(grads) if need else None for need in ctx.needs_input_grad[:7]) + (None,) * 5
 
 
 def mkldnn_rnn_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, num_layers, has_biases, bidirectional, train):
