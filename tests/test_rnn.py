@@ -250,8 +250,8 @@ def test_the_onednn_layers_backward_gradcheck(reverse):
     """The op a float32 LSTM records, run in float64 so that its backpropagation through time can be checked."""
     inputs = (_tensor(20, 3, 1, 2), _tensor(21, 8, 2), _tensor(22, 8, 2), _tensor(23, 8), _tensor(24, 8),
               _tensor(25, 1, 2), _tensor(26, 1, 2))
-    assert gradcheck(lambda *t: mkldnn_rnn_layer(*t, reverse, 1, True, False, True), inputs)
-    assert gradgradcheck(lambda *t: mkldnn_rnn_layer(*t, reverse, 1, True, False, True), inputs)
+    assert gradcheck(lambda *t: mkldnn_rnn_layer(*t, reverse, 1, True, False, True, False), inputs)
+    assert gradgradcheck(lambda *t: mkldnn_rnn_layer(*t, reverse, 1, True, False, True, False), inputs)
 
 
 def test_packed_gradcheck():

@@ -13,6 +13,7 @@ import numbers
 import warnings
 
 from .. import creation
+from .._core.tensor_base import _warn_once
 from ..ops.recurrent import mkldnn_rnn_layer, unsafe_chunk
 from ..ops.shape import cat, stack
 from . import functional as F
@@ -89,18 +90,18 @@ def _full_layer(cell, input, hidden, params, reverse):
     return stack(outputs, 0), hidden
 
 
-def _mkldnn_layer(input, hidden, params, reverse, num_layers, bidirectional, train):
+def _mkldnn_layer(input, hidden, params, reverse, num_layers, bidirectional, train, batch_first):
     """A float32 LSTM's layer and direction, as oneDNN runs it (``MkldnnRnnLayerBackward0``)."""
     w_ih, w_hh, b_ih, b_hh, _ = params
     has_biases = b_ih is not None
     if not has_biases:  # (PyTorch passes zeros)
         b_ih = b_hh = creation.zeros(w_ih.shape[0], dtype=w_ih.dtype)
     output, hy, cy = mkldnn_rnn_layer(input, w_ih, w_hh, b_ih, b_hh, hidden[0], hidden[1], reverse, num_layers,
-                                      has_biases, bidirectional, train)
+                                      has_biases, bidirectional, train, batch_first)
     return output, (hy, cy)
 
 
-def _layers(mode, input, hiddens, params, num_layers, dropout, train, bidirectional, mkldnn):
+def _layers(mode, input, hiddens, params, num_layers, dropout, train, bidirectional, mkldnn, batch_first=False):
     """The layers one on another (``apply_layer_stack``): each direction over the sequence, the two directions'
     outputs joined (``cat``), dropout between layers in training; the final hiddens of every layer."""
     cell, directions = _cell(mode), 2 if bidirectional else 1
@@ -111,7 +112,7 @@ def _layers(mode, input, hiddens, params, num_layers, dropout, train, bidirectio
             index = layer * directions + direction
             if mkldnn:
                 output, final = _mkldnn_layer(layer_input, hiddens[index], params[index], direction == 1,
-                                              num_layers, bidirectional, train)
+                                              num_layers, bidirectional, train, batch_first)
             else:
                 output, final = _full_layer(cell, layer_input, hiddens[index], params[index], direction == 1)
             outputs.append(output)
@@ -127,7 +128,7 @@ def _use_mkldnn(mode, input, params):
     if mode != "LSTM" or input.dtype.name != "float32" or input.numel() == 0:
         return False
     if params[0][4] is not None:
-        warnings.warn("LSTM with projections is not supported with oneDNN. Using default implementation.")
+        _warn_once("LSTM with projections is not supported with oneDNN. Using default implementation.")
         return False
     return True
 
@@ -143,7 +144,8 @@ def rnn_forward(mode, input, hx, params, num_layers, dropout, train, bidirection
     else:
         input = input.transpose(0, 1) if batch_first else input
         hiddens = list(zip(hx[0].unbind(0), hx[1].unbind(0))) if mode == "LSTM" else hx.unbind(0)
-    output, finals = _layers(mode, input, hiddens, params, num_layers, dropout, train, bidirectional, mkldnn)
+    output, finals = _layers(mode, input, hiddens, params, num_layers, dropout, train, bidirectional, mkldnn,
+                             batch_first)
     if batch_first:  # (PyTorch transposes an RNN's or a GRU's result in place, an LSTM's not)
         output = output.transpose(0, 1) if mode == "LSTM" else output.transpose_(0, 1)
     if mode == "LSTM":

@@ -65,13 +65,14 @@ class MkldnnRnnLayer(Op):
     saved_names = {"input": 0, "weight0": 1, "weight1": 2, "weight2": 3, "weight3": 4, "hx_": 5, "cx_": 6,
                    "reverse": "reverse", "mode": "mode", "hidden_size": "hidden_size", "num_layers": "num_layers",
                    "has_biases": "has_biases", "bidirectional": "bidirectional", "batch_first": "batch_first",
-                   "train": "train", "batch_sizes": "batch_sizes"}
+                   "train": "train", "batch_sizes": "batch_sizes", "result0": 7, "result1": 8, "result2": 9}
+    # (PyTorch also keeps oneDNN's workspace, ``_saved_result3``; minigrad keeps its gates in ctx instead)
 
     @staticmethod
-    def forward(ctx, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, num_layers, has_biases, bidirectional, train):
-        ctx.save_for_backward(input, w_ih, w_hh, b_ih, b_hh, hx, cx)
+    def forward(ctx, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, num_layers, has_biases, bidirectional, train,
+                batch_first):
         ctx.reverse, ctx.mode, ctx.hidden_size, ctx.num_layers = reverse, 2, hx._data.shape[1], num_layers
-        ctx.has_biases, ctx.bidirectional, ctx.batch_first, ctx.train = has_biases, bidirectional, False, train
+        ctx.has_biases, ctx.bidirectional, ctx.batch_first, ctx.train = has_biases, bidirectional, batch_first, train
         ctx.batch_sizes = ()
         x, whh = input._data, w_hh._data
         steps, hidden = x.shape[0], whh.shape[1]
@@ -89,13 +90,15 @@ class MkldnnRnnLayer(Op):
             gates[t] = np.concatenate([i, f, g, o], axis=1)
             cells[t], output[t] = c, h
         ctx.gates, ctx.cells, ctx.output = gates, cells, output
-        return Tensor(output), Tensor(h.copy()), Tensor(c.copy())
+        results = Tensor(output), Tensor(h.copy()), Tensor(c.copy())
+        ctx.save_for_backward(input, w_ih, w_hh, b_ih, b_hh, hx, cx, *results)
+        return results
 
     @staticmethod
     def backward(ctx, grad_output, grad_hy, grad_cy):
         if grad_mode.is_grad_enabled():  # create_graph=True: a gradient with a graph of its own
             return _backward_on_graph(ctx, grad_output, grad_hy, grad_cy)
-        input, w_ih, w_hh, b_ih, b_hh, hx, cx = ctx.saved_tensors
+        input, w_ih, w_hh, b_ih, b_hh, hx, cx = ctx.saved_tensors[:7]
         x, whh, gates, cells, output = input._data, w_hh._data, ctx.gates, ctx.cells, ctx.output
         steps, hidden = x.shape[0], whh.shape[1]
         d_gates = np.empty(gates.shape, x.dtype)
@@ -122,7 +125,7 @@ class MkldnnRnnLayer(Op):
         grad_bias = flat.sum(0)
         return (Tensor(d_gates @ w_ih._data), Tensor(flat.T @ x.reshape(-1, x.shape[-1])), Tensor(grad_w_hh),
                 Tensor(grad_bias), Tensor(grad_bias.copy()), Tensor(dh), Tensor(dc),
-                None, None, None, None, None)
+                None, None, None, None, None, None)
 
 
 def _backward_on_graph(ctx, grad_output, grad_hy, grad_cy):
@@ -130,7 +133,7 @@ def _backward_on_graph(ctx, grad_output, grad_hy, grad_cy):
     (the numbers are the numpy backward's; the nodes of this second graph are minigrad's, not PyTorch's)."""
     from .. import autograd
     from .shape import stack
-    input, w_ih, w_hh, b_ih, b_hh, hx, cx = ctx.saved_tensors
+    input, w_ih, w_hh, b_ih, b_hh, hx, cx = ctx.saved_tensors[:7]
     hidden, steps = hx.shape[1], input.shape[0]
     projected = input.matmul(w_ih.t()) + b_ih + b_hh
     h, c, outputs = hx, cx, [None] * steps
@@ -142,10 +145,12 @@ def _backward_on_graph(ctx, grad_output, grad_hy, grad_cy):
     wanted = [t for t, need in zip((input, w_ih, w_hh, b_ih, b_hh, hx, cx), ctx.needs_input_grad) if need]
     grads = iter(autograd.grad((stack(outputs, 0), h, c), wanted, (grad_output, grad_hy, grad_cy),
                                create_graph=True, allow_unused=True))
-    return tuple(next(grads) if need else None for need in ctx.needs_input_grad[:7]) + (None,) * 5
+    return tuple(next(grads) if need else None for need in ctx.needs_input_grad[:7]) + (None,) * 6
 
 
-def mkldnn_rnn_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, num_layers, has_biases, bidirectional, train):
-    """``torch.mkldnn_rnn_layer`` for an LSTM: ``(output, hy, cy)`` of one layer and direction."""
+def mkldnn_rnn_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, num_layers, has_biases, bidirectional, train,
+                     batch_first=False):
+    """``torch.mkldnn_rnn_layer`` for an LSTM: ``(output, hy, cy)`` of one layer and direction (``input`` is
+    time-major; ``batch_first`` only says how the layer's input came)."""
     return MkldnnRnnLayer.apply(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, num_layers, has_biases,
-                                bidirectional, train)
+                                bidirectional, train, batch_first)
