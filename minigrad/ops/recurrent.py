@@ -19,7 +19,7 @@ class UnsafeSplit(Op):
     """``x.unsafe_chunk(n, dim)``: equal pieces along ``dim`` that PyTorch does not track as views of ``x``.
     Backward joins the pieces' gradients (zeros for a piece that got none)."""
     node_name = "UnsafeSplitBackward0"
-    saved_names = {"dim": "dim", "split_size": "split_size", "self_sym_sizes": "self_sizes"}  # (self_sizes: the first input's shape)
+    saved_names = {"dim": "dim", "split_size": "split_size", "self_sym_sizes": "self_sizes"}  # (the input's shape)
 
     @staticmethod
     def forward(ctx, a, chunks, dim):

@@ -923,7 +923,7 @@ def cell_input_args(gates):
         n, h = a.numel(), 2
         bias = [round(r.uniform(-0.5, 0.5), 3) for _ in range(gates * h)]
         return {"w_ih": _weights(r, gates * h, n), "w_hh": _weights(r, gates * h, h),
-                "b": r.choice(["None", f"T.tensor({bias!r}, dtype={{a}}.dtype)"])}
+                "bias": r.choice(["None", f"T.tensor({bias!r}, dtype={{a}}.dtype)"])}
     return args
 
 
@@ -939,14 +939,15 @@ def cell_hidden_args(gates):
 
 OPS += [
     Op("T.rnn_tanh_cell", "T.rnn_tanh_cell({a}.reshape(1, -1), T.full((1, 2), 0.3, dtype={a}.dtype), {w_ih}, {w_hh}, "
-       "{b}, {b})", args=cell_input_args(1), sample=False),
+       "{bias}, {bias})", args=cell_input_args(1), sample=False),
     Op("T.rnn_relu_cell_hidden", "T.rnn_relu_cell({x}, {a}.reshape(1, -1), {w_ih}, {w_hh})", args=cell_hidden_args(1),
        sample=False),
     Op("T.lstm_cell", "T.lstm_cell({a}.reshape(1, -1), (T.full((1, 2), 0.3, dtype={a}.dtype), T.full((1, 2), -0.2, "
-       "dtype={a}.dtype)), {w_ih}, {w_hh}, {b}, {b})[0]", args=cell_input_args(4), sample=False),
+       "dtype={a}.dtype)), {w_ih}, {w_hh}, {bias}, {bias})[0]", args=cell_input_args(4), sample=False),
     Op("T.lstm_cell_hidden", "T.lstm_cell({x}, ({a}.reshape(1, -1), {a}.reshape(1, -1) * 0.5), {w_ih}, {w_hh})[1]",
        args=cell_hidden_args(4), sample=False),
-    Op("T.gru_cell", "T.gru_cell({a}.reshape(1, -1), T.full((1, 2), 0.3, dtype={a}.dtype), {w_ih}, {w_hh}, {b}, {b})",
+    Op("T.gru_cell", "T.gru_cell({a}.reshape(1, -1), T.full((1, 2), 0.3, dtype={a}.dtype), {w_ih}, {w_hh}, {bias}, "
+       "{bias})",
        args=cell_input_args(3), sample=False),
     Op("T.gru_cell_hidden", "T.gru_cell({x}, {a}.reshape(1, -1), {w_ih}, {w_hh})", args=cell_hidden_args(3),
        sample=False),
