@@ -16,7 +16,8 @@ the same numbers.  `--readme README.md` writes the table between the `<!-- bench
 5. a 100,000-op chain, forward + backward;
 6. memory: a graph that saves 20 intermediates of 1 MB; what is still held after backward();
 7. micrograd: MLP(2, [16, 16, 1]) on 100 two-moons points, 10 steps, micrograd (scalar Values)
-   vs minigrad (vectorised); and the deepest chain each can backward through.
+   vs minigrad (vectorised); and the deepest chain each can backward through;
+8. an LSTM (nn.LSTM, one layer, hidden 200) over 35 steps of a batch of 20, float32, forward + backward.
 """
 import argparse
 import gc
@@ -342,6 +343,35 @@ def deepest_minigrad(n=1_000_000):
     return n
 
 
+# ---- 8. an LSTM ----------------------------------------------------------------------------------
+def lstm_setup(T, weights, x_np):
+    model = T.nn.LSTM(200, 200)
+    with T.no_grad():
+        for p, w in zip(model.parameters(), weights):
+            p.copy_(T.tensor(w))
+    return model, T.tensor(x_np)
+
+
+def lstm_step(T, model, x):
+    model.zero_grad()
+    output, (h, c) = model(x)
+    loss = output.pow(2).mean() + h.sum() + c.sum()
+    loss.backward()
+    return loss.item()
+
+
+def bench_lstm(torch, repeats):
+    """nn.LSTM(200, 200) over 35 steps of a batch of 20 in minigrad and torch, the same weights, forward+backward."""
+    rng = np.random.default_rng(0)
+    shapes = [(800, 200), (800, 200), (800,), (800,)]
+    weights = [rng.uniform(-0.07, 0.07, s).astype(np.float32) for s in shapes]
+    x = rng.standard_normal((35, 20, 200)).astype(np.float32)
+    mg, tc = lstm_setup(minigrad, weights, x), lstm_setup(torch, weights, x)
+    loss_mg, loss_tc = lstm_step(minigrad, *mg), lstm_step(torch, *tc)
+    assert abs(loss_mg - loss_tc) < 1e-3 * max(1.0, abs(loss_tc)), (loss_mg, loss_tc)
+    return best_of(repeats, lambda: lstm_step(minigrad, *mg), lambda: lstm_step(torch, *tc))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=5)
@@ -378,6 +408,9 @@ def main():
     X, y = moons()
     mg, mc = best_of(max(1, r // 2), lambda: minigrad_train(X, y), lambda: micrograd_train(X, y))
     add("MLP(2,[16,16,1]) on 100 moons, 10 steps", mg, [("micrograd", mc)], [("<=", 0.01)])
+    mg, tc = bench_lstm(torch, 4 * r)
+    add("an LSTM over 35 steps (batch 20, hidden 200, one layer) forward+backward", mg, [("torch", tc)],
+        [("<=", 3.0)])
     held, saved = bench_memory()
 
     lines = ["| benchmark | minigrad | compared with | ratio | target | met |", "|---|---|---|---|---|---|"]

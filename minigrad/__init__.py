@@ -332,6 +332,8 @@ from .ops.math_more import (asinh, acosh, atanh, arcsinh, arccosh, arctanh, erfc
                             logit_, fix_, negative_, xlogy_, ldexp_, gcd_, lcm_, acosh_, atanh_, arcsinh_,
                             arccosh_, arctanh_)
 from .nn.functional import celu, celu_, hardshrink, prelu, rrelu, rrelu_, selu_, threshold, threshold_  # noqa: E402
+from .nn.rnn import gru_cell, lstm_cell, rnn_relu_cell, rnn_tanh_cell  # noqa: E402
+from .ops.recurrent import unsafe_chunk  # noqa: E402
 
 
 def adjoint(input):  # noqa: A002

@@ -566,12 +566,13 @@ def test_init_gain_and_bounds_match_torch():
 def test_the_layers_minigrad_leaves_out_say_so():
     import minigrad.nn.functional as F
     assert not hasattr(nn, "Conv2d") and not hasattr(F, "conv2d") and hasattr(nn, "Linear")
-    with pytest.raises(AttributeError, match=r"^minigrad.nn has no LSTM: minigrad teaches autograd on fully connected "
-                                             r"networks and leaves out recurrent layers; PyTorch has torch.nn.LSTM$"):
-        nn.LSTM(3, 4)
+    with pytest.raises(AttributeError, match=r"^minigrad.nn has no PixelShuffle: minigrad teaches autograd on fully "
+                                             r"connected networks and leaves out image layers; PyTorch has "
+                                             r"torch.nn.PixelShuffle$"):
+        nn.PixelShuffle(2)
     with pytest.raises(AttributeError, match=r"leaves out normalisation layers; PyTorch has "
-                                             r"torch.nn.functional.layer_norm$"):
-        F.layer_norm
+                                             r"torch.nn.functional.group_norm$"):
+        F.group_norm
     with pytest.raises(AttributeError, match=r"^module 'minigrad.nn' has no attribute 'Lineer'$"):
         nn.Lineer
     torch = pytest.importorskip("torch")

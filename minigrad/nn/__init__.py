@@ -6,7 +6,9 @@
 - ``activation.py`` ``ReLU``, ``Sigmoid``, ``Tanh``, ``Softmax``, ``LogSoftmax``, ``GELU``, ``Dropout`` ...
 - ``loss.py``       ``MSELoss``, ``CrossEntropyLoss``, ``NLLLoss``, ``BCELoss``, ``L1Loss`` ...
 - ``container.py``  ``Sequential``, ``ModuleList``, ``ModuleDict``, ``ParameterList``, ``ParameterDict`` ...
+- ``rnn.py``        ``RNN``, ``LSTM``, ``GRU``, ``RNNCell``, ``LSTMCell``, ``GRUCell``
 - ``distance.py``   ``PairwiseDistance``, ``CosineSimilarity``
+- ``sparse.py``     ``Embedding``;  ``normalization.py``  ``LayerNorm``
 - ``init.py``       weight initialisation (``nn.init.kaiming_uniform_`` ...)
 - ``functional.py`` the functions behind the layers (``import minigrad.nn.functional as F``)
 """
@@ -25,7 +27,10 @@ from .loss import CrossEntropyLoss, MSELoss, NLLLoss
 from .loss import BCELoss, BCEWithLogitsLoss, HuberLoss, L1Loss, SmoothL1Loss
 from .loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, KLDivLoss, MarginRankingLoss,
                    MultiLabelSoftMarginLoss, MultiMarginLoss, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss)
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .distance import CosineSimilarity, PairwiseDistance
+from .sparse import Embedding
+from .normalization import LayerNorm
 from .container import DataParallel, ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 
 __all__ = ["Module", "Parameter", "Buffer", "Linear", "Sequential", "ModuleList", "ReLU", "Sigmoid", "Tanh", "Softmax",
@@ -36,7 +41,8 @@ __all__ = ["Module", "Parameter", "Buffer", "Linear", "Sequential", "ModuleList"
            "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss", "CosineEmbeddingLoss", "TripletMarginLoss",
            "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "CosineSimilarity",
            "PairwiseDistance", "CELU", "GLU", "Hardshrink", "Hardsigmoid", "Hardswish", "Mish", "PReLU", "RReLU",
-           "Softmax2d", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold"]
+           "Softmax2d", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold", "Embedding", "LayerNorm",
+           "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 
 def __getattr__(name):  # (Python asks this for a name the module does not define)

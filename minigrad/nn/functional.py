@@ -20,6 +20,8 @@ from .functional_activations import (celu, celu_, elu_, glu, hardshrink, hardsig
 from .functional_losses import (cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss,
                                 margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss,
                                 pairwise_distance, poisson_nll_loss, soft_margin_loss, triplet_margin_loss)
+# embedding and normalisation (issue 41): see functional_norm.py
+from .functional_norm import embedding, layer_norm
 
 
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "int32": "Int", "bool": "Bool", "float16": "Half"}
@@ -76,6 +78,8 @@ def linear(input, weight, bias=None):
         return input.matmul(weight.t())
     if input.dim() == 2:
         return ops.Addmm.apply(bias, input, weight.t())
+    if not input.is_contiguous():  # (PyTorch: matmul, then the bias added in place, AddBackward0)
+        return input.matmul(weight.t()).add_(bias)
     # other shapes: fold the leading dims into one batch dim, addmm, unfold (as PyTorch does)
     out = ops.Addmm.apply(bias, input.reshape(-1, input.shape[-1]), weight.t())
     return out.view(*input.shape[:-1], weight.shape[0])

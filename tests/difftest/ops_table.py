@@ -881,3 +881,74 @@ OPS += [
     Op("F.multi_margin_loss", "F.multi_margin_loss({a}, {b}, margin={m}, reduction={red})", pair="target",
        args=margin, sample=False),
 ]
+
+
+# ---------------------------------------------------------------------------------- embeddings and normalisation (issue 41)
+def embedding_args(r, a):
+    """``{a}`` as a weight of ``rows`` rows, indices among them (now and then one out of range), a padding row."""
+    rows = a.shape[0] if a.dim() else 1
+    top = max(rows if r.random() < 0.95 else rows + 1, 1)
+    idx = [r.randrange(top) for _ in range(4)]
+    idx = r.choice([idx[0], idx[:3], [idx[:2], idx[2:]]])  # one index, a row of them, a grid
+    return {"rows": rows, "idx": repr(idx), "pad": repr(r.choice([None, 0, -1])),
+            "freq": repr(r.random() < 0.3)}
+
+
+def layer_norm_args(r, a):
+    """The last ``k`` dims of ``{a}`` normalised; ``{b}[index]`` (``{b}`` of ``{a}``'s shape) has their shape."""
+    k = r.randint(1, a.dim()) if a.dim() else 1
+    start = max(a.dim() - k, 0)
+    return {"start": start, "index": repr((0,) * start), "eps": repr(r.choice([1e-5, 1e-3, 0.1]))}
+
+
+OPS += [
+    Op("F.embedding", "F.embedding(T.tensor({idx}), {a}.reshape({rows}, -1), padding_idx={pad}, "
+       "scale_grad_by_freq={freq})", args=embedding_args, sample=False),
+    Op("F.layer_norm", "F.layer_norm({a}, {a}.shape[{start}:], eps={eps})", args=layer_norm_args, sample=False),
+    Op("F.layer_norm_affine", "F.layer_norm({a}, {a}.shape[{start}:], {b}[{index}], {b}[{index}] * 0.5, eps={eps})",
+       pair="same", args=layer_norm_args, sample=False),
+]
+
+
+# ---------------------------------------------------------------------------------- recurrent cells (issue 42)
+def _weights(r, rows, cols):
+    """A ``rows x cols`` matrix of fixed numbers, as source (``{a}``'s dtype)."""
+    values = [[round(r.uniform(-0.8, 0.8), 3) for _ in range(cols)] for _ in range(rows)]
+    return f"T.tensor({values!r}, dtype={{a}}.dtype).reshape({rows}, {cols})"
+
+
+def cell_input_args(gates):
+    """``{a}`` flattened as one input row of ``n`` features; a hidden state of 2; weights and biases fixed."""
+    def args(r, a):
+        n, h = a.numel(), 2
+        bias = [round(r.uniform(-0.5, 0.5), 3) for _ in range(gates * h)]
+        return {"w_ih": _weights(r, gates * h, n), "w_hh": _weights(r, gates * h, h),
+                "bias": r.choice(["None", f"T.tensor({bias!r}, dtype={{a}}.dtype)"])}
+    return args
+
+
+def cell_hidden_args(gates):
+    """``{a}`` flattened as the hidden state (``n`` units) of a cell with 3 input features."""
+    def args(r, a):
+        n = a.numel()
+        x = [[round(r.uniform(-1, 1), 3) for _ in range(3)]]
+        return {"x": f"T.tensor({x!r}, dtype={{a}}.dtype)", "w_ih": _weights(r, gates * n, 3),
+                "w_hh": _weights(r, gates * n, n)}
+    return args
+
+
+OPS += [
+    Op("T.rnn_tanh_cell", "T.rnn_tanh_cell({a}.reshape(1, -1), T.full((1, 2), 0.3, dtype={a}.dtype), {w_ih}, {w_hh}, "
+       "{bias}, {bias})", args=cell_input_args(1), sample=False),
+    Op("T.rnn_relu_cell_hidden", "T.rnn_relu_cell({x}, {a}.reshape(1, -1), {w_ih}, {w_hh})", args=cell_hidden_args(1),
+       sample=False),
+    Op("T.lstm_cell", "T.lstm_cell({a}.reshape(1, -1), (T.full((1, 2), 0.3, dtype={a}.dtype), T.full((1, 2), -0.2, "
+       "dtype={a}.dtype)), {w_ih}, {w_hh}, {bias}, {bias})[0]", args=cell_input_args(4), sample=False),
+    Op("T.lstm_cell_hidden", "T.lstm_cell({x}, ({a}.reshape(1, -1), {a}.reshape(1, -1) * 0.5), {w_ih}, {w_hh})[1]",
+       args=cell_hidden_args(4), sample=False),
+    Op("T.gru_cell", "T.gru_cell({a}.reshape(1, -1), T.full((1, 2), 0.3, dtype={a}.dtype), {w_ih}, {w_hh}, {bias}, "
+       "{bias})",
+       args=cell_input_args(3), sample=False),
+    Op("T.gru_cell_hidden", "T.gru_cell({x}, {a}.reshape(1, -1), {w_ih}, {w_hh})", args=cell_hidden_args(3),
+       sample=False),
+]

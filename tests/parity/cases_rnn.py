@@ -1,0 +1,182 @@
+"""PyTorch-parity cases for the recurrent layers: ``nn.RNN``, ``nn.LSTM``, ``nn.GRU``, their cells and packed
+sequences (see ``cases.py`` for the conventions and the input helpers).
+
+Weights are set from fixed values (``arr``), never from the generator.  float64 layers record PyTorch's per-step
+graph, node for node; a float32 LSTM records one ``MkldnnRnnLayerBackward0`` per layer and direction, whose numbers
+(oneDNN's, summed in another order) agree to rtol 1e-4 / atol 1e-5.
+"""
+from . import case
+from .cases import arr, fwd_bwd, leaf
+
+
+def _set_weights(T, module, seed):
+    with T.no_grad():
+        for i, p in enumerate(module.parameters()):
+            p.copy_(T.tensor(arr(seed + i, *tuple(p.shape), lo=-0.6, hi=0.6).tolist(), dtype=p.dtype))
+
+
+def _layer_case(kind, dtype, kw, hx, unbatched):
+    def c(T, F, o):
+        module = getattr(T.nn, kind)(3, 4, dtype=getattr(T, dtype), **kw)
+        o.raw("params", [[n, list(p.shape)] for n, p in module.named_parameters()])
+        _set_weights(T, module, 10)
+        batch_first = kw.get("batch_first", False)
+        shape = (3, 3) if unbatched else (2, 3, 3) if batch_first else (3, 2, 3)
+        x = leaf(T, 1, *shape, dtype=dtype)
+        leaves = dict(x=x)
+        args = [x]
+        if hx:
+            layers = kw.get("num_layers", 1) * (2 if kw.get("bidirectional") else 1)
+            size = kw.get("proj_size", 0) or 4
+            lead = (layers,) if unbatched else (layers, 2)
+            h = leaf(T, 2, *lead, size, dtype=dtype)
+            leaves["h"] = h
+            if kind == "LSTM":
+                cx = leaf(T, 3, *lead, 4, dtype=dtype)
+                leaves["c"] = cx
+                args.append((h, cx))
+            else:
+                args.append(h)
+        output, hidden = module(*args)
+        o.all(output, "output", depth=8)
+        for i, t in enumerate(hidden if isinstance(hidden, tuple) else (hidden,)):
+            o.all(t, f"hidden{i}", depth=4)
+        total = output.sum() + sum((t * t).sum() for t in (hidden if isinstance(hidden, tuple) else (hidden,)))
+        fwd_bwd(T, o, total * 1.0, name="total", depth=1, **leaves, **dict(module.named_parameters()))
+    return c
+
+
+_CONFIGS = [
+    ("plain", {}, False, False),
+    ("no_bias", dict(bias=False), False, False),
+    ("hx", {}, True, False),
+    ("two_layers_bi", dict(num_layers=2, bidirectional=True), True, False),
+    ("batch_first", dict(batch_first=True), False, False),
+    ("unbatched", {}, True, True),
+]
+for _kind in ("RNN", "LSTM", "GRU"):
+    for _dtype in ("float64", "float32"):
+        for _name, _kw, _hx, _unbatched in _CONFIGS:
+            tol = dict(rtol=1e-4, atol=1e-5) if _dtype == "float32" else {}
+            case(_layer_case(_kind, _dtype, _kw, _hx, _unbatched), name=f"rnn_{_kind}_{_name}_{_dtype}", **tol)
+    if _kind == "RNN":
+        case(_layer_case(_kind, "float64", dict(nonlinearity="relu"), True, False), name="rnn_RNN_relu_float64")
+    if _kind == "LSTM":
+        for _dtype in ("float64", "float32"):
+            case(_layer_case(_kind, _dtype, dict(proj_size=2, num_layers=2), True, False),
+                 name=f"rnn_LSTM_proj_{_dtype}", rtol=1e-4, atol=1e-5)
+
+
+def _cell_case(kind, dtype, hx, unbatched, bias=True):
+    def c(T, F, o):
+        module = getattr(T.nn, kind)(3, 4, bias=bias, dtype=getattr(T, dtype))
+        o.raw("params", [[n, list(p.shape)] for n, p in module.named_parameters()])
+        _set_weights(T, module, 20)
+        x = leaf(T, 1, *((3,) if unbatched else (2, 3)), dtype=dtype)
+        leaves = dict(x=x)
+        args = [x]
+        if hx:
+            h = leaf(T, 2, *((4,) if unbatched else (2, 4)), dtype=dtype)
+            leaves["h"] = h
+            if kind == "LSTMCell":
+                cx = leaf(T, 3, *((4,) if unbatched else (2, 4)), dtype=dtype)
+                leaves["c"] = cx
+                args.append((h, cx))
+            else:
+                args.append(h)
+        out = module(*args)
+        outs = out if isinstance(out, tuple) else (out,)
+        for i, t in enumerate(outs):
+            o.all(t, f"out{i}", depth=8)
+        total = sum((t * t).sum() for t in outs)
+        fwd_bwd(T, o, total * 1.0, name="total", depth=1, **leaves, **dict(module.named_parameters()))
+    return c
+
+
+for _kind in ("RNNCell", "LSTMCell", "GRUCell"):
+    for _dtype in ("float64", "float32"):
+        case(_cell_case(_kind, _dtype, False, False), name=f"rnn_{_kind}_plain_{_dtype}")
+        case(_cell_case(_kind, _dtype, True, False), name=f"rnn_{_kind}_hx_{_dtype}")
+        case(_cell_case(_kind, _dtype, True, True, bias=False), name=f"rnn_{_kind}_unbatched_no_bias_{_dtype}")
+
+
+def _packed_case(kind, enforce_sorted, bidirectional):
+    def c(T, F, o):
+        module = getattr(T.nn, kind)(3, 4, bidirectional=bidirectional, dtype=T.float64)
+        _set_weights(T, module, 30)
+        x = leaf(T, 1, 4, 3, 3, dtype="float64")
+        lengths = [4, 2, 1] if enforce_sorted else [2, 4, 1]
+        packed = T.nn.utils.rnn.pack_padded_sequence(x, lengths, enforce_sorted=enforce_sorted)
+        o["data"] = packed.data
+        o.fn("data.grad_fn", packed.data)
+        o["batch_sizes"] = packed.batch_sizes
+        o["sorted_indices"] = packed.sorted_indices
+        out, hidden = module(packed)
+        padded, lens = T.nn.utils.rnn.pad_packed_sequence(out, total_length=5)
+        o["lengths"] = lens
+        o.all(padded, "padded", depth=6)
+        h = hidden[0] if isinstance(hidden, tuple) else hidden
+        o.all(h, "h_n", depth=6)
+        fwd_bwd(T, o, padded.sum() + (h * h).sum(), name="total", depth=1, x=x, w=module.weight_hh_l0)
+    return c
+
+
+for _kind in ("RNN", "LSTM", "GRU"):
+    case(_packed_case(_kind, True, False), name=f"rnn_packed_{_kind}")
+    case(_packed_case(_kind, False, True), name=f"rnn_packed_unsorted_bi_{_kind}")
+
+
+@case
+def rnn_pad_sequence(T, F, o):
+    a, b, c = leaf(T, 1, 3, 2), leaf(T, 2, 1, 2), leaf(T, 3, 2, 2)
+    for batch_first in (False, True):
+        for side in ("right", "left"):
+            out = T.nn.utils.rnn.pad_sequence([a, b, c], batch_first=batch_first, padding_value=-1.0,
+                                              padding_side=side)
+            o.all(out, f"pad_{batch_first}_{side}", depth=3)
+    packed = T.nn.utils.rnn.pack_sequence([b, a, c], enforce_sorted=False)
+    o["packed.data"] = packed.data
+    o["packed.batch_sizes"] = packed.batch_sizes
+    o["packed.unsorted_indices"] = packed.unsorted_indices
+    fwd_bwd(T, o, T.nn.utils.rnn.pad_packed_sequence(packed, batch_first=True)[0], name="unpacked", a=a, b=b, c=c)
+
+
+@case
+def rnn_errors(T, F, o):
+    nn = T.nn
+    o.err("nonlinearity", lambda: nn.RNN(3, 4, nonlinearity="sigmoid"))
+    o.err("proj_rnn", lambda: nn.RNN(3, 4, proj_size=2))
+    o.err("proj_too_big", lambda: nn.LSTM(3, 4, proj_size=4))
+    o.err("dropout_range", lambda: nn.LSTM(3, 4, dropout=1.5))
+    o.err("layers", lambda: nn.GRU(3, 4, num_layers=0))
+    o.err("hidden_type", lambda: nn.LSTM(3, 4.0))
+    o.err("input_size", lambda: nn.LSTM(3, 4)(T.zeros(2, 2, 5)))
+    o.err("input_dim", lambda: nn.LSTM(3, 4)(T.zeros(2, 2, 3, 1)))
+    o.err("rnn_input_dim", lambda: nn.RNN(3, 4)(T.zeros(2, 2, 2, 3)))
+    o.err("hidden_size", lambda: nn.RNN(3, 4)(T.zeros(2, 2, 3), T.zeros(1, 3, 4)))
+    o.err("hidden_dim", lambda: nn.GRU(3, 4)(T.zeros(2, 2, 3), T.zeros(3, 4)))
+    o.err("cell_size", lambda: nn.LSTM(3, 4)(T.zeros(2, 2, 3), (T.zeros(1, 2, 4), T.zeros(1, 2, 5))))
+    o.err("lstm_unbatched_hx", lambda: nn.LSTM(3, 4)(T.zeros(2, 3), (T.zeros(1, 1, 4), T.zeros(1, 1, 4))))
+    o.err("cell_input_size", lambda: nn.RNNCell(3, 4)(T.zeros(2, 5)))
+    o.err("cell_batch", lambda: nn.LSTMCell(3, 4)(T.zeros(2, 3), (T.zeros(2, 4), T.zeros(3, 4))))
+    o.err("cell_hidden_size", lambda: nn.GRUCell(3, 4)(T.zeros(2, 3), T.zeros(2, 6)))
+    o.err("cell_input_dim", lambda: nn.GRUCell(3, 4)(T.zeros(2, 3, 1)))
+    o.err("pack_len", lambda: nn.utils.rnn.pack_padded_sequence(T.zeros(3, 2, 1), [3, 2, 1]))
+    o.err("pack_zero", lambda: nn.utils.rnn.pack_padded_sequence(T.zeros(3, 2, 1), [3, 0]))
+    o.err("pack_unsorted", lambda: nn.utils.rnn.pack_padded_sequence(T.zeros(3, 2, 1), [1, 3]))
+    o.err("pad_empty", lambda: nn.utils.rnn.pad_sequence([]))
+    o.warns("dropout_one_layer", lambda: nn.LSTM(3, 4, dropout=0.5))
+    o.repr("repr", nn.LSTM(3, 4, num_layers=2, batch_first=True, dropout=0.25, bidirectional=True, proj_size=2))
+    o.repr("repr_cell", nn.RNNCell(3, 4, bias=False, nonlinearity="relu"))
+
+
+@case
+def rnn_dropout_graph(T, F, o):
+    for kind in ("LSTM", "GRU"):
+        for name in ("float32", "float64"):
+            dtype = getattr(T, name)
+            module = getattr(T.nn, kind)(3, 4, num_layers=2, dropout=0.5, dtype=dtype)
+            out = module(T.ones(2, 1, 3, dtype=dtype))[0]
+            o.tree(f"{kind}_{name}", out, depth=3)
+            module.eval()
+            o.tree(f"{kind}_{name}_eval", module(T.ones(2, 1, 3, dtype=dtype))[0], depth=3)
