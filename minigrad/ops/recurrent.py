@@ -24,7 +24,7 @@ class UnsafeSplit(Op):
     @staticmethod
     def forward(ctx, a, chunks, dim):
         size = a._data.shape[dim]
-        ctx.dim, ctx.split_size = dim, -(-size // chunks)
+        ctx.dim, ctx.split_size, ctx.self_sizes = dim, -(-size // chunks), a._data.shape
         pieces, start = [], 0
         while start < size:
             index = (slice(None),) * dim + (slice(start, start + ctx.split_size),)
