@@ -95,7 +95,7 @@ def _check(input, weight, bias, stride, padding, dilation, groups):
         raise RuntimeError("non-positive groups is not supported")
     if weight.shape[0] % groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
-                           f"got weight of size {list(weight.shape)} instead")
+                           f"got weight of size [{list(weight.shape)}] instead")
     if input.shape[1] != weight.shape[1] * groups:
         raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
                            f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got "

@@ -44,11 +44,14 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     ``Im2ColBackward0``)."""
     kernel, dilation = _pair(kernel_size), _pair(dilation, "dilation")
     padding, stride = _pair(padding, "padding"), _pair(stride, "stride")
-    if input.dim() < 3:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-input.dim()}, {input.dim() - 1}], "
-                         f"but got {input.dim() - 4 if input.dim() == 2 else 2})")
     _check_params(kernel, dilation, padding, stride)
-    if input.dim() > 4 or 0 in input.shape[-3:]:
+    for d in (1, 2):  # (PyTorch reads the sizes of dims 1 and 2 before it checks the number of dims)
+        if d >= input.dim():
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-input.dim()}, "
+                             f"{input.dim() - 1}], but got {d})")
+        if input.shape[d] == 0:
+            break
+    if input.dim() not in (3, 4) or 0 in input.shape[-3:]:
         raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
                            f"dimensions for input, but got: {list(input.shape)}")
     if not input.is_floating_point():

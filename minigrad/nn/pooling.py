@@ -22,8 +22,8 @@ def pair(value, what, name, allow_empty=False):
         return value * 2
     if len(value) == 2 or (allow_empty and not value):
         return value
-    omitted = "be omitted, " if allow_empty else ""
-    raise RuntimeError(f"{name}: {what} must either {omitted}a single int, or a tuple of two ints")
+    omitted = "omitted, " if allow_empty else ""
+    raise RuntimeError(f"{name}: {what} must either be {omitted}a single int, or a tuple of two ints")
 
 
 def pool_geometry(input, kernel, stride, padding, dilation, ceil_mode):
@@ -107,6 +107,9 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     kernel = pair(kernel_size, "kernel_size", "avg_pool2d")
     stride = pair(() if stride is None else stride, "stride", "avg_pool2d", allow_empty=True)
     padding = pair(padding, "padding", "avg_pool2d")
+    if input.dim() < 3:  # (PyTorch asks for the size of dim -3 first)
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-input.dim()}, {input.dim() - 1}], "
+                         "but got -3)")
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     out = pool_geometry(input, kernel, stride, padding, (1, 1), ceil_mode)

@@ -84,7 +84,7 @@ class MaxPool2d(Op):
         xp = padded_for_pool(x, kernel_size, stride, padding, dilation, out, lowest(x.dtype))
         cols = windows(xp, kernel_size, stride, dilation, out)
         cols = cols.reshape(cols.shape[:4] + (-1,))
-        (kh, kw), (sh, sw), (ph, pw), (dh, dw), width = kernel_size, stride, padding, dilation, x.shape[3]
+        kw, (sh, sw), (ph, pw), (dh, dw), width = kernel_size[1], stride, padding, dilation, x.shape[3]
 
         def place(arg):  # window offset -> the input's h * W + w
             rows = np.arange(out[0])[:, None] * sh - ph + (arg // kw) * dh
