@@ -66,41 +66,58 @@ def cropped(image, padding):
 _NO_BIAS = Tensor(np.zeros(0, np.float32))  # (bias=None: the node still has an edge for it, (None, 0), as PyTorch's)
 
 
+def columns(x, kernel, stride, padding, dilation, out):
+    """The windows of ``x`` (N, C, H, W) as the columns of one matrix: (C*kh*kw, N*OH*OW), a copy laid out
+    channel, kernel offset, then sample and place (the order that copies fastest; PyTorch: ``im2col``)."""
+    cols = windows(padded(x, padding), kernel, stride, dilation, out)  # (N, C, OH, OW, kh, kw), a view
+    return np.ascontiguousarray(cols.transpose(1, 4, 5, 0, 2, 3)).reshape(x.shape[1] * kernel[0] * kernel[1], -1)
+
+
 def conv_forward(x, w, b, stride, padding, dilation, groups):
-    """``conv2d`` of arrays: x (N, C, H, W), w (O, C/groups, kh, kw), b (O,) or None."""
+    """``conv2d`` of arrays: x (N, C, H, W), w (O, C/groups, kh, kw), b (O,) or None.
+    One matrix product per group: the kernel (O, C*kh*kw) times the input's windows (C*kh*kw, N*OH*OW)."""
     n, c, h, wd = x.shape
     o, cg, kh, kw = w.shape
     out = (out_size(h, kh, stride[0], padding[0], dilation[0]), out_size(wd, kw, stride[1], padding[1], dilation[1]))
-    cols = windows(padded(x, padding), (kh, kw), stride, dilation, out)
-    og = o // groups
-    parts = [np.tensordot(cols[:, g * cg:(g + 1) * cg], w[g * og:(g + 1) * og], axes=([1, 4, 5], [1, 2, 3]))
-             for g in range(groups)]  # each (N, OH, OW, O/groups): one BLAS product per group
-    y = parts[0] if groups == 1 else np.concatenate(parts, axis=3)
+    cols = columns(x, (kh, kw), stride, padding, dilation, out)
+    og, rows = o // groups, cg * kh * kw
+    y = np.concatenate([w[g * og:(g + 1) * og].reshape(og, rows) @ cols[g * rows:(g + 1) * rows]
+                        for g in range(groups)]) if groups > 1 else w.reshape(o, rows) @ cols
+    y = y.reshape(o, n, *out)  # (O, N, OH, OW)
     if b is not None:
-        y += b
-    return np.ascontiguousarray(y.transpose(0, 3, 1, 2))
+        y += b[:, None, None, None]
+    return np.ascontiguousarray(y.transpose(1, 0, 2, 3))
 
 
 def conv_input_grad(grad, w, input_shape, stride, padding, dilation, groups):
-    """dL/dx of ``conv2d``: each output's gradient times the kernel, added back into the windows it came from."""
+    """dL/dx of ``conv2d``: each output's gradient times the kernel (one product per group: (C*kh*kw, O) times
+    (O, N*OH*OW)), each column added back into the window it came from, one strided add per kernel offset."""
     n, c, h, wd = input_shape
     o, cg, kh, kw = w.shape
-    og = o // groups
-    parts = [np.tensordot(grad[:, g * og:(g + 1) * og], w[g * og:(g + 1) * og], axes=([1], [0]))
-             for g in range(groups)]  # each (N, OH, OW, C/groups, kh, kw)
-    cols = (parts[0] if groups == 1 else np.concatenate(parts, axis=3)).transpose(0, 3, 1, 2, 4, 5)
-    image = add_windows(cols, (n, c, h + 2 * padding[0], wd + 2 * padding[1]), stride, dilation)
-    return np.ascontiguousarray(cropped(image, padding))
+    og, rows = o // groups, cg * kh * kw
+    (sh, sw), (dh, dw), (oh, ow) = stride, dilation, grad.shape[2:]
+    g = grad.transpose(1, 0, 2, 3).reshape(o, -1)  # (O, N*OH*OW)
+    cols = np.concatenate([w[k * og:(k + 1) * og].reshape(og, rows).T @ g[k * og:(k + 1) * og]
+                           for k in range(groups)]) if groups > 1 else w.reshape(o, rows).T @ g
+    cols = cols.reshape(c, kh, kw, n, oh, ow)
+    image = np.zeros((c, n, h + 2 * padding[0], wd + 2 * padding[1]), grad.dtype)  # (channels first, as cols)
+    for i in range(kh):
+        for j in range(kw):
+            image[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw] += cols[:, i, j]
+    return np.ascontiguousarray(cropped(image, padding).transpose(1, 0, 2, 3))
 
 
 def conv_weight_grad(grad, x, weight_shape, stride, padding, dilation, groups):
-    """dL/dw of ``conv2d``: each output's gradient times the window it came from, summed over batch and places."""
+    """dL/dw of ``conv2d``: each output's gradient times the window it came from, summed over samples and places:
+    one product per group, (O, N*OH*OW) times the windows (N*OH*OW, C*kh*kw)."""
     o, cg, kh, kw = weight_shape
-    og = o // groups
-    cols = windows(padded(x, padding), (kh, kw), stride, dilation, grad.shape[2:])
-    parts = [np.tensordot(grad[:, g * og:(g + 1) * og], cols[:, g * cg:(g + 1) * cg], axes=([0, 2, 3], [0, 2, 3]))
-             for g in range(groups)]  # each (O/groups, C/groups, kh, kw)
-    return parts[0] if groups == 1 else np.concatenate(parts, axis=0)
+    og, rows = o // groups, cg * kh * kw
+    cols = columns(x, (kh, kw), stride, padding, dilation, grad.shape[2:])
+    g = grad.transpose(1, 0, 2, 3).reshape(o, -1)
+    if groups == 1:
+        return (g @ cols.T).reshape(weight_shape)
+    return np.concatenate([g[k * og:(k + 1) * og] @ cols[k * rows:(k + 1) * rows].T
+                           for k in range(groups)]).reshape(weight_shape)
 
 
 def image_2d(a):

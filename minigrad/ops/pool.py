@@ -66,6 +66,25 @@ def window_max(cols, place):
     return values, place(arg)
 
 
+def running_max(cols, stride, padding, dilation):
+    """The maximum of each window of ``cols`` (N, C, OH, OW, kh, kw) and its offset ``i * kw + j`` in the window,
+    as PyTorch's kernel finds it: from the window's first place inside the input, one kernel offset after the
+    other, a value replaces the maximum when it is greater, or nan (so the first maximum, or the last nan)."""
+    n, c, oh, ow, kh, kw = cols.shape
+    first_i = np.maximum(-(-(padding[0] - np.arange(oh) * stride[0]) // dilation[0]), 0)  # first row inside
+    first_j = np.maximum(-(-(padding[1] - np.arange(ow) * stride[1]) // dilation[1]), 0)
+    best = cols[:, :, np.arange(oh)[:, None], np.arange(ow), first_i[:, None], first_j]  # (a copy)
+    offset = np.broadcast_to(first_i[:, None] * kw + first_j, best.shape).copy()
+    for k in range(kh * kw):
+        value = cols[..., k // kw, k % kw]
+        better = value > best
+        if cols.dtype.kind == "f":
+            better |= np.isnan(value)
+        np.copyto(best, value, where=better)
+        np.copyto(offset, k, where=better)
+    return best, offset
+
+
 class MaxPool2d(Op):
     """``F.max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode, return_indices)``: the maximum of
     each window, and its place in the input as ``h * W + w`` (PyTorch: ``max_pool2d_with_indices``, node
@@ -82,19 +101,14 @@ class MaxPool2d(Op):
         x = as_images(input._data)
         stride = stride or kernel_size  # (no stride given: the kernel's size)
         xp = padded_for_pool(x, kernel_size, stride, padding, dilation, out, lowest(x.dtype))
-        cols = windows(xp, kernel_size, stride, dilation, out)
-        cols = cols.reshape(cols.shape[:4] + (-1,))
-        kw, (sh, sw), (ph, pw), (dh, dw), width = kernel_size[1], stride, padding, dilation, x.shape[3]
-
-        def place(arg):  # window offset -> the input's h * W + w
-            rows = np.arange(out[0])[:, None] * sh - ph + (arg // kw) * dh
-            columns = np.arange(out[1])[None, :] * sw - pw + (arg % kw) * dw
-            return rows * width + columns
-
-        values, indices = window_max(cols, place)
+        values, offset = running_max(windows(xp, kernel_size, stride, dilation, out), stride, padding, dilation)
+        (kh, kw), (sh, sw), (ph, pw), (dh, dw), width = kernel_size, stride, padding, dilation, x.shape[3]
+        offsets = (np.arange(kh)[:, None] * dh * width + np.arange(kw) * dw).ravel()  # offset k -> h * W + w
+        corners = (np.arange(out[0])[:, None] * sh - ph) * width + np.arange(out[1]) * sw - pw
+        indices = corners + offsets[offset]
         ctx.indices = Tensor(as_input(indices.astype(np.int64), input._data.ndim))
         ctx.mark_non_differentiable(ctx.indices)
-        return Tensor(as_input(np.ascontiguousarray(values), input._data.ndim)), ctx.indices
+        return Tensor(as_input(values, input._data.ndim)), ctx.indices
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
