@@ -7,16 +7,14 @@ PyTorch's messages, and records what PyTorch records around the op: ``unsqueeze`
 without a batch dim, a ``ConstantPadNd`` when ``"same"`` needs one more place on one side.
 """
 import math
-import warnings
 
 from .. import creation
+from .._core.tensor_base import _warn_once
 from ..ops.conv import _NO_BIAS, Convolution
 from . import init
 from .module import Module
 from .parameter import Parameter
 
-_TENSOR_TYPES = {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor", "float16": "torch.HalfTensor",
-                 "int64": "torch.LongTensor", "int32": "torch.IntTensor"}
 _TYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int"}
 
 
@@ -52,7 +50,7 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, dims):
 def _padding_string(input, weight, padding, stride, dilation, dims):
     """``padding="valid"`` (none) or ``"same"`` (the output as large as the input; PyTorch's
     ``_convolution_mode``): ``d * (k - 1)`` places per dim, half on each side and the odd one at the end, padded
-    by a ``ConstantPadNd`` of its own (with PyTorch's warning)."""
+    by a ``ConstantPadNd`` of its own (with PyTorch's warning, once)."""
     if padding == "valid":
         return input, (0,) * dims
     if padding != "same":
@@ -62,8 +60,8 @@ def _padding_string(input, weight, padding, stride, dilation, dims):
     totals = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
     left = tuple(t // 2 for t in totals)
     if any(t % 2 for t in totals):
-        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded "
-                      "copy of the input be created", UserWarning, stacklevel=4)
+        _warn_once("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy of "
+                   "the input be created", stacklevel=4)  # (once per process, as PyTorch's TORCH_WARN_ONCE)
         pad = []
         for t in reversed(totals):  # (F.pad's order: the last dim first)
             pad += [0, t % 2]
@@ -75,8 +73,7 @@ def _padding_string(input, weight, padding, stride, dilation, dims):
 def _check(input, weight, bias, stride, padding, dilation, groups):
     """PyTorch's ``check_shape_forward`` and type checks, in its order."""
     if input.dtype != weight.dtype:
-        raise RuntimeError(f"Input type ({_TENSOR_TYPES.get(input.dtype.name)}) and weight type "
-                           f"({_TENSOR_TYPES.get(weight.dtype.name)}) should be the same or input should be a MKLDNN "
+        raise RuntimeError(f"Input type ({input.type()}) and weight type ({weight.type()}) should be the same or input should be a MKLDNN "
                            "tensor and weight is a dense tensor")
     if bias is not None and bias.dtype != input.dtype:
         raise RuntimeError(f"Input type ({_TYPES.get(input.dtype.name)}) and bias type ({_TYPES.get(bias.dtype.name)}) "

@@ -142,7 +142,7 @@ class Convolution(Op):
         ctx.save_for_backward(input, weight)
         ctx.stride, ctx.padding, ctx.dilation, ctx.groups = stride, padding, dilation, groups
         ctx.transposed, ctx.output_padding = False, (0,) * len(stride)
-        ctx.bias_sizes = None if bias is _NO_BIAS else tuple(bias._data.shape)
+        ctx.bias_sizes = (0,) if bias is _NO_BIAS else tuple(bias._data.shape)  # (PyTorch's, without a bias)
         ctx.input_shape, ctx.one_d = input._data.shape, input._data.ndim == 3
         y = conv_forward(image_2d(input), image_2d(weight), None if bias is _NO_BIAS else bias._data,
                          as_2d(stride, 1), as_2d(padding, 0), as_2d(dilation, 1), groups)

@@ -113,7 +113,7 @@ class MaxPool2d(Op):
     @staticmethod
     def backward(ctx, grad, _grad_indices):
         input, = ctx.saved_tensors
-        return (MaxPoolBackward.apply(grad, input, ctx.indices),) + (None,) * 6
+        return (MaxPoolBackward.apply(grad, input, ctx.indices._data),) + (None,) * 6
 
 
 def scattered(grad, indices, shape):
@@ -134,9 +134,9 @@ class MaxPoolBackward(Op):
     saved_names = {"indices": "indices"}
 
     @staticmethod
-    def forward(ctx, grad, input, indices):
-        ctx.indices = indices
-        return Tensor(scattered(grad._data, indices._data, input._data.shape))
+    def forward(ctx, grad, input, indices):  # (indices: an array, so no edge for it)
+        ctx.indices = Tensor(indices)
+        return Tensor(scattered(grad._data, indices, input._data.shape))
 
     @staticmethod
     def backward(ctx, gg):
@@ -303,7 +303,7 @@ class AdaptiveMaxPool2d(Op):
     @staticmethod
     def backward(ctx, grad, _grad_indices):
         input, = ctx.saved_tensors
-        return AdaptiveMaxPoolBackward.apply(grad, input, ctx.indices), None
+        return AdaptiveMaxPoolBackward.apply(grad, input, ctx.indices._data), None
 
 
 class AdaptiveMaxPoolBackward(MaxPoolBackward):
