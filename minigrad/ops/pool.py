@@ -73,7 +73,7 @@ def running_max(cols, stride, padding, dilation):
     n, c, oh, ow, kh, kw = cols.shape
     first_i = np.maximum(-(-(padding[0] - np.arange(oh) * stride[0]) // dilation[0]), 0)  # first row inside
     first_j = np.maximum(-(-(padding[1] - np.arange(ow) * stride[1]) // dilation[1]), 0)
-    best = cols[:, :, np.arange(oh)[:, None], np.arange(ow), first_i[:, None], first_j]  # (a copy)
+    best = np.ascontiguousarray(cols[:, :, np.arange(oh)[:, None], np.arange(ow), first_i[:, None], first_j])
     offset = np.broadcast_to(first_i[:, None] * kw + first_j, best.shape).copy()
     for k in range(kh * kw):
         value = cols[..., k // kw, k % kw]
