@@ -121,8 +121,9 @@ def scattered(grad, indices, shape):
     of its image: one ``np.bincount`` (PyTorch's kernel adds them one by one)."""
     planes = int(np.prod(shape[:-2]))
     area = shape[-2] * shape[-1]
-    flat = indices.reshape(planes, -1) + (np.arange(planes) * area)[:, None]
-    total = np.bincount(flat.ravel(), weights=grad.reshape(planes, -1).ravel(), minlength=planes * area)
+    places = indices.shape[-2] * indices.shape[-1]
+    flat = indices.reshape(planes, places) + (np.arange(planes) * area)[:, None]
+    total = np.bincount(flat.ravel(), weights=grad.reshape(planes, places).ravel(), minlength=planes * area)
     return total.astype(grad.dtype).reshape(shape)
 
 
@@ -293,7 +294,7 @@ class AdaptiveMaxPool2d(Op):
         indices = np.empty(values.shape, np.int64)
         for i, (h0, h1) in enumerate(adaptive_ranges(x.shape[2], output_size[0])):
             for j, (w0, w1) in enumerate(adaptive_ranges(x.shape[3], output_size[1])):
-                window = x[:, :, h0:h1, w0:w1].reshape(x.shape[:2] + (-1,))
+                window = x[:, :, h0:h1, w0:w1].reshape(x.shape[:2] + ((h1 - h0) * (w1 - w0),))
                 values[:, :, i, j], indices[:, :, i, j] = window_max(
                     window, lambda arg: (h0 + arg // (w1 - w0)) * width + w0 + arg % (w1 - w0))
         ctx.indices = Tensor(as_input(indices, input._data.ndim))
