@@ -74,14 +74,17 @@ def running_max(cols, stride, padding, dilation):
     first_i = np.maximum(-(-(padding[0] - np.arange(oh) * stride[0]) // dilation[0]), 0)  # first row inside
     first_j = np.maximum(-(-(padding[1] - np.arange(ow) * stride[1]) // dilation[1]), 0)
     best = np.ascontiguousarray(cols[:, :, np.arange(oh)[:, None], np.arange(ow), first_i[:, None], first_j])
-    offset = np.broadcast_to(first_i[:, None] * kw + first_j, best.shape).copy()
+    offset = np.broadcast_to((first_i[:, None] * kw + first_j).astype(np.int32), best.shape).copy()
     for k in range(kh * kw):
         value = cols[..., k // kw, k % kw]
         better = value > best
         if cols.dtype.kind == "f":
             better |= np.isnan(value)
-        np.copyto(best, value, where=better)
-        np.copyto(offset, k, where=better)
+        offset += better * (k - offset)  # (arithmetic, not a masked copy: numpy does it many times faster)
+        best = np.maximum(best, value)  # (a nan stays, and a nan in value comes in: as the comparisons above)
+    zeros = np.nonzero(best == 0)  # (of 0.0 and -0.0 the maximum is the one at the offset found)
+    if zeros[0].size:
+        best[zeros] = cols[zeros + (offset[zeros] // kw, offset[zeros] % kw)]
     return best, offset
 
 
