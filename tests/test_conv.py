@@ -217,3 +217,11 @@ def test_layers_are_no_longer_absent():
         assert hasattr(nn, name)
     with pytest.raises(AttributeError, match="leaves out convolution layers"):
         nn.Conv3d
+
+
+def test_conv_forward_takes_another_weight():
+    m = nn.Conv2d(2, 3, 3, padding=1)
+    x, = leaves((1, 2, 4, 4))
+    assert m._conv_forward(x, m.weight, m.bias).tolist() == m(x).tolist()
+    doubled = m._conv_forward(x, m.weight * 2, None)
+    assert np.allclose(doubled.detach().numpy(), 2 * (m(x) - m.bias.view(1, 3, 1, 1)).detach().numpy(), atol=1e-6)

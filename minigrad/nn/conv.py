@@ -166,11 +166,15 @@ class _ConvNd(Module):
                 init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
+        return self._conv_forward(input, self.weight, self.bias)
+
+    def _conv_forward(self, input, weight, bias):
+        """The convolution with a given weight and bias (PyTorch's, which some programs call with their own)."""
         if self.padding_mode != "zeros":  # (PyTorch pads with F.pad's reflect/replicate/circular: minigrad has not)
             raise NotImplementedError(f"minigrad's {type(self).__name__} has only padding_mode='zeros'; "
                                       f"padding_mode='{self.padding_mode}' needs F.pad(mode='{self.padding_mode}'), "
                                       "which minigrad leaves out")
-        return _conv(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups, self.dims)
+        return _conv(input, weight, bias, self.stride, self.padding, self.dilation, self.groups, self.dims)
 
     def extra_repr(self):
         s = "{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}"
