@@ -220,7 +220,7 @@ def test_layers_are_no_longer_absent():
 
 
 def test_conv_forward_takes_another_weight():
-    m = nn.Conv2d(2, 3, 3, padding=1)
+    m = nn.Conv2d(2, 3, 3, padding=1, dtype=torch.float64)
     x, = leaves((1, 2, 4, 4))
     assert m._conv_forward(x, m.weight, m.bias).tolist() == m(x).tolist()
     doubled = m._conv_forward(x, m.weight * 2, None)
