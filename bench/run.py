@@ -18,6 +18,8 @@ the same numbers.  `--readme README.md` writes the table between the `<!-- bench
 7. micrograd: MLP(2, [16, 16, 1]) on 100 two-moons points, 10 steps, micrograd (scalar Values)
    vs minigrad (vectorised); and the deepest chain each can backward through;
 8. an LSTM (nn.LSTM, one layer, hidden 200) over 35 steps of a batch of 20, float32, forward + backward.
+9. LeNet-5 (Conv2d, ReLU, max_pool2d, Linear, cross-entropy) forward + backward on a batch of 64
+   1x28x28 images, float32, the same weights in minigrad and torch.
 """
 import argparse
 import gc
@@ -372,6 +374,44 @@ def bench_lstm(torch, repeats):
     return best_of(repeats, lambda: lstm_step(minigrad, *mg), lambda: lstm_step(torch, *tc))
 
 
+# ---- 9. LeNet-5 ---------------------------------------------------------------------------------------
+def lenet(T):
+    """LeCun et al.'s LeNet-5 as PyTorch's tutorials write it for 28x28 images: padding 2 on the first conv."""
+    nn = T.nn
+    return nn.Sequential(nn.Conv2d(1, 6, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(6, 16, 5), nn.ReLU(),
+                         nn.MaxPool2d(2), nn.Flatten(), nn.Linear(400, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(),
+                         nn.Linear(84, 10))
+
+
+def lenet_setup(T, weights, x_np, y_np):
+    model = lenet(T)
+    with T.no_grad():
+        for p, w in zip(model.parameters(), weights):
+            p.copy_(T.tensor(w))
+    return model, T.tensor(x_np), T.tensor(y_np)
+
+
+def lenet_step(T, model, x, y):
+    """One forward and backward pass; the loss."""
+    model.zero_grad()
+    loss = T.nn.functional.cross_entropy(model(x), y)
+    loss.backward()
+    return loss.item()
+
+
+def bench_lenet(torch, repeats):
+    rng = np.random.default_rng(0)
+    shapes = [(6, 1, 5, 5), (6,), (16, 6, 5, 5), (16,), (120, 400), (120,), (84, 120), (84,), (10, 84), (10,)]
+    weights = [(rng.standard_normal(s) * 0.1).astype(np.float32) for s in shapes]
+    x, y = rng.standard_normal((64, 1, 28, 28)).astype(np.float32), rng.integers(0, 10, 64)
+    mg, tc = lenet_setup(minigrad, weights, x, y), lenet_setup(torch, weights, x, y)
+    loss_mg, loss_tc = lenet_step(minigrad, *mg), lenet_step(torch, *tc)
+    assert abs(loss_mg - loss_tc) < 1e-4 * max(1.0, abs(loss_tc)), (loss_mg, loss_tc)
+    grad_mg, grad_tc = mg[0][0].weight.grad.numpy(), tc[0][0].weight.grad.numpy()
+    assert np.allclose(grad_mg, grad_tc, rtol=1e-3, atol=1e-5), abs(grad_mg - grad_tc).max()
+    return best_of(repeats, lambda: lenet_step(minigrad, *mg), lambda: lenet_step(torch, *tc))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=5)
@@ -411,6 +451,8 @@ def main():
     mg, tc = bench_lstm(torch, 4 * r)
     add("an LSTM over 35 steps (batch 20, hidden 200, one layer) forward+backward", mg, [("torch", tc)],
         [("<=", 3.0)])
+    mg, tc = bench_lenet(torch, 4 * r)
+    add("LeNet-5 forward+backward, batch 64 of 1x28x28", mg, [("torch", tc)], [("<=", 3.0)])
     held, saved = bench_memory()
 
     lines = ["| benchmark | minigrad | compared with | ratio | target | met |", "|---|---|---|---|---|---|"]

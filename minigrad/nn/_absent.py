@@ -7,10 +7,9 @@ The error is an ``AttributeError`` (so ``hasattr(nn, "Conv2d")`` is False) that 
 """
 
 LAYERS = {
-    "convolution": ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
-                    "LazyConv1d", "LazyConv2d", "LazyConv3d", "Unfold", "Fold"),
-    "pooling": ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
-                "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d"),
+    "convolution": ("Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
+                    "LazyConv1d", "LazyConv2d", "LazyConv3d"),
+    "pooling": ("MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool3d"),
     "normalisation": ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d", "GroupNorm",
                       "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm", "RMSNorm"),
     "embedding": ("EmbeddingBag",),
@@ -20,10 +19,8 @@ LAYERS = {
               "Dropout3d", "ZeroPad2d", "ConstantPad2d", "ReflectionPad2d", "ReplicationPad2d"),
 }
 FUNCTIONS = {
-    "convolution": ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
-                    "unfold", "fold"),
-    "pooling": ("max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
-                "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d"),
+    "convolution": ("conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"),
+    "pooling": ("max_pool3d", "avg_pool3d"),
     "normalisation": ("batch_norm", "group_norm", "instance_norm", "local_response_norm", "rms_norm"),
     "embedding": ("embedding_bag",),
     "attention": ("scaled_dot_product_attention", "multi_head_attention_forward"),

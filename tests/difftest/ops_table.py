@@ -952,3 +952,50 @@ OPS += [
     Op("T.gru_cell_hidden", "T.gru_cell({x}, {a}.reshape(1, -1), {w_ih}, {w_hh})", args=cell_hidden_args(3),
        sample=False),
 ]
+
+
+# ---------------------------------------------------------------------------------- convolution and pooling (issue 42)
+# {a} viewed as images (N, 1, H, W) (its last two dims; a 0-d or 1-d tensor as one row), a kernel of fixed values
+def _image(a):
+    if a.dim() >= 2:
+        return f"{{a}}.reshape(-1, 1, {a.shape[-2]}, {a.shape[-1]})"
+    return "{a}.reshape(1, 1, 1, -1)"
+
+
+def conv_args(r, a):
+    padding = r.choice([0, 0, 1, (0, 1), "same", "valid"])
+    # (odd kernels with "same": an even one warns once per process, and the generator runs torch first)
+    kh, kw = (r.choice([1, 3]) for _ in range(2)) if padding == "same" else (r.randint(1, 3) for _ in range(2))
+    out = r.randint(1, 3)
+    return {"img": _image(a), "n": repr(out * kh * kw), "wshape": repr((out, 1, kh, kw)),
+            "s": repr(r.choice([1, 1, 2, (1, 2)])), "p": repr(padding), "d": repr(r.choice([1, 1, 2]))}
+
+
+def pool_args(r, a):
+    k = r.choice([1, 2, 2, 3, (1, 2), (2, 1)])
+    pmax = min(k) // 2 if isinstance(k, tuple) else k // 2
+    return {"img": _image(a), "k": repr(k), "s": repr(r.choice([None, 1, 2])), "p": repr(r.randint(0, pmax)),
+            "ceil": repr(r.random() < 0.3), "cip": repr(r.random() < 0.7)}
+
+
+def adaptive_args(r, a):
+    return {"img": _image(a), "size": repr(r.choice([1, 2, 3, (1, 2), (2, 3), (None, 2)]))}
+
+
+OPS += [
+    Op("F.conv2d", "F.conv2d({img}, T.linspace(-1, 1, {n}, dtype={a}.dtype).reshape({wshape}), stride={s}, padding={p}, dilation={d})",
+       args=conv_args, sample=False),
+    Op("F.conv1d", "F.conv1d({img}[:, :, 0], T.linspace(-1, 1, {n}, dtype={a}.dtype).reshape({wshape})[:, :, 0], "
+       "padding={p})",
+       args=conv_args, sample=False),
+    Op("F.max_pool2d", "F.max_pool2d({img}, {k}, {s}, {p}, ceil_mode={ceil})", args=pool_args, sample=False),
+    Op("F.max_pool1d", "F.max_pool1d({img}[:, 0], 2, {s}, ceil_mode={ceil})", args=pool_args, sample=False),
+    Op("F.avg_pool2d", "F.avg_pool2d({img}, {k}, {s}, {p}, ceil_mode={ceil}, count_include_pad={cip})",
+       args=pool_args, sample=False),
+    Op("F.avg_pool1d", "F.avg_pool1d({img}[:, 0], 2, {s}, ceil_mode={ceil})", args=pool_args, sample=False),
+    Op("F.adaptive_avg_pool2d", "F.adaptive_avg_pool2d({img}, {size})", args=adaptive_args, sample=False),
+    Op("F.adaptive_avg_pool1d", "F.adaptive_avg_pool1d({img}[:, 0], 2)", args=adaptive_args, sample=False),
+    Op("F.adaptive_max_pool2d", "F.adaptive_max_pool2d({img}, {size})", args=adaptive_args, sample=False),
+    Op("F.unfold", "F.unfold({img}, {k}, padding={p}, stride={s} or 1)", args=pool_args, sample=False),
+    Op("F.fold", "F.fold(F.unfold({img}, 2), {img}.shape[-2:], 2)", args=pool_args, sample=False),
+]
