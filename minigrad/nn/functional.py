@@ -92,7 +92,6 @@ def linear(input, weight, bias=None):
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     if input.shape != target.shape:
-        import warnings
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
                       "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
                       "same size.", UserWarning, stacklevel=2)
