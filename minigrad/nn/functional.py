@@ -196,3 +196,7 @@ def _cross_entropy_probabilities(input, target, weight, reduction, label_smoothi
 def __getattr__(name):  # F.conv2d and the other functions of the layers minigrad leaves out (see _absent.py)
     from ._absent import FUNCTIONS, missing
     raise missing("minigrad.nn.functional", name, FUNCTIONS)
+
+
+# ------------------------------------------------------------------ attention (issue 41)
+from ..ops.attention import scaled_dot_product_attention  # noqa: E402
