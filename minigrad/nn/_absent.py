@@ -15,7 +15,7 @@ LAYERS = {
                       "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm", "RMSNorm"),
     "embedding": ("Embedding", "EmbeddingBag"),
     "recurrent": ("RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"),
-    "attention": ("MultiheadAttention", "Transformer", "TransformerEncoder", "TransformerDecoder",
+    "attention": ("Transformer", "TransformerEncoder", "TransformerDecoder",
                   "TransformerEncoderLayer", "TransformerDecoderLayer"),
     "image": ("Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "Dropout1d", "Dropout2d",
               "Dropout3d", "ZeroPad2d", "ConstantPad2d", "ReflectionPad2d", "ReplicationPad2d"),
@@ -27,7 +27,6 @@ FUNCTIONS = {
                 "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d"),
     "normalisation": ("batch_norm", "layer_norm", "group_norm", "instance_norm", "local_response_norm", "rms_norm"),
     "embedding": ("embedding", "embedding_bag"),
-    "attention": ("scaled_dot_product_attention", "multi_head_attention_forward"),
     "image": ("interpolate", "upsample", "grid_sample", "affine_grid", "pixel_shuffle", "dropout1d",
               "dropout2d", "dropout3d"),
 }

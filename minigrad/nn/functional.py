@@ -76,6 +76,8 @@ def linear(input, weight, bias=None):
         return input.matmul(weight.t())
     if input.dim() == 2:
         return ops.Addmm.apply(bias, input, weight.t())
+    if not input.is_contiguous():  # (PyTorch: matmul, then the bias added in place, AddBackward0)
+        return input.matmul(weight.t()).add_(bias)
     # other shapes: fold the leading dims into one batch dim, addmm, unfold (as PyTorch does)
     out = ops.Addmm.apply(bias, input.reshape(-1, input.shape[-1]), weight.t())
     return out.view(*input.shape[:-1], weight.shape[0])
@@ -200,3 +202,4 @@ def __getattr__(name):  # F.conv2d and the other functions of the layers minigra
 
 # ------------------------------------------------------------------ attention (issue 41)
 from ..ops.attention import scaled_dot_product_attention  # noqa: E402
+from .functional_attention import multi_head_attention_forward  # noqa: E402

@@ -92,7 +92,9 @@ class FlashAttention(Op):
         lse = (np.log(total) + top)[..., 0]
         lse_dtype = np.float32 if query._data.dtype == np.float16 else query._data.dtype
         ctx.dropout_p, ctx.is_causal, ctx.scale_arg, ctx.scale = dropout_p, is_causal, scale, scale_used
-        output = Tensor(np.ascontiguousarray(out))
+        output = np.empty_like(query._data, shape=out.shape) if out.shape == q.shape else np.empty(out.shape, out.dtype)
+        output[...] = out  # (laid out as the query is: PyTorch's kernel makes its output with empty_like(query))
+        output = Tensor(output)
         ctx.save_for_backward(query, key, value, output, Tensor(lse.astype(lse_dtype)), attn_mask)
         return output
 
@@ -263,3 +265,29 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         out = math_attention(query.float(), key.float(), value.float(), mask, dropout_p, is_causal, scale, enable_gqa)
         return out.to(query.dtype)
     return math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
+
+
+# ------------------------------------------------------------------ baddbmm (MultiheadAttention's scores with a mask)
+class Baddbmm(Op):
+    """``baddbmm(input, batch1, batch2)``: ``input + batch1 @ batch2`` over a batch (``beta = alpha = 1``), the
+    mask added to the scores in one op (PyTorch: ``BaddbmmBackward0``; derivatives.yaml: ``grad`` to ``input``,
+    summed to its shape, ``grad.bmm(batch2^T)`` and ``batch1^T.bmm(grad)`` to the batches)."""
+    node_name = "BaddbmmBackward0"
+    saved_names = {"batch1": 0, "batch2": 1, "alpha": "alpha", "beta": "beta"}
+
+    @staticmethod
+    def forward(ctx, input, batch1, batch2):
+        ctx.alpha = ctx.beta = 1
+        _, need1, need2 = ctx.needs_input_grad
+        ctx.save_for_backward(batch1 if need2 else None, batch2 if need1 else None)  # (each for the other's gradient)
+        product = np.matmul(batch1._data, batch2._data)
+        return Tensor(np.asarray(product + input._data.astype(product.dtype, copy=False)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .linalg import Bmm
+        batch1, batch2 = ctx.saved_tensors
+        _, need1, need2 = ctx.needs_input_grad
+        return (grad if ctx.needs_input_grad[0] else None,
+                Bmm.apply(grad, batch2.transpose(1, 2)) if need1 else None,
+                Bmm.apply(batch1.transpose(1, 2), grad) if need2 else None)
