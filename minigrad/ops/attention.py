@@ -229,19 +229,24 @@ def _repeated_heads(query, key, value, enable_gqa):
     return key, value
 
 
+def _times(t, number):
+    """``t * number`` as C++ writes it: ``MulBackward1``; an integer tensor becomes a float one."""
+    return MulScalar.apply(t, number) if t.is_floating_point() else t * number
+
+
 def math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa):
     """``_scaled_dot_product_attention_math``: the composite PyTorch records when the flash kernel does not
     apply.  The scale is split as ``sqrt(scale)`` on each side of the product (for stability)."""
     from ..nn.functional_more import dropout
     from .linalg import matmul
     factor = math.sqrt(1.0 / math.sqrt(query.shape[-1]) if scale is None else abs(scale))
-    q = MulScalar.apply(query, -factor if scale is not None and scale < 0 else factor)
+    q = _times(query, -factor if scale is not None and scale < 0 else factor)
     if is_causal:
         if attn_mask is not None:
             raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
         attn_mask = float_mask(Tensor(np.tri(query.shape[-2], key.shape[-2], dtype=bool)), query.dtype)
     key, value = _repeated_heads(query, key, value, enable_gqa)
-    attn = matmul(q, MulScalar.apply(key.transpose(-2, -1), factor))
+    attn = matmul(q, _times(key.transpose(-2, -1), factor))
     if attn_mask is not None:
         attn = attn + attn_mask
     attn = SafeSoftmax.apply(attn, -1)
