@@ -40,10 +40,12 @@ class SafeSoftmax(Softmax):
 # ------------------------------------------------------------------ the flash kernel and its backward
 def _scores(q, k, mask, is_causal, scale):
     """``q @ k^T * scale`` with the causal mask and ``mask`` added (numbers; ``k`` repeated over the query's
-    heads for grouped-query attention)."""
-    s = np.matmul(q, np.swapaxes(k, -1, -2)) * q.dtype.type(scale)
+    heads for grouped-query attention).  As in PyTorch's kernel the causal mask's -inf comes before the scale:
+    a negative scale turns it into +inf (and the row into nan)."""
+    s = np.matmul(q, np.swapaxes(k, -1, -2))
     if is_causal:
         s = np.where(np.tri(s.shape[-2], s.shape[-1], dtype=bool), s, -np.inf)
+    s = s * q.dtype.type(scale)
     if mask is not None:
         s = s + mask
     return s.astype(q.dtype, copy=False)
@@ -84,10 +86,11 @@ class FlashAttention(Op):
         mask = None if attn_mask is None else attn_mask._data
         s = _scores(q, _grouped(k, heads), mask, is_causal, scale_used)
         top = s.max(-1, keepdims=True)
-        top = np.where(np.isneginf(top), 0, top)  # (a row masked everywhere: exp(-inf) = 0 everywhere)
+        hidden = np.isneginf(top)  # (a row masked everywhere: exp(-inf) = 0 everywhere, and the row gives zeros)
+        top = np.where(hidden, 0, top)
         e = np.exp(s - top)
         total = e.sum(-1, keepdims=True)
-        p = np.where(total > 0, e / np.where(total > 0, total, 1), 0)
+        p = e / np.where(hidden, 1, total)
         out = np.matmul(p, _grouped(v, heads)).astype(query._data.dtype)
         lse = (np.log(total) + top)[..., 0]
         lse_dtype = np.float32 if query._data.dtype == np.float16 else query._data.dtype
@@ -129,21 +132,29 @@ class FlashAttentionBackward(NoDerivative):
         heads = q.shape[1]
         kk, vv = _grouped(k, heads), _grouped(v, heads)
         s = _scores(q, kk, None if attn_mask is None else attn_mask._data, is_causal, scale)
-        finite = np.isfinite(lse._data)[..., None]
-        p = np.where(finite, np.exp(s - np.where(finite, lse._data[..., None], 0)), 0).astype(q.dtype)
+        hidden = np.isneginf(lse._data)[..., None]  # (rows masked everywhere: no gradient)
+        p = np.where(hidden, 0, np.exp(s - np.where(hidden, 0, lse._data[..., None]))).astype(q.dtype)
         dp = np.matmul(g, np.swapaxes(vv, -1, -2))
         ds = p * (dp - (g * o).sum(-1, keepdims=True))
         dq = np.matmul(ds, kk) * q.dtype.type(scale)
         dk = np.matmul(np.swapaxes(ds, -1, -2), q) * q.dtype.type(scale)
         dv = np.matmul(np.swapaxes(p, -1, -2), g)
         dtype = query._data.dtype
-        return tuple(Tensor(np.ascontiguousarray(x.astype(dtype, copy=False))) if need else None
+        return tuple(Tensor(_heads_inside(x.astype(dtype, copy=False))) if need else None
                      for x, need in zip((dq, _ungrouped(dk, key._data.shape[1]), _ungrouped(dv, value._data.shape[1])),
                                         needed))
 
     @staticmethod
     def backward(ctx, *grads):
         raise RuntimeError("derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward is not implemented")
+
+
+def _heads_inside(x):
+    """``x`` (batch, heads, length, dim) laid out as (batch, length, heads, dim), as PyTorch's kernel makes its
+    gradients (``grad.stride()`` shows it)."""
+    out = np.empty((x.shape[0], x.shape[2], x.shape[1], x.shape[3]), x.dtype).transpose(0, 2, 1, 3)
+    out[...] = x
+    return out
 
 
 # ------------------------------------------------------------------ choosing the kernel (sdp_utils_cpp.h)
@@ -248,7 +259,7 @@ def math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, en
     key, value = _repeated_heads(query, key, value, enable_gqa)
     attn = matmul(q, _times(key.transpose(-2, -1), factor))
     if attn_mask is not None:
-        attn = attn + attn_mask
+        attn = attn.add_(attn_mask)  # (in place, as PyTorch: on a view of the product that is CopySlices)
     attn = SafeSoftmax.apply(attn, -1)
     if dropout_p > 0.0:
         if dropout_p > 1.0:

@@ -908,3 +908,34 @@ OPS += [
     Op("F.layer_norm_affine", "F.layer_norm({a}, {a}.shape[{start}:], {b}[{index}], {b}[{index}] * 0.5, eps={eps})",
        pair="same", args=layer_norm_args, sample=False),
 ]
+
+
+# ---------------------------------------------------------------------------------- attention (issue 41)
+def sdpa_args(r, a):
+    """A mask (none, a bool lower or upper triangle, a float one), is_causal, a scale."""
+    n = a.shape[-2] if a.dim() >= 2 else 1
+    mask = r.choice(["None", f"T.ones({n}, {n}, dtype=T.bool).tril()", f"T.ones({n}, {n}, dtype=T.bool).triu()",
+                     f"T.ones({n}, {n}, dtype={a.dtype}) * -0.5".replace("torch.", "T.")])
+    return {"mask": mask, "causal": repr(mask == "None" and r.random() < 0.5),
+            "scale": repr(r.choice([None, None, 0.5, -0.25]))}
+
+
+def finite(code):
+    """``code`` with ``{a}`` and ``{b}`` mapped to finite numbers first: PyTorch's flash kernel takes the largest
+    score of a row ignoring nan (a row of nan can come out 0), which minigrad does not copy."""
+    return code.replace("{a}", "{a}.nan_to_num(0.5, 2.0, -2.0)").replace("{b}", "{b}.nan_to_num(0.5, 2.0, -2.0)")
+
+
+OPS += [
+    # query {a}, key and value {b} (or {b}'s first column as the value: the math path); 4-D: the flash node
+    Op("F.sdpa", finite("F.scaled_dot_product_attention({a}, {b}, {b} * 0.5, attn_mask={mask}, is_causal={causal}, "
+                        "scale={scale})"), pair="same", args=sdpa_args, sample=False),
+    Op("F.sdpa_value_dim", finite("F.scaled_dot_product_attention({a}, {b}, {b}[..., :1], attn_mask={mask}, "
+                                  "is_causal={causal}, scale={scale})"), pair="same", args=sdpa_args, sample=False),
+    Op("F.sdpa_4d", finite("F.scaled_dot_product_attention({a}.reshape(1, 1, -1, 1), {b}.reshape(1, 1, -1, 1), "
+                           "{b}.reshape(1, 1, -1, 1), is_causal={causal})"), pair="same", args=sdpa_args,
+       sample=False),
+    Op("F.sdpa_gqa", finite("F.scaled_dot_product_attention({a}.reshape(1, 2, -1, 1), "
+                            "{b}.reshape(1, 1, -1, 1)[:, :, :1], {b}.reshape(1, 1, -1, 1)[:, :, :1], "
+                            "enable_gqa=True)"), pair="same", sample=False),
+]
