@@ -13,6 +13,8 @@ the same numbers.  `--readme README.md` writes the table between the `<!-- bench
    step written by hand in numpy (the floor for any numpy library), torch, HIPS autograd, JAX;
 4. digits: scikit-learn's 8x8 digits, nn.Sequential 64-128-10, SGD with momentum, 20 epochs of
    batches of 64, the same initial weights and batches in minigrad and torch: time and accuracy;
+   and one AdamW step of a one-block transformer after "Let's build GPT" (vocab 65, context 32,
+   embedding 64, 4 heads, batch 16; the same weights and batch in minigrad and torch);
 5. a 100,000-op chain, forward + backward;
 6. memory: a graph that saves 20 intermediates of 1 MB; what is still held after backward();
 7. micrograd: MLP(2, [16, 16, 1]) on 100 two-moons points, 10 steps, micrograd (scalar Values)
@@ -237,6 +239,87 @@ def bench_digits(torch, repeats):
     return times, acc
 
 
+# ---- 4b. one training step of a one-block transformer ("Let's build GPT") -----------------------
+def gpt_setup(T, weights, vocab=65, block=32, embd=64, heads=4):
+    """Karpathy's gpt.py with one block: token and position embeddings, 4 causal heads (tril, masked_fill,
+    softmax) concatenated and projected, a ReLU feed-forward layer, pre-LayerNorm, residuals, the LM head."""
+    nn, F = T.nn, T.nn.functional
+
+    class Head(nn.Module):
+        def __init__(self, size):
+            super().__init__()
+            self.key = nn.Linear(embd, size, bias=False)
+            self.query = nn.Linear(embd, size, bias=False)
+            self.value = nn.Linear(embd, size, bias=False)
+            self.register_buffer("tril", T.tril(T.ones(block, block)))
+
+        def forward(self, x):
+            _, t, _ = x.shape
+            k, q = self.key(x), self.query(x)
+            wei = q @ k.transpose(-2, -1) * k.shape[-1] ** -0.5
+            wei = F.softmax(wei.masked_fill(self.tril[:t, :t] == 0, float("-inf")), dim=-1)
+            return wei @ self.value(x)
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.heads = nn.ModuleList([Head(embd // heads) for _ in range(heads)])
+            self.proj = nn.Linear(embd, embd)
+            self.ffwd = nn.Sequential(nn.Linear(embd, 4 * embd), nn.ReLU(), nn.Linear(4 * embd, embd))
+            self.ln1, self.ln2 = nn.LayerNorm(embd), nn.LayerNorm(embd)
+
+        def forward(self, x):
+            h = self.ln1(x)
+            x = x + self.proj(T.cat([head(h) for head in self.heads], dim=-1))
+            return x + self.ffwd(self.ln2(x))
+
+    class GPT(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.tok, self.pos = nn.Embedding(vocab, embd), nn.Embedding(block, embd)
+            self.block, self.ln_f, self.lm_head = Block(), nn.LayerNorm(embd), nn.Linear(embd, vocab)
+
+        def forward(self, idx, targets):
+            b, t = idx.shape
+            x = self.ln_f(self.block(self.tok(idx) + self.pos(T.arange(t))))
+            logits = self.lm_head(x)
+            return F.cross_entropy(logits.view(b * t, -1), targets.view(b * t))
+
+    model = GPT()
+    with T.no_grad():
+        for p, w in zip(model.parameters(), weights(model)):
+            p.copy_(T.tensor(w))
+    return model, T.optim.AdamW(model.parameters(), lr=1e-3)
+
+
+def gpt_step(model, opt, x, y):
+    loss = model(x, y)
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    opt.step()
+    return loss.item()
+
+
+def bench_gpt(torch, repeats):
+    """One AdamW step of the one-block transformer (vocab 65, context 32, embedding 64, 4 heads, batch 16)."""
+    rng = np.random.default_rng(4)
+    drawn = {}
+
+    def weights(model):  # the same numbers for both libraries, drawn once per parameter shape and position
+        shapes = [tuple(p.shape) for p in model.parameters()]
+        if "w" not in drawn:
+            drawn["w"] = [(rng.standard_normal(s) * 0.1 + (1.0 if len(s) == 1 and i % 2 == 0 else 0.0))
+                          .astype(np.float32) for i, s in enumerate(shapes)]
+        return drawn["w"]
+    xs = rng.integers(0, 65, (16, 32))
+    ys = rng.integers(0, 65, (16, 32))
+    mg, tc = gpt_setup(minigrad, weights), gpt_setup(torch, weights)
+    x_mg, y_mg, x_tc, y_tc = minigrad.tensor(xs), minigrad.tensor(ys), torch.tensor(xs), torch.tensor(ys)
+    losses = [(gpt_step(*mg, x_mg, y_mg), gpt_step(*tc, x_tc, y_tc)) for _ in range(3)]
+    assert all(abs(a - b) < 1e-4 * max(1.0, abs(b)) for a, b in losses), losses
+    return best_of(repeats, lambda: gpt_step(*mg, x_mg, y_mg), lambda: gpt_step(*tc, x_tc, y_tc))
+
+
 # ---- 6. memory held after backward ------------------------------------------------------
 def bench_memory():
     n = 262_144  # float32: 1 MB each
@@ -372,6 +455,9 @@ def main():
     add(f"digits 64-128-10, 20 epochs (test accuracy {acc['minigrad']:.3f} vs torch {acc['torch']:.3f})", mg,
         [("torch", tc)], [("<=", 1.3)])
     assert abs(acc["minigrad"] - acc["torch"]) <= 0.01, acc
+    mg, tc = bench_gpt(torch, 4 * r)
+    add("one training step of a one-block transformer (vocab 65, context 32, embedding 64, 4 heads, batch 16, "
+        "AdamW)", mg, [("torch", tc)], [("<=", 2.0)])
     mg, tc = bench_long_chain(torch, r)
     add("100,000-op chain (fwd+bwd)", mg, [("torch", tc)], [("<=", 2.0)])
     collected = collector_share(lambda: long_chain(minigrad))
