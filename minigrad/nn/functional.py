@@ -22,6 +22,8 @@ from .functional_losses import (cosine_embedding_loss, gaussian_nll_loss, hinge_
                                 pairwise_distance, poisson_nll_loss, soft_margin_loss, triplet_margin_loss)
 # embedding and normalisation (issue 41): see functional_norm.py
 from .functional_norm import embedding, layer_norm
+# linear (nn.Linear's function): see functional_linear.py
+from .functional_linear import linear
 
 
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "int32": "Int", "bool": "Bool", "float16": "Half"}
@@ -67,22 +69,6 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = implicit_softmax_dim("log_softmax", input.dim(), _stacklevel)
     return input.log_softmax(dim, dtype)
-
-
-def linear(input, weight, bias=None):
-    """``input @ weight.T + bias``; for a 2-D input with a bias this is one ``AddmmBackward0`` node."""
-    if input.dim() == 0 or weight.dim() == 0:
-        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {input.dim()}D and "
-                           f"{weight.dim()}D")
-    if bias is None:
-        return input.matmul(weight.t())
-    if input.dim() == 2:
-        return ops.Addmm.apply(bias, input, weight.t())
-    if not input.is_contiguous():  # (PyTorch: matmul, then the bias added in place, AddBackward0)
-        return input.matmul(weight.t()).add_(bias)
-    # other shapes: fold the leading dims into one batch dim, addmm, unfold (as PyTorch does)
-    out = ops.Addmm.apply(bias, input.reshape(-1, input.shape[-1]), weight.t())
-    return out.view(*input.shape[:-1], weight.shape[0])
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
@@ -203,5 +189,4 @@ def __getattr__(name):  # F.conv2d and the other functions of the layers minigra
 
 
 # ------------------------------------------------------------------ attention (issue 41)
-from ..ops.attention import scaled_dot_product_attention  # noqa: E402
-from .functional_attention import multi_head_attention_forward  # noqa: E402
+from .functional_attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: E402

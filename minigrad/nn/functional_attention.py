@@ -1,4 +1,8 @@
-"""Multi-head attention as a function (PyTorch: ``F.multi_head_attention_forward`` in ``torch/nn/functional.py``).
+"""Attention as functions: ``scaled_dot_product_attention``'s math composite and the choice of path, and
+multi-head attention (PyTorch: ``F.multi_head_attention_forward`` in ``torch/nn/functional.py``).
+
+``scaled_dot_product_attention`` runs PyTorch's CPU flash kernel (``ops/attention.py``: one node) where PyTorch's
+dispatch picks it, else the composite PyTorch records (``math_attention``).
 
 PyTorch writes it in Python out of other ops, so minigrad composes the same ops in the same order and the same
 nodes appear: the packed in-projection (one ``linear``, then ``unflatten``/``transpose``/``contiguous``), heads
@@ -10,12 +14,73 @@ import math
 import warnings
 
 from .. import creation
-from ..ops.attention import Baddbmm, scaled_dot_product_attention
+from ..ops.attention import Baddbmm, FlashAttention, SafeSoftmax, causal_mask, check_inputs, float_mask, uses_flash
+from ..ops.elementwise import MulScalar
+from ..ops.linalg import matmul
 from ..ops.shape import cat
-from .functional import linear, softmax
+from .functional_linear import linear
 from .functional_more import dropout, pad
 
 
+# ------------------------------------------------------------------ scaled_dot_product_attention
+def _repeated_heads(query, key, value, enable_gqa):
+    """``pre_process_group_query_attention_input``: key and value heads repeated (``repeat_interleave``) to the
+    query's number."""
+    if not enable_gqa:
+        return key, value
+    heads = query.shape[-3]
+    if heads % key.shape[-3] or heads % value.shape[-3]:
+        raise RuntimeError("Number of heads in key and value must divide the number of heads in ")
+    if key.shape[-3] != heads:
+        key = key.repeat_interleave(heads // key.shape[-3], -3)
+    if value.shape[-3] != heads:
+        value = value.repeat_interleave(heads // value.shape[-3], -3)
+    return key, value
+
+
+def _times(t, number):
+    """``t * number`` as C++ writes it: ``MulBackward1``; an integer tensor becomes a float one."""
+    return MulScalar.apply(t, number) if t.is_floating_point() else t * number
+
+
+def math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa):
+    """``_scaled_dot_product_attention_math``: the composite PyTorch records when the flash kernel does not
+    apply.  The scale is split as ``sqrt(scale)`` on each side of the product (for stability)."""
+    factor = math.sqrt(1.0 / math.sqrt(query.shape[-1]) if scale is None else abs(scale))
+    q = _times(query, -factor if scale is not None and scale < 0 else factor)
+    if is_causal:
+        if attn_mask is not None:
+            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+        attn_mask = causal_mask(query.shape[-2], key.shape[-2], query.dtype)
+    key, value = _repeated_heads(query, key, value, enable_gqa)
+    attn = matmul(q, _times(key.transpose(-2, -1), factor))
+    if attn_mask is not None:
+        attn = attn.add_(attn_mask)  # (in place, as PyTorch: on a view of the product that is CopySlices)
+    attn = SafeSoftmax.apply(attn, -1)
+    if dropout_p > 0.0:
+        if dropout_p > 1.0:
+            raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
+        attn = dropout(attn, dropout_p)
+    return matmul(attn, value)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+                                 enable_gqa=False):
+    """``softmax(q @ k^T * scale + mask) @ v`` over the last two dims, as PyTorch's CPU computes and records it."""
+    check_inputs(query, key, value, attn_mask)
+    flash = uses_flash(query, key, value, attn_mask, dropout_p, enable_gqa)
+    attn_mask = float_mask(attn_mask, query.dtype)
+    if flash:
+        return FlashAttention.apply(query, key, value, dropout_p, is_causal, (attn_mask,), scale)
+    if query.dtype.name in ("float16", "bfloat16"):  # (PyTorch computes these in float32, then converts back)
+        mask = None if attn_mask is None else attn_mask.float()
+        out = math_attention(query.float(), key.float(), value.float(), mask, dropout_p, is_causal, scale, enable_gqa)
+        return out.to(query.dtype)
+    return math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
+
+
+
+# ------------------------------------------------------------------ multi-head attention
 def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_other=True):
     """A bool mask (True: leave out) as a float one of ``target_type``, 0 or -inf; a float mask as it is."""
     if mask is None:
@@ -213,7 +278,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
             weights = Baddbmm.apply(attn_mask, q_scaled, k.transpose(-2, -1))
         else:
             weights = q_scaled.bmm(k.transpose(-2, -1))
-        weights = softmax(weights, dim=-1)
+        weights = weights.softmax(dim=-1)  # (F.softmax with a dim)
         if dropout_p > 0.0:
             weights = dropout(weights, p=dropout_p)
         attn_output = weights.bmm(v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)

@@ -7,7 +7,7 @@ records its own graph:
   value, when the inputs allow it (``uses_flash``: 4-D of one batch size, equal head sizes, no dropout, a mask
   that does not require grad, ...).  Its backward is one formula (``FlashAttentionBackward``), which PyTorch
   cannot differentiate again: under ``create_graph=True`` the gradients' node is ``NotImplemented``.
-- the *math* composite otherwise (``math_attention``): ``q * sqrt(scale)``, ``k^T * sqrt(scale)``, ``matmul``,
+- the *math* composite otherwise (``math_attention`` in ``nn/functional_attention.py``): ``q * sqrt(scale)``, ``k^T * sqrt(scale)``, ``matmul``,
   ``+ mask``, ``_safe_softmax`` (``SafeSoftmaxBackward0``: a row masked everywhere gives zeros, not nan),
   dropout, ``matmul`` with ``v``.
 """
@@ -17,7 +17,6 @@ import numpy as np
 
 from .._core.tensor_base import C_NAMES, TensorBase as Tensor
 from .dispatch import Op
-from .elementwise import MulScalar
 from .reduce import Softmax
 from .unary import NoDerivative
 
@@ -201,7 +200,7 @@ def uses_flash(query, key, value, attn_mask, dropout_p, enable_gqa):
     return query.dtype == key.dtype == value.dtype and query.dtype.name in _FLASH_DTYPES
 
 
-# ------------------------------------------------------------------ checks and the math composite
+# ------------------------------------------------------------------ checks (the math composite: nn/functional_attention.py)
 def check_inputs(query, key, value, attn_mask):
     """``validate_sdpa_input``: one dtype, at least 2-D, a bool or float mask."""
     if not query.dtype == key.dtype == value.dtype:
@@ -225,62 +224,9 @@ def float_mask(mask, dtype):
     return Tensor(np.where(mask._data, 0, -np.inf).astype(dtype.numpy))
 
 
-def _repeated_heads(query, key, value, enable_gqa):
-    """``pre_process_group_query_attention_input``: key and value heads repeated (``repeat_interleave``) to the
-    query's number."""
-    if not enable_gqa:
-        return key, value
-    heads = query.shape[-3]
-    if heads % key.shape[-3] or heads % value.shape[-3]:
-        raise RuntimeError("Number of heads in key and value must divide the number of heads in ")
-    if key.shape[-3] != heads:
-        key = key.repeat_interleave(heads // key.shape[-3], -3)
-    if value.shape[-3] != heads:
-        value = value.repeat_interleave(heads // value.shape[-3], -3)
-    return key, value
-
-
-def _times(t, number):
-    """``t * number`` as C++ writes it: ``MulBackward1``; an integer tensor becomes a float one."""
-    return MulScalar.apply(t, number) if t.is_floating_point() else t * number
-
-
-def math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa):
-    """``_scaled_dot_product_attention_math``: the composite PyTorch records when the flash kernel does not
-    apply.  The scale is split as ``sqrt(scale)`` on each side of the product (for stability)."""
-    from ..nn.functional_more import dropout
-    from .linalg import matmul
-    factor = math.sqrt(1.0 / math.sqrt(query.shape[-1]) if scale is None else abs(scale))
-    q = _times(query, -factor if scale is not None and scale < 0 else factor)
-    if is_causal:
-        if attn_mask is not None:
-            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
-        attn_mask = float_mask(Tensor(np.tri(query.shape[-2], key.shape[-2], dtype=bool)), query.dtype)
-    key, value = _repeated_heads(query, key, value, enable_gqa)
-    attn = matmul(q, _times(key.transpose(-2, -1), factor))
-    if attn_mask is not None:
-        attn = attn.add_(attn_mask)  # (in place, as PyTorch: on a view of the product that is CopySlices)
-    attn = SafeSoftmax.apply(attn, -1)
-    if dropout_p > 0.0:
-        if dropout_p > 1.0:
-            raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
-        attn = dropout(attn, dropout_p)
-    return matmul(attn, value)
-
-
-def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
-                                 enable_gqa=False):
-    """``softmax(q @ k^T * scale + mask) @ v`` over the last two dims, as PyTorch's CPU computes and records it."""
-    check_inputs(query, key, value, attn_mask)
-    flash = uses_flash(query, key, value, attn_mask, dropout_p, enable_gqa)
-    attn_mask = float_mask(attn_mask, query.dtype)
-    if flash:
-        return FlashAttention.apply(query, key, value, dropout_p, is_causal, (attn_mask,), scale)
-    if query.dtype.name in ("float16", "bfloat16"):  # (PyTorch computes these in float32, then converts back)
-        mask = None if attn_mask is None else attn_mask.float()
-        out = math_attention(query.float(), key.float(), value.float(), mask, dropout_p, is_causal, scale, enable_gqa)
-        return out.to(query.dtype)
-    return math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
+def causal_mask(rows, columns, dtype):
+    """``ones(L, S, dtype=bool).tril()`` as a float mask: 0 on and below the diagonal, -inf above."""
+    return float_mask(Tensor(np.tri(rows, columns, dtype=bool)), dtype)
 
 
 # ------------------------------------------------------------------ baddbmm (MultiheadAttention's scores with a mask)
