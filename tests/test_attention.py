@@ -210,3 +210,24 @@ def test_multi_head_attention_forward_is_the_module_forward():
     assert np.allclose(out.detach().numpy(), out2.detach().numpy())
     assert np.allclose(w.detach().numpy(), w2.detach().numpy())
     assert w.shape == (2, 3, 3) and np.allclose(w.detach().numpy().sum(-1), 1)
+
+
+# ---------------------------------------------------------------------------------- TransformerEncoderLayer
+@pytest.mark.parametrize("norm_first", [False, True])
+def test_transformer_encoder_layer_gradients(norm_first):
+    m = torch.nn.TransformerEncoderLayer(4, 2, 6, dropout=0.0, norm_first=norm_first, dtype=torch.float64)
+    x, = _leaves((3, 2, 4), seed=11)
+    mask = torch.tensor(np.triu(np.ones((3, 3), bool), 1))
+    assert gradcheck(lambda x, *ps: m(x, src_mask=mask), (x,) + tuple(m.parameters()))
+
+
+def test_transformer_encoder_layer_structure():
+    m = torch.nn.TransformerEncoderLayer(8, 2, 16, activation="gelu")
+    assert [n for n, _ in m.named_children()] == ["self_attn", "linear1", "dropout", "linear2", "norm1", "norm2",
+                                                  "dropout1", "dropout2"]
+    assert m.activation is F.gelu and m.activation_relu_or_gelu == 2
+    with pytest.raises(RuntimeError, match="activation should be relu/gelu, not tanh"):
+        torch.nn.TransformerEncoderLayer(8, 2, activation="tanh")
+    x, = _leaves((4, 3, 8), dtype=torch.float32)
+    y = m.eval()(x)
+    assert y.shape == (4, 3, 8) and y.grad_fn.name() == "NativeLayerNormBackward0"

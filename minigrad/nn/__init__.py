@@ -7,7 +7,7 @@
 - ``loss.py``       ``MSELoss``, ``CrossEntropyLoss``, ``NLLLoss``, ``BCELoss``, ``L1Loss`` ...
 - ``container.py``  ``Sequential``, ``ModuleList``, ``ModuleDict``, ``ParameterList``, ``ParameterDict`` ...
 - ``distance.py``   ``PairwiseDistance``, ``CosineSimilarity``
-- ``attention.py``  ``MultiheadAttention`` (its function: ``functional_attention.py``)
+- ``attention.py``  ``MultiheadAttention``, ``TransformerEncoderLayer`` (the functions: ``functional_attention.py``)
 - ``sparse.py``     ``Embedding``;  ``normalization.py``  ``LayerNorm``
 - ``init.py``       weight initialisation (``nn.init.kaiming_uniform_`` ...)
 - ``functional.py`` the functions behind the layers (``import minigrad.nn.functional as F``)
@@ -28,7 +28,7 @@ from .loss import BCELoss, BCEWithLogitsLoss, HuberLoss, L1Loss, SmoothL1Loss
 from .loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, KLDivLoss, MarginRankingLoss,
                    MultiLabelSoftMarginLoss, MultiMarginLoss, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss)
 from .distance import CosineSimilarity, PairwiseDistance
-from .attention import MultiheadAttention
+from .attention import MultiheadAttention, TransformerEncoderLayer
 from .sparse import Embedding
 from .normalization import LayerNorm
 from .container import DataParallel, ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
@@ -42,7 +42,7 @@ __all__ = ["Module", "Parameter", "Buffer", "Linear", "Sequential", "ModuleList"
            "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "CosineSimilarity",
            "PairwiseDistance", "CELU", "GLU", "Hardshrink", "Hardsigmoid", "Hardswish", "Mish", "PReLU", "RReLU",
            "Softmax2d", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold", "MultiheadAttention", "Embedding",
-           "LayerNorm"]
+           "LayerNorm", "TransformerEncoderLayer"]
 
 
 def __getattr__(name):  # (Python asks this for a name the module does not define)

@@ -15,8 +15,7 @@ LAYERS = {
                       "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm", "RMSNorm"),
     "embedding": ("EmbeddingBag",),
     "recurrent": ("RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"),
-    "attention": ("Transformer", "TransformerEncoder", "TransformerDecoder",
-                  "TransformerEncoderLayer", "TransformerDecoderLayer"),
+    "attention": ("Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerDecoderLayer"),
     "image": ("Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "Dropout1d", "Dropout2d",
               "Dropout3d", "ZeroPad2d", "ConstantPad2d", "ReflectionPad2d", "ReplicationPad2d"),
 }

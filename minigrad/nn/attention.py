@@ -1,4 +1,5 @@
-"""``MultiheadAttention`` (PyTorch: ``torch/nn/modules/activation.py``).
+"""``MultiheadAttention`` (PyTorch: ``torch/nn/modules/activation.py``) and ``TransformerEncoderLayer``
+(``torch/nn/modules/transformer.py``).
 
 Its parameters are PyTorch's, with PyTorch's names, shapes and initialisation: ``in_proj_weight`` (3E x E, the
 query, key and value projections packed; ``xavier_uniform_``) or, when ``kdim``/``vdim`` differ from
@@ -6,14 +7,18 @@ query, key and value projections packed; ``xavier_uniform_``) or, when ``kdim``/
 ``out_proj``, a ``Linear`` whose bias starts at zero; ``bias_k``/``bias_v`` (``xavier_normal_``) with
 ``add_bias_kv``.  The forward is ``F.multi_head_attention_forward`` (``functional_attention.py``).
 
-PyTorch's inference *fast path* (``_native_multi_head_attention``: evaluation mode, no gradient, batch first,
-self-attention) records no graph; minigrad computes the same numbers by the ordinary path.
+PyTorch's inference *fast paths* (``_native_multi_head_attention``, ``_transformer_encoder_layer_fwd``:
+evaluation mode, no gradient, batch first) record no graph; minigrad computes the same numbers by the
+ordinary path.
 """
 from .. import creation
+from . import functional as F
 from . import init
+from .activation import Dropout
 from .functional_attention import _canonical_mask, _none_or_dtype, multi_head_attention_forward
 from .linear import Linear
 from .module import Module
+from .normalization import LayerNorm
 from .parameter import Parameter
 
 
@@ -111,3 +116,48 @@ class MultiheadAttention(Module):
         if self.batch_first and is_batched:
             return attn_output.transpose(1, 0), attn_output_weights
         return attn_output, attn_output_weights
+
+
+class TransformerEncoderLayer(Module):
+    """One encoder block of "Attention Is All You Need": self-attention (``self_attn``, ``need_weights=False``)
+    and a feed-forward layer (``linear1``, ``activation``, ``linear2``), each with dropout, a residual
+    connection and a ``LayerNorm``: after the sum (``norm_first=False``, the paper's) or before the sub-layer."""
+
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu, layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+        super().__init__()
+        kw = {"device": device, "dtype": dtype}
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kw)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kw)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kw)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
+        if isinstance(activation, str):
+            if activation not in ("relu", "gelu"):
+                raise RuntimeError(f"activation should be relu/gelu, not {activation}")
+            activation = F.relu if activation == "relu" else F.gelu
+        self.activation_relu_or_gelu = 1 if activation is F.relu else 2 if activation is F.gelu else 0
+        self.activation = activation
+
+    def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
+        src_key_padding_mask = _canonical_mask(src_key_padding_mask, "src_key_padding_mask", _none_or_dtype(src_mask),
+                                               "src_mask", src.dtype)
+        src_mask = _canonical_mask(src_mask, "src_mask", None, "", src.dtype, check_other=False)
+        x = src
+        if self.norm_first:
+            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
+            return x + self._ff_block(self.norm2(x))
+        x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
+        return self.norm2(x + self._ff_block(x))
+
+    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal=False):
+        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False,
+                           is_causal=is_causal)[0]
+        return self.dropout1(x)
+
+    def _ff_block(self, x):
+        return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))

@@ -204,3 +204,38 @@ def mha_masks_warn_and_errors(T, F, o):
     o.err("key_value_shapes", lambda: m(x, x, x[:3]))
     o.err("four_d", lambda: m(x[None], x[None], x[None]))
     o.err("padding_shape", lambda: m(x, x, x, key_padding_mask=T.zeros(3, 5, dtype=T.bool)))
+
+
+# ---------------------------------------------------------------------------------- TransformerEncoderLayer
+def _encoder_case(kwargs, fwd):
+    def c(T, F, o):
+        m = T.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, **kwargs)
+        with T.no_grad():
+            for i, (_, p) in enumerate(m.named_parameters()):
+                p.copy_(T.tensor((arr(80 + i, *tuple(p.shape)) * 0.3).tolist()))
+        bf = kwargs.get("batch_first", False)
+        x = leaf(T, 79, *((3, 4, 8) if bf else (4, 3, 8)))
+        kw = {}
+        if fwd.get("mask"):
+            kw["src_mask"] = T.tensor(np.triu(np.ones((4, 4), bool), 1).tolist())
+        if fwd.get("pad"):
+            kw["src_key_padding_mask"] = T.tensor([[False, False, True, True], [False] * 4, [False, True, False, False]])
+        y = m(x, **kw)
+        o.all(y, "y", depth=4)
+        (y * const(T, 78, *tuple(y.shape))).sum().backward()
+        o.grads("", x=x, **{n.replace(".", "_"): p for n, p in m.named_parameters()})
+    return c
+
+
+for _name, (_kw, _fwd) in {"post_norm": ({}, {}), "pre_norm_batch_first": ({"norm_first": True, "batch_first": True}, {}),
+                           "gelu_masks": ({"activation": "gelu"}, {"mask": True, "pad": True})}.items():
+    case(_encoder_case(_kw, _fwd), name=f"encoder_layer_{_name}", rtol=1e-5, atol=1e-5)
+
+
+@case
+def encoder_layer_module(T, F, o):
+    m = T.nn.TransformerEncoderLayer(8, 2, 16)
+    o.repr("repr", m)
+    o["names"] = [[n, list(p.shape)] for n, p in m.named_parameters()]
+    o["flags"] = [m.norm_first, m.activation_relu_or_gelu, m.self_attn.batch_first, m.dropout.p]
+    o.err("activation", lambda: T.nn.TransformerEncoderLayer(8, 2, activation="tanh"))
