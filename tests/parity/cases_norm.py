@@ -128,6 +128,8 @@ def norm_layer_norm_double_backward(T, F, o):
     y = F.layer_norm(x, (4,), w, b)
     gx, gw, gb = T.autograd.grad((y ** 3).sum(), (x, w, b), create_graph=True)
     o["first"] = [gx, gw, gb]
+    o.tree("gx.tree", gx, depth=2)
+    o.tree("gb.tree", gb, depth=2)
     o["second"] = list(T.autograd.grad(gx.sin().sum() + (gw ** 2).sum() + gb.sum(), (x, w, b)))
 
 
@@ -292,6 +294,7 @@ def norm_batch_norm_functional_double_backward(T, F, o):
         o[f"stats_{training}"] = [rm, rv]
         gx, gw, gb = T.autograd.grad((y ** 3).sum(), (x, w, b), create_graph=True)
         o[f"first_{training}"] = [gx, gw, gb]
+        o.tree(f"gx.tree_{training}", gx, depth=2)
         o[f"second_{training}"] = list(T.autograd.grad(gx.sin().sum() + (gw ** 2).sum(), (x, w)))
 
 
