@@ -18,7 +18,9 @@ the same numbers.  `--readme README.md` writes the table between the `<!-- bench
 5. a 100,000-op chain, forward + backward;
 6. memory: a graph that saves 20 intermediates of 1 MB; what is still held after backward();
 7. micrograd: MLP(2, [16, 16, 1]) on 100 two-moons points, 10 steps, micrograd (scalar Values)
-   vs minigrad (vectorised); and the deepest chain each can backward through.
+   vs minigrad (vectorised); and the deepest chain each can backward through;
+8. makemore part 3: embedding table C[X], Linear(30, 200, no bias) -> BatchNorm1d -> tanh -> Linear(200, 27),
+   cross-entropy, batches of 32, 1,000 SGD steps written by hand (p.data += -lr * p.grad), float32.
 """
 import argparse
 import gc
@@ -318,6 +320,53 @@ def bench_gpt(torch, repeats):
     losses = [(gpt_step(*mg, x_mg, y_mg), gpt_step(*tc, x_tc, y_tc)) for _ in range(3)]
     assert all(abs(a - b) < 1e-4 * max(1.0, abs(b)) for a, b in losses), losses
     return best_of(repeats, lambda: gpt_step(*mg, x_mg, y_mg), lambda: gpt_step(*tc, x_tc, y_tc))
+# ---- 8. makemore part 3: an MLP with BatchNorm1d ----------------------------------------------
+def makemore_bn_data(n=2000, vocab=27, block=3):
+    """Contexts of ``block`` characters and the next one (made up: a noisy function of the context)."""
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, vocab, (n, block))
+    Y = (X[:, 0] * 7 + X[:, 2] * 3 + rng.integers(0, 3, n)) % vocab
+    batches = rng.integers(0, n, (1000, 32))
+    rng_w = np.random.default_rng(4)
+    weights = [rng_w.standard_normal((vocab, 10)), rng_w.standard_normal((200, 30)) * (5 / 3) / 30 ** 0.5,
+               rng_w.standard_normal((27, 200)) * 0.01, np.zeros(27)]
+    return X, Y, batches, [w.astype(np.float32) for w in weights]
+
+
+def makemore_bn_train(T, data, steps=1000):
+    """makemore part 3's training loop with nn.BatchNorm1d; returns the last loss."""
+    X, Y, batches, weights = data
+    nn, F = T.nn, T.nn.functional
+    C = T.tensor(weights[0])
+    layers = [nn.Linear(30, 200, bias=False), nn.BatchNorm1d(200), nn.Tanh(), nn.Linear(200, 27)]
+    with T.no_grad():
+        for p, w in zip([layers[0].weight, layers[3].weight, layers[3].bias], weights[1:]):
+            p.copy_(T.tensor(w))
+    parameters = [C] + [p for layer in layers for p in layer.parameters()]
+    for p in parameters:
+        p.requires_grad = True
+    Xt, Yt = T.tensor(X), T.tensor(Y)
+    for i in range(steps):
+        ix = T.tensor(batches[i])
+        x = C[Xt[ix]].view(-1, 30)
+        for layer in layers:
+            x = layer(x)
+        loss = F.cross_entropy(x, Yt[ix])
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        lr = 0.1 if i < 750 else 0.01
+        for p in parameters:
+            p.data += -lr * p.grad
+    return loss.item()
+
+
+def bench_makemore_bn(torch, repeats):
+    data = makemore_bn_data()
+    loss = {}
+    times = best_of(repeats, lambda: loss.__setitem__("minigrad", makemore_bn_train(minigrad, data)),
+                    lambda: loss.__setitem__("torch", makemore_bn_train(torch, data)))
+    return times, loss
 
 
 # ---- 6. memory held after backward ------------------------------------------------------
@@ -458,6 +507,10 @@ def main():
     mg, tc = bench_gpt(torch, 4 * r)
     add("one training step of a one-block transformer (vocab 65, context 32, embedding 64, 4 heads, batch 16, "
         "AdamW)", mg, [("torch", tc)], [("<=", 2.0)])
+    (mg, tc), loss = bench_makemore_bn(torch, r)
+    add(f"makemore part 3 MLP with BatchNorm, 1,000 steps (last loss {loss['minigrad']:.4f} vs torch "
+        f"{loss['torch']:.4f})", mg, [("torch", tc)], [("<=", 1.6)])
+    assert abs(loss["minigrad"] - loss["torch"]) <= 1e-2 * abs(loss["torch"]), loss
     mg, tc = bench_long_chain(torch, r)
     add("100,000-op chain (fwd+bwd)", mg, [("torch", tc)], [("<=", 2.0)])
     collected = collector_share(lambda: long_chain(minigrad))

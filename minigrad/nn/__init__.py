@@ -8,7 +8,7 @@
 - ``container.py``  ``Sequential``, ``ModuleList``, ``ModuleDict``, ``ParameterList``, ``ParameterDict`` ...
 - ``distance.py``   ``PairwiseDistance``, ``CosineSimilarity``
 - ``attention.py``  ``MultiheadAttention``, ``TransformerEncoderLayer`` (the functions: ``functional_attention.py``)
-- ``sparse.py``     ``Embedding``;  ``normalization.py``  ``LayerNorm``
+- ``sparse.py``     ``Embedding``;  ``normalization.py``  ``LayerNorm``, ``RMSNorm``, ``BatchNorm1d`` ...
 - ``init.py``       weight initialisation (``nn.init.kaiming_uniform_`` ...)
 - ``functional.py`` the functions behind the layers (``import minigrad.nn.functional as F``)
 """
@@ -30,7 +30,7 @@ from .loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, KLD
 from .distance import CosineSimilarity, PairwiseDistance
 from .attention import MultiheadAttention, TransformerEncoderLayer
 from .sparse import Embedding
-from .normalization import LayerNorm
+from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm, RMSNorm
 from .container import DataParallel, ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 
 __all__ = ["Module", "Parameter", "Buffer", "Linear", "Sequential", "ModuleList", "ReLU", "Sigmoid", "Tanh", "Softmax",
@@ -42,7 +42,7 @@ __all__ = ["Module", "Parameter", "Buffer", "Linear", "Sequential", "ModuleList"
            "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "CosineSimilarity",
            "PairwiseDistance", "CELU", "GLU", "Hardshrink", "Hardsigmoid", "Hardswish", "Mish", "PReLU", "RReLU",
            "Softmax2d", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold", "MultiheadAttention", "Embedding",
-           "LayerNorm", "TransformerEncoderLayer"]
+           "LayerNorm", "TransformerEncoderLayer", "RMSNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
 
 def __getattr__(name):  # (Python asks this for a name the module does not define)

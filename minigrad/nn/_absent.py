@@ -1,8 +1,10 @@
 """The layers of ``torch.nn`` that minigrad leaves out, so that asking for one says so.
 
-minigrad teaches autograd on fully connected networks: ``Linear``, the activations, the losses.
-Convolutions, pooling, normalisation, embeddings, recurrent layers and attention are built from
-the same autograd, but each needs far more code than the idea it would add; PyTorch has them.
+minigrad teaches autograd on fully connected networks: ``Linear``, the activations, the losses, and
+the layers the language-model lectures use after them (``Embedding``, ``LayerNorm``, ``RMSNorm``,
+``BatchNorm1d/2d/3d``).  Convolutions, pooling, the other normalisations, recurrent layers and
+attention are built from the same autograd, but each needs far more code than the idea it would
+add; PyTorch has them.
 The error is an ``AttributeError`` (so ``hasattr(nn, "Conv2d")`` is False) that names the reason.
 """
 
@@ -11,8 +13,8 @@ LAYERS = {
                     "LazyConv1d", "LazyConv2d", "LazyConv3d", "Unfold", "Fold"),
     "pooling": ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
                 "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d"),
-    "normalisation": ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d", "GroupNorm",
-                      "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm", "RMSNorm"),
+    "normalisation": ("LazyBatchNorm1d", "GroupNorm",
+                      "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm"),
     "embedding": ("EmbeddingBag",),
     "recurrent": ("RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"),
     "attention": ("Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerDecoderLayer"),
@@ -24,7 +26,7 @@ FUNCTIONS = {
                     "unfold", "fold"),
     "pooling": ("max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
                 "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d"),
-    "normalisation": ("batch_norm", "group_norm", "instance_norm", "local_response_norm", "rms_norm"),
+    "normalisation": ("group_norm", "instance_norm", "local_response_norm"),
     "embedding": ("embedding_bag",),
     "image": ("interpolate", "upsample", "grid_sample", "affine_grid", "pixel_shuffle", "dropout1d",
               "dropout2d", "dropout3d"),

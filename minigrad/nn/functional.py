@@ -21,7 +21,7 @@ from .functional_losses import (cosine_embedding_loss, gaussian_nll_loss, hinge_
                                 margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss,
                                 pairwise_distance, poisson_nll_loss, soft_margin_loss, triplet_margin_loss)
 # embedding and normalisation (issue 41): see functional_norm.py
-from .functional_norm import embedding, layer_norm
+from .functional_norm import batch_norm, embedding, layer_norm, rms_norm
 # linear (nn.Linear's function): see functional_linear.py
 from .functional_linear import linear
 
