@@ -13,13 +13,17 @@ the same numbers.  `--readme README.md` writes the table between the `<!-- bench
    step written by hand in numpy (the floor for any numpy library), torch, HIPS autograd, JAX;
 4. digits: scikit-learn's 8x8 digits, nn.Sequential 64-128-10, SGD with momentum, 20 epochs of
    batches of 64, the same initial weights and batches in minigrad and torch: time and accuracy;
+   and one AdamW step of a one-block transformer after "Let's build GPT" (vocab 65, context 32,
+   embedding 64, 4 heads, batch 16; the same weights and batch in minigrad and torch);
 5. a 100,000-op chain, forward + backward;
 6. memory: a graph that saves 20 intermediates of 1 MB; what is still held after backward();
 7. micrograd: MLP(2, [16, 16, 1]) on 100 two-moons points, 10 steps, micrograd (scalar Values)
    vs minigrad (vectorised); and the deepest chain each can backward through;
-8. an LSTM (nn.LSTM, one layer, hidden 200) over 35 steps of a batch of 20, float32, forward + backward.
+8. an LSTM (nn.LSTM, one layer, hidden 200) over 35 steps of a batch of 20, float32, forward + backward;
 9. LeNet-5 (Conv2d, ReLU, max_pool2d, Linear, cross-entropy) forward + backward on a batch of 64
-   1x28x28 images, float32, the same weights in minigrad and torch.
+   1x28x28 images, float32, the same weights in minigrad and torch;
+10. makemore part 3: embedding table C[X], Linear(30, 200, no bias) -> BatchNorm1d -> tanh -> Linear(200, 27),
+   cross-entropy, batches of 32, 1,000 SGD steps written by hand (p.data += -lr * p.grad), float32.
 """
 import argparse
 import gc
@@ -240,6 +244,136 @@ def bench_digits(torch, repeats):
     return times, acc
 
 
+# ---- 4b. one training step of a one-block transformer ("Let's build GPT") -----------------------
+def gpt_setup(T, weights, vocab=65, block=32, embd=64, heads=4):
+    """Karpathy's gpt.py with one block: token and position embeddings, 4 causal heads (tril, masked_fill,
+    softmax) concatenated and projected, a ReLU feed-forward layer, pre-LayerNorm, residuals, the LM head."""
+    nn, F = T.nn, T.nn.functional
+
+    class Head(nn.Module):
+        def __init__(self, size):
+            super().__init__()
+            self.key = nn.Linear(embd, size, bias=False)
+            self.query = nn.Linear(embd, size, bias=False)
+            self.value = nn.Linear(embd, size, bias=False)
+            self.register_buffer("tril", T.tril(T.ones(block, block)))
+
+        def forward(self, x):
+            _, t, _ = x.shape
+            k, q = self.key(x), self.query(x)
+            wei = q @ k.transpose(-2, -1) * k.shape[-1] ** -0.5
+            wei = F.softmax(wei.masked_fill(self.tril[:t, :t] == 0, float("-inf")), dim=-1)
+            return wei @ self.value(x)
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.heads = nn.ModuleList([Head(embd // heads) for _ in range(heads)])
+            self.proj = nn.Linear(embd, embd)
+            self.ffwd = nn.Sequential(nn.Linear(embd, 4 * embd), nn.ReLU(), nn.Linear(4 * embd, embd))
+            self.ln1, self.ln2 = nn.LayerNorm(embd), nn.LayerNorm(embd)
+
+        def forward(self, x):
+            h = self.ln1(x)
+            x = x + self.proj(T.cat([head(h) for head in self.heads], dim=-1))
+            return x + self.ffwd(self.ln2(x))
+
+    class GPT(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.tok, self.pos = nn.Embedding(vocab, embd), nn.Embedding(block, embd)
+            self.block, self.ln_f, self.lm_head = Block(), nn.LayerNorm(embd), nn.Linear(embd, vocab)
+
+        def forward(self, idx, targets):
+            b, t = idx.shape
+            x = self.ln_f(self.block(self.tok(idx) + self.pos(T.arange(t))))
+            logits = self.lm_head(x)
+            return F.cross_entropy(logits.view(b * t, -1), targets.view(b * t))
+
+    model = GPT()
+    with T.no_grad():
+        for p, w in zip(model.parameters(), weights(model)):
+            p.copy_(T.tensor(w))
+    return model, T.optim.AdamW(model.parameters(), lr=1e-3)
+
+
+def gpt_step(model, opt, x, y):
+    loss = model(x, y)
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    opt.step()
+    return loss.item()
+
+
+def bench_gpt(torch, repeats):
+    """One AdamW step of the one-block transformer (vocab 65, context 32, embedding 64, 4 heads, batch 16)."""
+    rng = np.random.default_rng(4)
+    drawn = {}
+
+    def weights(model):  # the same numbers for both libraries, drawn once per parameter shape and position
+        shapes = [tuple(p.shape) for p in model.parameters()]
+        if "w" not in drawn:
+            drawn["w"] = [(rng.standard_normal(s) * 0.1 + (1.0 if len(s) == 1 and i % 2 == 0 else 0.0))
+                          .astype(np.float32) for i, s in enumerate(shapes)]
+        return drawn["w"]
+    xs = rng.integers(0, 65, (16, 32))
+    ys = rng.integers(0, 65, (16, 32))
+    mg, tc = gpt_setup(minigrad, weights), gpt_setup(torch, weights)
+    x_mg, y_mg, x_tc, y_tc = minigrad.tensor(xs), minigrad.tensor(ys), torch.tensor(xs), torch.tensor(ys)
+    losses = [(gpt_step(*mg, x_mg, y_mg), gpt_step(*tc, x_tc, y_tc)) for _ in range(3)]
+    assert all(abs(a - b) < 1e-4 * max(1.0, abs(b)) for a, b in losses), losses
+    return best_of(repeats, lambda: gpt_step(*mg, x_mg, y_mg), lambda: gpt_step(*tc, x_tc, y_tc))
+
+
+# ---- 10. makemore part 3: an MLP with BatchNorm1d ----------------------------------------------
+def makemore_bn_data(n=2000, vocab=27, block=3):
+    """Contexts of ``block`` characters and the next one (made up: a noisy function of the context)."""
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, vocab, (n, block))
+    Y = (X[:, 0] * 7 + X[:, 2] * 3 + rng.integers(0, 3, n)) % vocab
+    batches = rng.integers(0, n, (1000, 32))
+    rng_w = np.random.default_rng(4)
+    weights = [rng_w.standard_normal((vocab, 10)), rng_w.standard_normal((200, 30)) * (5 / 3) / 30 ** 0.5,
+               rng_w.standard_normal((27, 200)) * 0.01, np.zeros(27)]
+    return X, Y, batches, [w.astype(np.float32) for w in weights]
+
+
+def makemore_bn_train(T, data, steps=1000):
+    """makemore part 3's training loop with nn.BatchNorm1d; returns the last loss."""
+    X, Y, batches, weights = data
+    nn, F = T.nn, T.nn.functional
+    C = T.tensor(weights[0])
+    layers = [nn.Linear(30, 200, bias=False), nn.BatchNorm1d(200), nn.Tanh(), nn.Linear(200, 27)]
+    with T.no_grad():
+        for p, w in zip([layers[0].weight, layers[3].weight, layers[3].bias], weights[1:]):
+            p.copy_(T.tensor(w))
+    parameters = [C] + [p for layer in layers for p in layer.parameters()]
+    for p in parameters:
+        p.requires_grad = True
+    Xt, Yt = T.tensor(X), T.tensor(Y)
+    for i in range(steps):
+        ix = T.tensor(batches[i])
+        x = C[Xt[ix]].view(-1, 30)
+        for layer in layers:
+            x = layer(x)
+        loss = F.cross_entropy(x, Yt[ix])
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        lr = 0.1 if i < 750 else 0.01
+        for p in parameters:
+            p.data += -lr * p.grad
+    return loss.item()
+
+
+def bench_makemore_bn(torch, repeats):
+    data = makemore_bn_data()
+    loss = {}
+    times = best_of(repeats, lambda: loss.__setitem__("minigrad", makemore_bn_train(minigrad, data)),
+                    lambda: loss.__setitem__("torch", makemore_bn_train(torch, data)))
+    return times, loss
+
+
 # ---- 6. memory held after backward ------------------------------------------------------
 def bench_memory():
     n = 262_144  # float32: 1 MB each
@@ -442,6 +576,13 @@ def main():
     add(f"digits 64-128-10, 20 epochs (test accuracy {acc['minigrad']:.3f} vs torch {acc['torch']:.3f})", mg,
         [("torch", tc)], [("<=", 1.6)])
     assert abs(acc["minigrad"] - acc["torch"]) <= 0.01, acc
+    mg, tc = bench_gpt(torch, 4 * r)
+    add("one training step of a one-block transformer (vocab 65, context 32, embedding 64, 4 heads, batch 16, "
+        "AdamW)", mg, [("torch", tc)], [("<=", 2.0)])
+    (mg, tc), loss = bench_makemore_bn(torch, r)
+    add(f"makemore part 3 MLP with BatchNorm, 1,000 steps (last loss {loss['minigrad']:.4f} vs torch "
+        f"{loss['torch']:.4f})", mg, [("torch", tc)], [("<=", 1.6)])
+    assert abs(loss["minigrad"] - loss["torch"]) <= 1e-2 * abs(loss["torch"]), loss
     mg, tc = bench_long_chain(torch, r)
     add("100,000-op chain (fwd+bwd)", mg, [("torch", tc)], [("<=", 2.0)])
     collected = collector_share(lambda: long_chain(minigrad))

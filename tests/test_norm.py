@@ -151,3 +151,132 @@ def test_layer_norm_gradcheck_and_gradgradcheck():
     assert gradcheck(lambda x, w, b: F.layer_norm(x, (3, 4), w, b), (x, w, b))
     assert gradgradcheck(lambda x, w, b: F.layer_norm(x, (3, 4), w, b), (x, w, b))
     assert gradgradcheck(lambda x: F.layer_norm(x, (4,), eps=0.1), (x,))
+
+
+# ---------------------------------------------------------------------------------- rms_norm
+def test_rms_norm_is_the_composite_pytorch_records():
+    x = torch.tensor([[1.0, 2.0, 4.0, 7.0], [0.0, -1.0, 3.0, 2.0]], requires_grad=True)
+    y = F.rms_norm(x, (4,), torch.tensor([1.0, 0.5, -1.0, 2.0]))
+    # (x * rsqrt(mean(x ** 2) + eps)) * weight
+    assert type(y.grad_fn).__name__ == "MulBackward0" and names(y) == ["MulBackward0", None]
+    node, chain = y.grad_fn.next_functions[0][0], []
+    node = node.next_functions[1][0]
+    while node.next_functions:
+        chain.append(type(node).__name__)
+        node = node.next_functions[0][0]
+    assert chain == ["RsqrtBackward0", "AddBackward1", "MeanBackward1", "PowBackward0"]
+    np.testing.assert_allclose(y.detach().numpy(), [[0.23904572, 0.23904572, -0.95618290, 3.34664011],
+                                                    [0.0, -0.26726124, -1.60356736, 2.13808990]], rtol=1e-6)
+    y.backward(torch.tensor([[1.0, 2.0, 3.0, 4.0], [-1.0, 0.0, 1.0, 0.5]]))
+    np.testing.assert_allclose(x.grad.numpy(), [[0.07854359, -0.08195855, -1.35914564, 0.78885090],
+                                                [-0.53452247, -0.03818018, -0.41998196, 0.61088282]], rtol=1e-5)
+    m = nn.RMSNorm([2, 4])
+    assert repr(m) == "RMSNorm((2, 4), eps=None, elementwise_affine=True)" and list(m.state_dict()) == ["weight"]
+    with pytest.raises(RuntimeError, match=r"expected input with shape \[\*3\], but got input of size\[2, 4\]$"):
+        F.rms_norm(x, (3,))
+
+
+def test_rms_norm_gradcheck():
+    x = torch.tensor(np.random.RandomState(2).randn(3, 4), requires_grad=True)
+    w = torch.tensor(np.random.RandomState(3).randn(4), requires_grad=True)
+    assert gradcheck(lambda x, w: F.rms_norm(x, (4,), w, eps=1e-3), (x, w))
+    assert gradgradcheck(lambda x, w: F.rms_norm(x, (4,), w), (x, w))
+
+
+# ---------------------------------------------------------------------------------- batch_norm
+def _bn():
+    bn = nn.BatchNorm1d(2)
+    with torch.no_grad():
+        bn.weight.copy_(torch.tensor([2.0, 0.5]))
+        bn.bias.copy_(torch.tensor([1.0, -1.0]))
+    return bn
+
+
+def test_batch_norm_training_values_gradients_and_running_statistics():
+    bn = _bn()
+    x = torch.tensor([[1.0, 2.0], [3.0, -2.0], [0.0, 4.0], [4.0, 0.0]], requires_grad=True)
+    y = bn(x)
+    assert type(y.grad_fn).__name__ == "NativeBatchNormBackward0" and names(y) == ["AccumulateGrad"] * 3
+    assert y.grad_fn._saved_training is True and y.grad_fn._saved_running_mean is not None
+    np.testing.assert_allclose(y.detach().numpy(), [[-0.26490855, -0.77639341], [2.26490855, -1.67081976],
+                                                    [-1.52981710, -0.32918030], [3.52981710, -1.22360659]], rtol=1e-6)
+    y.backward(torch.tensor([[1.0, 0.0], [0.0, 1.0], [2.0, -1.0], [-1.0, 3.0]]))
+    np.testing.assert_allclose(x.grad.numpy(), [[-0.25297815, -0.06708218], [0.25297815, -0.24596660],
+                                                [0.12649797, -0.08944327], [-0.12649797, 0.40249202]], rtol=1e-5)
+    np.testing.assert_allclose(bn.weight.grad.numpy(), [-4.42717981, -4.02491808], rtol=1e-6)
+    assert bn.bias.grad.tolist() == [2.0, 3.0]
+    # running_mean moves 0.1 of the way to the batch mean; running_var to the unbiased variance (14/3, 20/3)
+    np.testing.assert_allclose(bn.running_mean.numpy(), [0.2, 0.1], rtol=1e-6)
+    np.testing.assert_allclose(bn.running_var.numpy(), [1.23333335, 1.56666660], rtol=1e-6)
+    assert bn.num_batches_tracked.item() == 1 and bn.num_batches_tracked.dtype == torch.int64
+    assert not bn.running_mean.requires_grad
+    assert list(bn.state_dict()) == ["weight", "bias", "running_mean", "running_var", "num_batches_tracked"]
+    assert [name for name, _ in bn.named_buffers()] == ["running_mean", "running_var", "num_batches_tracked"]
+    bn.eval()
+    y = bn(x)
+    np.testing.assert_allclose(y.detach().numpy()[0], [2.44071460, -0.24101377], rtol=1e-6)
+    assert y.grad_fn._saved_result1.shape == (0,) and bn.num_batches_tracked.item() == 1
+
+
+def test_batch_norm_momentum_none_is_the_average_of_the_batches():
+    bn = nn.BatchNorm1d(1, momentum=None, affine=False)
+    for batch in ([[0.0], [2.0]], [[4.0], [6.0]], [[-1.0], [1.0]]):
+        bn(torch.tensor(batch))
+    assert bn.running_mean.tolist() == [pytest.approx(2.0)] and bn.num_batches_tracked.item() == 3
+    assert bn.running_var.tolist() == [pytest.approx(2.0)]  # unbiased variances 2, 2, 2
+
+
+def test_batch_norm_without_running_statistics_uses_the_batch_in_eval_mode_too():
+    bn = nn.BatchNorm2d(2, track_running_stats=False)
+    assert bn.running_mean is None and list(bn.state_dict()) == ["weight", "bias"]
+    x = torch.tensor(np.random.RandomState(4).randn(3, 2, 2, 2).astype(np.float32))
+    bn.eval()
+    y = bn(x).detach().numpy()
+    np.testing.assert_allclose(y.mean(axis=(0, 2, 3)), [0, 0], atol=1e-6)
+    assert repr(bn) == "BatchNorm2d(2, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=False)"
+
+
+@pytest.mark.parametrize("fn, error, message", [
+    (lambda: nn.BatchNorm1d(3)(torch.zeros(2, 3, 4, 5)), ValueError, r"^expected 2D or 3D input \(got 4D input\)$"),
+    (lambda: nn.BatchNorm2d(3)(torch.zeros(2, 3)), ValueError, r"^expected 4D input \(got 2D input\)$"),
+    (lambda: nn.BatchNorm1d(3)(torch.zeros(1, 3)), ValueError,
+     r"^Expected more than 1 value per channel when training, got input size minigrad.Size\(\[1, 3\]\)$"),
+    (lambda: nn.BatchNorm1d(3)(torch.zeros(2, 4)), RuntimeError, "^running_mean should contain 4 elements not 3$"),
+    (lambda: F.batch_norm(torch.zeros(2, 3), None, None), RuntimeError,
+     "^running_mean must be defined in evaluation mode$"),
+    (lambda: F.batch_norm(torch.zeros(2, 3), None, None, training=True, eps=0), ValueError,
+     "^batch_norm eps must be positive during training, but got 0$"),
+    (lambda: F.batch_norm(torch.zeros(2, 3, dtype=torch.int64), None, None, training=True), NotImplementedError,
+     "^\"batch_norm\" not implemented for 'Long'$"),
+])
+def test_batch_norm_errors(fn, error, message):
+    with pytest.raises(error, match=message):
+        fn()
+
+
+def test_batch_norm_gradcheck_training_and_eval():
+    rs = np.random.RandomState(5)
+    x = torch.tensor(rs.randn(4, 3, 2), requires_grad=True)
+    w, b = torch.tensor(rs.randn(3), requires_grad=True), torch.tensor(rs.randn(3), requires_grad=True)
+    assert gradcheck(lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True), (x, w, b))
+    assert gradgradcheck(lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True), (x, w, b))
+    rm, rv = torch.tensor(rs.randn(3)), torch.tensor(rs.rand(3) + 0.5)
+    assert gradcheck(lambda x, w, b: F.batch_norm(x, rm, rv, w, b), (x, w, b))
+    assert gradgradcheck(lambda x, w, b: F.batch_norm(x, rm, rv, w, b), (x, w, b))
+
+
+# ---------------------------------------------------------------------------------- histogram
+def test_histogram_counts_edges_weights_and_density():
+    x = torch.tensor([1.0, 2.0, 1.0, 4.0, 2.5, -1.0, 7.0])
+    hist, edges = torch.histogram(x, 4)
+    assert hist.tolist() == [1, 4, 1, 1] and edges.tolist() == [-1, 1, 3, 5, 7] and hist.dtype == torch.float32
+    r = x.histogram(3, range=(0.0, 3.0))
+    assert r.hist.tolist() == [0, 2, 2] and r.bin_edges.tolist() == [0, 1, 2, 3]
+    r = torch.histogram(x, torch.tensor([0.0, 1.0, 3.0, 5.0]), weight=torch.ones(7) * 2, density=True)
+    np.testing.assert_allclose(r.hist.numpy(), [0.0, 0.4, 0.1], rtol=1e-6)
+    assert repr(torch.histogram(torch.tensor([2.0, 2.0]), 2)) == (
+        "minigrad.return_types.histogram(\nhist=tensor([0., 2.]),\nbin_edges=tensor([1.5000, 2.0000, 2.5000]))")
+    with pytest.raises(RuntimeError, match=r"^minigrad.histogramdd: min should not exceed max, but got min 3 max 1"):
+        torch.histogram(x, 3, range=(3.0, 1.0))
+    with pytest.raises(NotImplementedError, match="\"histogramdd\" not implemented for 'Long'"):
+        torch.histogram(x.long(), 3)

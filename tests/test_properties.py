@@ -444,3 +444,24 @@ def test_dim_op_gradient_19t(name, shape, seed, data):
 def test_tensordot_gradient(dims, b_shape, seed):
     rng = np.random.RandomState(seed)
     check_grads(lambda a, b: torch.tensordot(a, b, dims), [values(rng, (2, 3), "any"), values(rng, b_shape, "any")], seed)
+
+
+# ---------------------------------------------------------------------------------- embeddings and normalisation (issue 41)
+NORM_OPS = {  # each takes an input of at least two dims and a weight and a bias of its last dim
+    "layer_norm": lambda x, w, b: F.layer_norm(x, x.shape[-1:], w, b),
+    "layer_norm_no_affine": lambda x, w, b: F.layer_norm(x, x.shape[-1:], eps=0.1) * w + b,
+    "rms_norm": lambda x, w, b: F.rms_norm(x, x.shape[-1:], w, eps=1e-3) + b,
+    "batch_norm_training": lambda x, w, b: F.batch_norm(x.movedim(-1, 1), None, None, w, b, training=True),
+    "batch_norm_eval": lambda x, w, b: F.batch_norm(x.movedim(-1, 1), torch.full(w.shape, 0.3, dtype=w.dtype),
+                                                    torch.full(w.shape, 0.7, dtype=w.dtype), w, b, training=False),
+    "embedding": lambda x, w, b: F.embedding(torch.tensor([[0, 1], [1, 1]]), x.reshape(x.shape[0], -1)) * (w * b).sum(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NORM_OPS))
+@SETTINGS
+@given(shape=hnp.array_shapes(min_dims=2, max_dims=3, min_side=2, max_side=4), seed=seeds)
+def test_norm_gradient(name, shape, seed):
+    rng = np.random.RandomState(seed)
+    arrays = [values(rng, shape, "any"), values(rng, shape[-1:], "nonzero"), values(rng, shape[-1:], "any")]
+    check_grads(NORM_OPS[name], arrays, seed)

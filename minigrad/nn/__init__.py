@@ -8,7 +8,8 @@
 - ``container.py``  ``Sequential``, ``ModuleList``, ``ModuleDict``, ``ParameterList``, ``ParameterDict`` ...
 - ``rnn.py``        ``RNN``, ``LSTM``, ``GRU``, ``RNNCell``, ``LSTMCell``, ``GRUCell``
 - ``distance.py``   ``PairwiseDistance``, ``CosineSimilarity``
-- ``sparse.py``     ``Embedding``;  ``normalization.py``  ``LayerNorm``
+- ``attention.py``  ``MultiheadAttention``, ``TransformerEncoderLayer`` (the functions: ``functional_attention.py``)
+- ``sparse.py``     ``Embedding``;  ``normalization.py``  ``LayerNorm``, ``RMSNorm``, ``BatchNorm1d`` ...
 - ``conv.py``       ``Conv1d``, ``Conv2d``;  ``pooling.py``  max, average and adaptive pools;  ``fold.py``  ``Unfold``, ``Fold``
 - ``init.py``       weight initialisation (``nn.init.kaiming_uniform_`` ...)
 - ``functional.py`` the functions behind the layers (``import minigrad.nn.functional as F``)
@@ -34,8 +35,9 @@ from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, A
                       MaxPool2d)
 from .fold import Fold, Unfold
 from .distance import CosineSimilarity, PairwiseDistance
+from .attention import MultiheadAttention, TransformerEncoderLayer
 from .sparse import Embedding
-from .normalization import LayerNorm
+from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm, RMSNorm
 from .container import DataParallel, ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 
 __all__ = ["Module", "Parameter", "Buffer", "Linear", "Sequential", "ModuleList", "ReLU", "Sigmoid", "Tanh", "Softmax",
@@ -50,6 +52,7 @@ __all__ = ["Module", "Parameter", "Buffer", "Linear", "Sequential", "ModuleList"
            "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 __all__ += ["Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d",
             "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "Unfold", "Fold"]
+__all__ += ["MultiheadAttention", "TransformerEncoderLayer", "RMSNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
 
 def __getattr__(name):  # (Python asks this for a name the module does not define)

@@ -1,29 +1,28 @@
 """The layers of ``torch.nn`` that minigrad leaves out, so that asking for one says so.
 
-minigrad teaches autograd on fully connected networks: ``Linear``, the activations, the losses.
-Convolutions, pooling, normalisation, embeddings and attention are built from
-the same autograd, but each needs far more code than the idea it would add; PyTorch has them.
-The error is an ``AttributeError`` (so ``hasattr(nn, "Conv2d")`` is False) that names the reason.
+minigrad has the layers of the programs it follows: ``Linear``, the activations and losses, and the
+layers learners meet next (embeddings, layer, RMS and batch normalisation, attention, 1-d and 2-d
+convolutions and pools, recurrent layers).  The layers listed here are built from the same autograd
+too, but each needs far more code than the idea it would add; PyTorch has them.
+The error is an ``AttributeError`` (so ``hasattr(nn, "Conv3d")`` is False) that names the reason.
 """
 
 LAYERS = {
     "convolution": ("Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
                     "LazyConv1d", "LazyConv2d", "LazyConv3d"),
     "pooling": ("MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool3d"),
-    "normalisation": ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d", "GroupNorm",
-                      "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm", "RMSNorm"),
+    "normalisation": ("LazyBatchNorm1d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+                      "LocalResponseNorm"),
     "embedding": ("EmbeddingBag",),
-    "attention": ("MultiheadAttention", "Transformer", "TransformerEncoder", "TransformerDecoder",
-                  "TransformerEncoderLayer", "TransformerDecoderLayer"),
+    "attention": ("Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerDecoderLayer"),
     "image": ("Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "Dropout1d", "Dropout2d",
               "Dropout3d", "ZeroPad2d", "ConstantPad2d", "ReflectionPad2d", "ReplicationPad2d"),
 }
 FUNCTIONS = {
     "convolution": ("conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"),
     "pooling": ("max_pool3d", "avg_pool3d"),
-    "normalisation": ("batch_norm", "group_norm", "instance_norm", "local_response_norm", "rms_norm"),
+    "normalisation": ("group_norm", "instance_norm", "local_response_norm"),
     "embedding": ("embedding_bag",),
-    "attention": ("scaled_dot_product_attention", "multi_head_attention_forward"),
     "image": ("interpolate", "upsample", "grid_sample", "affine_grid", "pixel_shuffle", "dropout1d",
               "dropout2d", "dropout3d"),
 }
@@ -33,6 +32,6 @@ def missing(module, name, table):
     """The error for ``module.name``: what PyTorch would give, and why minigrad has no such thing."""
     for kind, names in table.items():
         if name in names:
-            return AttributeError(f"{module} has no {name}: minigrad teaches autograd on fully connected networks "
-                                  f"and leaves out {kind} layers; PyTorch has torch.{module[9:]}.{name}")
+            return AttributeError(f"{module} has no {name}: minigrad leaves out some {kind} layers, this one among "
+                                  f"them; PyTorch has torch.{module[9:]}.{name}")
     return AttributeError(f"module '{module}' has no attribute '{name}'")

@@ -21,7 +21,9 @@ from .functional_losses import (cosine_embedding_loss, gaussian_nll_loss, hinge_
                                 margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss,
                                 pairwise_distance, poisson_nll_loss, soft_margin_loss, triplet_margin_loss)
 # embedding and normalisation (issue 41): see functional_norm.py
-from .functional_norm import embedding, layer_norm
+from .functional_norm import batch_norm, embedding, layer_norm, rms_norm
+# linear (nn.Linear's function): see functional_linear.py
+from .functional_linear import linear
 # convolution, pooling, unfold/fold (issue 42): see conv.py, pooling.py, fold.py
 from .conv import conv1d, conv2d
 from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool2d, avg_pool1d, avg_pool2d,
@@ -72,22 +74,6 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = implicit_softmax_dim("log_softmax", input.dim(), _stacklevel)
     return input.log_softmax(dim, dtype)
-
-
-def linear(input, weight, bias=None):
-    """``input @ weight.T + bias``; for a 2-D input with a bias this is one ``AddmmBackward0`` node."""
-    if input.dim() == 0 or weight.dim() == 0:
-        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {input.dim()}D and "
-                           f"{weight.dim()}D")
-    if bias is None:
-        return input.matmul(weight.t())
-    if input.dim() == 2:
-        return ops.Addmm.apply(bias, input, weight.t())
-    if not input.is_contiguous():  # (PyTorch: matmul, then the bias added in place, AddBackward0)
-        return input.matmul(weight.t()).add_(bias)
-    # other shapes: fold the leading dims into one batch dim, addmm, unfold (as PyTorch does)
-    out = ops.Addmm.apply(bias, input.reshape(-1, input.shape[-1]), weight.t())
-    return out.view(*input.shape[:-1], weight.shape[0])
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
@@ -204,3 +190,7 @@ def _cross_entropy_probabilities(input, target, weight, reduction, label_smoothi
 def __getattr__(name):  # F.conv2d and the other functions of the layers minigrad leaves out (see _absent.py)
     from ._absent import FUNCTIONS, missing
     raise missing("minigrad.nn.functional", name, FUNCTIONS)
+
+
+# ------------------------------------------------------------------ attention (issue 41)
+from .functional_attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: E402

@@ -999,3 +999,53 @@ OPS += [
     Op("F.unfold", "F.unfold({img}, {k}, padding={p}, stride={s} or 1)", args=pool_args, sample=False),
     Op("F.fold", "F.fold(F.unfold({img}, 2), {img}.shape[-2:], 2)", args=pool_args, sample=False),
 ]
+
+
+def batch_norm_args(r, a):
+    """Channels along dim 1 of ``{a}`` (the stats' length; ``{a}`` of fewer dims: PyTorch's errors), training or
+    not, a momentum and an eps."""
+    c = a.shape[1] if a.dim() > 1 else 1
+    return {"c": c, "training": repr(r.random() < 0.6), "momentum": repr(r.choice([0.1, 0.5, 1.0])),
+            "eps": repr(r.choice([1e-5, 1e-3, 0.1]))}
+
+
+OPS += [
+    Op("F.batch_norm", "F.batch_norm({a}, T.zeros({c}, dtype={a}.dtype), T.ones({c}, dtype={a}.dtype), "
+       "training={training}, momentum={momentum}, eps={eps})", args=batch_norm_args, sample=False),
+    Op("F.batch_norm_affine", "F.batch_norm({a}, T.arange({c}, dtype={a}.dtype) / 4, T.arange({c}, dtype={a}.dtype) + 0.5, "
+       "T.arange({c}, dtype={a}.dtype) - 1, T.ones({c}, dtype={a}.dtype) * 0.5, training={training}, eps={eps})",
+       args=batch_norm_args, sample=False),
+    Op("F.rms_norm", "F.rms_norm({a}, {a}.shape[{start}:], {b}[{index}], eps={eps})", pair="same",
+       args=layer_norm_args, sample=False),
+]
+
+
+# ---------------------------------------------------------------------------------- attention (issue 41)
+def sdpa_args(r, a):
+    """A mask (none, a bool lower or upper triangle, a float one), is_causal, a scale."""
+    n = a.shape[-2] if a.dim() >= 2 else 1
+    mask = r.choice(["None", f"T.ones({n}, {n}, dtype=T.bool).tril()", f"T.ones({n}, {n}, dtype=T.bool).triu()",
+                     f"T.ones({n}, {n}, dtype={a.dtype}) * -0.5".replace("torch.", "T.")])
+    return {"mask": mask, "causal": repr(mask == "None" and r.random() < 0.5),
+            "scale": repr(r.choice([None, None, 0.5, -0.25]))}
+
+
+def finite(code):
+    """``code`` with ``{a}`` and ``{b}`` mapped to finite numbers first: PyTorch's flash kernel takes the largest
+    score of a row ignoring nan (a row of nan can come out 0), which minigrad does not copy."""
+    return code.replace("{a}", "{a}.nan_to_num(0.5, 2.0, -2.0)").replace("{b}", "{b}.nan_to_num(0.5, 2.0, -2.0)")
+
+
+OPS += [
+    # query {a}, key and value {b} (or {b}'s first column as the value: the math path); 4-D: the flash node
+    Op("F.sdpa", finite("F.scaled_dot_product_attention({a}, {b}, {b} * 0.5, attn_mask={mask}, is_causal={causal}, "
+                        "scale={scale})"), pair="same", args=sdpa_args, sample=False),
+    Op("F.sdpa_value_dim", finite("F.scaled_dot_product_attention({a}, {b}, {b}[..., :1], attn_mask={mask}, "
+                                  "is_causal={causal}, scale={scale})"), pair="same", args=sdpa_args, sample=False),
+    Op("F.sdpa_4d", finite("F.scaled_dot_product_attention({a}.reshape(1, 1, -1, 1), {b}.reshape(1, 1, -1, 1), "
+                           "{b}.reshape(1, 1, -1, 1), is_causal={causal})"), pair="same", args=sdpa_args,
+       sample=False),
+    Op("F.sdpa_gqa", finite("F.scaled_dot_product_attention({a}.reshape(1, 2, -1, 1), "
+                            "{b}.reshape(1, 1, -1, 1)[:, :, :1], {b}.reshape(1, 1, -1, 1)[:, :, :1], "
+                            "enable_gqa=True)"), pair="same", sample=False),
+]

@@ -4696,3 +4696,4 @@ from . import cases_autograd_api, cases_math, cases_misc, cases_nn_act, cases_nn
 from . import cases_norm  # noqa: E402,F401
 from . import cases_rnn  # noqa: E402,F401
 from . import cases_conv  # noqa: E402,F401
+from . import cases_attention  # noqa: E402,F401
