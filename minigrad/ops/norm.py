@@ -1,4 +1,5 @@
-"""Normalisation: ``layer_norm`` (PyTorch: ``native_layer_norm``, ``aten/src/ATen/native/layer_norm.cpp``).
+"""Normalisation: ``layer_norm`` and ``batch_norm`` (PyTorch: ``native_layer_norm``, ``native_batch_norm``,
+``aten/src/ATen/native/layer_norm.cpp`` and ``Normalization.cpp``).
 
 Layer norm normalises each sample over its last dims (``normalized_shape``): with ``mean`` and ``rstd =
 1 / sqrt(var + eps)`` of those numbers (the biased variance),
