@@ -17,6 +17,7 @@
 - ``select.py``: masked_fill, index_select, gather, scatter, flip, repeat, split/chunk, unbind, einsum,
   tril/triu, diag, trace, masked_select, take, nonzero, roll, repeat_interleave, tile, meshgrid, broadcast_tensors
 - ``sorting.py``: sort, argsort, topk, median, unique, msort, quantile, searchsorted, bucketize, isin, histc, bincount
+- ``embedding.py``: embedding (nn.Embedding); ``norm.py``: layer_norm, batch_norm; ``histogram.py``: torch.histogram
 """
 from .._core.tensor_base import TensorBase as Tensor
 from ._util import check_not_bool, is_expandable_to, sum_to

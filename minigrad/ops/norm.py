@@ -1,4 +1,5 @@
-"""Normalisation: ``layer_norm`` (PyTorch: ``native_layer_norm``, ``aten/src/ATen/native/layer_norm.cpp``).
+"""Normalisation: ``layer_norm`` and ``batch_norm`` (PyTorch: ``native_layer_norm``, ``native_batch_norm``,
+``aten/src/ATen/native/layer_norm.cpp`` and ``Normalization.cpp``).
 
 Layer norm normalises each sample over its last dims (``normalized_shape``): with ``mean`` and ``rstd =
 1 / sqrt(var + eps)`` of those numbers (the biased variance),
@@ -24,6 +25,7 @@ the saved mean and rstd as constants there, and its third derivatives of the nor
 import numpy as np
 
 from .dispatch import Op
+from ._util import rounded_once
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 
 
@@ -219,29 +221,26 @@ class NativeBatchNorm(Op):
         x = input._data
         axes = (0,) + tuple(range(2, x.ndim))
         shape = [1, x.shape[1]] + [1] * (x.ndim - 2)  # a channel's number, broadcast over its positions
-        if training:
+        if training:  # the statistics in double, as PyTorch's kernel accumulates them
             n = x.size // x.shape[1]
-            mean = x.mean(axis=axes, dtype=np.float64)
-            centred = x - mean.reshape(shape)
-            var = (centred * centred).sum(axis=axes) / n
-            invstd = 1.0 / np.sqrt(var + eps)
+            mean, var = x.mean(axis=axes, dtype=np.float64), x.var(axis=axes, dtype=np.float64)
             if running_mean is not None:
                 running_mean._data[...] = momentum * mean + (1 - momentum) * running_mean._data
             if running_var is not None:
                 running_var._data[...] = momentum * (var * n / (n - 1)) + (1 - momentum) * running_var._data
-            save_mean, save_invstd = Tensor(mean.astype(x.dtype)), Tensor(invstd.astype(x.dtype))
+            mean, invstd = mean.astype(x.dtype), (1.0 / np.sqrt(var + eps)).astype(x.dtype)
+            save_mean, save_invstd = Tensor(mean), Tensor(invstd)
         else:
-            mean, invstd = running_mean._data.astype(np.float64), 1.0 / np.sqrt(running_var._data.astype(np.float64) + eps)
-            centred = x - mean.reshape(shape)
+            mean, invstd = running_mean._data, 1 / np.sqrt(running_var._data + x.dtype.type(eps))
             save_mean, save_invstd = Tensor(np.zeros(0, x.dtype)), Tensor(np.zeros(0, x.dtype))
-        y = centred * invstd.reshape(shape)
-        if has_weight:
-            y = y * weight._data.reshape(shape)
-        if has_bias:
-            y = y + bias._data.reshape(shape)
+        # y = x * alpha + beta per channel, alpha and beta in the input's dtype, as PyTorch's
+        # batch_norm_cpu_transform_input computes it with a fused multiply-add (one rounding: float64 inside)
+        alpha = invstd * weight._data if has_weight else invstd
+        beta = bias._data - mean * alpha if has_bias else -mean * alpha
+        y = rounded_once(lambda x: x * alpha.reshape(shape) + beta.reshape(shape), x)
         ctx.training, ctx.eps, ctx.axes, ctx.shape = training, eps, axes, shape
         ctx.save_for_backward(input, weight if has_weight else None, running_mean, running_var, save_mean, save_invstd)
-        return Tensor(y.astype(x.dtype))
+        return Tensor(y)
 
     @staticmethod
     def backward(ctx, grad):
