@@ -7,6 +7,7 @@ from . import _dtype
 from . import devices as _device
 from ._core.tensor_base import TensorBase as Tensor
 from .ops import zerotensor
+from .ops._util import linspace_array
 from ._core.layout import empty_strided as empty_strided_array, like
 from ._core.tensor_base import _TYPE_NAMES
 from .ops.shape import cat, concat, stack  # noqa: F401  (torch.cat, torch.concat, torch.stack)
@@ -220,16 +221,7 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
     d = _dtype.to_dtype(dtype) or _dtype.get_default_dtype()
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    t = d.numpy.type
-    if steps == 1:
-        out = np.array([start], dtype=d.numpy)
-    else:
-        step = (t(end) - t(start)) / t(steps - 1)
-        idx = np.arange(steps)
-        half = steps // 2
-        out = np.where(idx < half, t(start) + step * idx.astype(d.numpy),
-                       t(end) - step * (steps - 1 - idx).astype(d.numpy)).astype(d.numpy)
-    return Tensor(out, requires_grad=requires_grad)
+    return Tensor(linspace_array(start, end, steps, d.numpy), requires_grad=requires_grad)
 
 
 def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_grad=False):

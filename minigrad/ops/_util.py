@@ -117,3 +117,16 @@ def view_of(a, array):
     out._creation_meta = a._creation_meta  # (a view of a view made in no_grad mode, or of a piece of split(), is one too)
     out._zerotensor = a._zerotensor  # (and a view of a ZeroTensor: ops/zerotensor.py)
     return out
+
+
+def linspace_array(start, end, steps, dtype):
+    """``linspace``'s numbers (numpy ``dtype``) as PyTorch's CPU kernel computes them, in the tensor's dtype: the first
+    half counted up from ``start``, the second half down from ``end``, so that they match bit for bit."""
+    t = np.dtype(dtype).type
+    if steps == 1:
+        return np.array([start], dtype=dtype)
+    step = (t(end) - t(start)) / t(steps - 1)
+    idx = np.arange(steps)
+    half = steps // 2
+    return np.where(idx < half, t(start) + step * idx.astype(dtype),
+                    t(end) - step * (steps - 1 - idx).astype(dtype)).astype(dtype)

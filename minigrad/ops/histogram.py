@@ -5,8 +5,8 @@ the counts and the bins' edges, takes the edges themselves too, weights and a de
 """
 import numpy as np
 
-from .. import creation
 from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor
+from ._util import linspace_array
 
 
 class HistogramResult(tuple):
@@ -71,7 +71,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):  # no
         if bins <= 0:
             raise RuntimeError(f"minigrad.histogram(): bins must be > 0, but got {bins} for dimension 0")
         lo, hi = _outer_edges(x, range)
-        edges = creation.linspace(lo, hi, bins + 1, dtype=input.dtype)._data
+        edges = linspace_array(lo, hi, bins + 1, input.dtype.numpy)
     if weight is not None:
         if weight.shape != input.shape:
             raise RuntimeError(f"minigrad.histogramdd: if weight tensor is provided it should have the same shape as "
