@@ -237,8 +237,8 @@ class Im2Col(Op):
         ctx.kernel_size, ctx.dilation, ctx.padding, ctx.stride = kernel_size, dilation, padding, stride
         ctx.height, ctx.width = h, w
         cols = windows(padded(x, padding), kernel_size, stride, dilation, out)  # (N, C, OH, OW, kh, kw)
-        cols = np.ascontiguousarray(cols.transpose(0, 1, 4, 5, 2, 3)).reshape(n, c * kernel_size[0] * kernel_size[1],
-                                                                              out[0] * out[1])
+        cols = np.array(cols.transpose(0, 1, 4, 5, 2, 3), order="C").reshape(  # (a copy always: never the input's memory)
+            n, c * kernel_size[0] * kernel_size[1], out[0] * out[1])
         return Tensor(cols if input._data.ndim == 4 else cols[0])
 
     @staticmethod
