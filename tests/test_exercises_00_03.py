@@ -498,7 +498,7 @@ def test_nb00_nb01_nb01b_every_planted_mistake_gets_two_hint_tiers_and_no_soluti
     assert found >= 60
 
 
-@pytest.mark.parametrize("module, count", [("nb00", 1), ("nb01", 3), ("nb01b", 2)])
+@pytest.mark.parametrize("module, count", [("nb00", 1), ("nb01", 4), ("nb01b", 2)])
 def test_nb00_nb01_nb01b_prediction_questions_have_their_scaffold_and_are_named_in_the_text(module, count):
     """Each prediction cell starts with ``q_name = ...   # your prediction``, is followed by its graded check
     cell, and the text above it names ``q_name``."""
@@ -522,7 +522,7 @@ def test_nb00_nb01_nb01b_prediction_questions_have_their_scaffold_and_are_named_
 
 
 PREDICTIONS = [(nb00.check_q_grad, 7, 9), (nb01.check_q_slope, 1, 0), (nb01.check_q_relu, "b", "a"),
-               (nb01.check_q_twice, 1, 2), (nb01b.check_q_huber, -1, 1), (nb01b.check_q_nodes, 4, 5),
+               (nb01.check_q_twice, 1, 2), (nb01.check_q_clamp, "b", "a"), (nb01b.check_q_huber, -1, 1), (nb01b.check_q_nodes, 4, 5),
                (nb02.check_q_grad, 30, 3), (nb02.check_q_shape, "B", "c")]
 
 
