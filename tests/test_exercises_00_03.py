@@ -32,7 +32,7 @@ def later_hints(report):
 
 ALL_CHECKS = [nb00.check_make_x_and_y, nb00.check_node_name, nb01.check_numerical_grad, nb01.check_sigmoid_grad,
               nb01.check_tanh_grad, nb01.check_chain_names, nb01b.check_grow_grad, nb01b.check_sum_until,
-              nb02.check_diff_vjp, nb02.check_seed_for, nb03.check_second_derivative, nb03.check_train,
+              nb02.check_diff_vjp, nb02.check_seed_for, nb02.check_sum_to, nb03.check_second_derivative, nb03.check_train,
               nb03b.check_td_loss, nb03b.check_evaluate]
 
 
@@ -498,7 +498,7 @@ def test_nb00_nb01_nb01b_every_planted_mistake_gets_two_hint_tiers_and_no_soluti
     assert found >= 60
 
 
-@pytest.mark.parametrize("module, count", [("nb00", 1), ("nb01", 3), ("nb01b", 2)])
+@pytest.mark.parametrize("module, count", [("nb00", 1), ("nb01", 4), ("nb01b", 2)])
 def test_nb00_nb01_nb01b_prediction_questions_have_their_scaffold_and_are_named_in_the_text(module, count):
     """Each prediction cell starts with ``q_name = ...   # your prediction``, is followed by its graded check
     cell, and the text above it names ``q_name``."""
@@ -522,7 +522,7 @@ def test_nb00_nb01_nb01b_prediction_questions_have_their_scaffold_and_are_named_
 
 
 PREDICTIONS = [(nb00.check_q_grad, 7, 9), (nb01.check_q_slope, 1, 0), (nb01.check_q_relu, "b", "a"),
-               (nb01.check_q_twice, 1, 2), (nb01b.check_q_huber, -1, 1), (nb01b.check_q_nodes, 4, 5),
+               (nb01.check_q_twice, 1, 2), (nb01.check_q_clamp, "b", "a"), (nb01b.check_q_huber, -1, 1), (nb01b.check_q_nodes, 4, 5),
                (nb02.check_q_grad, 30, 3), (nb02.check_q_shape, "B", "c")]
 
 
@@ -636,6 +636,46 @@ def test_nb02_diff_vjp_assigned_instead_of_added():
         grad[:-1] = -v
         return grad
     assert_failed(nb02.check_diff_vjp(assigned), "wrong x.grad", "replace the first instead of adding")
+
+
+def sum_to(grad, shape):
+    lead = grad.ndim - len(shape)
+    grad = grad.sum(axis=tuple(range(lead)))
+    return grad.sum(axis=tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1), keepdims=True)
+
+
+def test_nb02_sum_to_reference_and_tensor_answers():
+    assert_passed(nb02.check_sum_to(sum_to))
+    assert_passed(nb02.check_sum_to(lambda grad, shape: minigrad.tensor(sum_to(grad, shape))))
+
+
+def test_nb02_sum_to_agrees_with_pytorch_engine_sum():
+    torch = pytest.importorskip("torch")
+    grad = np.arange(24.0).reshape(2, 4, 3)
+    x = torch.zeros(2, 1, 3, dtype=torch.float64, requires_grad=True)
+    (x + torch.zeros(2, 4, 3, dtype=torch.float64)).backward(torch.tensor(grad))
+    assert np.array_equal(x.grad.numpy(), sum_to(grad, (2, 1, 3)))
+
+
+def test_nb02_sum_to_leading_dims_only():
+    report = nb02.check_sum_to(lambda grad, shape: grad.sum(axis=tuple(range(grad.ndim - len(shape)))))
+    assert_failed(report, "shape = (4, 1)", "still has the broadcast shape")
+    assert "size 1" in later_hints(report)
+
+
+def test_nb02_sum_to_dims_dropped():
+    def dropped(grad, shape):
+        return sum_to(grad, shape).reshape([n for n in shape if n != 1])
+    assert_failed(nb02.check_sum_to(dropped), "wrong shape", "dims of size 1 are gone")
+
+
+def test_nb02_sum_to_everything():
+    assert_failed(nb02.check_sum_to(lambda grad, shape: grad.sum()), "shape = (3,)", "summed over every dim")
+
+
+def test_nb02_sum_to_two_dims_assumed():
+    report = nb02.check_sum_to(lambda grad, shape: sum_to(grad, shape) if shape[0] else None)  # shape[0]: no scalar
+    assert_failed(report, "shape = ()", "your code raised IndexError", "0 to 3 dims")
 
 
 # ---- 03 -------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 specific feedback, and an unwritten exercise says "not written yet"."""
 import heapq
 
+import numpy as np
 import pytest
 
 import minigrad
@@ -483,6 +484,72 @@ def test_what_notebook_04b_says_about_pytorch():
 
 
 # ============================================================================ notebook 05
+# ---- 05b: softmax with cross-entropy ------------------------------------------------------------------
+def ce_grad(z, y):
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    p = e / e.sum(axis=1, keepdims=True)
+    p[np.arange(len(y)), y] -= 1
+    return p / len(y)
+
+
+def test_nb05_ce_grad_reference_passes_and_agrees_with_pytorch():
+    assert nb05.check_ce_grad(ce_grad)
+    torch = pytest.importorskip("torch")
+    z = np.array([[2.0, -1.0, 0.5], [900.0, -300.0, 0.0]])
+    zt = torch.tensor(z, requires_grad=True)
+    torch.nn.functional.cross_entropy(zt, torch.tensor([0, 2])).backward()
+    assert np.allclose(zt.grad.numpy(), ce_grad(z, np.array([0, 2])), rtol=1e-12, atol=1e-15)
+
+
+def test_nb05_ce_grad_not_written_yet():
+    def blank(z, y):
+        raise NotImplementedError()
+    assert "not written yet" in nb05.check_ce_grad(blank).text
+
+
+def test_nb05_ce_grad_sum_instead_of_mean():
+    report = nb05.check_ce_grad(lambda z, y: ce_grad(z, y) * len(y))
+    assert not report and "4 times too big" in report.text and "(4, 5)" in report.text
+
+
+def test_nb05_ce_grad_naive_softmax_overflows():
+    def naive(z, y):
+        with np.errstate(all="ignore"):
+            e = np.exp(z)
+            p = e / e.sum(axis=1, keepdims=True)
+        p[np.arange(len(y)), y] -= 1
+        return p / len(y)
+    report = nb05.check_ce_grad(naive)
+    assert not report and "overflows" in report.text and "thousands" in report.text
+
+
+def test_nb05_ce_grad_softmax_alone_and_flipped_sign():
+    alone = nb05.check_ce_grad(lambda z, y: ce_grad(z, y) + np.eye(z.shape[1])[y] / len(y))
+    assert not alone and "softmax alone" in alone.text
+    flipped = nb05.check_ce_grad(lambda z, y: -ce_grad(z, y))
+    assert not flipped and "sign is flipped" in flipped.text
+
+
+def kaiming_std(fan_in, nonlinearity):
+    return {"relu": 2 ** 0.5, "tanh": 5 / 3, "linear": 1.0}[nonlinearity] / fan_in ** 0.5
+
+
+def test_nb05_kaiming_std_reference_passes_and_matches_pytorch_init():
+    assert nb05.check_kaiming_std(kaiming_std)
+    torch = pytest.importorskip("torch")
+    for nonlinearity in ("relu", "tanh", "linear"):
+        gain = torch.nn.init.calculate_gain(nonlinearity)
+        assert abs(kaiming_std(400, nonlinearity) - gain / 20) < 1e-12
+
+
+def test_nb05_kaiming_std_mistakes():
+    assert "not written yet" in nb05.check_kaiming_std(lambda f, n: (_ for _ in ()).throw(NotImplementedError())).text
+    assert "gain is missing" in nb05.check_kaiming_std(lambda f, n: 1 / f ** 0.5).text
+    assert "relu's value" in nb05.check_kaiming_std(lambda f, n: (2 / f) ** 0.5).text
+    assert "variance" in nb05.check_kaiming_std(lambda f, n: kaiming_std(f, n) ** 2).text
+    assert "should return a number" in nb05.check_kaiming_std(lambda f, n: "small").text
+
+
 import json  # noqa: E402  (the hint rules of notebooks 05-06 read the notebooks)
 import pathlib  # noqa: E402
 import re  # noqa: E402

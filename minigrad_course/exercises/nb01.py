@@ -395,6 +395,19 @@ check_q_relu = prediction(
            "element."],
     why="relu's slope is 1 where it lets the value through and 0 where it clips it.")
 
+check_q_clamp = prediction(
+    "nb01-q-clamp", "q_clamp",
+    "relu(0) and clamp(0, min=0) are both 0; relu's gradient at 0 is 0. What is clamp(x, min=0)'s gradient at "
+    "x = 0?",
+    "9e885bfc14415910",
+    options={"a": "0, as relu's", "b": "1", "c": "0.5, halfway between the two slopes", "d": "nan"},
+    hints=["autograd does not look at the graph of the function: each op's backward has its own test for where "
+           "the gradient passes. Look at what clamp(x, min=0) does to x = 0: does it change it?",
+           "relu's backward lets the gradient through where x > 0; clamp's lets it through where the value was "
+           "not clamped, x >= min. Which of the two tests does x = 0 pass?"],
+    why="clamp's backward passes the gradient where x >= min, so at the boundary the slope is 1, where relu's "
+        "(x > 0) gives 0. The same function, two conventions; PyTorch has the same two.")
+
 check_q_twice = prediction(
     "nb01-q-twice", "q_twice",
     "e = (sigmoid(a) + relu(a)).sum(): after e.backward(), what is a.grad at a = 100? (a number)",

@@ -6,6 +6,10 @@
 - ``check_seed_for(seed_for)``: ``seed_for(n)`` returns the vector to pass to ``y.backward(...)``
   (``y`` with ``n`` elements) so that the leaves get the gradient of
   ``L = y[:n // 2].mean() - 3 * y[-1]``; checked for hidden sizes ``n`` (even, odd, and 2).
+- ``check_sum_to(sum_to)``: ``sum_to(grad, shape)`` sums a numpy gradient of a broadcast result back to
+  the shape of the input that was broadcast (what the engine does for every input, as PyTorch's
+  ``validate_outputs`` does with ``at::sum_to``); compared with minigrad's ``backward`` of
+  ``x + zeros(big)`` for hidden shapes (a bias, a column, a scalar, leading and middle dims, no broadcast).
 - ``check_q_grad``, ``check_q_shape``: the notebook's prediction questions.
 
 Every failure gives at least two hint tiers (the idea, then where to look, then a partial step);
@@ -200,6 +204,78 @@ def check_diff_vjp(diff_vjp):
             return bad
     return passed(t, f"correct for {len(seeds)} hidden vectors v: x.grad[j] = v[j-1] - v[j], without a Jacobian "
                      "in sight. That is how every backward node works.")
+
+
+# ---- section 6: broadcasting's backward is a sum -----------------------------------------------------
+SUM_TO_TITLE = "sum_to: a broadcast gradient back to the input's shape"
+SUM_TO_CASES = [((4, 3), (3,)), ((4, 3), (4, 1)), ((2, 3), ()), ((5, 2, 3), (1, 3)), ((2, 4, 3), (2, 1, 3)),
+                ((3, 2), (3, 2))]   # a bias, a column, a scalar, leading + size-1 dims, a middle dim, none
+
+
+@reference
+def _broadcast_backward(grad, shape):
+    """x.grad after (x + zeros(grad.shape)).backward(grad), for x of ``shape``: the engine's sum."""
+    x = Tensor(np.zeros(shape), requires_grad=True)
+    (x + Tensor(np.zeros(grad.shape))).backward(Tensor(grad))
+    return x.grad
+
+
+SUM_TO_TIERS = [
+    "broadcasting copies the input along the dims it puts in front and along the input's dims of size 1; "
+    "every copy sends its gradient back, and the input's gradient is the sum over its copies.",
+    "two kinds of dims to sum over: the grad.ndim - len(shape) dims in front, which the input does not have at "
+    "all, and then each dim where shape has a 1 but grad does not; that second kind stays in the result with "
+    "size 1.",
+    "worked cases: grad of shape (4, 3) to shape (3,) sums over axis 0 and gives 3 numbers; to shape (4, 1) it "
+    "sums over axis 1 and keeps that axis, giving shape (4, 1).",
+]
+
+
+def _sum_to_diagnosis(got_shape, big, shape):
+    """The hint tiers for a result of the wrong shape."""
+    lead = len(big) - len(shape)
+    kept = tuple(n for n in shape if n != 1) if shape else ()
+    if got_shape == tuple(big) and tuple(big) != tuple(shape):
+        return ["your result still has the broadcast shape: a gradient must have the shape of the input it "
+                "goes to, so the copies' gradients have to be added up."] + SUM_TO_TIERS
+    if got_shape == tuple(big[lead:]) and got_shape != tuple(shape):
+        return ["the dims in front are summed, but the input also had dims of size 1 that broadcasting "
+                "stretched: sum over those too."] + SUM_TO_TIERS[1:]
+    if got_shape == kept and got_shape != tuple(shape):
+        return ["the numbers may be right, but the input's dims of size 1 are gone: they must stay, with "
+                "size 1 (numpy's sum can keep a dim it sums over)."] + SUM_TO_TIERS[1:]
+    if got_shape == ():
+        return ["you summed over every dim: only the dims that broadcasting added or stretched are summed."] \
+            + SUM_TO_TIERS
+    return SUM_TO_TIERS
+
+
+@exercise("sum_to")
+def check_sum_to(sum_to):
+    """``sum_to(grad, shape)`` must equal ``x.grad`` after ``(x + zeros(grad.shape)).backward(grad)``."""
+    t = SUM_TO_TITLE
+    g = rng(1203)
+    for big, shape in SUM_TO_CASES:
+        grad = np.round(g.uniform(-3, 3, size=big), 1)
+        where = f" for grad of shape {big} and shape = {shape}"
+        got, err = call(t, sum_to, grad.copy(), shape, returns="the summed gradient, an array of the given shape")
+        if err is not None:
+            return _raised(err, where, [
+                "the check tries inputs with 0 to 3 dims and the shape () of a scalar: nothing may assume two "
+                "dims.",
+                "sum over the dims in front first; then the result has as many dims as shape, and you can compare "
+                "them one by one."])
+        got = _as_tensor(got)
+        if isinstance(got, Tensor):
+            tiers = _sum_to_diagnosis(tuple(got.shape), big, shape)
+        else:
+            tiers = ["return a numpy array (or a minigrad tensor) of the given shape."] + SUM_TO_TIERS
+        bad = check_tensor(t, got, _broadcast_backward(grad, shape), "sum_to(grad, shape)", where, hint=tiers,
+                           atol=1e-8, rtol=1e-6)
+        if bad is not None:
+            return bad
+    return passed(t, f"correct for {len(SUM_TO_CASES)} hidden shapes, a scalar and no broadcast at all among them: "
+                     "your sum is the one the engine does for every input.")
 
 
 # ---- prediction questions -------------------------------------------------------------------------

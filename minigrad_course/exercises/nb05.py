@@ -516,3 +516,134 @@ check_q_bias_grad = _check.prediction(
            "When a value is used several times, its gradient is the sum of the gradients of every use."],
     why="each bias entry is added to all 5 rows, and each use sends back a gradient of 1: the engine sums "
         "the broadcast gradient over the rows.")
+
+
+# ---- 05b, optional section: softmax with cross-entropy ------------------------------------------
+CE_TITLE = "the gradient of the mean cross-entropy with respect to the logits"
+
+
+@_check.reference
+def _ce_backward(z, y):
+    """z.grad after F.cross_entropy(z, y).backward(), in float64."""
+    from minigrad.nn import functional as F
+    zt = Tensor(np.asarray(z, dtype=np.float64), requires_grad=True)
+    F.cross_entropy(zt, Tensor(np.asarray(y, dtype=np.int64))).backward()
+    return zt.grad
+
+
+def _ce_cases():
+    """One row (readable), a batch of 4, then logits in the thousands (exp overflows there)."""
+    g = _check.rng(1501)
+    return [(np.array([[2.0, -1.0, 0.5]]), np.array([0])),
+            (np.round(g.normal(size=(4, 5)), 2), g.integers(0, 5, size=4)),
+            (np.round(g.normal(scale=800, size=(3, 4)), 1), np.array([2, 0, 3]))]
+
+
+CE_TIERS = [
+    "for one row, -log softmax(z)_y = -z_y + log(sum_j exp(z_j)): differentiate the two terms with respect to "
+    "each z_i, then remember that the loss is the mean over the rows.",
+    "the derivative of log(sum_j exp(z_j)) with respect to z_i is softmax(z)_i; the term -z_y adds -1 at the "
+    "position i = y only; and the mean divides every row's gradient by the number of rows.",
+    "a worked case: z = [[0, 0]] with y = [1] has softmax [0.5, 0.5], so its gradient is [[0.5, -0.5]]; with "
+    "two such rows each row's gradient is half of that.",
+]
+
+
+def _ce_diagnosis(got, z, y, expected):
+    """The hint tiers for a gradient of the right shape that is wrong."""
+    n = len(y)
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    p = e / e.sum(axis=1, keepdims=True)
+    if not np.all(np.isfinite(got)):
+        return ["your gradient has inf or nan for logits in the thousands: exp(1000) overflows even in float64. "
+                "softmax(z - c) = softmax(z) for any number c per row; which c keeps every exp at most 1?"] \
+            + CE_TIERS[1:]
+    if n > 1 and np.allclose(got, n * expected):
+        return [f"every entry is {n} times too big: the loss is the mean over the {n} rows, not their sum."] \
+            + CE_TIERS[1:]
+    if np.allclose(got, -expected):
+        return ["every sign is flipped: the loss is minus the log-probability of the right class."] + CE_TIERS[1:]
+    if np.allclose(got, p / n) or np.allclose(got, p):
+        return ["that is softmax alone: the term -z_y of the loss is missing (it lowers the right class's entry "
+                "by 1)."] + CE_TIERS[1:]
+    return CE_TIERS
+
+
+@_check.exercise("ce_grad")
+def check_ce_grad(ce_grad):
+    """``ce_grad(z, y)`` must equal ``z.grad`` after ``F.cross_entropy(z, y).backward()``, for hidden logits."""
+    t = CE_TITLE
+    for z, y in _ce_cases():
+        where = f" for logits of shape {z.shape} (largest |z| = {np.abs(z).max():g})"
+        got, err = _check.call(t, ce_grad, z.copy(), y.copy(), returns="the gradient, an array of z's shape")
+        if err is not None:
+            return _hinted(err, "the check passes z as a float64 numpy array of shape (rows, classes) and y as an "
+                                "integer array with one class per row: does your code work for any number of rows?",
+                           *CE_TIERS[:2])
+        expected = _ce_backward(z, y)
+        if isinstance(got, (np.ndarray, list)):
+            got = Tensor(np.asarray(got, dtype=np.float64))
+        tiers = CE_TIERS
+        if isinstance(got, Tensor) and tuple(got.shape) == z.shape:
+            tiers = _ce_diagnosis(got._data.astype(np.float64), z, y, expected._data)
+        bad = _check.check_tensor(t, got, expected, "gradient", where, hint=tiers, atol=1e-9, rtol=1e-7)
+        if bad is not None:
+            return bad
+    return _check.passed(t, "correct for one row, a batch of 4, and logits in the thousands: softmax(z) - onehot(y), "
+                            "divided by the number of rows, computed without overflow.")
+
+
+# ---- 05b, optional section: initialisation ---------------------------------------------------------
+KAIMING_TITLE = "the standard deviation of a Kaiming-initialised weight"
+KAIMING_CASES = [(100, "relu"), (100, "tanh"), (784, "relu"), (30, "linear"), (7, "tanh")]
+
+KAIMING_TIERS = [
+    "one output of a layer is a sum of fan_in products w * x: its variance is fan_in * Var(w) * Var(x). Which "
+    "Var(w) keeps the output's variance equal to the input's?",
+    "Var(w) = 1 / fan_in keeps it for a linear layer, so the standard deviation is the square root of that; the "
+    "nonlinearity then multiplies it by its gain: sqrt(2) for relu (it zeroes half the values), 5 / 3 for tanh, "
+    "1 for linear.",
+    "a worked case: fan_in = 16 and tanh give (5 / 3) / 4 = 0.4167.",
+]
+
+
+def _kaiming_diagnosis(got, fan_in, nonlinearity, expected):
+    """The hint tiers for a wrong number."""
+    import math
+    if math.isclose(got, math.sqrt(2 / fan_in)) and nonlinearity != "relu":
+        return [f"that is relu's value; {nonlinearity} has another gain."] + KAIMING_TIERS[1:]
+    if math.isclose(got, 1 / math.sqrt(fan_in)):
+        return ["that is 1 / sqrt(fan_in), right for a linear layer: the nonlinearity's gain is missing."] \
+            + KAIMING_TIERS[1:]
+    if math.isclose(got, expected ** 2):
+        return ["that looks like a variance: the function returns a standard deviation, its square root."] \
+            + KAIMING_TIERS[1:]
+    if math.isclose(got, expected * fan_in):
+        return ["the weight must get smaller as fan_in grows (more terms in each sum), by a factor "
+                "1 / sqrt(fan_in)."] + KAIMING_TIERS[1:]
+    return KAIMING_TIERS
+
+
+@_check.exercise("kaiming_std")
+def check_kaiming_std(kaiming_std):
+    """``kaiming_std(fan_in, nonlinearity)`` must be ``calculate_gain(nonlinearity) / sqrt(fan_in)``."""
+    import math
+    from minigrad.nn import init
+    t = KAIMING_TITLE
+    for fan_in, nonlinearity in KAIMING_CASES:
+        where = f" for fan_in = {fan_in}, nonlinearity = {nonlinearity!r}"
+        got, err = _check.call(t, kaiming_std, fan_in, nonlinearity, returns="a number, the standard deviation")
+        if err is not None:
+            return _hinted(err, "the check passes fan_in (an int) and nonlinearity, one of 'relu', 'tanh' and "
+                                "'linear'.", *KAIMING_TIERS[:2])
+        expected = init.calculate_gain(nonlinearity) / math.sqrt(fan_in)
+        try:
+            got = float(got)
+        except (TypeError, ValueError):
+            return _check.failed(t, f"kaiming_std should return a number{where}, got {type(got).__name__}",
+                                 hint=KAIMING_TIERS)
+        if not math.isclose(got, expected, rel_tol=1e-6):
+            return _check.failed(t, f"wrong standard deviation{where}", expected=round(expected, 6),
+                                 got=round(got, 6), hint=_kaiming_diagnosis(got, fan_in, nonlinearity, expected))
+    return _check.passed(t, f"correct for {len(KAIMING_CASES)} hidden layers: gain / sqrt(fan_in), "
+                            "the standard deviation of nn.init.kaiming_normal_(w, nonlinearity=...).")

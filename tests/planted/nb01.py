@@ -227,4 +227,15 @@ WRONG = {
               "repr",
               "str(node), '<SumBackward0 object>', not node.name()"),
     ],
+    "nb01.check_q_clamp": [
+        Wrong("fitted", "q_clamp = 'a'",
+              "is not it",
+              "relu's convention taken for clamp's, since the two have the same values"),
+        Wrong("common", "q_clamp = 'c'",
+              "is not it",
+              "the average of the two one-sided slopes, the split max() makes for ties"),
+        Wrong("other", "q_clamp = 'd'",
+              "is not it",
+              "as if no number could be returned where there is no derivative"),
+    ],
 }

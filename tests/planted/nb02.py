@@ -123,4 +123,33 @@ WRONG = {
               "not over all",
               "the mean taken over all n elements"),
     ],
+    "nb02.check_sum_to": [
+        Wrong("fitted",
+              "import numpy as np\n"
+              "def sum_to(grad, shape):\n"
+              "    lead = grad.ndim - len(shape)\n"
+              "    return grad.sum(axis=tuple(range(lead)))\n",
+              "still has the broadcast shape",
+              "only the dims in front summed: right for the notebook's bias, wrong for an input with a dim of "
+              "size 1"),
+        Wrong("common",
+              "import numpy as np\n"
+              "def sum_to(grad, shape):\n"
+              "    lead = grad.ndim - len(shape)\n"
+              "    grad = grad.sum(axis=tuple(range(lead)))\n"
+              "    ones = tuple(i for i, n in enumerate(shape) if n == 1)\n"
+              "    return grad.sum(axis=ones)\n",
+              "dims of size 1 are gone",
+              "the stretched dims summed away instead of kept with size 1"),
+        Wrong("common",
+              "def sum_to(grad, shape):\n"
+              "    return grad\n",
+              "still has the broadcast shape",
+              "the gradient of the broadcast result passed on as it is"),
+        Wrong("other",
+              "def sum_to(grad, shape):\n"
+              "    return grad.sum()\n",
+              "summed over every dim",
+              "everything summed, as if every input were a scalar"),
+    ],
 }

@@ -246,4 +246,66 @@ class GradScale(nn.Module):                   # notebook 05's GradScaleBroken
         Wrong("common", 'q_no_zero_grad = "c"\n', "is not it",
               "the error of a second backward through one graph; here every step has a new graph"),
     ],
+    "nb05.check_ce_grad": [
+        Wrong("fitted",
+              "import numpy as np\n"
+              "def ce_grad(z, y):\n"
+              "    e = np.exp(z - z.max(axis=1, keepdims=True))\n"
+              "    p = e / e.sum(axis=1, keepdims=True)\n"
+              "    p[np.arange(len(y)), y] -= 1\n"
+              "    return p\n",
+              "times too big",
+              "the gradient of one row's loss, right for a batch of one, the mean's 1 / n left out"),
+        Wrong("common",
+              "import numpy as np\n"
+              "def ce_grad(z, y):\n"
+              "    e = np.exp(z)\n"
+              "    p = e / e.sum(axis=1, keepdims=True)\n"
+              "    p[np.arange(len(y)), y] -= 1\n"
+              "    return p / len(y)\n",
+              "overflows",
+              "softmax straight from its formula: exp of a logit in the thousands is inf, inf / inf is nan"),
+        Wrong("common",
+              "import numpy as np\n"
+              "def ce_grad(z, y):\n"
+              "    e = np.exp(z - z.max(axis=1, keepdims=True))\n"
+              "    return e / e.sum(axis=1, keepdims=True) / len(y)\n",
+              "softmax alone",
+              "the -1 at the right class forgotten"),
+        Wrong("other",
+              "import numpy as np\n"
+              "def ce_grad(z, y):\n"
+              "    e = np.exp(z - z.max(axis=1, keepdims=True))\n"
+              "    p = e / e.sum(axis=1, keepdims=True)\n"
+              "    p[np.arange(len(y)), y] -= 1\n"
+              "    return -p / len(y)\n",
+              "every sign is flipped",
+              "the gradient of the log-probability, not of its negative"),
+    ],
+    "nb05.check_kaiming_std": [
+        Wrong("fitted",
+              "import math\n"
+              "def kaiming_std(fan_in, nonlinearity):\n"
+              "    return math.sqrt(2 / fan_in)\n",
+              "that is relu's value",
+              "relu's formula for every nonlinearity: right for the first hidden layer, a relu one"),
+        Wrong("common",
+              "import math\n"
+              "def kaiming_std(fan_in, nonlinearity):\n"
+              "    return 1 / math.sqrt(fan_in)\n",
+              "the nonlinearity's gain is missing",
+              "the linear layer's value, without the gain"),
+        Wrong("common",
+              "def kaiming_std(fan_in, nonlinearity):\n"
+              "    gain = {'relu': 2 ** 0.5, 'tanh': 5 / 3, 'linear': 1.0}[nonlinearity]\n"
+              "    return (gain / fan_in ** 0.5) ** 2\n",
+              "looks like a variance",
+              "the variance returned for the standard deviation"),
+        Wrong("other",
+              "def kaiming_std(fan_in, nonlinearity):\n"
+              "    gain = {'relu': 2 ** 0.5, 'tanh': 5 / 3, 'linear': 1.0}[nonlinearity]\n"
+              "    return gain / fan_in ** 0.5 * fan_in\n",
+              "smaller as fan_in grows",
+              "multiplied by fan_in where it divides by its square root"),
+    ],
 }
