@@ -1,0 +1,430 @@
+"""Checks for notebook 07 (the layers of a real network are Functions too), and its helpers.
+
+The helpers come first: ``im2col`` and ``col2im``, the two halves of a convolution written as a
+matrix product (the notebook shows their source), and ``load_digits``, the 8x8 handwritten
+digits the notebook's CNN learns (``minigrad_course/data/digits.npz``, CC BY 4.0).
+
+The checks run each of your layers on hidden inputs and compare its output and gradients with
+numbers computed here, then run ``gradcheck`` on it in float64.  Every failure gives hint tiers:
+the idea first, then where to look, then a partial step; never a line of the notebook's solution.
+"""
+import os
+
+import numpy as np
+
+import minigrad
+from minigrad.tensor import Tensor
+from . import _check
+from .nb04 import _prediction, error_tiers, gradcheck_step
+
+DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "digits.npz")
+
+
+# ---------------------------------------------------------------------------- helpers the notebook uses
+def load_digits():
+    """The 1,797 handwritten digits: images as float32 in [0, 1], shape [1797, 1, 8, 8], and labels
+    (int64, 0-9). The same numbers as ``sklearn.datasets.load_digits`` (pixels 0-16, divided by 16)."""
+    with np.load(DATA) as data:
+        images, labels = data["images"], data["labels"]
+    return (images.astype(np.float32)[:, None] / 16).astype(np.float32), labels.astype(np.int64)
+
+
+def patch_index(channels, height, width, k):
+    """Where each entry of each k x k patch sits in an image flattened to ``channels * height * width``
+    numbers: an int64 tensor of shape [channels * k * k, L], one column per patch (L patches, row by
+    row), its rows in the order of a flattened [channels, k, k] weight."""
+    c, di, dj = np.meshgrid(np.arange(channels), np.arange(k), np.arange(k), indexing="ij")
+    oi, oj = np.meshgrid(np.arange(height - k + 1), np.arange(width - k + 1), indexing="ij")
+    within_patch = (c * height * width + di * width + dj).reshape(-1, 1)
+    patch_start = (oi * width + oj).reshape(1, -1)
+    return minigrad.tensor(within_patch + patch_start)
+
+
+def im2col(x, k):
+    """``x`` of shape [N, C, H, W] -> its k x k patches as columns, shape [N, C*k*k, L] (stride 1, no
+    padding): PyTorch's ``F.unfold(x, k)``. One indexing op: its backward adds every column back
+    where it was read from."""
+    n, c, h, w = x.shape
+    return x.reshape(n, c * h * w)[:, patch_index(c, h, w, k)]
+
+
+def col2im(cols, shape, k):
+    """The transpose of ``im2col``: columns [N, C*k*k, L] added back into an image of ``shape``
+    [N, C, H, W]; an entry that sits in several patches gets the sum. PyTorch's ``F.fold``."""
+    n, c, h, w = shape
+    index = patch_index(c, h, w, k).flatten()
+    image = minigrad.zeros(n, c * h * w, dtype=cols.dtype)
+    return image.index_add(1, index, cols.reshape(n, -1)).reshape(n, c, h, w)
+
+
+# ---------------------------------------------------------------------------- shared steps
+def _hinted(report, *tiers):
+    for tier in tiers:
+        _check.add_hint(report, tier)
+    return report
+
+
+def _tensor(generator, shape, dtype=np.float64, low=-2.0, high=2.0, requires_grad=True):
+    return Tensor(generator.uniform(low, high, size=shape).astype(dtype), requires_grad=requires_grad)
+
+
+def _array(t):
+    return np.asarray(t._data if isinstance(t, Tensor) else t, dtype=np.float64)
+
+
+def _at(report, where):
+    """Name the hidden input in the first line of a Report (``where``: " for x of shape [2, 3]")."""
+    first, _, rest = report.text.partition("\n")
+    report.text = first + where.split(":")[0] + ("\n" + rest if rest else "")
+    return report
+
+
+def _run(title, fn, inputs, example, returns, where=""):
+    """``fn(*inputs)``: the output tensor, or a failed Report."""
+    out, err = _check.call(title, fn, *inputs, returns=returns)
+    if err is not None:
+        return _hinted(_at(err, where), *error_tiers(err.text, example))
+    if not isinstance(out, Tensor):
+        return _check.failed(title, f"forward should return a minigrad Tensor, got {type(out).__name__}",
+                             hint=["forward works on tensors and returns a tensor, as in notebook 04.",
+                                   "build the output with tensor operations; don't call .numpy() or .item()."])
+    if out.grad_fn is None:
+        return _check.failed(title, "the output has no grad_fn: call your Function with .apply(...)",
+                             hint=["the check calls YourFunction.apply(...): forward must return the result "
+                                   "(a tensor), and apply connects it to the graph.",
+                                   "does forward return something computed from its inputs?"])
+    return out
+
+
+def _backward(title, out, inputs, g, example, tiers=None, where=""):
+    """Run backward with ``g``; the inputs' gradients (None where no gradient arrived) or a Report
+    (with ``tiers``, if given, else tiers made from the error)."""
+    for t in inputs:
+        if isinstance(t, Tensor):
+            t.grad = None
+    _, err = _check.call(title, out.backward, g)
+    if err is not None:
+        err.text = err.text.replace("your code raised", "your backward raised", 1)
+        return _hinted(_at(err, where), *(tiers or error_tiers(err.text, example)))
+    return [None if not isinstance(t, Tensor) or t.grad is None else _array(t.grad) for t in inputs]
+
+
+def _compare(title, got, expected, what, where, hint, atol=1e-6):
+    if got is None:
+        return _check.failed(title, f"no gradient reached {what}{where}",
+                             hint=["backward returns one gradient per argument of forward, in the same order; "
+                                   "None only for an argument that needs none.", hint[0]])
+    if got.shape != expected.shape:
+        return _check.failed(title, f"the gradient of {what} has the wrong shape{where}",
+                             expected=expected.shape, got=got.shape, hint=hint)
+    if not np.allclose(got, expected, atol=atol, rtol=1e-5):
+        return _check.failed(title, f"wrong gradient for {what}{where}", expected=np.round(expected, 4),
+                             got=np.round(got, 4), hint=hint)
+    return None
+
+
+# ---------------------------------------------------------------------------- exercise 1: embedding
+_EMB_TIERS = ["row i of the weight is read once for every position where i appears in indices; each read sends "
+              "its own gradient back, and the gradients of the same row add up (the rule of notebook 01: a value "
+              "used twice gets the sum).",
+              "start from zeros shaped like the weight, and add every row of grad_output into the row its index "
+              "names: index_add (or a one-hot matrix product) adds; assigning with [...] = keeps only the last "
+              "write for a repeated index."]
+
+
+@_check.reference
+def _embedding_expected(indices, weight_shape, g):
+    grad = np.zeros(weight_shape)
+    np.add.at(grad, indices.reshape(-1), g.reshape(-1, weight_shape[1]))
+    return grad
+
+
+@_check.exercise("Embedding")
+def check_embedding(Embedding):
+    """Exercise 1: ``Embedding.apply(indices, weight)`` gives weight's rows; its backward is a scatter-add."""
+    title = "Embedding"
+    r = _check.rng(700)
+    example = "w = minigrad.randn(5, 3, requires_grad=True); Embedding.apply(minigrad.tensor([1, 3, 1]), w).sum().backward()"
+    cases = [("indices [1, 3, 1] into a 5x3 weight", np.array([1, 3, 1]), (5, 3)),
+             ("indices of shape [2, 4] into a 6x2 weight", r.integers(0, 6, size=(2, 4)), (6, 2)),
+             ("the same index four times", np.array([2, 2, 2, 2]), (4, 3)),
+             ("hidden indices of shape [3, 5] into a 7x4 weight", r.integers(0, 7, size=(3, 5)), (7, 4))]
+    for what, idx, shape in cases:
+        where = f" for {what}: indices = {idx.tolist()}"
+        weight = _tensor(r, shape)
+        indices = minigrad.tensor(idx)
+        out = _run(title, Embedding.apply, (indices, weight), example, "the rows of weight that indices pick", where)
+        if not isinstance(out, Tensor):
+            return out
+        expected = _array(weight)[idx]
+        if tuple(out.shape) != expected.shape or not np.allclose(_array(out), expected):
+            return _check.failed(title, f"wrong output{where}", expected=expected.shape, got=tuple(out.shape),
+                                 hint=["the output has one row of weight per index, in the indices' own shape "
+                                       "plus the embedding size: [*indices.shape, D].",
+                                       "indexing the weight with the indices tensor picks those rows."]) \
+                if tuple(out.shape) != expected.shape else \
+                _check.failed(title, f"wrong output{where}", expected=expected, got=_array(out),
+                              hint=["the output's row j is weight's row indices[j].",
+                                    "index the weight's first dimension with the indices."])
+        g = r.uniform(-1, 1, size=expected.shape)
+        flat = ["indices can have any shape (a batch of token sequences is [B, T]), and grad_output is "
+                "[*indices.shape, D]: every position's row of grad_output goes to the row its index names.",
+                "flatten the indices to one dimension and grad_output to [-1, D] before you add the rows up."]
+        grads = _backward(title, out, (indices, weight), Tensor(g), example, flat if idx.ndim > 1 else None, where=where)
+        if not isinstance(grads, list):
+            return grads
+        want = _embedding_expected(idx, shape, g)
+        got = grads[1]
+        if got is not None and got.shape == want.shape and len(set(idx.reshape(-1).tolist())) < idx.size:
+            last_write = np.zeros(shape)
+            last_write[idx.reshape(-1)] = g.reshape(-1, shape[1])
+            if np.allclose(got, last_write) and not np.allclose(got, want):
+                return _check.failed(title, f"a row picked twice got only one of its gradients{where}",
+                                     expected=np.round(want, 4), got=np.round(got, 4), hint=_EMB_TIERS)
+        report = _compare(title, got, want, "weight", where, _EMB_TIERS)
+        if report is not None:
+            return report
+    idx = r.integers(0, 5, size=6)
+    report = gradcheck_step(title, lambda w: Embedding.apply(minigrad.tensor(idx), w), (_tensor(r, (5, 3)),),
+                            _EMB_TIERS, example)
+    if report is not None:
+        return report
+    return _check.passed(title, "the rows come out in the indices' shape, and equal indices add their gradients, "
+                                "as EmbeddingBackward0 does (gradcheck agrees).")
+
+
+# ---------------------------------------------------------------------------- exercise 2: batch norm
+EPS = 1e-5
+_BN_TIERS = ["the mean and the variance are computed from the batch, so they depend on every x in it: x_i reaches "
+             "the output along three paths (directly, through the mean, through the variance), and its gradient "
+             "adds all three.",
+             "in the notation of section 2 (d is the output's gradient times the weight, s is invstd), the two "
+             "extra paths subtract the column mean of d, and x-hat times the column mean of d times x-hat; then "
+             "everything is multiplied by s.",
+             "every mean is over the batch, dimension 0, keepdim=True, so that it broadcasts against [N, C]."]
+_BN_PARAM_TIERS = ["the output is x-hat, times weight, plus bias, column by column: the gradient of bias adds grad_output over the "
+                   "batch, the gradient of weight adds grad_output * x_hat over the batch.",
+                   "both are sums over dimension 0, of shape [C], like the parameters."]
+
+
+@_check.reference
+def _batch_norm_expected(x, w, b, g):
+    mean = x.mean(0)
+    invstd = 1 / np.sqrt(x.var(0) + EPS)
+    xhat = (x - mean) * invstd
+    dxhat = g * w
+    dx = invstd * (dxhat - dxhat.mean(0) - xhat * (dxhat * xhat).mean(0))
+    return xhat * w + b, dx, (g * xhat).sum(0), g.sum(0)
+
+
+@_check.exercise("BatchNorm")
+def check_batch_norm(BatchNorm):
+    """Exercise 2: ``BatchNorm.apply(x, weight, bias)`` normalises each column of x over the batch (training
+    mode, biased variance, eps=1e-5) and its backward is the classic one."""
+    title = "BatchNorm"
+    r = _check.rng(710)
+    example = ("x = minigrad.randn(4, 3, dtype=minigrad.float64, requires_grad=True); "
+               "BatchNorm.apply(x, minigrad.ones(3), minigrad.zeros(3)).backward(minigrad.randn(4, 3))")
+    for n, c in ((4, 3), (2, 5), (16, 2)):
+        x, w, b = _tensor(r, (n, c), low=-3, high=3), _tensor(r, (c,), low=0.5, high=2), _tensor(r, (c,))
+        where = f" for x of shape [{n}, {c}]"
+        out = _run(title, BatchNorm.apply, (x, w, b), example, "the normalised x, scaled and shifted", where)
+        if not isinstance(out, Tensor):
+            return out
+        y, dx, dw, db = _batch_norm_expected(_array(x), _array(w), _array(b), g := r.uniform(-1, 1, (n, c)))
+        got = _array(out)
+        if got.shape != y.shape:
+            return _check.failed(title, f"the output has the wrong shape{where}", expected=y.shape, got=got.shape,
+                                 hint=["the output is shaped like x, [N, C].",
+                                       "means over the batch need keepdim=True to broadcast back over [N, C]."])
+        if not np.allclose(got, y, atol=1e-6):
+            xv = _array(x)
+            unbiased = (xv - xv.mean(0)) / np.sqrt(xv.var(0, ddof=1) + EPS) * _array(w) + _array(b)
+            if np.allclose(got, unbiased, atol=1e-6):
+                return _check.failed(title, f"the output uses the unbiased variance (divided by N - 1){where}",
+                                     hint=["training-mode batch norm normalises with the biased variance, the mean "
+                                           "of the squared deviations (divided by N).",
+                                           "x.var(0) is unbiased by default, as in PyTorch: ask for "
+                                           "unbiased=False, or take the mean of (x - mean) ** 2 yourself."])
+            return _check.failed(title, f"wrong output{where}", expected=np.round(y, 4), got=np.round(got, 4),
+                                 hint=["each column is normalised on its own: subtract its batch mean, divide by "
+                                       "sqrt(batch variance + eps), then times weight plus bias.",
+                                       "means and variances over dimension 0, with eps = 1e-5 inside the root."])
+        grads = _backward(title, out, (x, w, b), Tensor(g), example, where=where)
+        if not isinstance(grads, list):
+            return grads
+        if grads[0] is not None and grads[0].shape == dx.shape:
+            xv = _array(x)
+            constant = g * _array(w) / np.sqrt(xv.var(0) + EPS)
+            if np.allclose(grads[0], constant, atol=1e-6):
+                return _check.failed(title, f"the gradient of x treats the mean and the variance as constants{where}",
+                                     expected=np.round(dx, 4), got=np.round(grads[0], 4), hint=_BN_TIERS)
+        for got_grad, want, what, tiers in ((grads[0], dx, "x", _BN_TIERS), (grads[1], dw, "weight", _BN_PARAM_TIERS),
+                                            (grads[2], db, "bias", _BN_PARAM_TIERS)):
+            report = _compare(title, got_grad, want, what, where, tiers)
+            if report is not None:
+                return report
+    inputs = (_tensor(r, (5, 3)), _tensor(r, (3,), low=0.5, high=2), _tensor(r, (3,)))
+    report = gradcheck_step(title, BatchNorm.apply, inputs, _BN_TIERS, example)
+    if report is not None:
+        return report
+    return _check.passed(title, "your output and all three gradients are batch norm's, in training mode "
+                                "(gradcheck agrees): the numbers NativeBatchNormBackward0 gives.")
+
+
+# ---------------------------------------------------------------------------- exercise 3: max pooling
+_POOL_TIERS = ["each output is one entry of its 2x2 window, the largest: its gradient goes to that entry alone, "
+               "and the other three entries get 0.",
+               "put each window's four entries on a last dimension (a reshape and a permute), take the argmax "
+               "there in forward and save it; backward writes grad_output at that position and zeros elsewhere.",
+               "a one-hot tensor of the argmax (F.one_hot, or a comparison with torch.arange(4)) times grad_output "
+               "with a new last dimension, then the reshape and permute of forward undone in reverse order."]
+_TIE_TIERS = ["when a window holds its maximum twice, PyTorch routes the gradient to ONE entry, the first in "
+              "reading order (row by row), not to every entry equal to the maximum.",
+              "x == max marks every tied entry; argmax gives one position, the first."]
+
+
+@_check.reference
+def _pool_expected(x, g):
+    n, c, h, w = x.shape
+    windows = x.reshape(n, c, h // 2, 2, w // 2, 2).transpose(0, 1, 2, 4, 3, 5).reshape(n, c, h // 2, w // 2, 4)
+    winner = windows.argmax(-1)
+    routed = (np.arange(4) == winner[..., None]) * g[..., None]
+    grad = routed.reshape(n, c, h // 2, w // 2, 2, 2).transpose(0, 1, 2, 4, 3, 5).reshape(n, c, h, w)
+    return windows.max(-1), grad
+
+
+@_check.exercise("MaxPool")
+def check_max_pool(MaxPool):
+    """Exercise 3: ``MaxPool.apply(x)``, 2x2 windows with stride 2 on [N, C, H, W] (H and W even); its
+    backward routes each gradient to the window's first maximum."""
+    title = "MaxPool"
+    r = _check.rng(720)
+    example = "x = minigrad.randn(1, 1, 4, 4, requires_grad=True); MaxPool.apply(x).sum().backward()"
+    ties = np.array([[[[1., 1., 0., 2.], [0., 1., 2., 2.], [3., -1., 5., 5.], [3., 3., 5., 5.]]]])
+    cases = [("x of shape [1, 1, 4, 4]", r.permutation(16).reshape(1, 1, 4, 4) / 4.0),
+             ("x of shape [2, 3, 4, 6]", r.uniform(-2, 2, (2, 3, 4, 6))),
+             ("a 4x4 x with ties inside windows", ties),
+             ("x of shape [3, 2, 2, 8]", r.uniform(-2, 2, (3, 2, 2, 8)))]
+    for what, xv in cases:
+        where = f" for {what}" + (f":\n      x = {xv[0, 0].tolist()}" if xv.shape[:2] == (1, 1) else "")
+        x = Tensor(xv, requires_grad=True)
+        out = _run(title, MaxPool.apply, (x,), example, "the maximum of every 2x2 window", where)
+        if not isinstance(out, Tensor):
+            return out
+        y, dx = _pool_expected(xv, g := r.uniform(0.5, 1.5, (xv.shape[0], xv.shape[1], xv.shape[2] // 2,
+                                                               xv.shape[3] // 2)))
+        got = _array(out)
+        if got.shape != y.shape or not np.allclose(got, y):
+            return _check.failed(title, f"wrong output{where}", expected=y if got.shape == y.shape else y.shape,
+                                 got=got if got.shape == y.shape else got.shape,
+                                 hint=["the output has one number per 2x2 window, [N, C, H/2, W/2]: the largest "
+                                       "of the four.",
+                                       "windows do not overlap: window (i, j) covers rows 2i, 2i+1 and columns 2j, "
+                                       "2j+1. Reshape to [N, C, H/2, 2, W/2, 2] to reach them."])
+        grads = _backward(title, out, (x,), Tensor(g), example, where=where)
+        if not isinstance(grads, list):
+            return grads
+        got = grads[0]
+        if got is not None and got.shape == dx.shape and not np.allclose(got, dx):
+            windows = xv.reshape(xv.shape[0], xv.shape[1], xv.shape[2] // 2, 2, xv.shape[3] // 2, 2)
+            is_max = windows == windows.max(axis=(3, 5), keepdims=True)
+            every_tie = (is_max * g[:, :, :, None, :, None]).reshape(xv.shape)
+            if what.startswith("a 4x4") and np.allclose(got, every_tie):
+                return _check.failed(title, f"the gradient went to every entry equal to the maximum{where}",
+                                     expected=dx[0, 0], got=got[0, 0], hint=_TIE_TIERS)
+            if np.allclose(got, np.repeat(np.repeat(g, 2, 2), 2, 3) / 4):
+                return _check.failed(title, f"the gradient is spread evenly over each window{where}",
+                                     expected=np.round(dx, 4), got=np.round(got, 4),
+                                     hint=["that is average pooling's backward: max pooling's output depends on "
+                                           "one entry of the window only."] + _POOL_TIERS[1:])
+        report = _compare(title, got, dx, "x", where, _POOL_TIERS)
+        if report is not None:
+            return report
+    report = gradcheck_step(title, MaxPool.apply, (_tensor(r, (2, 2, 4, 4)),), _POOL_TIERS, example)
+    if report is not None:
+        return report
+    return _check.passed(title, "each gradient goes to its window's winner (the first one, on a tie), as "
+                                "MaxPool2DWithIndicesBackward0 routes it (gradcheck agrees).")
+
+
+# ---------------------------------------------------------------------------- exercise 4 (optional): convolution
+_CONV_X_TIERS = ["forward is weight_matrix @ columns, then col2im's transpose, im2col: the gradient of columns is "
+                 "weight_matrix transposed times the output's gradient, and it goes back into the image the way "
+                 "columns came out of it.",
+                 "reshape grad_output to [N, O, L]; weight_matrix.t() @ that is [N, C*k*k, L]; col2im adds it back "
+                 "into an [N, C, H, W] image."]
+_CONV_W_TIERS = ["the weight is used by every image of the batch and every patch: its gradient adds grad_output "
+                 "times the columns over both.",
+                 "grad_output [N, O, L] @ columns transposed [N, L, C*k*k] gives one [O, C*k*k] per image: add them "
+                 "over the batch and reshape to the weight's [O, C, k, k]."]
+
+
+@_check.reference
+def _conv_expected(x, w, g):
+    n, c, h, wd = x.shape
+    o, _, k, _ = w.shape
+    oh, ow = h - k + 1, wd - k + 1
+    out = np.zeros((n, o, oh, ow))
+    dx, dw = np.zeros_like(x), np.zeros_like(w)
+    for i in range(oh):
+        for j in range(ow):
+            patch = x[:, :, i:i + k, j:j + k]
+            out[:, :, i, j] = np.einsum("nckl,ockl->no", patch, w)
+            dw += np.einsum("no,nckl->ockl", g[:, :, i, j], patch)
+            dx[:, :, i:i + k, j:j + k] += np.einsum("no,ockl->nckl", g[:, :, i, j], w)
+    return out, dx, dw
+
+
+@_check.exercise("Conv2d")
+def check_conv2d(Conv2d):
+    """Exercise 4: ``Conv2d.apply(x, weight)``, a convolution (stride 1, no padding, no bias) as im2col and a
+    matrix product; backward with the transposed product and col2im."""
+    title = "Conv2d"
+    r = _check.rng(730)
+    example = ("x = minigrad.randn(1, 2, 5, 5, requires_grad=True); w = minigrad.randn(3, 2, 3, 3, "
+               "requires_grad=True); Conv2d.apply(x, w).sum().backward()")
+    for xs, ws in (((1, 1, 4, 4), (1, 1, 2, 2)), ((2, 3, 5, 6), (4, 3, 3, 3)), ((3, 2, 4, 5), (2, 2, 2, 2))):
+        x, w = _tensor(r, xs), _tensor(r, ws)
+        where = f" for x of shape {list(xs)} and weight of shape {list(ws)}"
+        out = _run(title, Conv2d.apply, (x, w), example, "the convolution, [N, O, H-k+1, W-k+1]", where)
+        if not isinstance(out, Tensor):
+            return out
+        y, dx, dw = _conv_expected(_array(x), _array(w), g := r.uniform(-1, 1, (xs[0], ws[0], xs[2] - ws[2] + 1,
+                                                                                 xs[3] - ws[3] + 1)))
+        got = _array(out)
+        if got.shape != y.shape or not np.allclose(got, y):
+            return _check.failed(title, f"wrong output{where}", expected=y.shape if got.shape != y.shape else
+                                 np.round(y, 4), got=got.shape if got.shape != y.shape else np.round(got, 4),
+                                 hint=["im2col(x, k) is [N, C*k*k, L]; the weight flattened to [O, C*k*k] times it "
+                                       "is [N, O, L], one row per output channel.",
+                                       "reshape [N, O, L] to [N, O, H-k+1, W-k+1]: the L patches run row by row."])
+        grads = _backward(title, out, (x, w), Tensor(g), example, where=where)
+        if not isinstance(grads, list):
+            return grads
+        for got_grad, want, what, tiers in ((grads[0], dx, "x", _CONV_X_TIERS), (grads[1], dw, "weight", _CONV_W_TIERS)):
+            report = _compare(title, got_grad, want, what, where, tiers)
+            if report is not None:
+                return report
+    report = gradcheck_step(title, Conv2d.apply, (_tensor(r, (2, 2, 4, 4)), _tensor(r, (2, 2, 2, 2))),
+                            _CONV_X_TIERS, example)
+    if report is not None:
+        return report
+    return _check.passed(title, "your convolution and both gradients are ConvolutionBackward0's numbers "
+                                "(gradcheck agrees): forward im2col then a product, backward the transposed "
+                                "product then col2im.")
+
+
+# ---------------------------------------------------------------------------- prediction
+check_q_rows = _prediction(
+    "nb07-q-rows", "q_rows",
+    "With indices = [4, 1, 4, 4] into a 5x2 weight and loss = out.sum(), what is weight.grad[4, 0]?",
+    "1c6ecb928ff858c0",
+    hints=["out.sum() sends a gradient of 1 to every entry of out; count the positions of indices that "
+           "read row 4.",
+           "each read of row 4 sends a 1 back to weight.grad[4, 0]; the engine adds the gradients of a value "
+           "used more than once."],
+    why="Row 4 is read three times, and the three gradients add up.",
+    mistakes={1: "1 is what one read of row 4 sends back; how many times is row 4 read?",
+              0: "row 4 is read by the output, so its gradient is not 0: every output entry gets a gradient of 1 "
+                 "from the sum."})
