@@ -565,7 +565,7 @@ def test_init_gain_and_bounds_match_torch():
 
 def test_the_layers_minigrad_leaves_out_say_so():
     import minigrad.nn.functional as F
-    assert not hasattr(nn, "Conv2d") and not hasattr(F, "conv2d") and hasattr(nn, "Linear")
+    assert not hasattr(nn, "Conv3d") and not hasattr(F, "conv3d") and hasattr(nn, "Conv2d") and hasattr(nn, "Linear")
     with pytest.raises(AttributeError, match=r"^minigrad.nn has no LSTM: minigrad teaches autograd on fully connected "
                                              r"networks and leaves out recurrent layers; PyTorch has torch.nn.LSTM$"):
         nn.LSTM(3, 4)

@@ -7,6 +7,7 @@
 - ``loss.py``       ``MSELoss``, ``CrossEntropyLoss``, ``NLLLoss``, ``BCELoss``, ``L1Loss`` ...
 - ``container.py``  ``Sequential``, ``ModuleList``, ``ModuleDict``, ``ParameterList``, ``ParameterDict`` ...
 - ``distance.py``   ``PairwiseDistance``, ``CosineSimilarity``
+- ``conv.py``       ``Conv1d``, ``Conv2d``;  ``pooling.py``  max, average and adaptive pools;  ``fold.py``  ``Unfold``, ``Fold``
 - ``init.py``       weight initialisation (``nn.init.kaiming_uniform_`` ...)
 - ``functional.py`` the functions behind the layers (``import minigrad.nn.functional as F``)
 """
@@ -26,6 +27,10 @@ from .loss import BCELoss, BCEWithLogitsLoss, HuberLoss, L1Loss, SmoothL1Loss
 from .loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, KLDivLoss, MarginRankingLoss,
                    MultiLabelSoftMarginLoss, MultiMarginLoss, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss)
 from .distance import CosineSimilarity, PairwiseDistance
+from .conv import Conv1d, Conv2d
+from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool1d, AvgPool2d, MaxPool1d,
+                      MaxPool2d)
+from .fold import Fold, Unfold
 from .container import DataParallel, ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 
 __all__ = ["Module", "Parameter", "Buffer", "Linear", "Sequential", "ModuleList", "ReLU", "Sigmoid", "Tanh", "Softmax",
@@ -36,7 +41,9 @@ __all__ = ["Module", "Parameter", "Buffer", "Linear", "Sequential", "ModuleList"
            "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss", "CosineEmbeddingLoss", "TripletMarginLoss",
            "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "CosineSimilarity",
            "PairwiseDistance", "CELU", "GLU", "Hardshrink", "Hardsigmoid", "Hardswish", "Mish", "PReLU", "RReLU",
-           "Softmax2d", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold"]
+           "Softmax2d", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold", "Conv1d", "Conv2d",
+           "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+           "AdaptiveMaxPool2d", "Unfold", "Fold"]
 
 
 def __getattr__(name):  # (Python asks this for a name the module does not define)

@@ -1,16 +1,16 @@
 """The layers of ``torch.nn`` that minigrad leaves out, so that asking for one says so.
 
-minigrad teaches autograd on fully connected networks: ``Linear``, the activations, the losses.
-Convolutions, pooling, normalisation, embeddings, recurrent layers and attention are built from
-the same autograd, but each needs far more code than the idea it would add; PyTorch has them.
+minigrad teaches autograd on fully connected networks (``Linear``, the activations, the losses) and
+the 1-d and 2-d convolutions and pools of the CNN tutorials.  3-d and transposed convolutions,
+normalisation, embeddings, recurrent layers and attention are built from the same autograd, but
+each needs far more code than the idea it would add; PyTorch has them.
 The error is an ``AttributeError`` (so ``hasattr(nn, "Conv2d")`` is False) that names the reason.
 """
 
 LAYERS = {
-    "convolution": ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
-                    "LazyConv1d", "LazyConv2d", "LazyConv3d", "Unfold", "Fold"),
-    "pooling": ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
-                "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d"),
+    "convolution": ("Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
+                    "LazyConv1d", "LazyConv2d", "LazyConv3d"),
+    "pooling": ("MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool3d"),
     "normalisation": ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d", "LayerNorm", "GroupNorm",
                       "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm", "RMSNorm"),
     "embedding": ("Embedding", "EmbeddingBag"),
@@ -21,10 +21,8 @@ LAYERS = {
               "Dropout3d", "ZeroPad2d", "ConstantPad2d", "ReflectionPad2d", "ReplicationPad2d"),
 }
 FUNCTIONS = {
-    "convolution": ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
-                    "unfold", "fold"),
-    "pooling": ("max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
-                "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d"),
+    "convolution": ("conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"),
+    "pooling": ("max_pool3d", "avg_pool3d"),
     "normalisation": ("batch_norm", "layer_norm", "group_norm", "instance_norm", "local_response_norm", "rms_norm"),
     "embedding": ("embedding", "embedding_bag"),
     "attention": ("scaled_dot_product_attention", "multi_head_attention_forward"),

@@ -20,6 +20,11 @@ from .functional_activations import (celu, celu_, elu_, glu, hardshrink, hardsig
 from .functional_losses import (cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss,
                                 margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss,
                                 pairwise_distance, poisson_nll_loss, soft_margin_loss, triplet_margin_loss)
+# convolution, pooling, unfold/fold (issue 42): see conv.py, pooling.py, fold.py
+from .conv import conv1d, conv2d
+from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool2d, avg_pool1d, avg_pool2d,
+                      max_pool1d, max_pool2d)
+from .fold import fold, unfold
 
 
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "int32": "Int", "bool": "Bool", "float16": "Half"}
