@@ -428,3 +428,127 @@ check_q_rows = _prediction(
     mistakes={1: "1 is what one read of row 4 sends back; how many times is row 4 read?",
               0: "row 4 is read by the output, so its gradient is not 0: every output entry gets a gradient of 1 "
                  "from the sum."})
+
+
+# ---------------------------------------------------------------------------- the CNN of section 5
+CNN_PYTORCH = os.path.join(os.path.dirname(DATA), "digits_cnn_pytorch.json")
+
+
+def digits_split(test_size=297, seed=0):
+    """The digits shuffled once (numpy, ``seed``) and cut into 1,500 training and 297 test images."""
+    images, labels = load_digits()
+    order = np.random.default_rng(seed).permutation(len(labels))
+    test, train = order[:test_size], order[test_size:]
+    return images[train], labels[train], images[test], labels[test]
+
+
+def make_cnn(lib, seed=0):
+    """conv 3x3 (1 -> 8 channels) -> batch norm -> relu -> max pool 2x2 -> linear (72 -> 10), in ``lib``
+    (minigrad or torch). The conv and linear parameters are drawn by numpy, uniform in
+    +-1/sqrt(fan_in) (PyTorch's default range), so that both libraries start from the same weights."""
+    nn = lib.nn
+    model = nn.Sequential(nn.Conv2d(1, 8, 3), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
+                          nn.Flatten(), nn.Linear(8 * 3 * 3, 10))
+    generator = np.random.default_rng(seed)
+    with lib.no_grad():
+        for layer in (model[0], model[5]):
+            bound = 1 / np.sqrt(layer.weight[0].numel())
+            for p in (layer.weight, layer.bias):
+                p.copy_(lib.tensor(generator.uniform(-bound, bound, tuple(p.shape)).astype(np.float32)))
+    return model
+
+
+def train_cnn(lib, epochs=4, batch_size=100, lr=0.1):
+    """Train ``make_cnn(lib)`` with SGD (momentum 0.9) on minibatches of the training digits, in the same
+    order in both libraries; returns the loss of every step and the accuracy on the test digits."""
+    x_train, y_train, x_test, y_test = digits_split()
+    model = make_cnn(lib)
+    optimizer = lib.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    order = np.random.default_rng(1)
+    losses = []
+    for epoch in range(epochs):
+        shuffled = order.permutation(len(y_train))
+        for start in range(0, len(y_train), batch_size):
+            batch = shuffled[start:start + batch_size]
+            loss = lib.nn.functional.cross_entropy(model(lib.tensor(x_train[batch])), lib.tensor(y_train[batch]))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+    model.eval()                               # batch norm uses its running statistics from here on
+    with lib.no_grad():
+        predicted = model(lib.tensor(x_test)).argmax(1)
+    return losses, float((predicted == lib.tensor(y_test)).float().mean().item())
+
+
+# ---------------------------------------------------------------------------- build it yourself, stage 7
+@_check.reference
+def _embedding_program(indices, weight_data, scale):
+    """minigrad's ``(relu(embedding(indices, w)) * scale).sum()``: the output, w's gradient and the graph
+    (with PyTorch's name for the embedding's node, which F.embedding records)."""
+    from . import build
+    w = minigrad.tensor(weight_data, requires_grad=True)
+    embedding = getattr(minigrad.nn.functional, "embedding", None)
+    rows = embedding(minigrad.tensor(indices), w) if embedding else w[minigrad.tensor(indices)]
+    out = (rows.relu() * scale).sum()
+    out.backward()
+    tree = repr(build.structure(out.grad_fn)).replace("'IndexBackward0'", "'EmbeddingBackward0'")
+    return out.item(), _array(w.grad), tree
+
+
+_STAGE7_TIERS = ["embedding reads rows of the weight: a row that indices name twice is used twice, and its two "
+                 "gradients must add up.",
+                 "np.add.at(grad_weight, flat_indices, rows) adds every row, repeated indices included; "
+                 "grad_weight[flat_indices] = rows keeps only the last one."]
+
+
+def _stage7_checks(t, mod):
+    from . import build
+    yield from build._stage6_checks(t, mod)
+    r = _check.rng(2700)
+    cases = [("indices [1, 3, 1] into a 4x2 weight", np.array([1, 3, 1]), (4, 2)),
+             ("indices of shape [2, 3] into a 5x3 weight", r.integers(0, 5, size=(2, 3)), (5, 3)),
+             ("hidden indices of shape [3, 4] into a 6x2 weight", r.integers(0, 6, size=(3, 4)), (6, 2))]
+
+    def program(what, idx, shape):
+        def run():
+            data = r.uniform(-1, 1, shape).astype(np.float32)
+            value, grad, tree = _embedding_program(idx, data, 3.0)
+            w = mod.Tensor(data, requires_grad=True)
+            where = f" for {what}: (relu(embedding(indices, w)) * 3.0).sum(), indices = {idx.tolist()}"
+            out, err = _check.call(t, lambda: (mod.embedding(idx, w).relu() * 3.0).sum())
+            if err is not None:
+                return _hinted(_at(err, where), "embedding(indices, weight) takes the indices (a list or numpy "
+                                                "array of ints) and a Tensor, and returns a Tensor of rows.",
+                               "stage 7's text lists what to add: an Embedding Function whose node is named "
+                               "EmbeddingBackward0, and a function embedding(indices, weight).")
+            if build.array(out) is None or not np.allclose(build.array(out), value, atol=1e-4):
+                return _check.failed(t, "wrong value" + where, expected=value, got=build.array(out),
+                                     hint=["the output's row j is the weight's row indices[j].",
+                                           "index the weight's numpy data with the indices: data[indices] keeps "
+                                           "the indices' shape and adds the row's."])
+            got_tree = repr(build.structure(out.grad_fn))
+            if got_tree != tree:
+                return _check.failed(t, "the graph is not PyTorch's" + where, expected=tree, got=got_tree,
+                                     hint=["PyTorch's embedding node is EmbeddingBackward0, with ONE entry in "
+                                           "next_functions, the weight's: the indices are whole numbers and get "
+                                           "no edge.",
+                                           "make the node with the weight as its only input (Function.apply "
+                                           "makes an edge for every input it is given)."])
+            _, err = _check.call(t, out.backward)
+            if err is not None:
+                return _hinted(_at(err, where), *_STAGE7_TIERS)
+            got = build.array(w.grad)
+            if got is None or got.shape != grad.shape or not np.allclose(got, grad, atol=1e-5):
+                return _check.failed(t, "wrong gradient of the weight" + where, expected=grad, got=got,
+                                     hint=_STAGE7_TIERS)
+        return run
+    for what, idx, shape in cases:
+        yield program(what, idx, shape)
+
+
+@_check.exercise("my_autograd")
+def check_stage7(mod):
+    """Build it yourself, stage 7: stage 6's checks, then ``embedding(indices, weight)`` against minigrad."""
+    from . import build
+    return build._check(7, _stage7_checks, mod)

@@ -156,3 +156,27 @@ WRONG = {
         Wrong("other", "q_rows = 4", "is not it", "every index counted, not only the 4s"),
     ],
 }
+
+
+def _stage7(*changes):
+    """Stage 7's reference as a student's file (its relative imports made absolute), with ``changes``."""
+    import importlib
+    import inspect
+    src = inspect.getsource(importlib.import_module("minigrad_course.scratch.stage7"))
+    src = src.replace("from . import stage6", "from minigrad_course.scratch import stage6")
+    src = src.replace("from .stage6 import", "from minigrad_course.scratch.stage6 import")
+    return _mistake(src, *changes)
+
+
+WRONG["nb07.check_stage7"] = [
+    Wrong("fitted", _stage7(("rows = grad.data.reshape(-1, grad.data.shape[-1])", "rows = grad.data")),
+          "for indices of shape [2, 3]",
+          "right for one-dimensional indices (the notebook's example); a [B, T] batch of indices fails"),
+    Wrong("common", _stage7(("np.add.at(grad_weight, ctx.indices.reshape(-1), rows)",
+                             "grad_weight[ctx.indices.reshape(-1)] = rows")),
+          "wrong gradient of the weight",
+          "assignment keeps only the last gradient of a repeated index"),
+    Wrong("common", _stage7(("ctx = BackwardNode(cls, (weight,))", "ctx = BackwardNode(cls, (Tensor(indices), weight))")),
+          "the graph is not PyTorch's",
+          "an edge for the indices too: PyTorch's EmbeddingBackward0 has one, to the weight"),
+]
