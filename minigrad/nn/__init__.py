@@ -8,6 +8,7 @@
 - ``container.py``  ``Sequential``, ``ModuleList``, ``ModuleDict``, ``ParameterList``, ``ParameterDict`` ...
 - ``distance.py``   ``PairwiseDistance``, ``CosineSimilarity``
 - ``conv.py``       ``Conv1d``, ``Conv2d``;  ``pooling.py``  max, average and adaptive pools;  ``fold.py``  ``Unfold``, ``Fold``
+- ``sparse.py``     ``Embedding``;  ``normalization.py``  ``LayerNorm``
 - ``init.py``       weight initialisation (``nn.init.kaiming_uniform_`` ...)
 - ``functional.py`` the functions behind the layers (``import minigrad.nn.functional as F``)
 """
@@ -31,6 +32,8 @@ from .conv import Conv1d, Conv2d
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool1d, AvgPool2d, MaxPool1d,
                       MaxPool2d)
 from .fold import Fold, Unfold
+from .sparse import Embedding
+from .normalization import LayerNorm
 from .container import DataParallel, ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 
 __all__ = ["Module", "Parameter", "Buffer", "Linear", "Sequential", "ModuleList", "ReLU", "Sigmoid", "Tanh", "Softmax",
@@ -43,7 +46,8 @@ __all__ = ["Module", "Parameter", "Buffer", "Linear", "Sequential", "ModuleList"
            "PairwiseDistance", "CELU", "GLU", "Hardshrink", "Hardsigmoid", "Hardswish", "Mish", "PReLU", "RReLU",
            "Softmax2d", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold", "Conv1d", "Conv2d",
            "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
-           "AdaptiveMaxPool2d", "Unfold", "Fold"]
+           "AdaptiveMaxPool2d", "Unfold", "Fold",
+           "Embedding", "LayerNorm"]
 
 
 def __getattr__(name):  # (Python asks this for a name the module does not define)

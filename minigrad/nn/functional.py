@@ -25,6 +25,8 @@ from .conv import conv1d, conv2d
 from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool2d, avg_pool1d, avg_pool2d,
                       max_pool1d, max_pool2d)
 from .fold import fold, unfold
+# embedding and normalisation (issue 41): see functional_norm.py
+from .functional_norm import embedding, layer_norm
 
 
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "int32": "Int", "bool": "Bool", "float16": "Half"}

@@ -881,3 +881,30 @@ OPS += [
     Op("F.multi_margin_loss", "F.multi_margin_loss({a}, {b}, margin={m}, reduction={red})", pair="target",
        args=margin, sample=False),
 ]
+
+
+# ---------------------------------------------------------------------------------- embeddings and normalisation (issue 41)
+def embedding_args(r, a):
+    """``{a}`` as a weight of ``rows`` rows, indices among them (now and then one out of range), a padding row."""
+    rows = a.shape[0] if a.dim() else 1
+    top = max(rows if r.random() < 0.95 else rows + 1, 1)
+    idx = [r.randrange(top) for _ in range(4)]
+    idx = r.choice([idx[0], idx[:3], [idx[:2], idx[2:]]])  # one index, a row of them, a grid
+    return {"rows": rows, "idx": repr(idx), "pad": repr(r.choice([None, 0, -1])),
+            "freq": repr(r.random() < 0.3)}
+
+
+def layer_norm_args(r, a):
+    """The last ``k`` dims of ``{a}`` normalised; ``{b}[index]`` (``{b}`` of ``{a}``'s shape) has their shape."""
+    k = r.randint(1, a.dim()) if a.dim() else 1
+    start = max(a.dim() - k, 0)
+    return {"start": start, "index": repr((0,) * start), "eps": repr(r.choice([1e-5, 1e-3, 0.1]))}
+
+
+OPS += [
+    Op("F.embedding", "F.embedding(T.tensor({idx}), {a}.reshape({rows}, -1), padding_idx={pad}, "
+       "scale_grad_by_freq={freq})", args=embedding_args, sample=False),
+    Op("F.layer_norm", "F.layer_norm({a}, {a}.shape[{start}:], eps={eps})", args=layer_norm_args, sample=False),
+    Op("F.layer_norm_affine", "F.layer_norm({a}, {a}.shape[{start}:], {b}[{index}], {b}[{index}] * 0.5, eps={eps})",
+       pair="same", args=layer_norm_args, sample=False),
+]

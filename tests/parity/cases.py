@@ -4692,4 +4692,4 @@ def f31_result_layouts(T, F, o):
 
 
 # ---------------------------------------------------------------------------------- more cases, one module per area
-from . import cases_autograd_api, cases_math, cases_misc, cases_nn_act, cases_nn_more, cases_optim  # noqa: E402,F401
+from . import cases_autograd_api, cases_math, cases_misc, cases_nn_act, cases_nn_more, cases_norm, cases_optim  # noqa: E402,F401
