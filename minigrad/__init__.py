@@ -42,6 +42,7 @@ from .ops.select import vstack as row_stack  # noqa: E402
 from .ops.statistics import (aminmax, corrcoef, cov, cdist, cummax, cummin, cumulative_trapezoid, dist,  # noqa: E402
                              inner, logcumsumexp, nanmean, nansum, std_mean, trapezoid, trapz, var_mean, vdot)
 from .ops.sorting import (bincount, bucketize, histc, isin, msort, nanquantile, quantile, searchsorted)  # noqa: E402
+from .ops.histogram import histogram  # noqa: E402
 from .ops._out import write_out
 
 float = float32  # noqa: A001

@@ -1952,6 +1952,9 @@ class Tensor(TensorBase):
     def histc(self, bins=100, min=0, max=0):  # noqa: A002
         return _ops.sorting.histc(self, bins, min, max)
 
+    def histogram(self, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
+        return _ops.histogram.histogram(self, bins, range=range, weight=weight, density=density)
+
     def bincount(self, weights=None, minlength=0):
         return _ops.sorting.bincount(self, weights, minlength)
 

@@ -8,7 +8,7 @@
 - ``container.py``  ``Sequential``, ``ModuleList``, ``ModuleDict``, ``ParameterList``, ``ParameterDict`` ...
 - ``distance.py``   ``PairwiseDistance``, ``CosineSimilarity``
 - ``conv.py``       ``Conv1d``, ``Conv2d``;  ``pooling.py``  max, average and adaptive pools;  ``fold.py``  ``Unfold``, ``Fold``
-- ``sparse.py``     ``Embedding``;  ``normalization.py``  ``LayerNorm``
+- ``sparse.py``     ``Embedding``;  ``normalization.py``  ``LayerNorm``, ``RMSNorm``, ``BatchNorm1d`` ...
 - ``init.py``       weight initialisation (``nn.init.kaiming_uniform_`` ...)
 - ``functional.py`` the functions behind the layers (``import minigrad.nn.functional as F``)
 """
@@ -33,7 +33,7 @@ from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, A
                       MaxPool2d)
 from .fold import Fold, Unfold
 from .sparse import Embedding
-from .normalization import LayerNorm
+from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm, RMSNorm
 from .container import DataParallel, ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 
 __all__ = ["Module", "Parameter", "Buffer", "Linear", "Sequential", "ModuleList", "ReLU", "Sigmoid", "Tanh", "Softmax",
@@ -47,7 +47,7 @@ __all__ = ["Module", "Parameter", "Buffer", "Linear", "Sequential", "ModuleList"
            "Softmax2d", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold", "Conv1d", "Conv2d",
            "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
            "AdaptiveMaxPool2d", "Unfold", "Fold",
-           "Embedding", "LayerNorm"]
+           "Embedding", "LayerNorm", "RMSNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
 
 def __getattr__(name):  # (Python asks this for a name the module does not define)

@@ -1,9 +1,10 @@
 """The layers of ``torch.nn`` that minigrad leaves out, so that asking for one says so.
 
-minigrad teaches autograd on fully connected networks (``Linear``, the activations, the losses) and
-the 1-d and 2-d convolutions and pools of the CNN tutorials.  3-d and transposed convolutions,
-normalisation, embeddings, recurrent layers and attention are built from the same autograd, but
-each needs far more code than the idea it would add; PyTorch has them.
+minigrad teaches autograd on fully connected networks: ``Linear``, the activations, the losses, and
+the layers the language-model lectures and the CNN tutorials use after them (``Embedding``,
+``LayerNorm``, ``RMSNorm``, ``BatchNorm1d/2d/3d``, the 1-d and 2-d convolutions and pools).  3-d and
+transposed convolutions, the other normalisations, recurrent layers and attention are built from
+the same autograd, but each needs far more code than the idea it would add; PyTorch has them.
 The error is an ``AttributeError`` (so ``hasattr(nn, "Conv2d")`` is False) that names the reason.
 """
 
@@ -11,8 +12,8 @@ LAYERS = {
     "convolution": ("Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
                     "LazyConv1d", "LazyConv2d", "LazyConv3d"),
     "pooling": ("MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool3d"),
-    "normalisation": ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d", "GroupNorm",
-                      "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm", "RMSNorm"),
+    "normalisation": ("LazyBatchNorm1d", "GroupNorm",
+                      "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm"),
     "embedding": ("EmbeddingBag",),
     "recurrent": ("RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"),
     "attention": ("MultiheadAttention", "Transformer", "TransformerEncoder", "TransformerDecoder",
@@ -23,7 +24,7 @@ LAYERS = {
 FUNCTIONS = {
     "convolution": ("conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"),
     "pooling": ("max_pool3d", "avg_pool3d"),
-    "normalisation": ("batch_norm", "group_norm", "instance_norm", "local_response_norm", "rms_norm"),
+    "normalisation": ("group_norm", "instance_norm", "local_response_norm"),
     "embedding": ("embedding_bag",),
     "attention": ("scaled_dot_product_attention", "multi_head_attention_forward"),
     "image": ("interpolate", "upsample", "grid_sample", "affine_grid", "pixel_shuffle", "dropout1d",

@@ -26,7 +26,7 @@ from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_poo
                       max_pool1d, max_pool2d)
 from .fold import fold, unfold
 # embedding and normalisation (issue 41): see functional_norm.py
-from .functional_norm import embedding, layer_norm
+from .functional_norm import batch_norm, embedding, layer_norm, rms_norm
 
 
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "int32": "Int", "bool": "Bool", "float16": "Half"}

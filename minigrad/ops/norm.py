@@ -28,9 +28,9 @@ def undefined():
     return Tensor(np.zeros(0, np.float32))
 
 
-def check_layer_norm(input, normalized_shape, weight, bias):
+def check_layer_norm(input, normalized_shape, weight, bias, kernel="LayerNormKernelImpl", star="*, "):
     """PyTorch's ``_check_layer_norm_inputs``: the shapes of ``weight`` and ``bias`` and the last dims of
-    ``input`` are ``normalized_shape``."""
+    ``input`` are ``normalized_shape`` (rms_norm's message writes ``[*3]`` where layer_norm's has ``[*, 3]``)."""
     shape = list(normalized_shape)
     if not shape:
         raise RuntimeError(f"Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
@@ -40,10 +40,10 @@ def check_layer_norm(input, normalized_shape, weight, bias):
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
                                f"{list(t.shape)} and normalized_shape = {shape}")
     if list(input.shape[input.dim() - len(shape):]) != shape or input.dim() < len(shape):
-        raise RuntimeError(f"Given normalized_shape={shape}, expected input with shape [*, "
+        raise RuntimeError(f"Given normalized_shape={shape}, expected input with shape [{star}"
                            f"{', '.join(str(s) for s in shape)}], but got input of size{list(input.shape)}")
     if input.dtype.name not in ("float32", "float64", "float16"):
-        raise NotImplementedError(f"\"LayerNormKernelImpl\" not implemented for '{_TYPE_NAMES[input.dtype.name]}'")
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_TYPE_NAMES[input.dtype.name]}'")
 
 
 class NativeLayerNorm(Op):
@@ -118,3 +118,136 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     return NativeLayerNorm.apply(input, weight if weight is not None else undefined(),
                                  bias if bias is not None else undefined(), tuple(normalized_shape), eps,
                                  weight is not None, bias is not None)
+
+
+# ---------------------------------------------------------------------------------- batch_norm
+class NativeBatchNorm(Op):
+    """Batch norm over the channels (dim 1) of an ``(N, C, *)`` input (PyTorch: ``native_batch_norm``, node
+    ``NativeBatchNormBackward0``, edges to input, weight and bias).
+
+    Training: each channel normalised with the mean and the biased variance of its ``n = N * (spatial size)``
+    numbers, ``save_mean`` and ``save_invstd = 1 / sqrt(var + eps)`` kept for backward, and the running
+    statistics (if given) updated in place, ``running = momentum * batch + (1 - momentum) * running``, with the
+    unbiased variance ``var * n / (n - 1)`` for ``running_var``.  Evaluation: normalised with the running
+    statistics; nothing is updated and ``save_mean``, ``save_invstd`` are empty.
+
+    ``running`` is the pair ``(running_mean, running_var)`` (each may be None): not inputs of the node (no
+    edges, as in PyTorch), but kept as ``_saved_running_mean``, ``_saved_running_var``.  The statistics are
+    computed in float64, as PyTorch's CPU kernel accumulates them in double."""
+    node_name = "NativeBatchNormBackward0"
+    saved_names = {"input": 0, "weight": 1, "running_mean": 2, "running_var": 3, "result1": 4, "result2": 5,
+                   "training": "training", "eps": "eps"}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, input, weight, bias, running, training, momentum, eps, has_weight, has_bias):
+        running_mean, running_var = running
+        x = input._data
+        axes = (0,) + tuple(range(2, x.ndim))
+        shape = [1, x.shape[1]] + [1] * (x.ndim - 2)  # a channel's number, broadcast over its positions
+        if training:
+            n = x.size // x.shape[1]
+            mean = x.mean(axis=axes, dtype=np.float64)
+            centred = x - mean.reshape(shape)
+            var = (centred * centred).sum(axis=axes) / n
+            invstd = 1.0 / np.sqrt(var + eps)
+            if running_mean is not None:
+                running_mean._data[...] = momentum * mean + (1 - momentum) * running_mean._data
+            if running_var is not None:
+                running_var._data[...] = momentum * (var * n / (n - 1)) + (1 - momentum) * running_var._data
+            save_mean, save_invstd = Tensor(mean.astype(x.dtype)), Tensor(invstd.astype(x.dtype))
+        else:
+            mean, invstd = running_mean._data.astype(np.float64), 1.0 / np.sqrt(running_var._data.astype(np.float64) + eps)
+            centred = x - mean.reshape(shape)
+            save_mean, save_invstd = Tensor(np.zeros(0, x.dtype)), Tensor(np.zeros(0, x.dtype))
+        y = centred * invstd.reshape(shape)
+        if has_weight:
+            y = y * weight._data.reshape(shape)
+        if has_bias:
+            y = y + bias._data.reshape(shape)
+        ctx.training, ctx.eps, ctx.axes, ctx.shape = training, eps, axes, shape
+        ctx.save_for_backward(input, weight if has_weight else None, running_mean, running_var, save_mean, save_invstd)
+        return Tensor(y.astype(x.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, weight, running_mean, running_var, save_mean, save_invstd = ctx.saved_tensors
+        need_input, need_weight, need_bias = ctx.needs_input_grad[:3]
+        if ctx.training:
+            mean, invstd = save_mean._data, save_invstd._data
+        else:
+            mean, invstd = running_mean._data, 1.0 / np.sqrt(running_var._data.astype(np.float64) + ctx.eps)
+        if grad_mode.is_grad_enabled():  # create_graph=True: the formula from tensor ops, so that it is recorded
+            dx, dw, db = _batch_norm_backward_recorded(grad, input, weight, ctx)
+        else:
+            dx, dw, db = _batch_norm_backward(grad._data, input._data, weight._data if weight is not None else None,
+                                              mean, invstd, ctx)
+        return (dx if need_input else None, dw if need_weight else None, db if need_bias else None,
+                None, None, None, None, None, None)
+
+
+def _batch_norm_backward(g, x, w, mean, invstd, ctx):
+    """PyTorch's ``batch_norm_backward_cpu`` on arrays: per channel, with ``xmu = x - mean``,
+    ``dotp = sum(grad * xmu)`` and ``gsum = sum(grad)``: ``dweight = dotp * invstd``, ``dbias = gsum``, and
+    ``dx = (grad - gsum / n - xmu * dotp * invstd**2 / n) * invstd * weight`` in training (the mean and the
+    variance depend on x), ``grad * invstd * weight`` in evaluation (they are constants)."""
+    shape, axes = ctx.shape, ctx.axes
+    g64 = g.astype(np.float64)
+    invstd = invstd.astype(np.float64)
+    xmu = x - mean.astype(np.float64).reshape(shape)
+    gsum = g64.sum(axis=axes)
+    dotp = (g64 * xmu).sum(axis=axes)
+    scale = invstd * w if w is not None else invstd
+    if ctx.training:
+        n = x.size // x.shape[1]
+        dx = (g64 - (gsum / n).reshape(shape) - xmu * (dotp * invstd * invstd / n).reshape(shape)) * scale.reshape(shape)
+    else:
+        dx = g64 * scale.reshape(shape)
+    return Tensor(dx.astype(g.dtype)), Tensor((dotp * invstd).astype(g.dtype)), Tensor(gsum.astype(g.dtype))
+
+
+def _batch_norm_backward_recorded(grad, input, weight, ctx):
+    """The same formula from tensor ops (for ``create_graph=True``); in training the mean and ``invstd`` are
+    computed again from ``input``, so that their own dependence on it is differentiated too."""
+    shape, axes = ctx.shape, ctx.axes
+    running_mean, running_var = ctx.saved_tensors[2:4]
+    if ctx.training:
+        mean = input.mean(axes, keepdim=True)
+        centred = input - mean
+        invstd = ((centred * centred).mean(axes, keepdim=True) + ctx.eps).rsqrt()
+    else:
+        centred = input - running_mean.view(shape)
+        invstd = (running_var.view(shape) + ctx.eps).rsqrt()
+    xhat = centred * invstd
+    dxhat = grad * weight.view(shape) if weight is not None else grad
+    if ctx.training:
+        dx = invstd * (dxhat - dxhat.mean(axes, keepdim=True) - xhat * (dxhat * xhat).mean(axes, keepdim=True))
+    else:
+        dx = dxhat * invstd
+    return dx, (grad * xhat).sum(axes), grad.sum(axes)
+
+
+def batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps):
+    """``torch.batch_norm``: PyTorch's checks (``_batch_norm_impl_index``), then one ``NativeBatchNorm`` node."""
+    if input.dtype.name not in ("float32", "float64", "float16"):
+        raise NotImplementedError(f"\"batch_norm\" not implemented for '{_TYPE_NAMES[input.dtype.name]}'")
+    num_features = input.shape[1] if input.dim() > 1 else 0  # (PyTorch reads a size 1 that is not there as 0)
+    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if t is not None:
+            if t.numel() != num_features:
+                raise RuntimeError(f"{name} should contain {num_features} elements not {t.numel()}")
+        elif not training:
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and t.numel() != num_features:
+            raise RuntimeError(f"{name} should contain {num_features} elements not {t.numel()}")
+    if any(t is not None and t.dtype != input.dtype for t in (weight, bias, running_mean, running_var)):
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    if input.dim() < 2:
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
+    if input.numel() == 0:  # no numbers: PyTorch returns a copy (times weight[0], plus bias[0]), no statistics
+        out = input.clone()
+        out = out * weight[0] if weight is not None else out
+        return out + bias[0] if bias is not None else out
+    return NativeBatchNorm.apply(input, weight if weight is not None else undefined(),
+                                 bias if bias is not None else undefined(), (running_mean, running_var), training,
+                                 momentum, eps, weight is not None, bias is not None)

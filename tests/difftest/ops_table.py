@@ -908,3 +908,22 @@ OPS += [
     Op("F.layer_norm_affine", "F.layer_norm({a}, {a}.shape[{start}:], {b}[{index}], {b}[{index}] * 0.5, eps={eps})",
        pair="same", args=layer_norm_args, sample=False),
 ]
+
+
+def batch_norm_args(r, a):
+    """Channels along dim 1 of ``{a}`` (the stats' length; ``{a}`` of fewer dims: PyTorch's errors), training or
+    not, a momentum and an eps."""
+    c = a.shape[1] if a.dim() > 1 else 1
+    return {"c": c, "training": repr(r.random() < 0.6), "momentum": repr(r.choice([0.1, 0.5, 1.0])),
+            "eps": repr(r.choice([1e-5, 1e-3, 0.1]))}
+
+
+OPS += [
+    Op("F.batch_norm", "F.batch_norm({a}, T.zeros({c}, dtype={a}.dtype), T.ones({c}, dtype={a}.dtype), "
+       "training={training}, momentum={momentum}, eps={eps})", args=batch_norm_args, sample=False),
+    Op("F.batch_norm_affine", "F.batch_norm({a}, T.arange({c}, dtype={a}.dtype) / 4, T.arange({c}, dtype={a}.dtype) + 0.5, "
+       "T.arange({c}, dtype={a}.dtype) - 1, T.ones({c}, dtype={a}.dtype) * 0.5, training={training}, eps={eps})",
+       args=batch_norm_args, sample=False),
+    Op("F.rms_norm", "F.rms_norm({a}, {a}.shape[{start}:], {b}[{index}], eps={eps})", pair="same",
+       args=layer_norm_args, sample=False),
+]

@@ -155,3 +155,160 @@ def norm_layer_norm_errors(T, F, o):
     o.err("empty_shape", lambda: F.layer_norm(x, ()))
     o.err("int_input", lambda: F.layer_norm(T.ones(2, 4, dtype=T.int64), (4,)))
     o.err("int_shape", lambda: F.layer_norm(x, 4))
+
+
+# ---------------------------------------------------------------------------------- rms_norm (a composite on the CPU)
+@case
+def norm_rms_norm_weight(T, F, o):
+    x, w = leaf(T, 23, 2, 3, 4), leaf(T, 24, 4)
+    fwd_bwd(T, o, F.rms_norm(x, (4,), w), depth=8, x=x, w=w)
+
+
+@case
+def norm_rms_norm_two_dims_eps(T, F, o):
+    x = leaf(T, 25, 2, 3, 4, dtype="float64")
+    fwd_bwd(T, o, F.rms_norm(x, [3, 4], eps=1e-3), depth=8, x=x)
+    x2 = leaf(T, 26, 3, 4)
+    y2 = F.rms_norm(x2, (4,), leaf(T, 27, 4, dtype="float64"))  # (a float64 weight: the result cast back)
+    fwd_bwd(T, o, y2, "y2", depth=4, x2=x2)
+
+
+@case
+def norm_rms_norm_module_and_errors(T, F, o):
+    nn = T.nn
+    for i, m in enumerate((nn.RMSNorm(4), nn.RMSNorm([3, 4], eps=1e-3, elementwise_affine=False))):
+        o.repr(f"repr_{i}", m)
+        o[f"state_{i}"] = [[k, v] for k, v in m.state_dict().items()]
+    x = leaf(T, 28, 2, 3, 4)
+    m = nn.RMSNorm((3, 4), eps=0.5)
+    with T.no_grad():
+        m.weight.mul_(T.tensor(arr(29, 3, 4).tolist()))
+    fwd_bwd(T, o, m(x), depth=3, x=x, w=m.weight)
+    o.warns("mixed_dtype", lambda: F.rms_norm(x.detach(), (4,), T.ones(4, dtype=T.float64)).dtype)
+    o.err("wrong_shape", lambda: F.rms_norm(x, (3,)))
+    o.err("wrong_shape_2", lambda: F.rms_norm(x, (2, 5)))
+    o.err("weight_shape", lambda: F.rms_norm(x, (4,), T.ones(3)))
+    o.err("empty_shape", lambda: F.rms_norm(x, ()))
+    o.err("int_input", lambda: F.rms_norm(T.ones(2, 4, dtype=T.int64), (4,)))
+    o.err("int_shape", lambda: F.rms_norm(x, 4))
+
+
+# ---------------------------------------------------------------------------------- histogram
+@case
+def norm_histogram(T, F, o):
+    x = T.tensor([1.0, 2.0, 1.0, 4.0, 2.5, -1.0, 7.0])
+    o.repr("bins", T.histogram(x, 4))
+    r = T.histogram(x, bins=3, range=(0.0, 3.0))
+    o["fields"] = [r.hist, r.bin_edges, r[0], r[1]]
+    o["edges"] = list(T.histogram(x, T.tensor([0.0, 1.0, 3.0, 5.0]), weight=T.ones(7) * 2, density=True))
+    o["method"] = list(x.histogram(5, density=True))
+    o["default"] = list(T.histogram(T.tensor(arr(30, 50).tolist(), dtype=T.float64)))
+    o["weights"] = list(T.histogram(T.tensor(arr(31, 4, 5).tolist()), 6, weight=T.tensor(arr(32, 4, 5).tolist())))
+    o["empty"] = list(T.histogram(T.tensor([]), 3))
+    o["one_value"] = list(T.histogram(T.tensor([2.0, 2.0]), 3))
+    o["int_range"] = list(T.histogram(x, bins=3, range=(0, 3)))
+    o["nan_in_range"] = list(T.histogram(T.tensor([1.0, float("nan")]), 2, range=(0.0, 2.0)))
+    o["huge"] = list(T.histogram(T.tensor([1e30, -1e30]), 3))
+    o["thirds"] = list(T.histogram(T.tensor([0.0, 1.0, 1.0000001, 0.3333333]), 3))
+
+
+@case
+def norm_histogram_errors(T, F, o):
+    x = T.tensor([1.0, 2.0, 1.0, 4.0, 2.5, -1.0, 7.0])
+    o.err("long", lambda: T.histogram(x.long(), 3))
+    o.err("zero_bins", lambda: T.histogram(x, 0))
+    o.err("negative_bins", lambda: T.histogram(x, -1))
+    o.err("reversed", lambda: T.histogram(x, 3, range=(3.0, 1.0)))
+    o.err("infinite", lambda: T.histogram(x, 3, range=(0.0, float("inf"))))
+    o.err("nan", lambda: T.histogram(T.tensor([1.0, float("nan")]), 2))
+    o.err("range_length", lambda: T.histogram(x, 2, range=(1,)))
+    o.err("edges_2d", lambda: T.histogram(x, T.tensor([[0.0, 1.0]])))
+    o.err("one_edge", lambda: T.histogram(x, T.tensor([1.0])))
+    o.err("edges_dtype", lambda: T.histogram(x, T.tensor([0.0, 1.0], dtype=T.float64)))
+    o.err("weight_shape", lambda: T.histogram(x, 3, weight=T.ones(3)))
+    o.err("weight_dtype", lambda: T.histogram(x, 3, weight=T.ones(7, dtype=T.float64)))
+
+
+# ---------------------------------------------------------------------------------- batch_norm
+def _set_affine(T, bn, seed):
+    with T.no_grad():
+        bn.weight.copy_(T.tensor(arr(seed, bn.num_features).tolist()))
+        bn.bias.copy_(T.tensor(arr(seed + 1, bn.num_features).tolist()))
+    return bn
+
+
+@case
+def norm_batch_norm_1d_training(T, F, o):
+    bn = _set_affine(T, T.nn.BatchNorm1d(3), 40)
+    x = leaf(T, 41, 5, 3)
+    y = bn(x)
+    node = y.grad_fn
+    o["saved"] = [node._saved_result1, node._saved_result2, node._saved_eps, node._saved_training,
+                  node._saved_running_mean is None, node._saved_weight]
+    fwd_bwd(T, o, y, x=x, w=bn.weight, b=bn.bias)
+    o["buffers"] = [bn.running_mean, bn.running_var, bn.num_batches_tracked, bn.running_mean._version]
+    bn(x.detach() * 2 + 1)
+    o["buffers_2"] = [bn.running_mean, bn.running_var, bn.num_batches_tracked]
+    o["state_dict"] = [[k, v] for k, v in bn.state_dict().items()]
+
+
+@case
+def norm_batch_norm_1d_3d_input_and_eval(T, F, o):
+    bn = _set_affine(T, T.nn.BatchNorm1d(3, momentum=0.3), 42)
+    x = leaf(T, 43, 4, 3, 5)
+    fwd_bwd(T, o, bn(x), x=x, w=bn.weight, b=bn.bias)
+    o["buffers"] = [bn.running_mean, bn.running_var]
+    bn.eval()
+    x2 = leaf(T, 44, 2, 3, 5)
+    y = bn(x2)
+    o["eval_saved"] = [y.grad_fn._saved_result1, y.grad_fn._saved_training]
+    fwd_bwd(T, o, y, "y_eval", x2=x2)
+    o["buffers_after_eval"] = [bn.running_mean, bn.num_batches_tracked]
+    o["one_sample_in_eval"] = bn(T.tensor(arr(45, 1, 3).tolist()))
+
+
+@case
+def norm_batch_norm_momentum_none_and_untracked(T, F, o):
+    bn = T.nn.BatchNorm1d(2, momentum=None)
+    for k in range(3):
+        bn(T.tensor(arr(46 + k, 6, 2).tolist()))
+    o["cumulative"] = [bn.running_mean, bn.running_var, bn.num_batches_tracked]
+    free = T.nn.BatchNorm2d(3, affine=False, track_running_stats=False, eps=1e-3)
+    o.repr("repr", free)
+    o["state"] = list(free.state_dict())
+    x = leaf(T, 50, 2, 3, 2, 2, dtype="float64")
+    fwd_bwd(T, o, free(x), x=x)
+    free.eval()
+    o.all(free(x.detach()), "y_eval")
+    o.repr("reprs", [T.nn.BatchNorm1d(4, bias=False), T.nn.BatchNorm3d(2, eps=0.1, momentum=None)])
+
+
+@case
+def norm_batch_norm_functional_double_backward(T, F, o):
+    x, w, b = leaf(T, 51, 4, 3, dtype="float64"), leaf(T, 52, 3, dtype="float64"), leaf(T, 53, 3, dtype="float64")
+    for training in (True, False):
+        rm, rv = T.tensor(arr(54, 3).tolist(), dtype=T.float64), T.tensor(arr(55, 3, lo=0.5).tolist(), dtype=T.float64)
+        y = F.batch_norm(x, rm, rv, w, b, training=training, momentum=0.25)
+        o[f"stats_{training}"] = [rm, rv]
+        gx, gw, gb = T.autograd.grad((y ** 3).sum(), (x, w, b), create_graph=True)
+        o[f"first_{training}"] = [gx, gw, gb]
+        o[f"second_{training}"] = list(T.autograd.grad(gx.sin().sum() + (gw ** 2).sum(), (x, w)))
+
+
+@case
+def norm_batch_norm_errors(T, F, o):
+    nn = T.nn
+    x = T.tensor(arr(56, 2, 3).tolist())
+    o.err("4d_to_1d", lambda: nn.BatchNorm1d(3)(T.zeros(2, 3, 4, 5)))
+    o.err("1d_to_1d", lambda: nn.BatchNorm1d(3)(T.zeros(3)))
+    o.err("3d_to_2d", lambda: nn.BatchNorm2d(3)(T.zeros(2, 3, 4)))
+    o.err("one_value", lambda: nn.BatchNorm1d(3)(T.zeros(1, 3)))
+    o.err("one_value_3d", lambda: nn.BatchNorm1d(3)(T.zeros(1, 3, 1)))
+    o.err("features", lambda: nn.BatchNorm1d(3)(T.zeros(2, 4)))
+    o.err("eval_without_stats", lambda: F.batch_norm(x, None, None))
+    o.err("weight_size", lambda: F.batch_norm(x, None, None, training=True, weight=T.ones(4)))
+    o.err("stats_size", lambda: F.batch_norm(x, T.zeros(4), T.ones(4)))
+    o.err("long", lambda: F.batch_norm(x.long(), None, None, training=True))
+    o.err("eps_zero", lambda: F.batch_norm(x, None, None, training=True, eps=0))
+    o.err("eps_negative", lambda: F.batch_norm(x, T.zeros(3), T.ones(3), eps=-1.0))
+    o.err("mixed", lambda: F.batch_norm(x.double(), T.zeros(3), T.ones(3)))
