@@ -15,7 +15,7 @@ import numpy as np
 import minigrad
 from minigrad.tensor import Tensor
 from . import _check
-from .nb04 import _prediction, error_tiers, gradcheck_step
+from .nb04 import error_tiers, gradcheck_step
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "digits.npz")
 
@@ -272,7 +272,7 @@ def check_batch_norm(BatchNorm):
                                 "(gradcheck agrees): the numbers NativeBatchNormBackward0 gives.")
 
 
-# ---------------------------------------------------------------------------- exercise 3: max pooling
+# ---------------------------------------------------------------------------- exercise 4: max pooling
 _POOL_TIERS = ["each output is one entry of its 2x2 window, the largest: its gradient goes to that entry alone, "
                "and the other three entries get 0.",
                "put each window's four entries on a last dimension (a reshape and a permute), take the argmax "
@@ -296,7 +296,7 @@ def _pool_expected(x, g):
 
 @_check.exercise("MaxPool")
 def check_max_pool(MaxPool):
-    """Exercise 3: ``MaxPool.apply(x)``, 2x2 windows with stride 2 on [N, C, H, W] (H and W even); its
+    """Exercise 4: ``MaxPool.apply(x)``, 2x2 windows with stride 2 on [N, C, H, W] (H and W even); its
     backward routes each gradient to the window's first maximum."""
     title = "MaxPool"
     r = _check.rng(720)
@@ -348,7 +348,7 @@ def check_max_pool(MaxPool):
                                 "MaxPool2DWithIndicesBackward0 routes it (gradcheck agrees).")
 
 
-# ---------------------------------------------------------------------------- exercise 4 (optional): convolution
+# ---------------------------------------------------------------------------- exercise 3: convolution
 _CONV_X_TIERS = ["forward is weight_matrix @ columns, then col2im's transpose, im2col: the gradient of columns is "
                  "weight_matrix transposed times the output's gradient, and it goes back into the image the way "
                  "columns came out of it.",
@@ -378,7 +378,7 @@ def _conv_expected(x, w, g):
 
 @_check.exercise("Conv2d")
 def check_conv2d(Conv2d):
-    """Exercise 4: ``Conv2d.apply(x, weight)``, a convolution (stride 1, no padding, no bias) as im2col and a
+    """Exercise 3: ``Conv2d.apply(x, weight)``, a convolution (stride 1, no padding, no bias) as im2col and a
     matrix product; backward with the transposed product and col2im."""
     title = "Conv2d"
     r = _check.rng(730)
@@ -413,21 +413,6 @@ def check_conv2d(Conv2d):
     return _check.passed(title, "your convolution and both gradients are ConvolutionBackward0's numbers "
                                 "(gradcheck agrees): forward im2col then a product, backward the transposed "
                                 "product then col2im.")
-
-
-# ---------------------------------------------------------------------------- prediction
-check_q_rows = _prediction(
-    "nb07-q-rows", "q_rows",
-    "With indices = [4, 1, 4, 4] into a 5x2 weight and loss = out.sum(), what is weight.grad[4, 0]?",
-    "1c6ecb928ff858c0",
-    hints=["out.sum() sends a gradient of 1 to every entry of out; count the positions of indices that "
-           "read row 4.",
-           "each read of row 4 sends a 1 back to weight.grad[4, 0]; the engine adds the gradients of a value "
-           "used more than once."],
-    why="Row 4 is read three times, and the three gradients add up.",
-    mistakes={1: "1 is what one read of row 4 sends back; how many times is row 4 read?",
-              0: "row 4 is read by the output, so its gradient is not 0: every output entry gets a gradient of 1 "
-                 "from the sum."})
 
 
 # ---------------------------------------------------------------------------- the CNN of section 5
