@@ -118,3 +118,10 @@ def test_the_cnn_trains_as_pytorch_recorded_it():
     assert max(abs(a - b) for a, b in zip(losses, pytorch["losses"])) < 1e-4
     assert losses[-1] < losses[0] / 10
     assert abs(accuracy - pytorch["accuracy"]) <= 2 / 297 and accuracy > 0.95
+
+
+@pytest.mark.parametrize("check,code,name", ANSWERS, ids=[a[2] for a in ANSWERS])
+def test_an_answer_that_is_no_function_fails_without_a_traceback(check, code, name):
+    for answer in (None, 3, lambda x: x):
+        report = check(answer)
+        assert not report.ok and "should be a Function class" in report.text, report.text

@@ -109,6 +109,16 @@ def _backward(title, out, inputs, g, example, tiers=None, where=""):
     return [None if not isinstance(t, Tensor) or t.grad is None else _array(t.grad) for t in inputs]
 
 
+def _not_a_function(title, answer):
+    """A failed Report if ``answer`` is not a Function class (a subclass with ``apply``), else None."""
+    if isinstance(answer, type) and callable(getattr(answer, "apply", None)):
+        return None
+    return _check.failed(title, f"{title} should be a Function class (class {title}(Function): ...), got {answer!r}",
+                         hint=[f"run the exercise cell that defines class {title}, then this one.",
+                               f"the check calls {title}.apply(...): keep the class's name, and don't assign "
+                               f"anything else to {title} afterwards."])
+
+
 def _compare(title, got, expected, what, where, hint, atol=1e-6):
     if got is None:
         return _check.failed(title, f"no gradient reached {what}{where}",
@@ -143,6 +153,9 @@ def _embedding_expected(indices, weight_shape, g):
 def check_embedding(Embedding):
     """Exercise 1: ``Embedding.apply(indices, weight)`` gives weight's rows; its backward is a scatter-add."""
     title = "Embedding"
+    report = _not_a_function(title, Embedding)
+    if report is not None:
+        return report
     r = _check.rng(700)
     example = "w = minigrad.randn(5, 3, requires_grad=True); Embedding.apply(minigrad.tensor([1, 3, 1]), w).sum().backward()"
     cases = [("indices [1, 3, 1] into a 5x3 weight", np.array([1, 3, 1]), (5, 3)),
@@ -222,6 +235,9 @@ def check_batch_norm(BatchNorm):
     """Exercise 2: ``BatchNorm.apply(x, weight, bias)`` normalises each column of x over the batch (training
     mode, biased variance, eps=1e-5) and its backward is the classic one."""
     title = "BatchNorm"
+    report = _not_a_function(title, BatchNorm)
+    if report is not None:
+        return report
     r = _check.rng(710)
     example = ("x = minigrad.randn(4, 3, dtype=minigrad.float64, requires_grad=True); "
                "BatchNorm.apply(x, minigrad.ones(3), minigrad.zeros(3)).backward(minigrad.randn(4, 3))")
@@ -299,6 +315,9 @@ def check_max_pool(MaxPool):
     """Exercise 4: ``MaxPool.apply(x)``, 2x2 windows with stride 2 on [N, C, H, W] (H and W even); its
     backward routes each gradient to the window's first maximum."""
     title = "MaxPool"
+    report = _not_a_function(title, MaxPool)
+    if report is not None:
+        return report
     r = _check.rng(720)
     example = "x = minigrad.randn(1, 1, 4, 4, requires_grad=True); MaxPool.apply(x).sum().backward()"
     ties = np.array([[[[1., 1., 0., 2.], [0., 1., 2., 2.], [3., -1., 5., 5.], [3., 3., 5., 5.]]]])
@@ -381,6 +400,9 @@ def check_conv2d(Conv2d):
     """Exercise 3: ``Conv2d.apply(x, weight)``, a convolution (stride 1, no padding, no bias) as im2col and a
     matrix product; backward with the transposed product and col2im."""
     title = "Conv2d"
+    report = _not_a_function(title, Conv2d)
+    if report is not None:
+        return report
     r = _check.rng(730)
     example = ("x = minigrad.randn(1, 2, 5, 5, requires_grad=True); w = minigrad.randn(3, 2, 3, 3, "
                "requires_grad=True); Conv2d.apply(x, w).sum().backward()")
