@@ -109,6 +109,19 @@ def _backward(title, out, inputs, g, example, tiers=None, where=""):
     return [None if not isinstance(t, Tensor) or t.grad is None else _array(t.grad) for t in inputs]
 
 
+class _Numbers:
+    """Numbers as a report shows them: all of a small array, rounded; the first ones of a large one."""
+
+    def __init__(self, values, shown=12):
+        self.values, self.shown = np.round(np.asarray(values, dtype=np.float64), 4), shown
+
+    def __repr__(self):
+        flat = self.values.reshape(-1)
+        if flat.size <= self.shown:
+            return repr(self.values)
+        return f"{flat[:self.shown].tolist()} ... (the first {self.shown} of {flat.size} numbers, shape {list(self.values.shape)})"
+
+
 def _not_a_function(title, answer):
     """A failed Report if ``answer`` is not a Function class (a subclass with ``apply``), else None."""
     if isinstance(answer, type) and callable(getattr(answer, "apply", None)):
@@ -128,8 +141,8 @@ def _compare(title, got, expected, what, where, hint, atol=1e-6):
         return _check.failed(title, f"the gradient of {what} has the wrong shape{where}",
                              expected=expected.shape, got=got.shape, hint=hint)
     if not np.allclose(got, expected, atol=atol, rtol=1e-5):
-        return _check.failed(title, f"wrong gradient for {what}{where}", expected=np.round(expected, 4),
-                             got=np.round(got, 4), hint=hint)
+        return _check.failed(title, f"wrong gradient for {what}{where}", expected=_Numbers(expected),
+                             got=_Numbers(got), hint=hint)
     return None
 
 
@@ -176,7 +189,8 @@ def check_embedding(Embedding):
                                        "plus the embedding size: [*indices.shape, D].",
                                        "indexing the weight with the indices tensor picks those rows."]) \
                 if tuple(out.shape) != expected.shape else \
-                _check.failed(title, f"wrong output{where}", expected=expected, got=_array(out),
+                _check.failed(title, f"wrong output{where}", expected=_Numbers(expected),
+                              got=_Numbers(_array(out)),
                               hint=["the output's row j is weight's row indices[j].",
                                     "index the weight's first dimension with the indices."])
         g = r.uniform(-1, 1, size=expected.shape)
@@ -193,7 +207,7 @@ def check_embedding(Embedding):
             last_write[idx.reshape(-1)] = g.reshape(-1, shape[1])
             if np.allclose(got, last_write) and not np.allclose(got, want):
                 return _check.failed(title, f"a row picked twice got only one of its gradients{where}",
-                                     expected=np.round(want, 4), got=np.round(got, 4), hint=_EMB_TIERS)
+                                     expected=_Numbers(want), got=_Numbers(got), hint=_EMB_TIERS)
         report = _compare(title, got, want, "weight", where, _EMB_TIERS)
         if report is not None:
             return report
@@ -262,7 +276,7 @@ def check_batch_norm(BatchNorm):
                                            "of the squared deviations (divided by N).",
                                            "x.var(0) is unbiased by default, as in PyTorch: ask for "
                                            "unbiased=False, or take the mean of (x - mean) ** 2 yourself."])
-            return _check.failed(title, f"wrong output{where}", expected=np.round(y, 4), got=np.round(got, 4),
+            return _check.failed(title, f"wrong output{where}", expected=_Numbers(y), got=_Numbers(got),
                                  hint=["each column is normalised on its own: subtract its batch mean, divide by "
                                        "sqrt(batch variance + eps), then times weight plus bias.",
                                        "means and variances over dimension 0, with eps = 1e-5 inside the root."])
@@ -274,7 +288,7 @@ def check_batch_norm(BatchNorm):
             constant = g * _array(w) / np.sqrt(xv.var(0) + EPS)
             if np.allclose(grads[0], constant, atol=1e-6):
                 return _check.failed(title, f"the gradient of x treats the mean and the variance as constants{where}",
-                                     expected=np.round(dx, 4), got=np.round(grads[0], 4), hint=_BN_TIERS)
+                                     expected=_Numbers(dx), got=_Numbers(grads[0]), hint=_BN_TIERS)
         for got_grad, want, what, tiers in ((grads[0], dx, "x", _BN_TIERS), (grads[1], dw, "weight", _BN_PARAM_TIERS),
                                             (grads[2], db, "bias", _BN_PARAM_TIERS)):
             report = _compare(title, got_grad, want, what, where, tiers)
@@ -335,8 +349,9 @@ def check_max_pool(MaxPool):
                                                                xv.shape[3] // 2)))
         got = _array(out)
         if got.shape != y.shape or not np.allclose(got, y):
-            return _check.failed(title, f"wrong output{where}", expected=y if got.shape == y.shape else y.shape,
-                                 got=got if got.shape == y.shape else got.shape,
+            return _check.failed(title, f"wrong output{where}",
+                                 expected=_Numbers(y) if got.shape == y.shape else y.shape,
+                                 got=_Numbers(got) if got.shape == y.shape else got.shape,
                                  hint=["the output has one number per 2x2 window, [N, C, H/2, W/2]: the largest "
                                        "of the four.",
                                        "windows do not overlap: window (i, j) covers rows 2i, 2i+1 and columns 2j, "
@@ -351,10 +366,10 @@ def check_max_pool(MaxPool):
             every_tie = (is_max * g[:, :, :, None, :, None]).reshape(xv.shape)
             if what.startswith("a 4x4") and np.allclose(got, every_tie):
                 return _check.failed(title, f"the gradient went to every entry equal to the maximum{where}",
-                                     expected=dx[0, 0], got=got[0, 0], hint=_TIE_TIERS)
+                                     expected=_Numbers(dx[0, 0]), got=_Numbers(got[0, 0]), hint=_TIE_TIERS)
             if np.allclose(got, np.repeat(np.repeat(g, 2, 2), 2, 3) / 4):
                 return _check.failed(title, f"the gradient is spread evenly over each window{where}",
-                                     expected=np.round(dx, 4), got=np.round(got, 4),
+                                     expected=_Numbers(dx), got=_Numbers(got),
                                      hint=["that is average pooling's backward: max pooling's output depends on "
                                            "one entry of the window only."] + _POOL_TIERS[1:])
         report = _compare(title, got, dx, "x", where, _POOL_TIERS)
@@ -417,7 +432,7 @@ def check_conv2d(Conv2d):
         got = _array(out)
         if got.shape != y.shape or not np.allclose(got, y):
             return _check.failed(title, f"wrong output{where}", expected=y.shape if got.shape != y.shape else
-                                 np.round(y, 4), got=got.shape if got.shape != y.shape else np.round(got, 4),
+                                 _Numbers(y), got=got.shape if got.shape != y.shape else _Numbers(got),
                                  hint=["im2col(x, k) is [N, C*k*k, L]; the weight flattened to [O, C*k*k] times it "
                                        "is [N, O, L], one row per output channel.",
                                        "reshape [N, O, L] to [N, O, H-k+1, W-k+1]: the L patches run row by row."])
@@ -547,7 +562,8 @@ def _stage7_checks(t, mod):
                 return _hinted(_at(err, where), *_STAGE7_TIERS)
             got = build.array(w.grad)
             if got is None or got.shape != grad.shape or not np.allclose(got, grad, atol=1e-5):
-                return _check.failed(t, "wrong gradient of the weight" + where, expected=grad, got=got,
+                return _check.failed(t, "wrong gradient of the weight" + where, expected=_Numbers(grad),
+                                     got=_Numbers(got) if got is not None else None,
                                      hint=_STAGE7_TIERS)
         return run
     for what, idx, shape in cases:
