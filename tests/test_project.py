@@ -83,7 +83,8 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 def test_the_series_is_there():
     names = [p.stem for p in NOTEBOOKS]
     for expected in ["00_start_here", "01_scalar_backward", "02_non_scalar_error", "03_explicit_gradients", "03b_cutting_the_graph",
-                     "04_custom_function", "04b_inside_a_function", "05_module_wrapping", "05b_training", "06_inside_the_engine"]:
+                     "04_custom_function", "04b_inside_a_function", "05_module_wrapping", "05b_training", "06_inside_the_engine",
+                     "07_layers_are_functions"]:
         assert expected in names
 
 

@@ -45,6 +45,7 @@ EXPECTATIONS = {
     "05": Expect(labels=("MMFunctionBackward", "ReverseGradBackward", "BackwardHookFunctionBackward")),
     "05b": Expect(labels=("MMFunctionBackward", "AddmmBackward0", "TanhBackward0"), plot=True),
     "06": Expect(stepper=True),
+    "07": Expect(labels=("IndexBackward0", "MmBackward0", "AccumulateGrad"), plot=True),
 }
 SAMPLE_EXPECT = Expect(labels=tuple(sorted(sample_notebook.EXPECT["labels"])),
                        plot=sample_notebook.EXPECT["plot"], stepper=sample_notebook.EXPECT["stepper"])
