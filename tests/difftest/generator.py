@@ -177,7 +177,7 @@ class Generator:
         r = self.r
         op = r.choice(self.ops)
         a = self.pick(op.dtypes)
-        if op.kind == "inplace" and r.random() < 0.7 and self.ns[a].requires_grad and self.ns[a].is_leaf:
+        if op.kind == "inplace" and r.random() < 0.7 and _leaf_that_requires_grad(self.ns[a]):
             b0 = self._name()  # mostly on a non-leaf copy (on the leaf itself PyTorch raises)
             self._emit(f"{b0} = {a}.clone()", b0)
             a = b0
@@ -296,3 +296,12 @@ def generate(seed, sample=False):
 
 
 __all__ = ["generate", "PRELUDE"]
+
+
+def _leaf_that_requires_grad(t):
+    """Is torch tensor ``t`` a leaf that requires grad?  (Asking raises for a view of a multi-output op, such as a
+    piece of ``split``, whose base was changed in place: torch cannot make its ``grad_fn``; it is no leaf.)"""
+    try:
+        return t.requires_grad and t.is_leaf
+    except RuntimeError:
+        return False
