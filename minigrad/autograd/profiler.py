@@ -172,10 +172,11 @@ def _timed_apply(cls):
 
 def _patches():
     """The methods every op and backward step goes through, and their timing wrappers."""
-    from .function import AccumulateGrad, BackwardNode, Function
-    node_apply, acc_apply = BackwardNode.apply, AccumulateGrad.apply
+    from .function import AccumulateGrad, BackwardNode, BuiltinNode, Function
+    node_apply, builtin_apply, acc_apply = BackwardNode.apply, BuiltinNode.apply, AccumulateGrad.apply
     return [(cls, _timed_apply(cls)) for cls in [Function] + _op_classes] + [
         (BackwardNode, lambda node, *grads: _timed(node.name(), node_apply, node, *grads)),
+        (BuiltinNode, lambda node, *grads: _timed(node.name(), builtin_apply, node, *grads)),
         (AccumulateGrad, lambda node, grad: _timed("torch::autograd::AccumulateGrad", acc_apply, node, grad)),
     ]
 

@@ -1027,7 +1027,7 @@ def sdpa_args(r, a):
     """A mask (none, a bool lower or upper triangle, a float one), is_causal, a scale."""
     n = a.shape[-2] if a.dim() >= 2 else 1
     mask = r.choice(["None", f"T.ones({n}, {n}, dtype=T.bool).tril()", f"T.ones({n}, {n}, dtype=T.bool).triu()",
-                     f"T.ones({n}, {n}, dtype={a.dtype}) * -0.5".replace("torch.", "T.")])
+                     f"T.ones({n}, {n}, dtype={a.dtype}) * -0.5".replace("torch.", "T.").replace("minigrad.", "T.")])
     return {"mask": mask, "causal": repr(mask == "None" and r.random() < 0.5),
             "scale": repr(r.choice([None, None, 0.5, -0.25]))}
 
