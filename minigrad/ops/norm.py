@@ -124,7 +124,12 @@ def _layer_norm_backward(g, x, w, mean, rstd, axes):
     g64, rstd = g.astype(np.float64), rstd.astype(np.float64)
     xhat = (x.astype(np.float64) - mean) * rstd
     dxhat = g64 * w if w is not None else g64
-    dx = rstd * (dxhat - dxhat.mean(axis=axes, keepdims=True) - xhat * (dxhat * xhat).mean(axis=axes, keepdims=True))
+    # dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)), in the order PyTorch's CPU kernel computes it
+    # (dx = rstd * dxhat + b * x + c), which gives its nan where a weight or gradient is infinite
+    x64, n = x.astype(np.float64), xhat[(0,) * len(batch_axes)].size
+    ds, db_ = (dxhat * x64).sum(axis=axes, keepdims=True), dxhat.sum(axis=axes, keepdims=True)
+    b = (db_ * mean - ds) * rstd ** 3 / n
+    dx = rstd * dxhat + b * x64 + (-b * mean - db_ * rstd / n)
     dw = (g64 * xhat).sum(axis=batch_axes)
     db = g64.sum(axis=batch_axes)
     return Tensor(dx.astype(g.dtype)), Tensor(dw.astype(g.dtype)), Tensor(db.astype(g.dtype))
@@ -240,7 +245,7 @@ class NativeBatchNorm(Op):
         y = rounded_once(lambda x: x * alpha.reshape(shape) + beta.reshape(shape), x)
         ctx.training, ctx.eps, ctx.axes, ctx.shape = training, eps, axes, shape
         ctx.save_for_backward(input, weight if has_weight else None, running_mean, running_var, save_mean, save_invstd)
-        return Tensor(y)
+        return Tensor(y if channels_last(x) else np.ascontiguousarray(y))  # (PyTorch: input.suggest_memory_format())
 
     @staticmethod
     def backward(ctx, grad):
@@ -326,3 +331,8 @@ def batch_norm(input, running_mean, running_var, weight, bias, training, momentu
         return out + bias[0] if bias is not None else out
     return NativeBatchNorm.apply(input, defined(weight), defined(bias), (running_mean, running_var), training,
                                  momentum, eps, weight is not None, bias is not None)
+
+
+def channels_last(x):
+    """Is the 4-d array ``x`` laid out channels-last (PyTorch's ``suggest_memory_format`` gives ChannelsLast)?"""
+    return x.ndim == 4 and not x.flags.c_contiguous and x.transpose(0, 2, 3, 1).flags.c_contiguous

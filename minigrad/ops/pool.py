@@ -139,14 +139,14 @@ class MaxPoolBackward(Op):
 
     @staticmethod
     def forward(ctx, grad, input, indices):  # (indices: an array, so no edge for it)
-        ctx.indices = Tensor(indices)
+        ctx.indices, ctx.input_meta = Tensor(indices), (input._data.shape, input._data.dtype)
         return Tensor(scattered(grad._data, indices, input._data.shape))
 
     @staticmethod
     def backward(ctx, gg):
         indices = ctx.indices
         picked = gg.flatten(-2).gather(-1, indices.flatten(-2)).view(indices.shape)
-        return picked, None, None
+        return picked, zeros_for_input(ctx), None
 
 
 # ------------------------------------------------------------------ average pool
@@ -215,6 +215,7 @@ class AvgPoolBackward(Op):
     def forward(ctx, grad, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out):
         ctx.kernel_size, ctx.stride, ctx.padding, ctx.ceil_mode = kernel_size, stride, padding, ceil_mode
         ctx.count_include_pad, ctx.divisor_override, ctx.out = count_include_pad, divisor_override, out
+        ctx.input_meta = input._data.shape, input._data.dtype
         x = as_images(input._data)
         stride_ = stride or kernel_size
         divisor = avg_divisor(x.shape[2:], kernel_size, stride_, padding, out, count_include_pad, divisor_override)
@@ -229,7 +230,7 @@ class AvgPoolBackward(Op):
     @staticmethod
     def backward(ctx, gg):
         return (AvgPool2d.apply(gg, ctx.kernel_size, ctx.stride, ctx.padding, ctx.ceil_mode, ctx.count_include_pad,
-                                ctx.divisor_override, ctx.out),) + (None,) * 8
+                                ctx.divisor_override, ctx.out), zeros_for_input(ctx)) + (None,) * 7
 
 
 # ------------------------------------------------------------------ adaptive pools
@@ -271,6 +272,7 @@ class AdaptiveAvgPoolBackward(Op):
     def forward(ctx, grad, input):
         g, x = as_images(grad._data), as_images(input._data)
         ctx.height, ctx.width = g.shape[2:]
+        ctx.input_meta = input._data.shape, input._data.dtype
         dx = np.zeros(x.shape, g.dtype)
         for i, (h0, h1) in enumerate(adaptive_ranges(x.shape[2], ctx.height)):
             for j, (w0, w1) in enumerate(adaptive_ranges(x.shape[3], ctx.width)):
@@ -279,7 +281,13 @@ class AdaptiveAvgPoolBackward(Op):
 
     @staticmethod
     def backward(ctx, gg):
-        return AdaptiveAvgPool2d.apply(gg, (ctx.height, ctx.width)), None
+        return AdaptiveAvgPool2d.apply(gg, (ctx.height, ctx.width)), zeros_for_input(ctx)
+
+
+def zeros_for_input(ctx):
+    """A pool's backward is linear in ``grad`` and does not depend on the input's values: the input's gradient is
+    zeros (derivatives.yaml: ``self: zeros_like(self)``), not undefined."""
+    return Tensor(np.zeros(*ctx.input_meta))
 
 
 class AdaptiveMaxPool2d(Op):
