@@ -102,8 +102,7 @@ class NativeLayerNormBackward(Op):
 
     @staticmethod
     def forward(ctx, grad, input, mean, rstd, weight, bias, axes, eps, need, has_weight):
-        dx, dw, db = _layer_norm_backward(grad._data, input._data, weight._data if has_weight else None, mean._data,
-                                          rstd._data, axes)
+        dx, dw, db = _layer_norm_backward(grad._data, input._data, weight._data if has_weight else None, eps, axes)
         ctx.save_for_backward(grad, input, weight if has_weight else None)
         ctx.axes, ctx.eps = axes, eps
         ctx.set_materialize_grads(False)  # (an output that gets no gradient: None, as PyTorch's undefined one)
@@ -118,15 +117,17 @@ class NativeLayerNormBackward(Op):
         return g_grad, x_grad, None, None, w_grad, None, None, None, None, None
 
 
-def _layer_norm_backward(g, x, w, mean, rstd, axes):
+def _layer_norm_backward(g, x, w, eps, axes):
     """PyTorch's ``layer_norm_backward`` on arrays (float64 inside, the results in ``g``'s dtype)."""
     batch_axes = tuple(range(x.ndim - len(axes)))
-    g64, rstd = g.astype(np.float64), rstd.astype(np.float64)
-    xhat = (x.astype(np.float64) - mean) * rstd
+    g64, x64 = g.astype(np.float64), x.astype(np.float64)
+    mean = x64.mean(axis=axes, keepdims=True)  # (again in float64: the saved float32 mean would not cancel exactly)
+    rstd = 1.0 / np.sqrt(((x64 - mean) ** 2).mean(axis=axes, keepdims=True) + eps)
+    xhat = (x64 - mean) * rstd
     dxhat = g64 * w if w is not None else g64
     # dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)), in the order PyTorch's CPU kernel computes it
     # (dx = rstd * dxhat + b * x + c), which gives its nan where a weight or gradient is infinite
-    x64, n = x.astype(np.float64), xhat[(0,) * len(batch_axes)].size
+    n = xhat[(0,) * len(batch_axes)].size
     ds, db_ = (dxhat * x64).sum(axis=axes, keepdims=True), dxhat.sum(axis=axes, keepdims=True)
     b = (db_ * mean - ds) * rstd ** 3 / n
     dx = rstd * dxhat + b * x64 + (-b * mean - db_ * rstd / n)
