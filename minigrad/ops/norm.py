@@ -72,10 +72,8 @@ class NativeLayerNorm(Op):
         x = input._data
         axes = tuple(range(x.ndim - len(normalized_shape), x.ndim))
         x64 = x.astype(np.float64)
-        mean = x64.mean(axis=axes, keepdims=True)
-        centred = x64 - mean
-        rstd = 1.0 / np.sqrt((centred * centred).mean(axis=axes, keepdims=True) + eps)
-        y = centred * rstd
+        mean, rstd = _mean_rstd(x64, axes, eps)
+        y = (x64 - mean) * rstd
         if has_weight:
             y = y * weight._data
         if has_bias:
@@ -83,7 +81,7 @@ class NativeLayerNorm(Op):
         mean_t, rstd_t = Tensor(mean.astype(x.dtype)), Tensor(rstd.astype(x.dtype))
         ctx.normalized_shape, ctx.axes, ctx.eps = tuple(normalized_shape), axes, eps
         ctx.save_for_backward(input, weight if has_weight else None, bias if has_bias else None, mean_t, rstd_t)
-        return Tensor(y.astype(x.dtype))
+        return Tensor(np.asarray(y, dtype=x.dtype, order="C"))  # (PyTorch: row-major, whatever the input's layout)
 
     @staticmethod
     def backward(ctx, grad):
@@ -117,17 +115,25 @@ class NativeLayerNormBackward(Op):
         return g_grad, x_grad, None, None, w_grad, None, None, None, None, None
 
 
+def _mean_rstd(x64, axes, eps):
+    """The mean and 1 / sqrt(biased variance + eps) over ``axes``; for a group without elements PyTorch's 0 and nan
+    (numpy's mean would warn of an empty slice)."""
+    n = int(np.prod([x64.shape[a] for a in axes]))
+    mean = x64.sum(axis=axes, keepdims=True) / max(n, 1)
+    var = ((x64 - mean) ** 2).sum(axis=axes, keepdims=True) / n if n else np.full(mean.shape, np.nan)
+    return mean, 1.0 / np.sqrt(var + eps)
+
+
 def _layer_norm_backward(g, x, w, eps, axes):
     """PyTorch's ``layer_norm_backward`` on arrays (float64 inside, the results in ``g``'s dtype)."""
     batch_axes = tuple(range(x.ndim - len(axes)))
     g64, x64 = g.astype(np.float64), x.astype(np.float64)
-    mean = x64.mean(axis=axes, keepdims=True)  # (again in float64: the saved float32 mean would not cancel exactly)
-    rstd = 1.0 / np.sqrt(((x64 - mean) ** 2).mean(axis=axes, keepdims=True) + eps)
+    mean, rstd = _mean_rstd(x64, axes, eps)  # (again in float64: the saved float32 mean would not cancel exactly)
     xhat = (x64 - mean) * rstd
     dxhat = g64 * w if w is not None else g64
     # dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)), in the order PyTorch's CPU kernel computes it
     # (dx = rstd * dxhat + b * x + c), which gives its nan where a weight or gradient is infinite
-    n = xhat[(0,) * len(batch_axes)].size
+    n = int(np.prod([x.shape[a] for a in axes]))
     ds, db_ = (dxhat * x64).sum(axis=axes, keepdims=True), dxhat.sum(axis=axes, keepdims=True)
     b = (db_ * mean - ds) * rstd ** 3 / n
     dx = rstd * dxhat + b * x64 + (-b * mean - db_ * rstd / n)
