@@ -254,6 +254,18 @@ class RNNBase(Module):
             return hx
         return hx.index_select(1, permutation)
 
+    def _run_layers(self, input, hx, batch_sizes, sorted_indices, unsorted_indices):
+        """Check the arguments and run the layers; a packed input (``batch_sizes``) gives a ``PackedSequence`` back
+        and the hidden state in the caller's order."""
+        self.check_forward_args(input, hx, batch_sizes)
+        if batch_sizes is not None:
+            output, hidden = packed_forward(self.mode, input, batch_sizes, hx, self._layer_params(),
+                                            self.num_layers, self.dropout, self.training, self.bidirectional)
+            return (PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices),
+                    self.permute_hidden(hidden, unsorted_indices))
+        return rnn_forward(self.mode, input, hx, self._layer_params(), self.num_layers, self.dropout,
+                           self.training, self.bidirectional, self.batch_first)
+
     def _zeros(self, input, max_batch_size, size):
         directions = 2 if self.bidirectional else 1
         return creation.zeros(self.num_layers * directions, max_batch_size, size, dtype=input.dtype)
@@ -283,15 +295,8 @@ class RNNBase(Module):
                 raise RuntimeError(f"For batched 3-D input, hx should also be 3-D but got {hx.dim()}-D tensor")
             max_batch_size = input.size(0) if self.batch_first else input.size(1)
             hx = self._zeros(input, max_batch_size, self.hidden_size) if hx is None else hx
-        self.check_forward_args(input, hx, batch_sizes)
-        if batch_sizes is not None:
-            output, hidden = packed_forward(self.mode, input, batch_sizes, hx, self._layer_params(),
-                                            self.num_layers, self.dropout, self.training, self.bidirectional)
-            return (PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices),
-                    self.permute_hidden(hidden, unsorted_indices))
-        output, hidden = rnn_forward(self.mode, input, hx, self._layer_params(), self.num_layers, self.dropout,
-                                     self.training, self.bidirectional, self.batch_first)
-        if not is_batched:
+        output, hidden = self._run_layers(input, hx, batch_sizes, sorted_indices, unsorted_indices)
+        if batch_sizes is None and not is_batched:
             output = output.squeeze(batch_dim)
             hidden = hidden.squeeze(1)
         return output, hidden
@@ -431,15 +436,8 @@ class LSTM(RNNBase):
                         raise RuntimeError(f"For unbatched 2-D input, hx and cx should also be 2-D but got "
                                            f"({dims[0]}-D, {dims[1]}-D) tensors")
                     hx = (hx[0].unsqueeze(1), hx[1].unsqueeze(1))
-        self.check_forward_args(input, hx, batch_sizes)
-        if batch_sizes is not None:
-            output, hidden = packed_forward(self.mode, input, batch_sizes, hx, self._layer_params(),
-                                            self.num_layers, self.dropout, self.training, self.bidirectional)
-            return (PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices),
-                    self.permute_hidden(hidden, unsorted_indices))
-        output, hidden = rnn_forward(self.mode, input, hx, self._layer_params(), self.num_layers, self.dropout,
-                                     self.training, self.bidirectional, self.batch_first)
-        if not is_batched:
+        output, hidden = self._run_layers(input, hx, batch_sizes, sorted_indices, unsorted_indices)
+        if batch_sizes is None and not is_batched:
             output = output.squeeze(batch_dim)
             hidden = (hidden[0].squeeze(1), hidden[1].squeeze(1))
         return output, hidden
