@@ -67,3 +67,37 @@ def test_the_saved_activations_are_not_kept(reentrant):
     assert sum(saved) == 0  # (without checkpoint: four 4 MB arrays)
     out.backward()
     assert np.allclose(big.grad.numpy(), 6 * np.cos(3 * np.exp(2.0)) * np.exp(2.0))
+
+
+def _outer_hooks_program(T, checkpoint_fn):
+    """A non-reentrant checkpoint inside outer saved-tensor hooks: its inputs go through them (what torch 2.13 logs)."""
+    log = []
+
+    def pack(t):
+        log.append(("pack", tuple(t.shape)))
+        return t
+
+    def unpack(t):
+        log.append(("unpack", tuple(t.shape)))
+        return t
+
+    x, w = T.ones(3, requires_grad=True), T.full((2,), 2.0)
+    with T.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = checkpoint_fn(lambda a, b: (a.tanh() * 2).sum() * b, x, w, use_reentrant=False)
+        log.append("forward done")
+        y.sum().backward()
+    return log, [round(v, 4) for v in x.grad.tolist()]
+
+
+OUTER_HOOKS = ([("pack", (3,)), ("pack", (2,)), "forward done", ("unpack", (3,)), ("unpack", (2,))],
+               [3.3598, 3.3598, 3.3598])
+
+
+def test_outer_saved_tensor_hooks_pack_the_checkpoints_inputs():
+    assert _outer_hooks_program(minigrad, checkpoint) == OUTER_HOOKS
+
+
+def test_outer_saved_tensor_hooks_pack_the_checkpoints_inputs_as_torch():
+    torch = pytest.importorskip("torch")
+    import torch.utils.checkpoint
+    assert _outer_hooks_program(torch, torch.utils.checkpoint.checkpoint) == OUTER_HOOKS

@@ -556,3 +556,55 @@ def test_alpha_must_be_a_number():
 
 def test_alpha_must_be_a_number_in_torch():
     assert alpha_program(_torch()) == _alpha_expected()
+
+
+# ---- 6. calling a node by hand ---------------------------------------------------------------------
+def node_call_program(T):
+    """``node(grad)`` runs one node's backward: a tensor for one edge, a tuple for several, () for a leaf's."""
+    x = T.ones(3, 1, requires_grad=True)
+    y = T.ones(1, 4, requires_grad=True)
+    z = x + y
+    out = {"add": outcome(lambda: [type(z.grad_fn(T.ones(3, 4))).__name__,
+                                   [list(g.shape) for g in z.grad_fn(T.ones(3, 4))]])}  # (not summed: the engine does)
+    e = x.exp()
+    out["exp"] = outcome(lambda: [type(e.grad_fn(T.ones(3, 1))).__name__, e.grad_fn(T.ones(3, 1)).requires_grad])
+    m = x * 2
+    out["mul_number"] = outcome(lambda: [type(m.grad_fn(T.ones(3, 1))).__name__, m.grad_fn(T.ones(3, 1))[1]])
+    out["accumulate"] = outcome(lambda: [m.grad_fn.next_functions[0][0](T.ones(3, 1)), _plain(x.grad)[0]])
+    a, _ = T.ones(2, requires_grad=True).split(1)
+    out["split_none"] = outcome(lambda: a.grad_fn(T.ones(1), None))
+    out["no_argument"] = outcome(lambda: z.grad_fn())
+    out["two_arguments"] = outcome(lambda: z.grad_fn(T.ones(3, 4), T.ones(3, 4)))
+
+    class Double(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, t):
+            return t * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    d = Double.apply(x)
+    out["custom"] = outcome(lambda: d.grad_fn(T.ones(3, 1)))
+    return out
+
+
+NODE_CALL = {
+    "add": ["tuple", [[3, 4], [3, 4]]],
+    "exp": ["Tensor", True],
+    "mul_number": ["tuple", None],
+    "accumulate": [[], [[1.0], [1.0], [1.0]]],
+    "split_none": [[1.0, 0.0], "float32"],
+    "no_argument": "TypeError: expected 1 arguments, got 0 instead",
+    "two_arguments": "TypeError: expected 1 arguments, got 2 instead",
+    "custom": "TypeError: 'DoubleBackward' object is not callable",
+}
+
+
+def test_calling_a_node_gives_a_tensor_or_a_tuple():
+    assert node_call_program(minigrad) == NODE_CALL
+
+
+def test_calling_a_node_is_torchs():
+    assert node_call_program(_torch()) == NODE_CALL

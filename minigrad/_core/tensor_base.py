@@ -74,7 +74,8 @@ class TensorBase:
     def __init__(self, data, requires_grad=False):
         """A tensor of ``data`` (a numpy array, kept as it is, or numbers), with its own version counter."""
         self._data = data if type(data) is np.ndarray and data.size else _as_array(data)
-        self._vc = new_counter()       # the version counter, shared with views: bumped by in-place ops
+        self._vc = [0] if not inference_state.enabled else InferenceCounter([0])  # the version counter (new_counter),
+        #                                shared with views: bumped by in-place ops
         self._grad_fn = None           # the node that made this tensor (None for a leaf): see grad_fn
         self._output_nr = 0            # which output of grad_fn this tensor is
         self._grad = None              # .grad

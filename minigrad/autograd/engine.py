@@ -174,7 +174,9 @@ class GraphTask:
         while ready:
             node = heapq.heappop(ready)[2]
             with self.mode() if trace else _set_already:
-                grads = self._received(node, buffers.pop(node))
+                grads = buffers.pop(node)
+                if node._tensor_pre_hooks or node._retained or node in self.capture:  # (one test for all three)
+                    grads = self._received(node, grads)
                 outs = self._call(node, grads) if node in to_run else ()  # (else only captured: a leaf for grad())
                 for (nxt, nr), g in zip(node.next_functions, outs):
                     if nxt in deps:  # (not None, nor a node this task does not run)

@@ -99,7 +99,15 @@ class Node:
         return meta[nr] if nr < len(meta) else (None, None)
 
     def __call__(self, *grad_outputs):
-        return self.apply(*grad_outputs)
+        """``node(grad)``: run this node's backward by hand (PyTorch: ``Node::operator()``; the engine calls ``apply``).
+        One gradient per edge: the tensor itself when there is one edge, else a tuple.  (The node of your own
+        Function cannot be called, as in PyTorch.)"""
+        if self._user_code:
+            raise TypeError(f"'{type(self).__name__}' object is not callable")
+        if len(grad_outputs) != self._num_inputs:
+            raise TypeError(f"expected {self._num_inputs} arguments, got {len(grad_outputs)} instead")
+        grads = self.apply(*grad_outputs)
+        return grads[0] if len(grads) == 1 else tuple(grads)
 
     @property
     def metadata(self):
@@ -165,16 +173,16 @@ class SavedTensor:
 
     def __init__(self, t, node, hooks=None):
         """Save ``t`` for ``node``'s backward: the tensor, or for one of ``node``'s own outputs only its numbers."""
-        self.tensor = self.data = self.output_nr = None
         if t is None:
-            self.undefined, self.vc = True, None
+            self.tensor = self.data = self.output_nr = self.vc = None
+            self.undefined = True
             return
         check_not_inference(t)
         self.vc, self.version = t._vc, t._vc[0]  # the counter itself (shared with the tensor) and its value now
-        if t.grad_fn is node:  # one of the node's own outputs: no reference back to it (no cycle)
-            self.data, self.output_nr = t._data, t._output_nr
+        if t._grad_fn is node:  # one of the node's own outputs: no reference back to it (no cycle)
+            self.tensor, self.data, self.output_nr = None, t._data, t._output_nr
         else:
-            self.tensor = t
+            self.tensor, self.data, self.output_nr = t, None, None
         if hooks is not None and t._wrapped_number is None:  # saved_tensors_hooks in force (not for a wrapped number)
             self._pack(hooks, t)
 
@@ -262,7 +270,9 @@ class SavedTensor:
                 f"instead. {ANOMALY_HINT if anomaly_mode.state.enabled else NO_ANOMALY_HINT}")
 
     def free(self):
-        self.tensor = self.data = self.vc = self.packed = self.grad_fn = self.leaf = None
+        self.tensor = self.data = self.vc = None
+        if self.hooks is not None:  # (what only a packed tensor keeps)
+            self.packed = self.grad_fn = self.leaf = None
 
     def __repr__(self):
         return f"<minigrad._C._autograd.SavedTensor object at {hex(id(self))}>"
@@ -333,10 +343,10 @@ class BackwardNode(Node):
                 raise RuntimeError("saved_tensors can only be accessed once when clear_saved_tensors_on_access=True "
                                    "is set on the autograd.Function. Either access saved_tensors only once, or set "
                                    "clear_saved_tensors_on_access=False.")
-            tensors = tuple(s.unpack(self) if s is not None else None for s in self._saved)
+            tensors = tuple([s.unpack(self) if s is not None else None for s in self._saved])
             self._saved, self._cleared = (), True
             return tensors
-        return tuple(s.unpack(self) if s is not None else None for s in self._saved)
+        return tuple([s.unpack(self) if s is not None else None for s in self._saved])
 
     @property
     def _raw_saved_tensors(self):
@@ -473,12 +483,17 @@ class BuiltinNode(BackwardNode):
         """The op's backward formula: one gradient per tensor input, in the order of ``next_functions``."""
         if self._released:  # a second backward through it without retain_graph
             self._check_not_freed()
-        if any(g is None for g in grad_outputs):  # some output got no gradient
+        if _some_missing(grad_outputs):  # some output got no gradient
             grad_outputs = self._fill_missing(grad_outputs)
             if grad_outputs is None:  # none at all: none out
                 return [None] * len(self.next_functions)
         grads = self._forward_cls.backward(self, *grad_outputs)
         return self._per_edge(grads if isinstance(grads, tuple) else (grads,))
+
+
+def _some_missing(grads):
+    """Is some gradient None? (One gradient, the usual case: one test.)"""
+    return grads[0] is None if len(grads) == 1 else any(g is None for g in grads)
 
 
 def _saved_properties(saved_names):
@@ -619,6 +634,22 @@ def _record(ctx, args, result):
     return result
 
 
+def record_plain(ctx, args, result):
+    """``_record`` for the common case, straight through: one new output, no ``mark_dirty`` or
+    ``mark_non_differentiable``, no anomaly mode, no saved-tensor hooks in force (the dispatcher checks:
+    ``ops/dispatch.py``, ``is_plain``).  The node it builds is the one ``_record`` builds."""
+    ctx._sequence_nr = next(_sequence)
+    ctx._is_tensor_input = tuple([isinstance(a, Tensor) for a in args])
+    ctx.next_functions = tuple([edge_of(a) if needs else (None, 0)
+                                for a, needs in zip(args, ctx.needs_input_grad) if isinstance(a, Tensor)])
+    result.grad_fn, result._requires_grad = ctx, True
+    ctx._output_meta = ((result._data.shape, result._data.dtype),)
+    if ctx.to_save:
+        ctx._saved = tuple([SavedTensor(t, ctx) if t is not None else None for t in ctx.to_save])
+        ctx.to_save = ()
+    return result
+
+
 def check_dirty_returned(ctx, result):
     """The inputs forward changed in place (``mark_dirty``) must come back as outputs."""
     returned = result if isinstance(result, tuple) else (result,)
@@ -700,7 +731,7 @@ class GradientEdge(NamedTuple):
 
 def edge_of(t):
     """The ``(node, input_nr)`` pair a consumer of tensor ``t`` stores in its ``next_functions``."""
-    node = t.grad_fn
+    node = t._grad_fn if t._base is None else t.grad_fn  # (a view's grad_fn may need renewing: Tensor.grad_fn)
     if node is not None:
         return (node, t._output_nr)
     if t._requires_grad:

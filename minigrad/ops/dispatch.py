@@ -12,13 +12,12 @@ around every op happens here, not in the ops:
   (``promotion.py``), the result laid out as PyTorch lays it out; a ZeroTensor operand goes to its own kernel
   (``zerotensor.py``), as PyTorch's ZeroTensor dispatch key sends it.
 """
-import contextlib
-
 import numpy as np
 
 from .. import _dtype
-from ..autograd import grad_mode, profiler
-from ..autograd.function import BuiltinNode, Function, _record, note_views_made_without_grad
+from ..autograd import anomaly_mode, grad_mode, profiler
+from ..autograd.function import (BuiltinNode, Function, _record, note_views_made_without_grad, record_plain,
+                                 saved_hooks)
 from .._core.tensor_base import TensorBase as Tensor
 from . import zerotensor
 from .promotion import operands, result
@@ -32,34 +31,33 @@ class Op(Function):
     def apply(cls, *args):
         """Run the op: its forward as a kernel, then its node into the graph when it is recorded."""
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
+        ctx.needs_input_grad = tuple([isinstance(a, Tensor) and (a._requires_grad if a._base is None else a.requires_grad)
+                                      for a in args])  # (a view asks its base: Tensor.requires_grad)
         with kernel_mode():
             result = cls.forward(ctx, *args)
         if not any(ctx.needs_input_grad):
             return result
-        if not grad_mode.is_grad_enabled():  # a view made in no_grad mode remembers it
+        if not grad_mode.state.enabled:  # a view made in no_grad mode remembers it
             note_views_made_without_grad(result, args)
             return result
+        if is_plain(ctx, args, result):  # the common case, built straight
+            return record_plain(ctx, args, result)
         return _record(ctx, args, result)
+
+
+def is_plain(ctx, args, result):
+    """Can ``record_plain`` record this call: one new output tensor, nothing marked dirty or non-differentiable,
+    neither anomaly mode nor saved-tensor hooks in force?"""
+    return (isinstance(result, Tensor) and result._grad_fn is None and not ctx._dirty and not ctx._non_differentiable
+            and not anomaly_mode.state.enabled and not saved_hooks.hooks and not any(result is a for a in args))
 
 
 profiler.register_op_class(Op)  # (a profile times every op)
 
 
-def kernel_mode():
-    """Inside an op's forward: no recording (its own steps are not the graph) and numpy quiet about inf and nan.
-    Set once: an op inside another op, or inside a backward, finds them set already."""
-    state = grad_mode.state
-    if state.quiet and not state.enabled:
-        return _set_already
-    return _KernelMode()
-
-
-_set_already = contextlib.nullcontext()
-
-
-class _KernelMode:
-    """Grad mode off and numpy's floating-point warnings off, both restored after."""
+class kernel_mode:
+    """Inside an op's forward: no recording (its own steps are not the graph) and numpy quiet about inf and nan,
+    both restored after.  Set once: an op inside another op, or inside a backward, finds numpy quiet already."""
 
     def __enter__(self):
         state = grad_mode.state

@@ -13,7 +13,7 @@ from .dispatch import Op
 from .._core.tensor_base import TensorBase as Tensor, cpp_type_name
 from ._out import write_out
 from ._util import _wrap_dim, is_expandable_to, sum_to, view_of
-from .promotion import result_type
+from .promotion import plainly_row_major, result_type
 from .._core.layout import cast, dense_strides, dims_fastest_first, like, with_strides
 
 
@@ -508,6 +508,8 @@ def index_result_strides(x, key, out):
     are not next to each other are moved to the front first (``transposeToFront``). None: another kind of key."""
     if out.ndim < 2:  # (one dim: a fresh result is contiguous in both)
         return None
+    if isinstance(key, np.ndarray) and key.dtype != bool and plainly_row_major(x) and plainly_row_major(key):
+        return None  # (the usual case, rows of a row-major x picked by a row-major index: row-major in both)
     keys = key if isinstance(key, tuple) else (key,)
     if not all(k is Ellipsis or isinstance(k, np.ndarray) or k == slice(None) for k in keys):
         return None

@@ -20,7 +20,7 @@ import warnings
 from .. import random as _random
 from ..autograd import engine, grad_mode, graph
 from ..autograd.engine import _is_checkpoint_valid
-from ..autograd.function import Function, SavedTensor
+from ..autograd.function import Function, SavedTensor, current_hooks
 from ..tensor import Tensor
 
 _DEBUG_TIP = """
@@ -138,7 +138,9 @@ class _Checkpoint:
 
     def __init__(self, function, args, kwargs, rng_state, metadata, early_stop, recompute_context):
         self.function, self.kwargs, self.rng_state = function, kwargs, rng_state
-        self.inputs = [SavedTensor(a, None) if isinstance(a, Tensor) else a for a in args]  # (version checked)
+        # the inputs are saved tensors (version checked), packed by the saved-tensor hooks in force outside the
+        # checkpoint (PyTorch saves them with its _NoopSaveInputs before it installs its own hooks)
+        self.inputs = [SavedTensor(a, None, current_hooks()) if isinstance(a, Tensor) else a for a in args]
         self.metadata_fn, self.early_stop, self.recompute_context = metadata, early_stop, recompute_context
         self.saved_metadata = []  # one per tensor the forward saved
         self.recomputed = {}      # graph task id -> {placeholder: the tensor the recomputation saved}
