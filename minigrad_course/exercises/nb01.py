@@ -185,8 +185,8 @@ def check_chain_names(chain_names):
         elif expected and got[:1] != expected[:1]:
             hint = "start with t.grad_fn itself (the node that made t), then follow next_functions."
         elif got == last:
-            hint = (f"here a node has two inputs that need gradients, and your walk took the last one; the rule "
-                    f"is the first entry of next_functions whose node is not None.")
+            hint = ("here a node has two inputs that need gradients, and your walk took the last one; the rule "
+                    "is the first entry of next_functions whose node is not None.")
         elif len(got) < len(expected):
             hint = ("your walk stopped before the leaf. Follow the first entry of next_functions whose node is not "
                     "None (in `constant + x` that is the second entry), until a node has none.")

@@ -162,7 +162,7 @@ def check_sum_until(sum_until):
             if got.numel() != 1:
                 hint = "the total is one number; add the elements up one at a time instead of returning several."
             elif min(values) < 0:
-                hint = (f"x has a negative element here, so the running total can fall again after it passed limit. "
+                hint = ("x has a negative element here, so the running total can fall again after it passed limit. "
                         "Stop at the first element that makes it larger than limit, whatever comes after.")
             elif used >= 2 and close(shown, partial[used - 2]):
                 hint = ("you stopped one element early: the element that makes the total larger than limit "
