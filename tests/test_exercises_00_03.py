@@ -31,7 +31,7 @@ def later_hints(report):
 
 
 ALL_CHECKS = [nb00.check_make_x_and_y, nb00.check_node_name, nb01.check_numerical_grad, nb01.check_sigmoid_grad,
-              nb01.check_tanh_grad, nb01.check_chain_names, nb01b.check_grow_grad, nb01b.check_sum_until,
+              nb01b.check_tanh_grad, nb01.check_chain_names, nb01b.check_grow_grad, nb01b.check_sum_until,
               nb02.check_diff_vjp, nb02.check_seed_for, nb02.check_sum_to, nb03.check_second_derivative, nb03.check_train,
               nb03b.check_td_loss, nb03b.check_evaluate]
 
@@ -295,26 +295,26 @@ def my_tanh_grad(a):
     return 1 - t * t
 
 
-def test_nb01_tanh_grad_reference_and_numpy():
-    assert_passed(nb01.check_tanh_grad(my_tanh_grad))
-    assert_passed(nb01.check_tanh_grad(lambda a: 1 - np.tanh(a.numpy()) ** 2))
+def test_nb01b_tanh_grad_reference_and_numpy():
+    assert_passed(nb01b.check_tanh_grad(my_tanh_grad))
+    assert_passed(nb01b.check_tanh_grad(lambda a: 1 - np.tanh(a.numpy()) ** 2))
 
 
-def test_nb01_tanh_grad_sigmoid_formula():
-    report = nb01.check_tanh_grad(lambda a: a.tanh() * (1 - a.tanh()))
+def test_nb01b_tanh_grad_sigmoid_formula():
+    report = nb01b.check_tanh_grad(lambda a: a.tanh() * (1 - a.tanh()))
     assert_failed(report, "wrong gradient", "sigmoid's formula")
     assert "quotient rule" not in report.text and "split it into two fractions" in later_hints(report)
 
 
-def test_nb01_tanh_grad_forgot_the_square():
-    assert_failed(nb01.check_tanh_grad(lambda a: 1 - a.tanh()), "where is the square")
+def test_nb01b_tanh_grad_forgot_the_square():
+    assert_failed(nb01b.check_tanh_grad(lambda a: 1 - a.tanh()), "where is the square")
 
 
-def test_nb01_tanh_grad_overflowing_formula():
+def test_nb01b_tanh_grad_overflowing_formula():
     def overflowing(a):
         e, f = a.exp(), (-a).exp()
         return 1 - ((e - f) / (e + f)) ** 2   # inf / inf at +-100
-    assert_failed(nb01.check_tanh_grad(overflowing), "linspace(-100, 100, 10)", "nan")
+    assert_failed(nb01b.check_tanh_grad(overflowing), "linspace(-100, 100, 10)", "nan")
 
 
 def test_nb01_claims_about_pytorch_in_the_text():
@@ -498,7 +498,7 @@ def test_nb00_nb01_nb01b_every_planted_mistake_gets_two_hint_tiers_and_no_soluti
     assert found >= 60
 
 
-@pytest.mark.parametrize("module, count", [("nb00", 1), ("nb01", 4), ("nb01b", 2)])
+@pytest.mark.parametrize("module, count", [("nb00", 1), ("nb01", 2), ("nb01b", 4)])
 def test_nb00_nb01_nb01b_prediction_questions_have_their_scaffold_and_are_named_in_the_text(module, count):
     """Each prediction cell starts with ``q_name = ...   # your prediction``, is followed by its graded check
     cell, and the text above it names ``q_name``."""
@@ -522,7 +522,8 @@ def test_nb00_nb01_nb01b_prediction_questions_have_their_scaffold_and_are_named_
 
 
 PREDICTIONS = [(nb00.check_q_grad, 7, 9), (nb01.check_q_slope, 1, 0), (nb01.check_q_relu, "b", "a"),
-               (nb01.check_q_twice, 1, 2), (nb01.check_q_clamp, "b", "a"), (nb01b.check_q_huber, -1, 1), (nb01b.check_q_nodes, 4, 5),
+               (nb01b.check_q_twice, 1, 2), (nb01b.check_q_clamp, "b", "a"), (nb01b.check_q_huber, -1, 1),
+               (nb01b.check_q_nodes, 4, 5),
                (nb02.check_q_grad, 30, 3), (nb02.check_q_shape, "B", "c")]
 
 

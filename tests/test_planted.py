@@ -15,7 +15,7 @@ CASES = [(name, i, w) for name, answers in WRONG.items() for i, w in enumerate(a
 
 
 def notebook_checks():
-    """Every check a notebook's cell calls, as ``"nb01.check_tanh_grad"``."""
+    """Every check a notebook's cell calls, as ``"nb01b.check_tanh_grad"``."""
     found = set()
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         for cell in json.loads(path.read_text())["cells"]:

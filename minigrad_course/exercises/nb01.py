@@ -1,14 +1,14 @@
-"""Checks for ``01_scalar_backward.ipynb``: a gradient by nudging, tanh's gradient by hand, and
-walking ``next_functions`` from an output down to its leaf.
+"""Checks for ``01_scalar_backward.ipynb``: a gradient by nudging, and walking ``next_functions``
+from an output down to its leaf.
 
 - ``check_numerical_grad(numerical_grad)``: ``numerical_grad(f, x, h)`` measures the gradient of a
   function of many inputs by central differences; compared with ``backward()`` on hidden functions.
-- ``check_tanh_grad(my_tanh_grad)``: ``my_tanh_grad(a)`` returns the gradient of ``tanh(a).sum()``
-  without calling backward (the student derives tanh's derivative); hidden inputs include the
-  notebook's ``linspace(-100, 100, 10)``. ``check_sigmoid_grad`` is the same check for sigmoid.
+- ``check_sigmoid_grad(my_sigmoid_grad)``: ``my_sigmoid_grad(a)`` returns the gradient of
+  ``sigmoid(a).sum()`` without calling backward; hidden inputs include ``linspace(-100, 100, 10)``
+  (notebook 01b's ``check_tanh_grad`` is the same check for tanh).
 - ``check_chain_names(chain_names)``: ``chain_names(t)`` lists the node names from ``t.grad_fn``
   to the leaf's AccumulateGrad, following the first entry of ``next_functions`` that is not None.
-- ``check_q_slope``, ``check_q_relu``, ``check_q_twice``: the notebook's prediction questions.
+- ``check_q_slope``, ``check_q_relu``: the notebook's prediction questions.
 """
 import numpy as np
 
@@ -185,8 +185,8 @@ def check_chain_names(chain_names):
         elif expected and got[:1] != expected[:1]:
             hint = "start with t.grad_fn itself (the node that made t), then follow next_functions."
         elif got == last:
-            hint = (f"here a node has two inputs that need gradients, and your walk took the last one; the rule "
-                    f"is the first entry of next_functions whose node is not None.")
+            hint = ("here a node has two inputs that need gradients, and your walk took the last one; the rule "
+                    "is the first entry of next_functions whose node is not None.")
         elif len(got) < len(expected):
             hint = ("your walk stopped before the leaf. Follow the first entry of next_functions whose node is not "
                     "None (in `constant + x` that is the second entry), until a node has none.")
@@ -313,67 +313,6 @@ def check_numerical_grad(numerical_grad):
                      "given, and x left as it was. That is also how gradcheck (notebook 04) tests a backward.")
 
 
-# ---- exercise: tanh's gradient by hand -----------------------------------------------------------
-TANH_TITLE = "gradient of tanh(a).sum() by hand"
-
-
-@reference
-def _tanh_backward(a):
-    leaf = a.detach().requires_grad_()
-    leaf.tanh().sum().backward()
-    return leaf.grad
-
-
-@exercise("my_tanh_grad")
-def check_tanh_grad(my_tanh_grad):
-    """Compare ``my_tanh_grad(a)`` with backward's gradient of ``tanh(a).sum()`` on hidden inputs."""
-    t = TANH_TITLE
-    inputs = _sigmoid_inputs()  # the same hidden inputs as sigmoid's: linspace(-100, 100, 10) among them
-    for text, a in inputs:
-        got, err = call(t, my_tanh_grad, Tensor(a._data.copy()), returns="the gradient, a tensor shaped like a")
-        if err is not None:
-            return explain(err, [
-                ("does not require grad", ["work the gradient out with a formula, not with backward(): the hidden "
-                                           "inputs do not require grad.",
-                                           "the task asks for the derivative written with tanh itself."]),
-                ("Can't call numpy() on Tensor that requires grad", ["use a.detach().numpy().",
-                                                                     "or stay with minigrad's operations on a."]),
-            ], example="minigrad.linspace(-100, 100, 10)")
-        got = _as_tensor(got)
-        expected = _tanh_backward(a)
-        where = f" for a = {text or repr(a)}"
-        tanh = np.tanh(a._data.astype(np.float64))
-        tiers = ["check your formula at a = 0, where tanh is steepest: nudge it, (tanh(h) - tanh(-h)) / (2h) "
-                 "is about 1.",
-                 "write tanh(a) = (e^a - e^-a) / (e^a + e^-a), differentiate with the quotient rule and simplify: "
-                 "the result can be written with t = tanh(a) alone, as sigmoid's was with s.",
-                 "with E = e^a and F = e^-a the quotient rule gives ((E + F)**2 - (E - F)**2) / (E + F)**2: split "
-                 "it into two fractions and write each with t."]
-        if isinstance(got, Tensor) and tuple(got.shape) == tuple(expected.shape):
-            g = got._data.astype(np.float64)
-            if np.isnan(g).any():
-                tiers = ["your formula gives nan where exp overflows (exp(100) is inf in float32, and inf / inf "
-                         "is nan). Write the derivative with t = tanh(a), which stays between -1 and 1."] + tiers[1:]
-            elif np.allclose(g, tanh, atol=1e-5):
-                tiers = ["that is tanh(a) itself, not its slope."] + tiers
-            elif np.allclose(g, tanh * (1 - tanh), atol=1e-5):
-                tiers = ["that is sigmoid's formula s (1 - s) with tanh in it; tanh has its own derivative."] + tiers[1:]
-            elif np.allclose(g, 1 - tanh, atol=1e-5) or np.allclose(g, (1 - tanh) ** 2, atol=1e-5):
-                tiers = ["close: where is the square? Compare your formula with a nudged slope at a = 1."] + tiers[1:]
-            elif not g.any():
-                tiers = ["0 is tanh's slope only where it is flat, far from 0 (as at most points of linspace(-100, "
-                         "100, 10)); near 0 tanh is steep."] + tiers
-        elif isinstance(got, Tensor) and got.numel() == 1 and expected.numel() != 1:
-            tiers = ["the gradient has one number per element of a (the same shape as a), not a single total.",
-                     "apply the formula to every element: minigrad's operations and numpy's work element by "
-                     "element, so do not add anything up."]
-        bad = check_tensor(t, got, expected, "gradient", where, hint=tiers, atol=1e-6, rtol=1e-4)
-        if bad is not None:
-            return bad
-    return passed(t, f"correct on {len(inputs)} hidden inputs, including linspace(-100, 100, 10), where tanh is "
-                     "flat and its gradient is 0.")
-
-
 # ---- prediction questions -------------------------------------------------------------------------
 # the fingerprints come from `python -m minigrad_course.exercises digest QUESTION ANSWER`
 check_q_slope = prediction(
@@ -394,25 +333,3 @@ check_q_relu = prediction(
            "relu(x) = x for x > 0 and 0 for x < 0: what is the slope of each piece? The sum passes 1 to every "
            "element."],
     why="relu's slope is 1 where it lets the value through and 0 where it clips it.")
-
-check_q_clamp = prediction(
-    "nb01-q-clamp", "q_clamp",
-    "relu(0) and clamp(0, min=0) are both 0; relu's gradient at 0 is 0. What is clamp(x, min=0)'s gradient at "
-    "x = 0?",
-    "9e885bfc14415910",
-    options={"a": "0, as relu's", "b": "1", "c": "0.5, halfway between the two slopes", "d": "nan"},
-    hints=["autograd does not look at the graph of the function: each op's backward has its own test for where "
-           "the gradient passes. Look at what clamp(x, min=0) does to x = 0: does it change it?",
-           "relu's backward lets the gradient through where x > 0; clamp's lets it through where the value was "
-           "not clamped, x >= min. Which of the two tests does x = 0 pass?"],
-    why="clamp's backward passes the gradient where x >= min, so at the boundary the slope is 1, where relu's "
-        "(x > 0) gives 0. The same function, two conventions; PyTorch has the same two.")
-
-check_q_twice = prediction(
-    "nb01-q-twice", "q_twice",
-    "e = (sigmoid(a) + relu(a)).sum(): after e.backward(), what is a.grad at a = 100? (a number)",
-    "63c52908cd65d972",
-    hints=["two paths lead from e to a; the gradient of each path is added.",
-           "take the paths one at a time: section 7 worked out sigmoid's slope at a = 100 in float32, and section 6 "
-           "relu's slope for a positive a."],
-    why="0 from sigmoid's path plus 1 from relu's path.")

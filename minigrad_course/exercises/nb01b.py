@@ -5,13 +5,18 @@
 - ``check_sum_until(sum_until)``: ``sum_until(x, limit)`` adds the elements of ``x`` in order until
   the running total is larger than ``limit``, and keeps the graph; the total and ``x.grad`` are
   compared with what they should be, on hidden inputs.
-- ``check_q_huber``, ``check_q_nodes``: the notebook's prediction questions.
+- ``check_tanh_grad(my_tanh_grad)``: ``my_tanh_grad(a)`` returns the gradient of ``tanh(a).sum()``
+  without calling backward (the student derives tanh's derivative, the node the recurrent loop
+  repeats); hidden inputs include ``linspace(-100, 100, 10)``.
+- ``check_q_huber``, ``check_q_nodes``, ``check_q_twice``, ``check_q_clamp``: the notebook's prediction
+  questions.
 """
 import numpy as np
 
 from minigrad.tensor import Tensor
 from ._check import call, check_tensor, close, exercise, failed, passed, prediction, reference, rng
 from .nb00 import explain
+from .nb01 import _as_tensor, _sigmoid_inputs
 
 
 # ---- exercise 1 ---------------------------------------------------------------------------------
@@ -157,7 +162,7 @@ def check_sum_until(sum_until):
             if got.numel() != 1:
                 hint = "the total is one number; add the elements up one at a time instead of returning several."
             elif min(values) < 0:
-                hint = (f"x has a negative element here, so the running total can fall again after it passed limit. "
+                hint = ("x has a negative element here, so the running total can fall again after it passed limit. "
                         "Stop at the first element that makes it larger than limit, whatever comes after.")
             elif used >= 2 and close(shown, partial[used - 2]):
                 hint = ("you stopped one element early: the element that makes the total larger than limit "
@@ -186,6 +191,67 @@ def check_sum_until(sum_until):
                      "that were added and 0 after the stop.")
 
 
+# ---- exercise: tanh's gradient by hand -----------------------------------------------------------
+TANH_TITLE = "gradient of tanh(a).sum() by hand"
+
+
+@reference
+def _tanh_backward(a):
+    leaf = a.detach().requires_grad_()
+    leaf.tanh().sum().backward()
+    return leaf.grad
+
+
+@exercise("my_tanh_grad")
+def check_tanh_grad(my_tanh_grad):
+    """Compare ``my_tanh_grad(a)`` with backward's gradient of ``tanh(a).sum()`` on hidden inputs."""
+    t = TANH_TITLE
+    inputs = _sigmoid_inputs()  # the same hidden inputs as sigmoid's: linspace(-100, 100, 10) among them
+    for text, a in inputs:
+        got, err = call(t, my_tanh_grad, Tensor(a._data.copy()), returns="the gradient, a tensor shaped like a")
+        if err is not None:
+            return explain(err, [
+                ("does not require grad", ["work the gradient out with a formula, not with backward(): the hidden "
+                                           "inputs do not require grad.",
+                                           "the task asks for the derivative written with tanh itself."]),
+                ("Can't call numpy() on Tensor that requires grad", ["use a.detach().numpy().",
+                                                                     "or stay with minigrad's operations on a."]),
+            ], example="minigrad.linspace(-100, 100, 10)")
+        got = _as_tensor(got)
+        expected = _tanh_backward(a)
+        where = f" for a = {text or repr(a)}"
+        tanh = np.tanh(a._data.astype(np.float64))
+        tiers = ["check your formula at a = 0, where tanh is steepest: nudge it, (tanh(h) - tanh(-h)) / (2h) "
+                 "is about 1.",
+                 "write tanh(a) = (e^a - e^-a) / (e^a + e^-a), differentiate with the quotient rule and simplify: "
+                 "the result can be written with t = tanh(a) alone, as sigmoid's was with s.",
+                 "with E = e^a and F = e^-a the quotient rule gives ((E + F)**2 - (E - F)**2) / (E + F)**2: split "
+                 "it into two fractions and write each with t."]
+        if isinstance(got, Tensor) and tuple(got.shape) == tuple(expected.shape):
+            g = got._data.astype(np.float64)
+            if np.isnan(g).any():
+                tiers = ["your formula gives nan where exp overflows (exp(100) is inf in float32, and inf / inf "
+                         "is nan). Write the derivative with t = tanh(a), which stays between -1 and 1."] + tiers[1:]
+            elif np.allclose(g, tanh, atol=1e-5):
+                tiers = ["that is tanh(a) itself, not its slope."] + tiers
+            elif np.allclose(g, tanh * (1 - tanh), atol=1e-5):
+                tiers = ["that is sigmoid's formula s (1 - s) with tanh in it; tanh has its own derivative."] + tiers[1:]
+            elif np.allclose(g, 1 - tanh, atol=1e-5) or np.allclose(g, (1 - tanh) ** 2, atol=1e-5):
+                tiers = ["close: where is the square? Compare your formula with a nudged slope at a = 1."] + tiers[1:]
+            elif not g.any():
+                tiers = ["0 is tanh's slope only where it is flat, far from 0 (as at most points of linspace(-100, "
+                         "100, 10)); near 0 tanh is steep."] + tiers
+        elif isinstance(got, Tensor) and got.numel() == 1 and expected.numel() != 1:
+            tiers = ["the gradient has one number per element of a (the same shape as a), not a single total.",
+                     "apply the formula to every element: minigrad's operations and numpy's work element by "
+                     "element, so do not add anything up."]
+        bad = check_tensor(t, got, expected, "gradient", where, hint=tiers, atol=1e-6, rtol=1e-4)
+        if bad is not None:
+            return bad
+    return passed(t, f"correct on {len(inputs)} hidden inputs, including linspace(-100, 100, 10), where tanh is "
+                     "flat and its gradient is 0.")
+
+
 # ---- prediction questions -------------------------------------------------------------------------
 # the fingerprints come from `python -m minigrad_course.exercises digest QUESTION ANSWER`
 check_q_huber = prediction(
@@ -203,3 +269,25 @@ check_q_nodes = prediction(
     hints=["write the values down: 0.7, then 1.4, ... and stop when one is not below 10.",
            "one node per run of the loop body `y = y * 2`."],
     why="0.7 -> 1.4 -> 2.8 -> 5.6 -> 11.2: four doublings, four nodes.")
+
+check_q_twice = prediction(
+    "nb01b-q-twice", "q_twice",
+    "e = (sigmoid(a) + relu(a)).sum(): after e.backward(), what is a.grad at a = 100? (a number)",
+    "16930332c144dfa3",
+    hints=["two paths lead from e to a; the gradient of each path is added.",
+           "take the paths one at a time: notebook 01 worked out sigmoid's slope at a = 100 in float32 (its section 7) "
+           "and relu's slope for a positive a (its section 6)."],
+    why="0 from sigmoid's path plus 1 from relu's path.")
+
+check_q_clamp = prediction(
+    "nb01b-q-clamp", "q_clamp",
+    "relu(0) and clamp(0, min=0) are both 0; relu's gradient at 0 is 0. What is clamp(x, min=0)'s gradient at "
+    "x = 0?",
+    "db1359cb606e2880",
+    options={"a": "0, as relu's", "b": "1", "c": "0.5, halfway between the two slopes", "d": "nan"},
+    hints=["autograd does not look at the graph of the function: each op's backward has its own test for where "
+           "the gradient passes. Look at what clamp(x, min=0) does to x = 0: does it change it?",
+           "relu's backward lets the gradient through where x > 0; clamp's lets it through where the value was "
+           "not clamped, x >= min. Which of the two tests does x = 0 pass?"],
+    why="clamp's backward passes the gradient where x >= min, so at the boundary the slope is 1, where relu's "
+        "(x > 0) gives 0. The same function, two conventions; PyTorch has the same two.")

@@ -128,4 +128,67 @@ WRONG = {
               "your loop went past the last element",
               "no stop at the end of x: IndexError when the total never passes the limit"),
     ],
+    "nb01b.check_q_twice": [
+        Wrong("fitted", "q_twice = 0",
+              "the gradient of each path is added",
+              "a.grad at 100 in notebook 01's sigmoid section (sigmoid's path alone), relu's path left out"),
+        Wrong("common", "q_twice = 2",
+              "the gradient of each path is added",
+              "sigmoid's value at 100 (1) taken for its slope, plus relu's 1"),
+        Wrong("other", "q_twice = 101",
+              "is not it",
+              "the values sigmoid(100) + relu(100), not the slopes"),
+    ],
+    "nb01b.check_tanh_grad": [
+        Wrong("fitted",
+              "import minigrad\n"
+              "def my_tanh_grad(a):\n"
+              "    return minigrad.zeros_like(a)\n",
+              "0 is tanh's slope only where it is flat",
+              "zeros: right in float32 on the notebook's linspace(-100, 100, 10), where tanh is flat"),
+        Wrong("fitted",
+              "def my_tanh_grad(a):\n"
+              "    return (-a * a).exp()\n",
+              "check your formula at a = 0",
+              "a bell curve: 1 at 0 and 0 far away, as tanh's slope, but not it in between"),
+        Wrong("common",
+              "def my_tanh_grad(a):\n"
+              "    t = a.tanh()\n"
+              "    return t * (1 - t)\n",
+              "sigmoid's formula",
+              "sigmoid's s (1 - s), with tanh in it"),
+        Wrong("common",
+              "def my_tanh_grad(a):\n"
+              "    return 1 - a.tanh()\n",
+              "where is the square",
+              "1 - t: the square forgotten"),
+        Wrong("common",
+              "def my_tanh_grad(a):\n"
+              "    e, f = a.exp(), (-a).exp()\n"
+              "    return 1 - ((e - f) / (e + f)) ** 2\n",
+              "nan",
+              "tanh computed from exp: inf / inf at +-100"),
+        Wrong("common",
+              "def my_tanh_grad(a):\n"
+              "    return a.tanh()\n",
+              "that is tanh(a) itself",
+              "tanh, not its slope"),
+        Wrong("other",
+              "def my_tanh_grad(a):\n"
+              "    t = a.tanh()\n"
+              "    return (1 - t * t).sum()\n",
+              "one number per element",
+              "the gradient summed to one number"),
+    ],
+    "nb01b.check_q_clamp": [
+        Wrong("fitted", "q_clamp = 'a'",
+              "is not it",
+              "relu's convention taken for clamp's, since the two have the same values"),
+        Wrong("common", "q_clamp = 'c'",
+              "is not it",
+              "the average of the two one-sided slopes, the split max() makes for ties"),
+        Wrong("other", "q_clamp = 'd'",
+              "is not it",
+              "as if no number could be returned where there is no derivative"),
+    ],
 }
