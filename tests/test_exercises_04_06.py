@@ -1272,3 +1272,48 @@ def test_prediction_questions_of_05_06(check, right, wrong):
     assert check(right), check(right).text
     report = check(wrong)
     hinted(report, "is not it", "Hint:")
+
+
+# ---- 06, exercise 3: saved tensors on a "disk" ---------------------------------------------------
+def disk_hooks(pack_body=None, unpack_body=None):
+    """pack_to_disk and unpack_from_disk as the notebook's cell defines them (one namespace, its own disk)."""
+    code = ("import minigrad\n\ndisk = {}\n\n\ndef pack_to_disk(tensor):\n"
+            + (pack_body or "    key = len(disk)\n    disk[key] = tensor.detach().numpy().copy()\n    return key\n")
+            + "\n\ndef unpack_from_disk(key):\n" + (unpack_body or "    return minigrad.from_numpy(disk[key])\n"))
+    namespace = {}
+    exec(code, namespace)
+    return namespace["pack_to_disk"]
+
+
+def test_disk_hooks_reference_passes():
+    report = nb06.check_disk_hooks(disk_hooks())
+    assert report and report.text.startswith("PASSED"), report.text
+
+
+def test_disk_hooks_a_clone_on_the_disk_passes_too():
+    pack = "    key = f'tensor {len(disk)}'\n    disk[key] = tensor.detach().clone()\n    return key\n"
+    assert nb06.check_disk_hooks(disk_hooks(pack, "    return disk[key]\n"))
+
+
+def test_disk_hooks_not_written_yet():
+    report = nb06.check_disk_hooks(disk_hooks("    raise NotImplementedError()\n", "    raise NotImplementedError()\n"))
+    failed(report, "not written yet")
+
+
+@pytest.mark.parametrize("pack,unpack,says", [
+    ("    disk['saved'] = tensor.detach().numpy().copy()\n    return 'saved'\n", None,
+     "every packed tensor needs its own key"),
+    ("    disk[len(disk)] = tensor.detach().numpy().copy()\n    return tensor\n", None,
+     "pack_to_disk returned a tensor"),
+    (None, "    return disk[key]\n", "returned ndarray, not a tensor"),
+    (None, "    return minigrad.tensor(disk[key].tolist())\n", "gave back a minigrad.float32 tensor"),
+    (None, "    return minigrad.from_numpy(disk[0])\n", "wrong gradient for leaf"),
+])
+def test_disk_hooks_mistakes(pack, unpack, says):
+    hinted(nb06.check_disk_hooks(disk_hooks(pack, unpack)), says)
+
+
+def test_disk_hooks_without_unpack():
+    namespace = {}
+    exec("disk = {}\n\ndef pack_to_disk(tensor):\n    return 0\n", namespace)
+    failed(nb06.check_disk_hooks(namespace["pack_to_disk"]), "`unpack_from_disk` is not defined")

@@ -1,4 +1,5 @@
-"""Checks for notebook 06 (the engine): an execution order by hand, and a tiny ``backward()``.
+"""Checks for notebook 06 (the engine): an execution order by hand, a tiny ``backward()``, and saved-tensor
+hooks that keep saved tensors on a "disk" (a dict).
 
 Both run on hidden graphs: a few of scalar operations written out (a chain, a diamond, a value
 reaching the loss along two paths of different lengths, a leaf used twice in one node), a few
@@ -6,8 +7,6 @@ random ones, and one of vectors summed into the loss, like section 1's.  Feedbac
 program, so you can draw it on paper.  Every failure gives hint tiers: the idea first, then where to
 look, then a partial step; never a line of the notebook's solution.
 """
-import heapq
-
 import numpy as np
 
 from minigrad.autograd import AccumulateGrad, GraphTask, Node, engine, grad_mode
@@ -434,3 +433,109 @@ check_q_next_node = _check.prediction(
            "Two nodes are ready; among ready nodes, the one created last runs first."],
     why="ExpBackward0 and n4 are both ready; t = h * 3 was created after e = h.exp(), so n4 runs first. "
         "n5 must wait for both.")
+
+
+# ---------------------------------------------------------------------------- exercise 3: saved tensors on a "disk"
+_DISK_TIERS = {
+    "key": ["pack runs once for every tensor an op saves, and the node keeps only what pack returns. To move the "
+            "tensor out of the graph, store its numbers in `disk` and return something small that finds them again.",
+            "a new key for every call: a counter, or how many entries `disk` holds already. A key that is the same "
+            "for two tensors makes the second overwrite the first."],
+    "tensor": ["unpack must give backward a tensor again, with the numbers and the dtype that were packed.",
+               "read the numbers stored under the key and make a tensor of them: minigrad.from_numpy, or "
+               "minigrad.tensor of the array (not of a list: that would change a float64 array to float32)."],
+}
+
+
+def _disk_programs():
+    """Small hidden programs: (what, a function that builds the loss from fresh leaves, the leaves)."""
+    r = _check.rng(606)
+    x = r.uniform(-1.0, 1.0, 4)
+    a, w = r.uniform(-1.0, 1.0, (3, 4)), r.uniform(-1.0, 1.0, (4, 2))
+    return [
+        ("exp saves its output, * saves both inputs: (x.exp() * x).sum()",
+         lambda t: (t[0].exp() * t[0]).sum(), [x]),
+        ("x saved twice: (x * x).tanh().sum()", lambda t: (t[0] * t[0]).tanh().sum(), [x[::-1].copy()]),
+        ("a matrix product and a relu, in float64: a.mm(w).relu().sum()",
+         lambda t: t[0].mm(t[1]).relu().sum(), [a, w]),
+    ]
+
+
+class _DiskProblem(RuntimeError):
+    """Stops backward at the first wrong thing the hooks did (the check reports it)."""
+
+
+@_check.exercise("pack_to_disk")
+def check_disk_hooks(pack_to_disk):
+    """Exercise 3: ``pack_to_disk`` stores each saved tensor's numbers in the dict ``disk`` and returns a key;
+    ``unpack_from_disk(key)`` gives the tensor back; backward under these hooks gives the usual gradients."""
+    from minigrad.autograd.graph import saved_tensors_hooks
+    title = "pack_to_disk / unpack_from_disk"
+    space = getattr(pack_to_disk, "__globals__", {})
+    unpack_from_disk, disk = space.get("unpack_from_disk"), space.get("disk")
+    if not callable(unpack_from_disk):
+        return _check.failed(title, "`unpack_from_disk` is not defined: write it in the exercise cell, beside "
+                                    "pack_to_disk, and run the cell", hint=_DISK_TIERS["tensor"])
+    if not isinstance(disk, dict):
+        return _check.failed(title, "`disk` should be the dict that the exercise cell makes (disk = {})",
+                             hint=["keep the line that makes disk, an empty dict, at the top of the cell.",
+                                   "pack stores into that dict and unpack reads from it."])
+    for what, build, values in _disk_programs():
+        dtype = np.float64 if "float64" in what else np.float32
+        program = f" for the hidden program {what}"
+        leaves = [Tensor(v.astype(dtype), requires_grad=True) for v in values]
+        expected_leaves = [Tensor(v.astype(dtype), requires_grad=True) for v in values]
+        build(expected_leaves).backward()
+        packed, problem = [], []   # the tensors pack got, with what it returned; the first wrong thing seen
+
+        def pack(t):
+            key = pack_to_disk(t)
+            packed.append(key)
+            if isinstance(key, Tensor) and not problem:
+                problem.append(("pack_to_disk returned a tensor, so the node still keeps the tensor in memory",
+                                "key"))
+            return key
+
+        def unpack(key):
+            value = unpack_from_disk(key)
+            if not isinstance(value, Tensor):
+                problem.append((f"unpack_from_disk returned {type(value).__name__}, not a tensor", "tensor"))
+            elif value.dtype != expected_dtype[0] and not problem:
+                problem.append((f"unpack_from_disk gave back a {value.dtype} tensor for a tensor packed as "
+                                f"{expected_dtype[0]}", "tensor"))
+            if problem:
+                raise _DiskProblem(problem[0][0])
+            return value
+
+        def run():
+            with saved_tensors_hooks(pack, unpack):
+                loss = build(leaves)
+            entries = len(disk)
+            loss.backward()
+            return entries
+
+        expected_dtype = [leaves[0].dtype]
+        before = len(disk)
+        entries, err = _check.call(title, run)
+        if problem:
+            return _check.failed(title, problem[0][0] + program, hint=_DISK_TIERS[problem[0][1]])
+        if err is not None:
+            if "not written yet" in err.text:
+                return err
+            return _hinted(err, "pack_to_disk(tensor) returns a key, and unpack_from_disk(key) the tensor stored "
+                                "under that key.", *_DISK_TIERS["key"][1:])
+        if entries - before < len(packed):
+            return _check.failed(title, f"{len(packed)} tensors were packed, but disk holds {entries - before} new "
+                                        f"{'entry' if entries - before == 1 else 'entries'}: every packed tensor "
+                                        f"needs its own key" + program,
+                                 hint=_DISK_TIERS["key"])
+        for i, (leaf, ref) in enumerate(zip(leaves, expected_leaves)):
+            if leaf._grad is None or not _check.close(leaf._grad, ref._grad, atol=1e-12, rtol=1e-6):
+                got = None if leaf._grad is None else leaf._grad.detach()
+                return _check.failed(title, f"wrong gradient for leaf {i} under your hooks" + program,
+                                     expected=ref._grad.detach(), got=got,
+                                     hint=["the numbers unpack gives back must be the very numbers pack got "
+                                           "for that key.", *_DISK_TIERS["key"]])
+    return _check.passed(title, f"every saved tensor of the {len(_disk_programs())} hidden programs went to disk "
+                                f"under its own key, and came back with its numbers and dtype: the gradients are "
+                                f"those of a backward without hooks.")

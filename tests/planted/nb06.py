@@ -56,6 +56,22 @@ SEND = '''    waiting = {loss.grad_fn: minigrad.ones_like(loss)}
     return leaf_grads
 '''
 
+# exercise 3, written right but for the marked lines
+DISK = '''import minigrad
+
+disk = {}
+
+
+def pack_to_disk(tensor):
+    key = len(disk)
+    disk[key] = tensor.detach().numpy().copy()
+    return key
+
+
+def unpack_from_disk(key):
+    return minigrad.from_numpy(disk[key])
+'''
+
 WRONG = {
     "nb06.check_execution_order": [
         Wrong("fitted", order('''    result, seen, i = [root], {root}, 0     # breadth-first: right on section 1's graph
@@ -162,5 +178,16 @@ WRONG = {
               "the first entry of AddBackward0's next_functions; but the heap takes the node created last"),
         Wrong("common", 'q_next_node = "c"\n', "is not it",
               "h's node, as a depth-first walk would go; but it waits for two gradients"),
+    ],
+    "nb06.check_disk_hooks": [
+        Wrong("fitted", DISK.replace("minigrad.from_numpy(disk[key])", "minigrad.tensor(disk[key].tolist())"),
+              "gave back a minigrad.float32 tensor for a tensor packed as minigrad.float64",
+              "through a Python list: right for the notebook's float32 example, float32 for a float64 tensor"),
+        Wrong("common", DISK.replace("    key = len(disk)\n", "    key = \"saved\"            # one key for all\n"),
+              "every packed tensor needs its own key", "one key for every tensor: each pack overwrites the last"),
+        Wrong("common", DISK.replace("minigrad.from_numpy(disk[key])", "disk[key]"),
+              "returned ndarray, not a tensor", "unpack returns the numpy array, not a tensor"),
+        Wrong("common", DISK.replace("    return key\n", "    return tensor\n"),
+              "pack_to_disk returned a tensor", "stores a copy, but returns the tensor: the node still keeps it"),
     ],
 }
