@@ -354,8 +354,8 @@ def check_my_backward(my_backward):
                                "the engine's own.")
             if "_EngineUsed" in err.text:
                 err.text = err.text.replace("_EngineUsed", "RuntimeError")
-                return _hinted(err, "call each node yourself: node(grad) returns one gradient per entry of "
-                                    "node.next_functions.",
+                return _hinted(err, "call each node yourself: node(grad) returns what goes along "
+                                    "node.next_functions (one edge: the gradient itself; several: a tuple).",
                                "the exercise's bullet points are the steps: seed the root, then go through order.")
             if "converted to Scalar" in err.text or "converted to Python scalars" in err.text:
                 return _hinted(err, "gradients are tensors shaped like the values they belong to: in this graph "

@@ -49,7 +49,10 @@ SEND = '''    waiting = {loss.grad_fn: minigrad.ones_like(loss)}
             if isinstance(node, AccumulateGrad):
                 leaf_grads[node.variable] = grad
                 continue
-            for (nxt, _), g in zip(node.next_functions, node(grad)):
+            grads = node(grad)
+            if not isinstance(grads, tuple):  # one edge: the gradient itself
+                grads = (grads,)
+            for (nxt, _), g in zip(node.next_functions, grads):
                 if nxt is None or g is None:
                     continue
                 waiting[nxt] = waiting[nxt] + g if nxt in waiting else g
@@ -152,7 +155,8 @@ WRONG = {
         if isinstance(node, AccumulateGrad):
             leaf_grads[node.variable] = grad
             return
-        for (nxt, _), g in zip(node.next_functions, node(grad)):
+        grads = node(grad)
+        for (nxt, _), g in zip(node.next_functions, grads if isinstance(grads, tuple) else (grads,)):
             if nxt is not None:
                 visit(nxt, g)
 
