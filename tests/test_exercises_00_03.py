@@ -1271,3 +1271,15 @@ def test_nb03_claim_pytorch_may_keep_the_first_gradient_where_minigrad_copies():
         first = x.grad
         (x * x).backward()
         assert x.grad is first and first.item() == 8.0
+
+
+def test_nb02_the_notebooks_f_and_point_are_the_recorded_ones():
+    """Notebook 02 defines f, x0 and u in its cell; the PyTorch record is of nb02.example_f at EXAMPLE_X, EXAMPLE_U."""
+    import inspect
+    import json
+    import pathlib
+    cells = json.loads((pathlib.Path(__file__).resolve().parents[1] / "notebooks" / "02_non_scalar_error.ipynb")
+                       .read_text())["cells"]
+    source = "".join(next(c for c in cells if c.get("id") == "nb02-fwd-03")["source"])
+    body = inspect.getsource(nb02.example_f).strip().splitlines()[-1].strip()
+    assert body in source and f"x0, u = {nb02.EXAMPLE_X}, {nb02.EXAMPLE_U}" in source
