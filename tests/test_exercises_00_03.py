@@ -32,7 +32,8 @@ def later_hints(report):
 
 ALL_CHECKS = [nb00.check_make_x_and_y, nb00.check_node_name, nb01.check_numerical_grad, nb01.check_sigmoid_grad,
               nb01b.check_tanh_grad, nb01.check_chain_names, nb01b.check_grow_grad, nb01b.check_sum_until,
-              nb02.check_diff_vjp, nb02.check_seed_for, nb02.check_sum_to, nb03.check_second_derivative, nb03.check_train,
+              nb02.check_diff_vjp, nb02.check_seed_for, nb02.check_sum_to, nb02.check_dual, nb03.check_second_derivative,
+              nb03.check_train,
               nb03b.check_td_loss, nb03b.check_evaluate]
 
 
@@ -679,6 +680,101 @@ def test_nb02_sum_to_two_dims_assumed():
     assert_failed(report, "shape = ()", "your code raised IndexError", "0 to 3 dims")
 
 
+class Dual:
+    """The notebook's dual number, solved; ``rule`` swaps in a wrong tangent for one op."""
+
+    def __init__(self, value, tangent, rule=None):
+        self.value, self.tangent, self.rule = value, tangent, rule or {}
+
+    def _new(self, value, tangent):
+        return Dual(value, tangent, self.rule)
+
+    def _lift(self, other):
+        return other if isinstance(other, Dual) else Dual(other, 0.0, self.rule)
+
+    def __add__(self, other):
+        other = self._lift(other)
+        return self._new(self.value + other.value, self.tangent + other.tangent)
+
+    def __mul__(self, other):
+        o = self._lift(other)
+        mul = self.rule.get("mul", lambda a, da, b, db: da * b + a * db)
+        return self._new(self.value * o.value, mul(self.value, self.tangent, o.value, o.tangent))
+
+    __radd__, __rmul__ = __add__, __mul__
+
+    def sin(self):
+        sin = self.rule.get("sin", lambda a, da: np.cos(a) * da)
+        return self._new(np.sin(self.value), sin(self.value, self.tangent))
+
+    def exp(self):
+        exp = self.rule.get("exp", lambda a, da: np.exp(a) * da)
+        return self._new(np.exp(self.value), exp(self.value, self.tangent))
+
+
+def dual_with(**rule):
+    return lambda value, tangent: Dual(value, tangent, rule)
+
+
+def test_nb02_dual_reference():
+    assert_passed(nb02.check_dual(Dual))
+
+
+def test_nb02_dual_chain_rule_forgotten_passes_tangent_one_then_fails():
+    report = nb02.check_dual(dual_with(sin=lambda a, da: np.cos(a)))
+    assert_failed(report, "x.sin() with x = Dual(0.7, -2.5)", "expected:", "got:", "chain rule multiplies")
+    assert "product rule" in later_hints(report)
+
+
+def test_nb02_dual_product_of_tangents():
+    assert_failed(nb02.check_dual(dual_with(mul=lambda a, da, b, db: da * db)), "a * b", "not the product of the tangents")
+
+
+def test_nb02_dual_one_term_of_the_product_rule():
+    assert_failed(nb02.check_dual(dual_with(mul=lambda a, da, b, db: a * db)), "two terms")
+
+
+def test_nb02_dual_exp_sign_and_values():
+    assert_failed(nb02.check_dual(dual_with(exp=lambda a, da: -np.exp(a) * da)), "x.exp()", "check the sign")
+
+
+def test_nb02_dual_a_plain_number_must_become_a_dual():
+    class Bare(Dual):
+        def _lift(self, other):
+            return other
+    assert_failed(nb02.check_dual(Bare), "3 * x.exp() + 2 * x", "a plain number next to a Dual")
+
+
+def test_nb02_dual_returns_something_else():
+    class Floats(Dual):
+        def sin(self):
+            return np.sin(self.value)
+    assert_failed(nb02.check_dual(Floats), "should be a Dual")
+
+
+def test_nb02_forward_ad_record_is_minigrads_jvp_and_the_notebooks_duals():
+    version, values, tangents = nb02.recorded_forward_ad()
+    assert version.startswith("2.13")
+    x = minigrad.tensor(nb02.EXAMPLE_X, dtype=minigrad.float64)
+    u = minigrad.tensor(nb02.EXAMPLE_U, dtype=minigrad.float64)
+    out, jv = autograd.functional.jvp(lambda x: minigrad.stack(nb02.example_f(x)), x, u)
+    assert np.allclose(out.numpy(), values, rtol=1e-12) and np.allclose(jv.numpy(), tangents, rtol=1e-12)
+    duals = nb02.example_f([Dual(a, b) for a, b in zip(nb02.EXAMPLE_X, nb02.EXAMPLE_U)])
+    assert np.allclose([d.tangent for d in duals], tangents, rtol=1e-12)
+
+
+def test_nb02_forward_ad_record_is_what_pytorch_gives():
+    torch = pytest.importorskip("torch")
+    _, values, tangents = nb02.recorded_forward_ad()
+    assert nb02.pytorch_forward_ad(torch) == (values, tangents)
+
+
+def test_nb02_minigrad_has_no_forward_mode():
+    assert not hasattr(autograd, "forward_ad")
+    with pytest.raises(ModuleNotFoundError):
+        __import__("minigrad.autograd.forward_ad")
+
+
 # ---- 03 -------------------------------------------------------------------------------------------
 def second_derivative(f, x):
     x = x.detach().requires_grad_()
@@ -1177,3 +1273,15 @@ def test_nb03_claim_pytorch_may_keep_the_first_gradient_where_minigrad_copies():
         first = x.grad
         (x * x).backward()
         assert x.grad is first and first.item() == 8.0
+
+
+def test_nb02_the_notebooks_f_and_point_are_the_recorded_ones():
+    """Notebook 02 defines f, x0 and u in its cell; the PyTorch record is of nb02.example_f at EXAMPLE_X, EXAMPLE_U."""
+    import inspect
+    import json
+    import pathlib
+    cells = json.loads((pathlib.Path(__file__).resolve().parents[1] / "notebooks" / "02_non_scalar_error.ipynb")
+                       .read_text())["cells"]
+    source = "".join(next(c for c in cells if c.get("id") == "nb02-fwd-03")["source"])
+    body = inspect.getsource(nb02.example_f).strip().splitlines()[-1].strip()
+    assert body in source and f"x0, u = {nb02.EXAMPLE_X}, {nb02.EXAMPLE_U}" in source

@@ -10,15 +10,25 @@
   the shape of the input that was broadcast (what the engine does for every input, as PyTorch's
   ``validate_outputs`` does with ``at::sum_to``); compared with minigrad's ``backward`` of
   ``x + zeros(big)`` for hidden shapes (a bias, a column, a scalar, leading and middle dims, no broadcast).
+- ``check_dual(Dual)``: a dual number ``Dual(value, tangent)`` with ``+``, ``*`` (a plain number on either
+  side), ``.sin()`` and ``.exp()``, forward mode's one-pass JVP; run on hidden functions, values and
+  tangents and compared with minigrad's gradient dotted with the tangents.
 - ``check_q_grad``, ``check_q_shape``: the notebook's prediction questions.
+
+``pytorch_forward_ad(torch)`` runs the notebook's example in ``torch.autograd.forward_ad``;
+``scripts/record_forward_ad.py`` records it for ``recorded_forward_ad()``, so the notebook shows PyTorch's
+numbers without torch.
 
 Every failure gives at least two hint tiers (the idea, then where to look, then a partial step);
 none of them is a line of the notebook's solution.
 """
+import json
+import os
+
 import numpy as np
 
 from minigrad.tensor import Tensor
-from ._check import add_hint, call, check_tensor, exercise, passed, prediction, reference, rng
+from ._check import add_hint, call, check_tensor, exercise, failed, passed, prediction, reference, rng
 from .nb01 import _as_tensor
 
 
@@ -301,3 +311,146 @@ check_q_shape = prediction(
            "x[1:] and x[:-1] each leave out one element of x, and y is their difference: count y's elements, "
            "then write the shape as (rows, columns)."],
     why="y has 3 elements (rows) and x has 4 (columns).")
+
+
+# ---- section 7: forward mode with dual numbers ------------------------------------------------------
+DUAL_TITLE = "Dual: forward mode with dual numbers"
+
+# (what the check computes, the function, the inputs as (value, tangent) pairs); each function uses only
+# +, * and the methods .sin() and .exp(), so that it runs on a Dual, a minigrad tensor and a torch tensor.
+DUAL_CASES = [
+    ("a + b", lambda a, b: a + b, [(1.5, 1.0), (-0.5, 2.0)]),
+    ("a * b", lambda a, b: a * b, [(1.5, 1.0), (-0.5, 0.5)]),
+    ("a * b", lambda a, b: a * b, [(1.5, 2.0), (-0.5, -3.0)]),
+    ("x.sin()", lambda x: x.sin(), [(0.7, 1.0)]),
+    ("x.exp()", lambda x: x.exp(), [(0.7, 1.0)]),
+    ("x.sin()", lambda x: x.sin(), [(0.7, -2.5)]),
+    ("x.exp()", lambda x: x.exp(), [(0.7, -2.5)]),
+    ("(x * x).sin()", lambda x: (x * x).sin(), [(1.2, 1.0)]),
+    ("3 * x.exp() + 2 * x", lambda x: 3 * x.exp() + 2 * x, [(-0.4, 1.0)]),
+    ("x * y + y.sin()", lambda x, y: x * y + y.sin(), [(1.0, 0.5), (2.0, -1.0)]),
+]
+
+DUAL_TIERS = [
+    "a Dual is value + tangent * eps with eps * eps = 0: the tangent of a result is how fast its value moves when "
+    "the inputs move along their tangents, i.e. the derivative of the op times the incoming tangent(s).",
+    "write the op out with value + tangent * eps and drop every eps * eps term: for a sum the tangents add; for a "
+    "product you get one term per factor (the product rule); for sin and exp the chain rule multiplies the "
+    "derivative at the value by the input's tangent.",
+    "a worked case: (2 + 3 eps) * (5 + 7 eps) = 10 + (3 * 5 + 2 * 7) eps = 10 + 29 eps, and for sin at the value "
+    "0.5 with the tangent 4 the new tangent is cos(0.5) * 4.",
+]
+
+
+NUMBER_TIERS = ["a plain number next to a Dual (3 * x, x + 2): make it a Dual with the tangent 0 first; the cell "
+                "does this for you at the top of __add__ and __mul__ (keep those lines)."] + DUAL_TIERS[1:]
+
+
+@reference
+def _dual_reference(fn, pairs):
+    """(value, tangent) of fn at the values, moved along the tangents: minigrad's backward in float64 gives
+    the gradient g, and the tangent is g . t (one VJP with v = 1, then a dot product)."""
+    xs = [Tensor(np.array(v, dtype=np.float64), requires_grad=True) for v, _ in pairs]
+    y = fn(*xs)
+    y.backward()
+    tangent = sum(float(x.grad.item()) * t for x, (_, t) in zip(xs, pairs) if x.grad is not None)
+    return float(y.item()), tangent
+
+
+def _dual_diagnosis(name, pairs, got, want):
+    """The hint tiers for a Dual whose value or tangent is wrong."""
+    value, tangent = got
+    want_value, want_tangent = want
+    if not np.isclose(value, want_value, rtol=1e-6, atol=1e-9):
+        return ["the value is wrong, not only the tangent: the value of a Dual is the plain number the op gives."] \
+            + DUAL_TIERS[1:]
+    (v0, t0), *rest = pairs
+    if name == "a + b":
+        return ["the tangent of a sum: if a moves at speed a' and b at speed b', how fast does a + b move?"] \
+            + DUAL_TIERS[1:]
+    if name == "a * b":
+        (v1, t1), = rest
+        if np.isclose(tangent, t0 * t1):
+            return ["the tangent of a product is not the product of the tangents: that is the eps * eps term, which "
+                    "is 0."] + DUAL_TIERS[1:]
+        if np.isclose(tangent, t0 * v1) or np.isclose(tangent, v0 * t1):
+            return ["the product rule has two terms, one for each factor that moves; yours has one."] + DUAL_TIERS[1:]
+        return ["write (a + a' eps) * (b + b' eps) out: which terms multiply eps once?"] + DUAL_TIERS[1:]
+    if name in ("x.sin()", "x.exp()"):
+        slope = np.cos(v0) if name == "x.sin()" else np.exp(v0)
+        if np.isclose(tangent, slope) and not np.isclose(t0, 1):
+            return [f"right when the input's tangent is 1, but here it is {t0}: the chain rule multiplies the "
+                    "derivative by the tangent that comes in."] + DUAL_TIERS[1:]
+        if np.isclose(tangent, -slope * t0) or np.isclose(tangent, -slope):
+            return ["check the sign: d/dx sin(x) = cos(x), d/dx exp(x) = exp(x)."] + DUAL_TIERS[1:]
+        return [f"the derivative of {name[2:-2]} at the value, times the input's tangent."] + DUAL_TIERS[1:]
+    return ["the single ops passed, so look at how they combine here: a tangent that is not 1 reaches an op "
+            "(chain rule), or a plain number meets a Dual (a number has the tangent 0)."] + DUAL_TIERS[1:]
+
+
+@exercise("Dual")
+def check_dual(Dual):
+    """``Dual(value, tangent)`` with ``+``, ``*`` (a number on either side), ``.sin()`` and ``.exp()``: run
+    on hidden functions, values and tangents, compared with minigrad's gradient dotted with the tangents."""
+    t = DUAL_TITLE
+    for name, fn, pairs in DUAL_CASES:
+        where = " for " + name + " with " + ", ".join(
+            f"{n} = Dual({v}, {tg})" for n, (v, tg) in zip(name_args(fn), pairs))
+
+        def run():
+            return fn(*[Dual(v, tg) for v, tg in pairs])
+
+        got, err = call(t, run, returns="a Dual")
+        if err is not None:
+            return _raised(err, where, [
+                *[(pattern, NUMBER_TIERS) for pattern in ("unsupported operand", "no attribute 'value'",
+                                                          "no attribute 'tangent'")],
+                ("", ["every op returns a new Dual(value, tangent) and leaves its inputs alone; the check uses "
+                      "+, * (with a plain number on either side), .sin() and .exp()."] + DUAL_TIERS[1:])])
+        if not (hasattr(got, "value") and hasattr(got, "tangent")):
+            return failed(t, f"the result{where} should be a Dual, got {type(got).__name__}",
+                          hint=["each op returns Dual(new value, new tangent)."] + DUAL_TIERS[1:])
+        want = _dual_reference(fn, pairs)
+        try:
+            have = (float(got.value), float(got.tangent))
+        except (TypeError, ValueError):
+            return failed(t, f"value and tangent{where} should be numbers", hint=DUAL_TIERS)
+        if not np.allclose(have, want, rtol=1e-6, atol=1e-9):
+            return failed(t, f"wrong result{where}", expected=f"Dual({want[0]:.6g}, tangent={want[1]:.6g})",
+                          got=f"Dual({have[0]:.6g}, tangent={have[1]:.6g})",
+                          hint=_dual_diagnosis(name, pairs, have, want))
+    return passed(t, f"correct on {len(DUAL_CASES)} hidden functions and tangents: each op carries its derivative "
+                     "forward beside its value, the tangent of the output is J u.")
+
+
+def name_args(fn):
+    return fn.__code__.co_varnames[:fn.__code__.co_argcount]
+
+
+# ---- section 7: the notebook's example, in PyTorch's forward mode ---------------------------------------
+FORWARD_AD_PYTORCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "data",
+                                  "forward_ad_pytorch.json")
+EXAMPLE_X = [1.0, 2.0]
+EXAMPLE_U = [0.5, -1.0]
+
+
+def example_f(x):
+    """The notebook's f: two inputs, two outputs, written with +, *, .sin() and .exp() only."""
+    return [x[0] * x[1] + x[0].sin(), x[1].exp() * x[0]]
+
+
+def pytorch_forward_ad(torch):
+    """f's values and J u at EXAMPLE_X along EXAMPLE_U, by ``torch.autograd.forward_ad`` (float64)."""
+    import torch.autograd.forward_ad as fwAD
+    with fwAD.dual_level():
+        x = fwAD.make_dual(torch.tensor(EXAMPLE_X, dtype=torch.float64),
+                           torch.tensor(EXAMPLE_U, dtype=torch.float64))
+        outputs = [fwAD.unpack_dual(y) for y in example_f(x)]
+    return [o.primal.item() for o in outputs], [o.tangent.item() for o in outputs]
+
+
+def recorded_forward_ad():
+    """PyTorch's values and tangents as recorded by ``scripts/record_forward_ad.py``."""
+    with open(FORWARD_AD_PYTORCH) as f:
+        record = json.load(f)
+    return record["torch"], record["values"], record["tangents"]

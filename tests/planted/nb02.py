@@ -1,6 +1,29 @@
 """Wrong answers planted in the checks of ``02_non_scalar_error.ipynb`` (see ``__init__.py``)."""
 from . import Wrong
 
+# a Dual as the notebook's cell has it, with the four lines the student writes: each planted answer changes one
+DUAL = (
+    "import numpy as np\n"
+    "def as_dual(x):\n"
+    "    return x if isinstance(x, Dual) else Dual(x, 0.0)\n"
+    "class Dual:\n"
+    "    def __init__(self, value, tangent):\n"
+    "        self.value = value\n"
+    "        self.tangent = tangent\n"
+    "    def __add__(self, other):\n"
+    "        other = as_dual(other)\n"
+    "        return Dual(self.value + other.value, self.tangent + other.tangent)\n"
+    "    def __mul__(self, other):\n"
+    "        other = as_dual(other)\n"
+    "        return Dual(self.value * other.value, self.tangent * other.value + self.value * other.tangent)\n"
+    "    __radd__ = __add__\n"
+    "    __rmul__ = __mul__\n"
+    "    def sin(self):\n"
+    "        return Dual(np.sin(self.value), np.cos(self.value) * self.tangent)\n"
+    "    def exp(self):\n"
+    "        return Dual(np.exp(self.value), np.exp(self.value) * self.tangent)\n"
+)
+
 WRONG = {
     "nb02.check_q_grad": [
         Wrong("fitted", "q_grad = 3",
@@ -151,5 +174,31 @@ WRONG = {
               "    return grad.sum()\n",
               "summed over every dim",
               "everything summed, as if every input were a scalar"),
+    ],
+    "nb02.check_dual": [
+        Wrong("fitted",
+              DUAL.replace("np.cos(self.value) * self.tangent", "np.cos(self.value)")
+                  .replace("np.exp(self.value) * self.tangent", "np.exp(self.value)"),
+              "the chain rule multiplies the derivative by the tangent that comes in",
+              "sin and exp give their derivative as the tangent, without the incoming tangent: right for the "
+              "notebook's x.sin() seeded with the tangent 1"),
+        Wrong("common",
+              DUAL.replace("self.tangent * other.value + self.value * other.tangent",
+                           "self.tangent * other.tangent"),
+              "not the product of the tangents",
+              "the tangent of a product as the product of the tangents (the eps * eps term)"),
+        Wrong("common",
+              DUAL.replace("self.tangent * other.value + self.value * other.tangent",
+                           "self.tangent * other.value"),
+              "the product rule has two terms",
+              "one term of the product rule: the tangent of the left factor only"),
+        Wrong("other",
+              DUAL.replace("np.cos(self.value) * self.tangent", "-np.cos(self.value) * self.tangent"),
+              "check the sign",
+              "the derivative of sin taken as -cos"),
+        Wrong("other",
+              DUAL.replace("        other = as_dual(other)\n", ""),
+              "a plain number next to a Dual",
+              "the line that makes a plain number a Dual removed: 3 * x fails"),
     ],
 }
