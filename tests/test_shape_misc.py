@@ -213,3 +213,22 @@ def test_cov_with_weights_matches_numpy():
     for ddof in (0, 1, 2):
         got = torch.cov(torch.tensor(x), correction=ddof, fweights=torch.tensor(fw), aweights=torch.tensor(aw))
         assert np.allclose(got.numpy(), np.cov(x, ddof=ddof, fweights=fw, aweights=aw))
+
+
+# x[idx] with a transposed index: PyTorch reshapes the index to the result's dims (reshape_indexer) and its
+# TensorIterator orders the result's dims by those strides, size-1 dims included (recorded from torch 2.13)
+INDEX_LAYOUTS = [((4, 3, 1), (2, 3), True, (2, 3, 3, 1), (1, 6, 2, 6)),
+                 ((1, 4, 1), (3, 2), True, (3, 2, 4, 1), (1, 12, 3, 12)),
+                 ((1, 1, 4), (3,), False, (3, 1, 4), (4, 4, 1)),
+                 ((1, 4, 1), (2, 2, 2), False, (2, 2, 2, 4, 1), (16, 8, 4, 1, 1)),
+                 ((5, 3), (2, 4), True, (2, 4, 3), (3, 6, 1))]
+
+
+@pytest.mark.parametrize("x_shape, index_shape, transposed, shape, strides", INDEX_LAYOUTS)
+def test_index_result_is_laid_out_as_torchs(x_shape, index_shape, transposed, shape, strides):
+    x = torch.arange(int(np.prod(x_shape)), dtype=torch.float32).reshape(x_shape)
+    index = np.arange(int(np.prod(index_shape))).reshape(index_shape) % x_shape[0]
+    i = torch.tensor(index.T.copy()).t() if transposed else torch.tensor(index)
+    out = x[i]
+    assert (tuple(out.shape), out.stride()) == (shape, strides)
+    np.testing.assert_array_equal(out.numpy(), x.numpy()[i.numpy()])

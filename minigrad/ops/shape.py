@@ -14,7 +14,7 @@ from .._core.tensor_base import TensorBase as Tensor, cpp_type_name
 from ._out import write_out
 from ._util import _wrap_dim, is_expandable_to, sum_to, view_of
 from .promotion import plainly_row_major, result_type
-from .._core.layout import cast, dense_strides, dims_fastest_first, like, with_strides
+from .._core.layout import cast, contiguous_strides, dense_strides, dims_fastest_first, like, with_strides
 
 
 def can_view(array, shape):
@@ -538,10 +538,17 @@ def index_result_strides(x, key, out):
         return None
     src = SimpleNamespace(ndim=len(result), shape=result, strides=tuple(strides[:before]) + (0,) * len(index_shape)
                           + tuple(strides[before + len(indices):]))
-    operands = [src] + [SimpleNamespace(ndim=len(result), shape=(1,) * before + index_shape + (1,) * after,
-                                        strides=(0,) * before + np.broadcast_to(i, index_shape).strides + (0,) * after)
-                        for i in indices]
+    operands = [src] + [_index_as_operand(np.broadcast_to(i, index_shape), before, after) for i in indices]
     return dense_strides(result, out.itemsize, dims_fastest_first(result, operands))
+
+
+def _index_as_operand(index, before, after):
+    """An index array as PyTorch's ``index`` hands it to its TensorIterator (``reshape_indexer``): reshaped to
+    ``(1,) * before + index.shape + (1,) * after``, with the strides that reshape gives (``computeStride``; a copy's
+    row-major ones when no view can do it)."""
+    shape = (1,) * before + index.shape + (1,) * after
+    strides = view_strides(index, shape) or contiguous_strides(shape, index.itemsize)
+    return SimpleNamespace(ndim=len(shape), shape=shape, strides=strides)
 
 
 def _index_message(msg, key, shape):
