@@ -639,15 +639,25 @@ def record_plain(ctx, args, result):
     ``mark_non_differentiable``, no anomaly mode, no saved-tensor hooks in force (the dispatcher checks:
     ``ops/dispatch.py``, ``is_plain``).  The node it builds is the one ``_record`` builds."""
     ctx._sequence_nr = next(_sequence)
-    ctx._is_tensor_input = tuple([isinstance(a, Tensor) for a in args])
+    ctx.needs_input_grad = interned(ctx.needs_input_grad)
+    ctx._is_tensor_input = interned(tuple([isinstance(a, Tensor) for a in args]))
     ctx.next_functions = tuple([edge_of(a) if needs else (None, 0)
                                 for a, needs in zip(args, ctx.needs_input_grad) if isinstance(a, Tensor)])
     result.grad_fn, result._requires_grad = ctx, True
-    ctx._output_meta = ((result._data.shape, result._data.dtype),)
+    ctx._output_meta = interned(((result._data.shape, result._data.dtype),))
     if ctx.to_save:
         ctx._saved = tuple([SavedTensor(t, ctx) if t is not None else None for t in ctx.to_save])
         ctx.to_save = ()
     return result
+
+
+_interned = {}
+
+
+def interned(t):
+    """One shared copy of a small tuple that many nodes keep alike (which inputs need a gradient, an output's shape
+    and dtype), kept once instead of once per node."""
+    return _interned.setdefault(t, t) if len(_interned) < 4096 else _interned.get(t, t)
 
 
 def check_dirty_returned(ctx, result):
