@@ -1,11 +1,12 @@
-"""Checks for the "Build it yourself" sections at the end of notebooks 01-06.
+"""Checks for the "Build it yourself" sections of the notebooks (stages 1-6 here; 5b with nb05).
 
 Your engine lives in one file of your own, ``my_autograd.py`` beside the notebooks: each build
 section's exercise cell writes it (``%%writefile my_autograd.py``), and its check cell loads it
 again and runs it on the seed programs and on hidden random inputs.  What it must give is computed
 by minigrad at checking time: values, gradients, node names, the ``next_functions`` structure,
 error messages and (stage 6) the order in which the nodes run.  ``minigrad_course/scratch/stageN.py`` is a
-reference for each stage: start the next notebook from it if you like.
+reference for each stage: start the next notebook from it if you like.  Stage 5b (notebook 05b) is a second
+file, ``my_mlp.py``, on top of your engine: its check is ``nb05.check_my_mlp``, which calls ``stage5b``.
 
 The checks ask for what the notebooks' texts ask for.  A leaf's node may be named ``AccumulateGrad``
 (as the text says), ``torch::autograd::AccumulateGrad`` (as PyTorch prints it) or
@@ -609,14 +610,14 @@ def add_recursion_hint(report):
 
 
 def _check(stage, checks, mod, done="your engine gives minigrad's values, gradients, graphs and errors on the seed "
-                                   "programs and on hidden random inputs."):
+                                   "programs and on hidden random inputs.", file="my_autograd.py"):
     t = TITLE.format(stage)
     if isinstance(mod, NotImplementedError):
         return failed(t, "not written yet: replace `raise NotImplementedError()` in the cell above with your engine.")
     if isinstance(mod, BaseException):
-        return failed(t, f"my_autograd.py did not import: {type(mod).__name__}: {mod}",
-                      hint=["run the exercise cell above; it writes my_autograd.py.",
-                            "the message names the line of my_autograd.py: fix it there, run the exercise cell, "
+        return failed(t, f"{file} did not import: {type(mod).__name__}: {mod}",
+                      hint=[f"run the exercise cell above; it writes {file}.",
+                            f"the message names the line of {file}: fix it there, run the exercise cell, "
                             "then this one."])
     for run in checks(t, mod):
         try:
@@ -782,4 +783,4 @@ def stage5b(mod):
     return _check("5b", _stage5b_checks, mod,
                   done=f"your engine passes stages 1-5 again, your CrossEntropy gives minigrad's loss and gradient "
                        f"(logits in the thousands too), and it trains the two-moons network on PyTorch's losses: "
-                       f"|difference| <= {MOONS_TOLERANCE:g} at each of the recorded steps.")
+                       f"|difference| <= {MOONS_TOLERANCE:g} at each of the recorded steps.", file="my_mlp.py")
