@@ -8,7 +8,7 @@ Stage 5 as it is (imported below: your ``my_autograd.py`` in the notebook), plus
 - ``TanhFunction``: PyTorch's ``TanhBackward0``, the derivative ``1 - tanh(x)^2`` from the output;
 - ``CrossEntropy``: softmax and cross-entropy fused in one Function (log-sum-exp forward, backward
   ``(softmax(z) - onehot(y)) / rows``); PyTorch records two nodes for it (``LogSoftmaxBackward0``
-  and ``NllLossBackward0``) whose product is the same gradient;
+  and ``NllLossBackward0``), which together give the same gradient;
 - the modules ``Linear``, ``Tanh``, ``Sequential`` and ``CrossEntropyLoss``.
 Notebook 05b's exercise writes ``CrossEntropy``; the rest is given there.
 """
