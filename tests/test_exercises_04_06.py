@@ -8,7 +8,9 @@ import pytest
 import minigrad
 from minigrad import nn, optim
 from minigrad.autograd import AccumulateGrad, Function
-from minigrad_course.exercises import nb04, nb04b, nb05, nb06
+from minigrad_course.exercises import build, nb04, nb04b, nb05, nb06
+from minigrad_course.scratch import stage5, stage5b
+from planted import nb05 as planted_nb05
 from seed_programs import MMFunction
 
 
@@ -484,50 +486,51 @@ def test_what_notebook_04b_says_about_pytorch():
 
 
 # ============================================================================ notebook 05
-# ---- 05b: softmax with cross-entropy ------------------------------------------------------------------
-def ce_grad(z, y):
-    e = np.exp(z - z.max(axis=1, keepdims=True))
-    p = e / e.sum(axis=1, keepdims=True)
-    p[np.arange(len(y)), y] -= 1
-    return p / len(y)
+# ---- 05b: stage 5b, the two-moons network on the student's engine ------------------------------------
+def my_mlp_file(tmp_path, *changes, tail=""):
+    """Stage 5b's reference as a student's my_mlp.py, with each ``(old, new)`` made, loaded like the notebook."""
+    src = planted_nb05.my_mlp(*changes) + tail
+    (tmp_path / "my_mlp.py").write_text(src)
+    return build.load(str(tmp_path / "my_mlp.py"))
 
 
-def test_nb05_ce_grad_reference_passes_and_agrees_with_pytorch():
-    assert nb05.check_ce_grad(ce_grad)
+def test_nb05_my_mlp_reference_passes_and_the_record_is_pytorchs():
+    assert nb05.check_my_mlp(stage5b)
+    record = build.two_moons_record()
+    assert np.abs(np.subtract(build.train_two_moons(minigrad, record), record["losses"])).max() <= 1e-12
     torch = pytest.importorskip("torch")
-    z = np.array([[2.0, -1.0, 0.5], [900.0, -300.0, 0.0]])
-    zt = torch.tensor(z, requires_grad=True)
-    torch.nn.functional.cross_entropy(zt, torch.tensor([0, 2])).backward()
-    assert np.allclose(zt.grad.numpy(), ce_grad(z, np.array([0, 2])), rtol=1e-12, atol=1e-15)
+    assert np.abs(np.subtract(build.train_two_moons(torch, record), record["losses"])).max() <= 1e-12
+    assert record["losses"][0] > 0.6 and record["losses"][-1] < 0.2 and np.all(np.diff(record["losses"]) < 0)
 
 
-def test_nb05_ce_grad_not_written_yet():
-    def blank(z, y):
-        raise NotImplementedError()
-    assert "not written yet" in nb05.check_ce_grad(blank).text
+def test_nb05_my_mlp_the_previous_stage_and_a_blank_fail(tmp_path):
+    assert "CrossEntropy" in nb05.check_my_mlp(stage5).text
+    blank = my_mlp_file(tmp_path, ("        z, y = logits.data, target.data.astype(np.int64)\n",
+                                   "        raise NotImplementedError()\n"))
+    assert "not written yet" in nb05.check_my_mlp(blank).text
 
 
-def test_nb05_ce_grad_sum_instead_of_mean():
-    report = nb05.check_ce_grad(lambda z, y: ce_grad(z, y) * len(y))
+def test_nb05_my_mlp_mistakes(tmp_path):
+    report = nb05.check_my_mlp(my_mlp_file(tmp_path, ("return Tensor(g / len(ctx.target) * grad.data), None",
+                                                      "return Tensor(g * grad.data), None")))
     assert not report and "4 times too big" in report.text and "(4, 5)" in report.text
-
-
-def test_nb05_ce_grad_naive_softmax_overflows():
-    def naive(z, y):
-        with np.errstate(all="ignore"):
-            e = np.exp(z)
-            p = e / e.sum(axis=1, keepdims=True)
-        p[np.arange(len(y)), y] -= 1
-        return p / len(y)
-    report = nb05.check_ce_grad(naive)
+    with np.errstate(all="ignore"):
+        report = nb05.check_my_mlp(my_mlp_file(tmp_path, ("shifted = z - z.max(axis=1, keepdims=True)", "shifted = z")))
     assert not report and "overflows" in report.text and "thousands" in report.text
+    report = nb05.check_my_mlp(my_mlp_file(tmp_path, ("return Tensor(g / len(ctx.target) * grad.data), None",
+                                                      "return Tensor(-g / len(ctx.target) * grad.data), None")))
+    assert not report and "sign is flipped" in report.text
 
 
-def test_nb05_ce_grad_softmax_alone_and_flipped_sign():
-    alone = nb05.check_ce_grad(lambda z, y: ce_grad(z, y) + np.eye(z.shape[1])[y] / len(y))
-    assert not alone and "softmax alone" in alone.text
-    flipped = nb05.check_ce_grad(lambda z, y: -ce_grad(z, y))
-    assert not flipped and "sign is flipped" in flipped.text
+def test_nb05_my_mlp_a_float32_engine_and_a_wrong_layer_miss_pytorchs_losses(tmp_path):
+    float32 = ("\n\nclass Tensor(Tensor):      # every array made float32\n"
+               "    def __init__(self, data, requires_grad=False):\n"
+               "        super().__init__(np.asarray(data, dtype=np.float32), requires_grad)\n")
+    report = nb05.check_my_mlp(my_mlp_file(tmp_path, tail=float32))
+    assert not report and "into float32" in report.text
+    report = nb05.check_my_mlp(my_mlp_file(tmp_path, ("return grad * Tensor(1 - out.data * out.data)",
+                                                      "return grad * Tensor(1 - out.data)")))
+    assert not report and "leaves PyTorch's at step 2" in report.text
 
 
 def kaiming_std(fan_in, nonlinearity):

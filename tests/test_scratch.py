@@ -208,3 +208,31 @@ def test_stage6_backward_of_a_100000_op_chain_does_not_recurse():
         y = y * 1.0
     y.sum().backward()
     assert np.array_equal(data(x.grad), [1, 1])
+
+
+def test_stage5b_layers_record_pytorchs_nodes_and_give_minigrads_gradients():
+    """Stage 5b's Linear and Tanh record what nn.Linear and nn.Tanh record (AddmmBackward0 with the bias's
+    AccumulateGrad, no edge for the data, TBackward0 for the weight; TanhBackward0), in float64, with
+    minigrad's values and gradients; its fused CrossEntropy gives F.cross_entropy's loss and gradient."""
+    from minigrad_course.scratch import stage5b
+    r = np.random.default_rng(5)
+    x0, w0, b0 = r.normal(size=(4, 3)), r.normal(size=(2, 3)), r.normal(size=2)
+    y0 = np.array([1, 0, 1, 1])
+    layer, mlayer = stage5b.Linear(3, 2), minigrad.nn.Linear(3, 2).double()
+    layer.weight.data, layer.bias.data = w0.copy(), b0.copy()
+    with minigrad.no_grad():
+        mlayer.weight.copy_(minigrad.tensor(w0))
+        mlayer.bias.copy_(minigrad.tensor(b0))
+    out = stage5b.Tanh()(layer(stage5b.Tensor(x0)))
+    mout = minigrad.nn.Tanh()(mlayer(minigrad.tensor(x0)))
+    assert structure(out.grad_fn) == (
+        "TanhBackward0", (("AddmmBackward0", (("minigrad::autograd::AccumulateGrad", ()), None,
+                                              ("TBackward0", (("minigrad::autograd::AccumulateGrad", ()),)))),))
+    assert structure(out.grad_fn) == structure(mout.grad_fn)
+    loss = stage5b.CrossEntropyLoss()(out, stage5b.Tensor(y0.astype(np.float64)))
+    mloss = minigrad.nn.CrossEntropyLoss()(mout, minigrad.tensor(y0))
+    loss.backward()
+    mloss.backward()
+    assert data(loss).dtype == np.float64 and abs(float(data(loss)) - mloss.item()) < 1e-15
+    for p, mp in [(layer.weight, mlayer.weight), (layer.bias, mlayer.bias)]:
+        assert np.allclose(data(p.grad), data(mp.grad), rtol=1e-13, atol=1e-15)

@@ -1,11 +1,12 @@
-"""Checks for the "Build it yourself" sections at the end of notebooks 01-06.
+"""Checks for the "Build it yourself" sections of the notebooks (stages 1-6 here; 5b with nb05).
 
 Your engine lives in one file of your own, ``my_autograd.py`` beside the notebooks: each build
 section's exercise cell writes it (``%%writefile my_autograd.py``), and its check cell loads it
 again and runs it on the seed programs and on hidden random inputs.  What it must give is computed
 by minigrad at checking time: values, gradients, node names, the ``next_functions`` structure,
 error messages and (stage 6) the order in which the nodes run.  ``minigrad_course/scratch/stageN.py`` is a
-reference for each stage: start the next notebook from it if you like.
+reference for each stage: start the next notebook from it if you like.  Stage 5b (notebook 05b) is a second
+file, ``my_mlp.py``, on top of your engine: its check is ``nb05.check_my_mlp``, which calls ``stage5b``.
 
 The checks ask for what the notebooks' texts ask for.  A leaf's node may be named ``AccumulateGrad``
 (as the text says), ``torch::autograd::AccumulateGrad`` (as PyTorch prints it) or
@@ -16,6 +17,7 @@ or ``minigrad.Size``.
     build.check_stage1()
 """
 import importlib.util
+import json
 import os
 import re
 import sys
@@ -607,14 +609,15 @@ def add_recursion_hint(report):
     return report
 
 
-def _check(stage, checks, mod):
+def _check(stage, checks, mod, done="your engine gives minigrad's values, gradients, graphs and errors on the seed "
+                                   "programs and on hidden random inputs.", file="my_autograd.py"):
     t = TITLE.format(stage)
     if isinstance(mod, NotImplementedError):
         return failed(t, "not written yet: replace `raise NotImplementedError()` in the cell above with your engine.")
     if isinstance(mod, BaseException):
-        return failed(t, f"my_autograd.py did not import: {type(mod).__name__}: {mod}",
-                      hint=["run the exercise cell above; it writes my_autograd.py.",
-                            "the message names the line of my_autograd.py: fix it there, run the exercise cell, "
+        return failed(t, f"{file} did not import: {type(mod).__name__}: {mod}",
+                      hint=[f"run the exercise cell above; it writes {file}.",
+                            f"the message names the line of {file}: fix it there, run the exercise cell, "
                             "then this one."])
     for run in checks(t, mod):
         try:
@@ -627,8 +630,7 @@ def _check(stage, checks, mod):
                                   "names and signatures with it."])
         if report is not None:
             return report
-    return passed(t, "your engine gives minigrad's values, gradients, graphs and errors on the seed programs "
-                     "and on hidden random inputs.")
+    return passed(t, done)
 
 
 @exercise("my_autograd")
@@ -659,3 +661,126 @@ def check_stage5(mod):
 @exercise("my_autograd")
 def check_stage6(mod):
     return _check(6, _stage6_checks, mod)
+
+
+# ---- stage 5b: your engine trains notebook 05b's two-moons network -----------------------------------
+TWO_MOONS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "two_moons_pytorch.json")
+MOONS_TOLERANCE = 1e-6    # |your loss - PyTorch's| at every step
+
+
+def two_moons_record():
+    """PyTorch's run that ``scripts/make_twomoons_fixture.py`` recorded: the 200 points and their classes,
+    PyTorch's initial weights (in ``parameters()`` order), the learning rate, the steps and the losses."""
+    with open(TWO_MOONS) as f:
+        return json.load(f)
+
+
+def make_mlp(lib):
+    """Notebook 05b's network on ``lib`` (minigrad, torch, or an engine of stage 5b; ``lib.nn`` if it has one)."""
+    nn = getattr(lib, "nn", lib)
+    return nn.Sequential(nn.Linear(2, 16), nn.Tanh(), nn.Linear(16, 16), nn.Tanh(), nn.Linear(16, 2))
+
+
+def train_two_moons(lib, record):
+    """Full-batch SGD on the two moons from the recorded initial weights, in float64: the loss of every step.
+    ``lib`` is an engine of stage 5b (yours or the reference), or minigrad or torch."""
+    model, torch_like = make_mlp(lib), hasattr(lib, "nn")
+    if torch_like:
+        X = lib.tensor(record["points"], dtype=lib.float64)
+        y = lib.tensor(record["labels"])
+        loss_fn, optimizer = lib.nn.CrossEntropyLoss(), lib.optim.SGD(model.parameters(), lr=record["lr"])
+        with lib.no_grad():
+            for p, w in zip(model.parameters(), record["init"]):
+                p.data = lib.tensor(w, dtype=lib.float64)
+    else:
+        X = lib.Tensor(np.array(record["points"], dtype=np.float64))
+        y = lib.Tensor(np.array(record["labels"], dtype=np.float64))   # one class per row, as numbers
+        loss_fn, optimizer = lib.CrossEntropyLoss(), lib.SGD(model.parameters(), lr=record["lr"])
+        for p, w in zip(model.parameters(), record["init"]):
+            p.data = np.array(w, dtype=np.float64)
+    losses = []
+    for step in range(record["steps"]):
+        loss = loss_fn(model(X), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses.append(float(loss.item() if torch_like else loss.data))
+    return losses
+
+
+CE_ENGINE_TIERS = [
+    "CrossEntropy.forward gets the logits (rows, classes) and a Tensor of one class per row (as numbers: "
+    "convert them with .astype(np.int64)); it returns a Tensor of one number, the mean over the rows.",
+    "backward(ctx, grad) returns one gradient per input: the logits' (a Tensor shaped like the logits, times "
+    "grad) and None for the classes, which need none.",
+]
+
+
+def _stage5b_checks(t, mod):
+    yield from _stage5_checks(t, mod)
+    from .nb05 import CE_TIERS, _ce_backward, _ce_cases, _ce_diagnosis
+
+    def cross_entropy():
+        for z, y in _ce_cases():
+            where = f" for logits of shape {z.shape} (largest |z| = {np.abs(z).max():g})"
+            logits = mod.Tensor(z.copy(), requires_grad=True)
+
+            def run():
+                mod.CrossEntropy.apply(logits, mod.Tensor(y.astype(np.float64))).backward()
+                return logits.grad
+            got, err = call(t, run, returns="a gradient in logits.grad")
+            if err is not None:
+                return _hinted(err, CE_ENGINE_TIERS)
+            zt = minigrad.tensor(z, requires_grad=True)
+            expected_loss = minigrad.nn.functional.cross_entropy(zt, minigrad.tensor(y)).item()
+            out = array(mod.CrossEntropy.apply(mod.Tensor(z.copy()), mod.Tensor(y.astype(np.float64))))
+            if out is None or out.size != 1 or not np.isfinite(out).all() or abs(float(out) - expected_loss) > 1e-9 * max(1, abs(expected_loss)):
+                return failed(t, f"the loss of CrossEntropy is wrong{where}", expected=expected_loss, got=out,
+                              hint=["-log softmax(z)_y = -z_y + log(sum_j exp(z_j)), averaged over the rows; "
+                                    "exp of a logit in the thousands overflows: which number can you subtract "
+                                    "from every logit of a row without changing its softmax?"] + CE_TIERS[1:])
+            expected, got = values(_ce_backward(z, y)), array(got)
+            if got is None or got.shape != z.shape or not np.allclose(got, expected, atol=1e-9, rtol=1e-7):
+                tiers = _ce_diagnosis(got, z, y, expected) if got is not None and got.shape == z.shape else CE_TIERS
+                return failed(t, f"the gradient of CrossEntropy is wrong{where}", expected=expected, got=got,
+                              hint=tiers)
+
+    def float64():
+        dtype = mod.Tensor(np.zeros(2)).data.dtype
+        if dtype != np.float64:
+            return failed(t, f"your Tensor turns a float64 array into {dtype}: stage 5b's checks and the comparison "
+                             "with PyTorch run in float64",
+                          hint=["PyTorch's torch.tensor keeps a float64 numpy array float64; float32 is only the "
+                                "default for Python numbers and lists.",
+                                "in Tensor.__init__, choose the dtype from the data: float64 if the data's dtype is "
+                                "float64, float32 otherwise (stage 4's reference does)."])
+
+    def two_moons():
+        record = two_moons_record()
+        losses, err = call(t, lambda: train_two_moons(mod, record), returns="the losses")
+        if err is not None:
+            return _hinted(err, ["the check builds Sequential(Linear(2, 16), Tanh(), Linear(16, 16), Tanh(), "
+                                 "Linear(16, 2)) of your engine, sets each parameter's .data, and runs "
+                                 "CrossEntropyLoss(), zero_grad(), backward() and SGD's step().",
+                                 "run notebook 05b's comparison cell: it trains your network and shows the error."])
+        gap = np.abs(np.array(losses) - np.array(record["losses"]))
+        if gap.max() > MOONS_TOLERANCE:
+            step = int(np.argmax(gap > MOONS_TOLERANCE))
+            return failed(t, f"training the two-moons network, your loss leaves PyTorch's at step {step + 1}: "
+                             f"|difference| = {gap[step]:.3g} > {MOONS_TOLERANCE:g}",
+                          expected=record["losses"][step], got=losses[step],
+                          hint=["at step 1 the loss depends only on the forward pass; after it, on every gradient "
+                                "too: which step is the first to differ?",
+                                "Linear's bias gets the gradient summed over the rows; Tanh's derivative is "
+                                "1 - tanh(x)^2; the loss is a mean, so its gradient divides by the rows."])
+    yield float64
+    yield cross_entropy
+    yield two_moons
+
+
+def stage5b(mod):
+    """The check of stage 5b on ``mod`` (notebook 05b calls it as ``nb05.check_my_mlp()``), a Report."""
+    return _check("5b", _stage5b_checks, mod,
+                  done=f"your engine passes stages 1-5 again, your CrossEntropy gives minigrad's loss and gradient "
+                       f"(logits in the thousands too), and it trains the two-moons network on PyTorch's losses: "
+                       f"|difference| <= {MOONS_TOLERANCE:g} at each of the recorded steps.", file="my_mlp.py")

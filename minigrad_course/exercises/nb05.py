@@ -518,7 +518,7 @@ check_q_bias_grad = _check.prediction(
         "the broadcast gradient over the rows.")
 
 
-# ---- 05b, optional section: softmax with cross-entropy ------------------------------------------
+# ---- 05b, optional section 7: softmax with cross-entropy (stage 5b's check, build.stage5b, uses these) ------------------------------------------
 CE_TITLE = "the gradient of the mean cross-entropy with respect to the logits"
 
 
@@ -567,30 +567,6 @@ def _ce_diagnosis(got, z, y, expected):
         return ["that is softmax alone: the term -z_y of the loss is missing (it lowers the right class's entry "
                 "by 1)."] + CE_TIERS[1:]
     return CE_TIERS
-
-
-@_check.exercise("ce_grad")
-def check_ce_grad(ce_grad):
-    """``ce_grad(z, y)`` must equal ``z.grad`` after ``F.cross_entropy(z, y).backward()``, for hidden logits."""
-    t = CE_TITLE
-    for z, y in _ce_cases():
-        where = f" for logits of shape {z.shape} (largest |z| = {np.abs(z).max():g})"
-        got, err = _check.call(t, ce_grad, z.copy(), y.copy(), returns="the gradient, an array of z's shape")
-        if err is not None:
-            return _hinted(err, "the check passes z as a float64 numpy array of shape (rows, classes) and y as an "
-                                "integer array with one class per row: does your code work for any number of rows?",
-                           *CE_TIERS[:2])
-        expected = _ce_backward(z, y)
-        if isinstance(got, (np.ndarray, list)):
-            got = Tensor(np.asarray(got, dtype=np.float64))
-        tiers = CE_TIERS
-        if isinstance(got, Tensor) and tuple(got.shape) == z.shape:
-            tiers = _ce_diagnosis(got._data.astype(np.float64), z, y, expected._data)
-        bad = _check.check_tensor(t, got, expected, "gradient", where, hint=tiers, atol=1e-9, rtol=1e-7)
-        if bad is not None:
-            return bad
-    return _check.passed(t, "correct for one row, a batch of 4, and logits in the thousands: softmax(z) - onehot(y), "
-                            "divided by the number of rows, computed without overflow.")
 
 
 # ---- 05b, optional section: initialisation ---------------------------------------------------------
@@ -647,3 +623,12 @@ def check_kaiming_std(kaiming_std):
                                  got=round(got, 6), hint=_kaiming_diagnosis(got, fan_in, nonlinearity, expected))
     return _check.passed(t, f"correct for {len(KAIMING_CASES)} hidden layers: gain / sqrt(fan_in), "
                             "the standard deviation of nn.init.kaiming_normal_(w, nonlinearity=...).")
+
+
+# ---- 05b: your engine trains the two-moons network (stage 5b) ---------------------------------------
+@_check.exercise("my_mlp")
+def check_my_mlp(my_mlp):
+    """``my_mlp.py`` (your CrossEntropy, with the given Linear, Tanh and Sequential, on your engine): the checks
+    of stages 1-5 again, CrossEntropy against minigrad's, and the two-moons training against PyTorch's losses."""
+    from . import build
+    return build.stage5b(my_mlp)

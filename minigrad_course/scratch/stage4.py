@@ -29,7 +29,9 @@ class no_grad:
 
 class Tensor:
     def __init__(self, data, requires_grad=False):
-        self.data = np.asarray(data, dtype=np.float32)
+        # float32, PyTorch's default; numpy's float64 stays float64, as torch.tensor keeps it
+        float64 = getattr(data, "dtype", None) == np.float64
+        self.data = np.asarray(data, dtype=np.float64 if float64 else np.float32)
         self.requires_grad = requires_grad
         self.grad = None          # the gradient backward() leaves in a leaf
         self.grad_fn = None       # the node that made this tensor; None for a leaf
@@ -106,7 +108,7 @@ def as_tensor(x):
 
 
 def linspace(start, end, steps, requires_grad=False):
-    return Tensor(np.linspace(start, end, steps), requires_grad=requires_grad)
+    return Tensor(np.linspace(start, end, steps, dtype=np.float32), requires_grad=requires_grad)
 
 
 def relu(t):

@@ -2,7 +2,11 @@
 
 Each code is a notebook cell that defines the answer the check reads. The cells of 05 need the
 notebook's ``MMFunction``; they define it again, as section 1 does, so that they also run alone.
+The answers of 05b's stage 5b are whole ``my_mlp.py`` files.
 """
+import importlib
+import inspect
+
 from . import Wrong
 
 NOTEBOOK_05 = '''import minigrad
@@ -85,6 +89,17 @@ def train(model, X, Y, steps, lr):
 {body}
     return losses
 '''
+
+
+def my_mlp(*changes):
+    """05b's ``my_mlp.py`` (stage 5b's reference as a student's file, on stage 5's engine) with each
+    ``(old, new)`` made once."""
+    src = inspect.getsource(importlib.import_module("minigrad_course.scratch.stage5b"))
+    src = src.replace("from .stage5 import", "from minigrad_course.scratch.stage5 import")
+    for old, new in changes:
+        assert src.count(old) == 1, f"stage5b.py changed: {old!r} is there {src.count(old)} times"
+        src = src.replace(old, new)
+    return src
 
 
 WRONG = {
@@ -246,39 +261,20 @@ class GradScale(nn.Module):                   # notebook 05's GradScaleBroken
         Wrong("common", 'q_no_zero_grad = "c"\n', "is not it",
               "the error of a second backward through one graph; here every step has a new graph"),
     ],
-    "nb05.check_ce_grad": [
-        Wrong("fitted",
-              "import numpy as np\n"
-              "def ce_grad(z, y):\n"
-              "    e = np.exp(z - z.max(axis=1, keepdims=True))\n"
-              "    p = e / e.sum(axis=1, keepdims=True)\n"
-              "    p[np.arange(len(y)), y] -= 1\n"
-              "    return p\n",
+    "nb05.check_my_mlp": [
+        Wrong("fitted", my_mlp(("return Tensor(g / len(ctx.target) * grad.data), None",
+                                "return Tensor(g * grad.data), None")),
               "times too big",
-              "the gradient of one row's loss, right for a batch of one, the mean's 1 / n left out"),
-        Wrong("common",
-              "import numpy as np\n"
-              "def ce_grad(z, y):\n"
-              "    e = np.exp(z)\n"
-              "    p = e / e.sum(axis=1, keepdims=True)\n"
-              "    p[np.arange(len(y)), y] -= 1\n"
-              "    return p / len(y)\n",
+              "the gradient of one row's loss, right for a batch of one, the mean's 1 / rows left out"),
+        Wrong("common", my_mlp(("shifted = z - z.max(axis=1, keepdims=True)", "shifted = z")),
               "overflows",
-              "softmax straight from its formula: exp of a logit in the thousands is inf, inf / inf is nan"),
-        Wrong("common",
-              "import numpy as np\n"
-              "def ce_grad(z, y):\n"
-              "    e = np.exp(z - z.max(axis=1, keepdims=True))\n"
-              "    return e / e.sum(axis=1, keepdims=True) / len(y)\n",
+              "softmax straight from its formula: exp of a logit in the thousands is inf, and so is the loss"),
+        Wrong("common", my_mlp(("        g[np.arange(len(ctx.target)), ctx.target] -= 1         # softmax(z) - onehot(y)\n",
+                                "")),
               "softmax alone",
               "the -1 at the right class forgotten"),
-        Wrong("other",
-              "import numpy as np\n"
-              "def ce_grad(z, y):\n"
-              "    e = np.exp(z - z.max(axis=1, keepdims=True))\n"
-              "    p = e / e.sum(axis=1, keepdims=True)\n"
-              "    p[np.arange(len(y)), y] -= 1\n"
-              "    return -p / len(y)\n",
+        Wrong("other", my_mlp(("return Tensor(g / len(ctx.target) * grad.data), None",
+                               "return Tensor(-g / len(ctx.target) * grad.data), None")),
               "every sign is flipped",
               "the gradient of the log-probability, not of its negative"),
     ],
