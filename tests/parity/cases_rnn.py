@@ -180,3 +180,71 @@ def rnn_dropout_graph(T, F, o):
             o.tree(f"{kind}_{name}", out, depth=3)
             module.eval()
             o.tree(f"{kind}_{name}_eval", module(T.ones(2, 1, 3, dtype=dtype))[0], depth=3)
+
+
+# ------------------------------------------------------------------ a float32 LSTM differentiated twice
+def _graph(t):
+    """The whole graph under ``t.grad_fn``, each node once, numbered in the order a breadth-first walk of
+    ``next_functions`` meets it: ``[[name, [[node number or None, input_nr], ...]], ...]`` (``o.tree`` would
+    repeat a shared node under every parent; this graph shares them as the real one does)."""
+    if t.grad_fn is None:
+        return None
+    order, number, out = [t.grad_fn], {id(t.grad_fn): 0}, []
+    for node in order:  # (order grows while it is walked)
+        edges = []
+        for f, nr in node.next_functions:
+            if f is not None and id(f) not in number:
+                number[id(f)] = len(order)
+                order.append(f)
+            edges.append([None if f is None else number[id(f)], int(nr)])
+        out.append([type(node).__name__, edges])
+    return out
+
+
+def _second_order_case(kw, hx, steps, loss, unbatched=False):
+    """Gradients of a float32 LSTM with ``create_graph=True``: PyTorch's ``MkldnnRnnLayerBackward0`` then records
+    ``mkldnn_rnn_layer_differentiable_backward``, a composite of tensor ops (``AddmmBackward0``,
+    ``UnsafeSplitBackward0``, ``SubBackward0`` ...); the graph of each gradient, node for node, its value, and the
+    gradients of the gradients' squares (to rtol 1e-4 / atol 1e-5)."""
+    def c(T, F, o):
+        module = T.nn.LSTM(3, 4, dtype=T.float32, **kw)
+        _set_weights(T, module, 40)
+        batch_first = kw.get("batch_first", False)
+        shape = (steps, 3) if unbatched else (2, steps, 3) if batch_first else (steps, 2, 3)
+        leaves = dict(x=leaf(T, 1, *shape, lo=-1, hi=1))
+        leaves.update(module.named_parameters())
+        args = [leaves["x"]]
+        if hx:
+            layers = kw.get("num_layers", 1) * (2 if kw.get("bidirectional") else 1)
+            lead = (layers,) if unbatched else (layers, 2)
+            leaves["h"] = leaf(T, 2, *lead, kw.get("proj_size", 0) or 4, lo=-1, hi=1)
+            leaves["c"] = leaf(T, 3, *lead, 4, lo=-1, hi=1)
+            args.append((leaves["h"], leaves["c"]))
+        out, (hn, cn) = module(*args)
+        total = {"all": lambda: (out * out).sum() + (hn * hn).sum() + cn.sum(), "out": lambda: (out * out).sum(),
+                 "hn": lambda: (hn * hn).sum()}[loss]()
+        grads = T.autograd.grad(total, list(leaves.values()), create_graph=True, allow_unused=True)
+        last = f"weight_hh_l{kw.get('num_layers', 1) - 1}" + ("_reverse" if kw.get("bidirectional") else "")
+        for name, g in zip(leaves, grads):
+            o[f"grad.{name}"] = g
+            if name in ("x", "weight_ih_l0", "weight_hh_l0", "bias_hh_l0", last, "h", "c"):
+                o.raw(f"grad.{name}.graph", _graph(g))
+        total = sum((g * g).sum() for g in grads if g is not None and g.requires_grad)
+        for name, g in zip(leaves, T.autograd.grad(total, list(leaves.values()), allow_unused=True)):
+            o[f"second.{name}"] = g
+    return c
+
+
+_SECOND_ORDER = [
+    ("plain", {}, False, 3, "all", False),
+    ("one_step_out", {}, False, 1, "out", False),
+    ("no_bias_hx", dict(bias=False), True, 2, "all", False),
+    ("only_hn", {}, True, 3, "hn", False),
+    ("two_layers_bi", dict(num_layers=2, bidirectional=True), True, 2, "all", False),
+    ("batch_first_bi", dict(batch_first=True, bidirectional=True), False, 2, "all", False),
+    ("unbatched", {}, True, 2, "all", True),
+    ("proj", dict(proj_size=2), True, 2, "all", False),  # (no oneDNN with projections: PyTorch's per-step graph)
+]
+for _name, _kw, _hx, _steps, _loss, _unbatched in _SECOND_ORDER:
+    case(_second_order_case(_kw, _hx, _steps, _loss, _unbatched), name=f"rnn_LSTM_float32_create_graph_{_name}",
+         rtol=1e-4, atol=1e-5)
