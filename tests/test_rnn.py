@@ -326,3 +326,16 @@ def test_packed_gradcheck():
         out, (h, c) = module(pack_padded_sequence(x, [3, 1, 2], enforce_sorted=False))
         return pad_packed_sequence(out)[0], h, c
     assert gradcheck(run, (x,))
+
+
+def test_pack_padded_sequences_backward_copies_into_views_of_zeros():
+    """PyTorch's _pack_padded_sequence_backward under create_graph: CopySlices per step (recorded from 2.13)."""
+    x = _tensor(11, 3, 2, 2)
+    packed = pack_padded_sequence(x, [3, 2])
+    g, = minigrad.autograd.grad((packed.data ** 3).sum(), [x], create_graph=True)
+    assert _graph_names(g) == ["CopySlices", "CopySlices", "SliceBackward0", "CopySlices", "SliceBackward0",
+                               "MulBackward0", "SliceBackward0", "MulBackward1", "PowBackward0",
+                               "PackPaddedSequenceBackward0", "AccumulateGrad"]
+    expected = 3 * x.detach().numpy() ** 2
+    expected[2, 1] = 0  # (the second sequence has 2 steps: its third is padding)
+    assert np.allclose(g.detach().numpy(), expected)

@@ -248,3 +248,16 @@ _SECOND_ORDER = [
 for _name, _kw, _hx, _steps, _loss, _unbatched in _SECOND_ORDER:
     case(_second_order_case(_kw, _hx, _steps, _loss, _unbatched), name=f"rnn_LSTM_float32_create_graph_{_name}",
          rtol=1e-4, atol=1e-5)
+
+
+@case
+def rnn_packed_create_graph(T, F, o):
+    """``pack_padded_sequence``'s backward with ``create_graph=True``: PyTorch copies each step's rows into views of
+    zeros (``CopySlices`` over ``CopySlices``), then transposes for ``batch_first``."""
+    for batch_first, lengths in ((False, [3, 2]), (True, [2, 2, 1])):
+        x = leaf(T, 1, 3, 2, 2, dtype="float64")
+        packed = T.nn.utils.rnn.pack_padded_sequence(x, lengths, batch_first=batch_first)
+        g, = T.autograd.grad((packed.data ** 3).sum(), [x], create_graph=True)
+        o[f"grad_{batch_first}"] = g
+        o.raw(f"grad_{batch_first}.graph", _graph(g))
+        o[f"second_{batch_first}"], = T.autograd.grad((g * g).sum(), [x])
