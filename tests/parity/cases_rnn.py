@@ -261,3 +261,32 @@ def rnn_packed_create_graph(T, F, o):
         o[f"grad_{batch_first}"] = g
         o.raw(f"grad_{batch_first}.graph", _graph(g))
         o[f"second_{batch_first}"], = T.autograd.grad((g * g).sum(), [x])
+
+
+def _packed_second_order_case(kind, dtype, batch_first, bidirectional, lengths):
+    """A packed sequence through a recurrent layer, differentiated twice (PyTorch's per-step graph, no oneDNN):
+    the whole graph of the input's and a weight's gradient; which of two gradients reaching a node comes first
+    (the operands of the AddBackward0 that sums them) follows the order the forward made its nodes in."""
+    def c(T, F, o):
+        module = getattr(T.nn, kind)(3, 4, bidirectional=bidirectional, dtype=getattr(T, dtype))
+        _set_weights(T, module, 50)
+        x = leaf(T, 1, *((len(lengths), 3, 3) if batch_first else (3, len(lengths), 3)), lo=-1, hi=1, dtype=dtype)
+        packed = T.nn.utils.rnn.pack_padded_sequence(x, lengths, batch_first=batch_first, enforce_sorted=False)
+        out, hidden = module(packed)
+        h = hidden[0] if isinstance(hidden, tuple) else hidden
+        leaves = dict(x=x, **dict(module.named_parameters()))
+        grads = T.autograd.grad((out.data ** 2).sum() + (h * h).sum(), list(leaves.values()), create_graph=True)
+        for name, g in zip(leaves, grads):
+            o[f"grad.{name}"] = g
+            if name in ("x", "weight_hh_l0", "weight_hh_l0_reverse"):
+                o.raw(f"grad.{name}.graph", _graph(g))
+        for name, g in zip(leaves, T.autograd.grad(sum((g * g).sum() for g in grads), list(leaves.values()))):
+            o[f"second.{name}"] = g
+    return c
+
+
+for _name, _args in [("LSTM_float32", ("LSTM", "float32", False, False, [3, 2])),
+                     ("LSTM_float32_bf_bi_unsorted", ("LSTM", "float32", True, True, [2, 3, 1])),
+                     ("GRU_float64_bi", ("GRU", "float64", False, True, [3, 1])),
+                     ("RNN_float64_bf", ("RNN", "float64", True, False, [1, 3]))]:
+    case(_packed_second_order_case(*_args), name=f"rnn_packed_create_graph_{_name}", rtol=1e-4, atol=1e-5)
