@@ -290,3 +290,35 @@ for _name, _args in [("LSTM_float32", ("LSTM", "float32", False, False, [3, 2]))
                      ("GRU_float64_bi", ("GRU", "float64", False, True, [3, 1])),
                      ("RNN_float64_bf", ("RNN", "float64", True, False, [1, 3]))]:
     case(_packed_second_order_case(*_args), name=f"rnn_packed_create_graph_{_name}", rtol=1e-4, atol=1e-5)
+
+
+def _per_step_second_order_case(kind, cell):
+    """A float64 layer (PyTorch's per-step graph) or a cell, differentiated twice: the whole graph of the input's
+    and of ``weight_hh``'s gradient, their values and the gradients of their squares."""
+    def c(T, F, o):
+        if cell:
+            module = getattr(T.nn, kind)(3, 4, dtype=T.float64)
+            x, h = leaf(T, 1, 2, 3, lo=-1, hi=1, dtype="float64"), leaf(T, 2, 2, 4, lo=-1, hi=1, dtype="float64")
+        else:
+            module = getattr(T.nn, kind)(3, 4, num_layers=2, bidirectional=True, dtype=T.float64)
+            x, h = leaf(T, 1, 2, 2, 3, lo=-1, hi=1, dtype="float64"), leaf(T, 2, 4, 2, 4, lo=-1, hi=1, dtype="float64")
+        _set_weights(T, module, 60)
+        out = module(x, (h, h * 0.5) if kind.startswith("LSTM") else h)
+        if cell:  # (a cell's h, or an LSTM cell's (h, c))
+            outs = list(out) if isinstance(out, tuple) else [out]
+        else:  # (a layer's output and its final h, or (h, c))
+            outs = [out[0]] + (list(out[1]) if isinstance(out[1], tuple) else [out[1]])
+        leaves = dict(x=x, h=h, **dict(module.named_parameters()))
+        grads = T.autograd.grad(sum((t * t).sum() for t in outs), list(leaves.values()), create_graph=True)
+        for name, g in zip(leaves, grads):
+            o[f"grad.{name}"] = g
+            if name in ("x", "weight_hh", "weight_hh_l0"):
+                o.raw(f"grad.{name}.graph", _graph(g))
+        for name, g in zip(leaves, T.autograd.grad(sum((g * g).sum() for g in grads), list(leaves.values()))):
+            o[f"second.{name}"] = g
+    return c
+
+
+for _kind in ("RNN", "GRU", "LSTM"):
+    case(_per_step_second_order_case(_kind, False), name=f"rnn_{_kind}_float64_create_graph")
+    case(_per_step_second_order_case(_kind + "Cell", True), name=f"rnn_{_kind}Cell_float64_create_graph")
