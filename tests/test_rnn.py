@@ -15,6 +15,21 @@ from minigrad.ops.recurrent import mkldnn_rnn_layer
 # test_onednn_layers_gradient_can_be_differentiated_again, recorded from PyTorch 2.13
 G_RECORDED = [-0.031368013, -0.020865873, -0.016770111, -0.011933503]
 XGRAD_RECORDED = [-0.00048562587, -9.9774901e-05, -0.0002676454, -0.00016214134]
+# test_the_onednn_layers_second_graph_is_pytorchs: one step, recorded from PyTorch 2.13 (breadth-first, each node once)
+SECOND_GRAPH_RECORDED = """
+CatBackward0 UnsqueezeBackward0 MmBackward0 CatBackward0 AccumulateGrad MulBackward0 MulBackward0 MulBackward0
+MulBackward0 MulBackward0 SubBackward0 MulBackward0 SubBackward0 MulBackward0 SubBackward0 MulBackward0 SubBackward0
+MulBackward0 SigmoidBackward0 MulBackward0 SigmoidBackward0 AddBackward0 MulBackward0 MulBackward0 SigmoidBackward0
+TanhBackward0 UnsafeSplitBackward0 MulBackward0 TanhBackward0 AddBackward0 MulBackward0 SubBackward0 AddBackward0
+AddmmBackward0 AddmmBackward0 MulBackward0 MulBackward0 MulBackward0 AccumulateGrad SelectBackward0 TBackward0
+AccumulateGrad TBackward0 TanhBackward0 TanhBackward0 AccumulateGrad AccumulateGrad""".split()
+G_ONE_STEP_RECORDED = [-0.024133347, -0.015701395]
+XGRAD_ONE_STEP_RECORDED = [-0.0002592059, -2.4223242e-05]
+# (bidirectional, 2 steps, loss (out * out).sum(): the counts of each node in the gradient's graph)
+BI_COUNTS_RECORDED = {"AccumulateGrad": 9, "AddBackward0": 18, "AddmmBackward0": 8, "CatBackward0": 7,
+                      "CloneBackward0": 2, "MkldnnRnnLayerBackward0": 2, "MmBackward0": 6, "MulBackward0": 74,
+                      "SelectBackward0": 8, "SigmoidBackward0": 12, "SliceBackward0": 2, "SubBackward0": 20,
+                      "TBackward0": 8, "TanhBackward0": 18, "UnsafeSplitBackward0": 4, "UnsqueezeBackward0": 4}
 
 
 def _tensor(seed, *shape, dtype=minigrad.float64, requires_grad=True):
@@ -151,6 +166,52 @@ def test_onednn_layers_gradient_can_be_differentiated_again():
     assert np.allclose(x.grad.numpy().ravel(), XGRAD_RECORDED, rtol=1e-4, atol=1e-8)
 
 
+def _graph_names(t):
+    """The names of the nodes under ``t.grad_fn``, each once, in breadth-first order."""
+    order = [t.grad_fn]
+    for node in order:  # (order grows while it is walked)
+        for f, _ in node.next_functions:
+            if f is not None and all(f is not s for s in order):
+                order.append(f)
+    return [type(n).__name__ for n in order]
+
+
+def _linspace_lstm(**kw):
+    lstm = nn.LSTM(2, 2, **kw)
+    with minigrad.no_grad():
+        for i, p in enumerate(lstm.parameters()):
+            p.copy_(minigrad.linspace(-0.5, 0.5, p.numel()).reshape(p.shape) * (i + 1))
+    return lstm
+
+
+def test_the_onednn_layers_second_graph_is_pytorchs():
+    """create_graph=True records PyTorch's mkldnn_rnn_layer_differentiable_backward op for op: the gates again
+    (AddmmBackward0, UnsafeSplitBackward0, SigmoidBackward0, TanhBackward0), then the step's backward
+    (MulBackward0, ``1 - t`` as SubBackward0 with no edge for the ones, CatBackward0, MmBackward0,
+    UnsqueezeBackward0)."""
+    x = minigrad.tensor([[[0.5, -1.0]]], requires_grad=True)
+    out, _ = _linspace_lstm()(x)
+    g, = minigrad.autograd.grad(out.sum(), [x], create_graph=True)
+    assert _graph_names(g) == SECOND_GRAPH_RECORDED
+    subs = [n for n in _nodes(g) if type(n).__name__ == "SubBackward0"]
+    assert len(subs) == 5 and all(n.next_functions[0] == (None, 0) for n in subs)
+    g.pow(2).sum().backward()
+    assert np.allclose(g.detach().numpy().ravel(), G_ONE_STEP_RECORDED, rtol=1e-5, atol=1e-8)
+    assert np.allclose(x.grad.numpy().ravel(), XGRAD_ONE_STEP_RECORDED, rtol=1e-5, atol=1e-10)
+
+
+def test_a_bidirectional_layers_sliced_gradient_is_copied_contiguous():
+    """Each direction's output gradient is a slice of the joined output's: PyTorch's ``grad_output.contiguous()``
+    copies it (CloneBackward0 over SliceBackward0)."""
+    x = minigrad.tensor([[[0.5, -1.0]], [[1.5, 0.25]]], requires_grad=True)
+    out, _ = _linspace_lstm(bidirectional=True)(x)
+    g, = minigrad.autograd.grad((out * out).sum(), [x], create_graph=True)
+    names = _graph_names(g)
+    assert {n: names.count(n) for n in set(names)} == BI_COUNTS_RECORDED
+    clones = [n for n in _nodes(g) if type(n).__name__ == "CloneBackward0"]
+    assert [_names(n) for n in clones] == [["SliceBackward0"]] * 2
+
+
 # ------------------------------------------------------------------ errors (PyTorch's messages)
 @pytest.mark.parametrize("make, error, message", [
     (lambda: nn.LSTM(3, 4)(minigrad.zeros(2, 2, 5)), RuntimeError,
@@ -265,3 +326,16 @@ def test_packed_gradcheck():
         out, (h, c) = module(pack_padded_sequence(x, [3, 1, 2], enforce_sorted=False))
         return pad_packed_sequence(out)[0], h, c
     assert gradcheck(run, (x,))
+
+
+def test_pack_padded_sequences_backward_copies_into_views_of_zeros():
+    """PyTorch's _pack_padded_sequence_backward under create_graph: CopySlices per step (recorded from 2.13)."""
+    x = _tensor(11, 3, 2, 2)
+    packed = pack_padded_sequence(x, [3, 2])
+    g, = minigrad.autograd.grad((packed.data ** 3).sum(), [x], create_graph=True)
+    assert _graph_names(g) == ["CopySlices", "CopySlices", "SliceBackward0", "CopySlices", "SliceBackward0",
+                               "MulBackward0", "SliceBackward0", "MulBackward1", "PowBackward0",
+                               "PackPaddedSequenceBackward0", "AccumulateGrad"]
+    expected = 3 * x.detach().numpy() ** 2
+    expected[2, 1] = 0  # (the second sequence has 2 steps: its third is padding)
+    assert np.allclose(g.detach().numpy(), expected)

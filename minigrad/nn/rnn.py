@@ -468,22 +468,20 @@ def packed_forward(mode, data, batch_sizes, hx, params, num_layers, dropout, tra
     return layer_input, stack(finals, 0)
 
 
-def _steps(projected, sizes):
-    """The steps' rows of a packed sequence's input projection (``narrow``, as PyTorch takes them)."""
-    starts = [sum(sizes[:t]) for t in range(len(sizes))]
-    return [projected.narrow(0, start, size) for start, size in zip(starts, sizes)]
-
-
 def _narrow(hidden, size, lstm):
     return (hidden[0].narrow(0, 0, size), hidden[1].narrow(0, 0, size)) if lstm else hidden.narrow(0, 0, size)
 
 
 def _packed_layer(cell, data, sizes, hidden, params, lstm):
-    """``PackedLayer``: forwards in time; the batch shrinks, and the rows that drop out are final states."""
-    steps = _steps(F.linear(data, params[0], params[2]), sizes)
+    """``PackedLayer``: forwards in time; the batch shrinks, and the rows that drop out are final states.  Each
+    step's rows of the input projection are taken (``narrow``) in the loop, as PyTorch does: the order the nodes
+    are made in is the order backward runs them in."""
+    projected = F.linear(data, params[0], params[2])
     outputs, left = [], []
-    last = sizes[0]
-    for step, size in zip(steps, sizes):
+    last, offset = sizes[0], 0
+    for size in sizes:
+        step = projected.narrow(0, offset, size)
+        offset += size
         if size < last:  # sequences that ended: keep their last hidden state
             left.append(_slice(hidden, size, last, lstm))
             hidden = _narrow(hidden, size, lstm)
@@ -492,11 +490,12 @@ def _packed_layer(cell, data, sizes, hidden, params, lstm):
         outputs.append(hidden[0] if lstm else hidden)
     left.append(hidden)
     left.reverse()
+    output = cat(outputs, 0)  # (before the final states, as PyTorch: the order its backward runs them in)
     if lstm:
         final = (cat([h for h, c in left], 0), cat([c for h, c in left], 0))
     else:
         final = cat(left, 0)
-    return cat(outputs, 0), final
+    return output, final
 
 
 def _slice(hidden, start, end, lstm):
@@ -507,18 +506,20 @@ def _slice(hidden, start, end, lstm):
 
 def _packed_reversed_layer(cell, data, sizes, hidden, params, lstm):
     """``ReversedPackedLayer``: backwards in time; the batch grows, the new rows start from the initial state."""
-    steps = _steps(F.linear(data, params[0], params[2]), sizes)
+    projected = F.linear(data, params[0], params[2])
     initial = hidden
     outputs = [None] * len(sizes)
     hidden = _narrow(initial, sizes[-1], lstm)
-    last = sizes[-1]
+    last, offset = sizes[-1], projected.shape[0]
     for t in range(len(sizes) - 1, -1, -1):
         size = sizes[t]
         if size > last:  # sequences that start here join with the initial state
             extra = _slice(initial, last, size, lstm)
             hidden = (cat([hidden[0], extra[0]], 0), cat([hidden[1], extra[1]], 0)) if lstm else cat([hidden, extra], 0)
         last = size
-        hidden = cell(steps[t], hidden, params, True)
+        step = projected.narrow(0, offset - size, size)
+        offset -= size
+        hidden = cell(step, hidden, params, True)
         outputs[t] = hidden[0] if lstm else hidden
     return cat(outputs, 0), hidden
 

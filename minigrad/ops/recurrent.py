@@ -5,7 +5,9 @@ and ``native/mkldnn/RNN.cpp``).
   (``UnsafeSplitBackward0``).
 - ``MkldnnRnnLayer``: one layer and direction of a float32 LSTM on the CPU, which PyTorch hands to oneDNN
   whole (``MkldnnRnnLayerBackward0``): forward is a loop over the time steps, backward the loop run backwards
-  (backpropagation through time), both in numpy.
+  (backpropagation through time), both in numpy.  Under ``create_graph=True`` its backward is PyTorch's
+  composite of tensor ops instead (``mkldnn_rnn_layer_differentiable_backward``), so the gradients' own graph has
+  PyTorch's nodes.
 """
 import numpy as np
 
@@ -66,7 +68,11 @@ class MkldnnRnnLayer(Op):
                    "reverse": "reverse", "mode": "mode", "hidden_size": "hidden_size", "num_layers": "num_layers",
                    "has_biases": "has_biases", "bidirectional": "bidirectional", "batch_first": "batch_first",
                    "train": "train", "batch_sizes": "batch_sizes", "result0": 7, "result1": 8, "result2": 9}
-    # (PyTorch also keeps oneDNN's workspace, ``_saved_result3``; minigrad keeps its gates in ctx instead)
+    # PyTorch also keeps oneDNN's workspace, ``_saved_result3``: a 1-d uint8 buffer of oneDNN's own layout (its gates
+    # and states as raw bytes, padded; 28672 bytes for any small layer, 8736768 for 35 steps, batch 20, hidden 200,
+    # a size set by oneDNN's blocking for the CPU it runs on).  Its bytes mean nothing outside oneDNN and no formula
+    # reads them (the create_graph backward recomputes the gates), so minigrad leaves it out (AttributeError) and
+    # keeps its gates in ctx instead.
 
     @staticmethod
     def forward(ctx, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, num_layers, has_biases, bidirectional, train,
@@ -128,24 +134,61 @@ class MkldnnRnnLayer(Op):
                 None, None, None, None, None, None)
 
 
+def _one_minus(t):
+    """``1 - t`` as PyTorch's C++ writes it (``empty_like(t).fill_(1).sub_(t)``): ``SubBackward0`` with no edge
+    for the ones, where Python's ``1 - t`` records ``RsubBackward1``."""
+    from ..creation import ones_like
+    return ones_like(t) - t
+
+
 def _backward_on_graph(ctx, grad_output, grad_hy, grad_cy):
-    """The gradients as tensors with a graph: the forward steps again in tensor ops, differentiated by autograd
-    (the numbers are the numpy backward's; the nodes of this second graph are minigrad's, not PyTorch's)."""
-    from .. import autograd
-    from .shape import stack
-    input, w_ih, w_hh, b_ih, b_hh, hx, cx = ctx.saved_tensors[:7]
-    hidden, steps = hx.shape[1], input.shape[0]
-    projected = input.matmul(w_ih.t()) + b_ih + b_hh
-    h, c, outputs = hx, cx, [None] * steps
-    for t in (range(steps - 1, -1, -1) if ctx.reverse else range(steps)):
-        a = projected[t] + h.matmul(w_hh.t())
-        c = a[:, hidden:2 * hidden].sigmoid() * c + a[:, :hidden].sigmoid() * a[:, 2 * hidden:3 * hidden].tanh()
-        h = a[:, 3 * hidden:].sigmoid() * c.tanh()
-        outputs[t] = h
-    wanted = [t for t, need in zip((input, w_ih, w_hh, b_ih, b_hh, hx, cx), ctx.needs_input_grad) if need]
-    grads = iter(autograd.grad((stack(outputs, 0), h, c), wanted, (grad_output, grad_hy, grad_cy),
-                               create_graph=True, allow_unused=True))
-    return tuple(next(grads) if need else None for need in ctx.needs_input_grad[:7]) + (None,) * 6
+    """The gradients as tensors with a graph (``create_graph=True``): PyTorch's
+    ``mkldnn_rnn_layer_differentiable_backward`` (``torch/csrc/autograd/FunctionsManual.cpp``) op for op, so the
+    second graph has its nodes.  First the forward steps again in tensor ops (each step's gates ``i, f, g, o`` and
+    states ``h, c``); then backwards through the steps, the numpy backward's formulas written with tensors.
+    (PyTorch writes some of these in place, ``add_``, ``sigmoid_``, ``tanh_``, ``+=``: the nodes are the same.)"""
+    from .linalg import addmm
+    input, w_ih, w_hh, b_ih, b_hh, hx_, cx_ = ctx.saved_tensors[:7]
+    steps = input.shape[0]
+    # (a bidirectional layer's output gradient is a slice of the joined one: contiguous copies it, CloneBackward0)
+    grad_output, grad_hy, grad_cy = grad_output.contiguous(), grad_hy.contiguous(), grad_cy.contiguous()
+    gates, states = [None] * steps, [(hx_, cx_)]
+    h, c = hx_, cx_
+    for seq in range(1, steps + 1):
+        t = steps - seq if ctx.reverse else seq - 1
+        gate = addmm(b_ih, input[t], w_ih.t()) + addmm(b_hh, h, w_hh.t())  # (at::linear(x, w, b) is addmm)
+        i, f, g, o = unsafe_chunk(gate, 4, 1)
+        i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
+        gates[t] = i, f, g, o
+        c = f * c + i * g
+        h = o * c.tanh()
+        states.append((h, c))
+    layer_dx = [None] * steps
+    for seq in range(steps - 1, -1, -1):
+        t = steps - seq - 1 if ctx.reverse else seq
+        i, f, g, o = gates[t]
+        cy = states[seq + 1][1]
+        hx, cx = states[seq]
+        new_grad_hy = grad_output[t] + grad_hy
+        d1 = grad_cy + new_grad_hy * o * _one_minus(cy.tanh() * cy.tanh())
+        dgp, dip, dprev_c, dfp = d1 * i, d1 * g, d1 * f, d1 * cx
+        dop = new_grad_hy * cy.tanh()
+        do_ = dop * o * _one_minus(o)
+        dg = dgp * _one_minus(g * g)
+        df = dfp * f * _one_minus(f)
+        di = dip * i * _one_minus(i)
+        da = cat([di, df, dg, do_], 1)
+        db_ = da.sum(0)
+        layer_dx[t] = da.matmul(w_ih).unsqueeze(0)
+        dprev_h = da.matmul(w_hh)
+        dWx_ = da.transpose(0, 1).matmul(input[t])
+        dWh_ = da.transpose(0, 1).matmul(hx)
+        if seq == steps - 1:
+            db, dWx, dWh = db_, dWx_, dWh_
+        else:
+            db, dWx, dWh = db + db_, dWx + dWx_, dWh + dWh_
+        grad_hy, grad_cy = dprev_h, dprev_c
+    return (cat(layer_dx, 0), dWx, dWh, db, db, dprev_h, dprev_c) + (None,) * 6
 
 
 def mkldnn_rnn_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, num_layers, has_biases, bidirectional, train,

@@ -180,3 +180,145 @@ def rnn_dropout_graph(T, F, o):
             o.tree(f"{kind}_{name}", out, depth=3)
             module.eval()
             o.tree(f"{kind}_{name}_eval", module(T.ones(2, 1, 3, dtype=dtype))[0], depth=3)
+
+
+# ------------------------------------------------------------------ a float32 LSTM differentiated twice
+def _graph(t):
+    """The whole graph under ``t.grad_fn``, each node once, numbered in the order a breadth-first walk of
+    ``next_functions`` meets it: ``[[name, [[node number or None, input_nr], ...]], ...]`` (``o.tree`` would
+    repeat a shared node under every parent; this graph shares them as the real one does)."""
+    if t.grad_fn is None:
+        return None
+    order, number, out = [t.grad_fn], {id(t.grad_fn): 0}, []
+    for node in order:  # (order grows while it is walked)
+        edges = []
+        for f, nr in node.next_functions:
+            if f is not None and id(f) not in number:
+                number[id(f)] = len(order)
+                order.append(f)
+            edges.append([None if f is None else number[id(f)], int(nr)])
+        out.append([type(node).__name__, edges])
+    return out
+
+
+def _second_order_case(kw, hx, steps, loss, unbatched=False):
+    """Gradients of a float32 LSTM with ``create_graph=True``: PyTorch's ``MkldnnRnnLayerBackward0`` then records
+    ``mkldnn_rnn_layer_differentiable_backward``, a composite of tensor ops (``AddmmBackward0``,
+    ``UnsafeSplitBackward0``, ``SubBackward0`` ...); the graph of each gradient, node for node, its value, and the
+    gradients of the gradients' squares (to rtol 1e-4 / atol 1e-5)."""
+    def c(T, F, o):
+        module = T.nn.LSTM(3, 4, dtype=T.float32, **kw)
+        _set_weights(T, module, 40)
+        batch_first = kw.get("batch_first", False)
+        shape = (steps, 3) if unbatched else (2, steps, 3) if batch_first else (steps, 2, 3)
+        leaves = dict(x=leaf(T, 1, *shape, lo=-1, hi=1))
+        leaves.update(module.named_parameters())
+        args = [leaves["x"]]
+        if hx:
+            layers = kw.get("num_layers", 1) * (2 if kw.get("bidirectional") else 1)
+            lead = (layers,) if unbatched else (layers, 2)
+            leaves["h"] = leaf(T, 2, *lead, kw.get("proj_size", 0) or 4, lo=-1, hi=1)
+            leaves["c"] = leaf(T, 3, *lead, 4, lo=-1, hi=1)
+            args.append((leaves["h"], leaves["c"]))
+        out, (hn, cn) = module(*args)
+        total = {"all": lambda: (out * out).sum() + (hn * hn).sum() + cn.sum(), "out": lambda: (out * out).sum(),
+                 "hn": lambda: (hn * hn).sum()}[loss]()
+        grads = T.autograd.grad(total, list(leaves.values()), create_graph=True, allow_unused=True)
+        last = f"weight_hh_l{kw.get('num_layers', 1) - 1}" + ("_reverse" if kw.get("bidirectional") else "")
+        for name, g in zip(leaves, grads):
+            o[f"grad.{name}"] = g
+            if name in ("x", "weight_ih_l0", "weight_hh_l0", "bias_hh_l0", last, "h", "c"):
+                o.raw(f"grad.{name}.graph", _graph(g))
+        total = sum((g * g).sum() for g in grads if g is not None and g.requires_grad)
+        for name, g in zip(leaves, T.autograd.grad(total, list(leaves.values()), allow_unused=True)):
+            o[f"second.{name}"] = g
+    return c
+
+
+_SECOND_ORDER = [
+    ("plain", {}, False, 3, "all", False),
+    ("one_step_out", {}, False, 1, "out", False),
+    ("no_bias_hx", dict(bias=False), True, 2, "all", False),
+    ("only_hn", {}, True, 3, "hn", False),
+    ("two_layers_bi", dict(num_layers=2, bidirectional=True), True, 2, "all", False),
+    ("batch_first_bi", dict(batch_first=True, bidirectional=True), False, 2, "all", False),
+    ("unbatched", {}, True, 2, "all", True),
+    ("proj", dict(proj_size=2), True, 2, "all", False),  # (no oneDNN with projections: PyTorch's per-step graph)
+]
+for _name, _kw, _hx, _steps, _loss, _unbatched in _SECOND_ORDER:
+    case(_second_order_case(_kw, _hx, _steps, _loss, _unbatched), name=f"rnn_LSTM_float32_create_graph_{_name}",
+         rtol=1e-4, atol=1e-5)
+
+
+@case
+def rnn_packed_create_graph(T, F, o):
+    """``pack_padded_sequence``'s backward with ``create_graph=True``: PyTorch copies each step's rows into views of
+    zeros (``CopySlices`` over ``CopySlices``), then transposes for ``batch_first``."""
+    for batch_first, lengths in ((False, [3, 2]), (True, [2, 2, 1])):
+        x = leaf(T, 1, 3, 2, 2, dtype="float64")
+        packed = T.nn.utils.rnn.pack_padded_sequence(x, lengths, batch_first=batch_first)
+        g, = T.autograd.grad((packed.data ** 3).sum(), [x], create_graph=True)
+        o[f"grad_{batch_first}"] = g
+        o.raw(f"grad_{batch_first}.graph", _graph(g))
+        o[f"second_{batch_first}"], = T.autograd.grad((g * g).sum(), [x])
+
+
+def _packed_second_order_case(kind, dtype, batch_first, bidirectional, lengths):
+    """A packed sequence through a recurrent layer, differentiated twice (PyTorch's per-step graph, no oneDNN):
+    the whole graph of the input's and a weight's gradient; which of two gradients reaching a node comes first
+    (the operands of the AddBackward0 that sums them) follows the order the forward made its nodes in."""
+    def c(T, F, o):
+        module = getattr(T.nn, kind)(3, 4, bidirectional=bidirectional, dtype=getattr(T, dtype))
+        _set_weights(T, module, 50)
+        x = leaf(T, 1, *((len(lengths), 3, 3) if batch_first else (3, len(lengths), 3)), lo=-1, hi=1, dtype=dtype)
+        packed = T.nn.utils.rnn.pack_padded_sequence(x, lengths, batch_first=batch_first, enforce_sorted=False)
+        out, hidden = module(packed)
+        h = hidden[0] if isinstance(hidden, tuple) else hidden
+        leaves = dict(x=x, **dict(module.named_parameters()))
+        grads = T.autograd.grad((out.data ** 2).sum() + (h * h).sum(), list(leaves.values()), create_graph=True)
+        for name, g in zip(leaves, grads):
+            o[f"grad.{name}"] = g
+            if name in ("x", "weight_hh_l0", "weight_hh_l0_reverse"):
+                o.raw(f"grad.{name}.graph", _graph(g))
+        for name, g in zip(leaves, T.autograd.grad(sum((g * g).sum() for g in grads), list(leaves.values()))):
+            o[f"second.{name}"] = g
+    return c
+
+
+for _name, _args in [("LSTM_float32", ("LSTM", "float32", False, False, [3, 2])),
+                     ("LSTM_float32_bf_bi_unsorted", ("LSTM", "float32", True, True, [2, 3, 1])),
+                     ("GRU_float64_bi", ("GRU", "float64", False, True, [3, 1])),
+                     ("RNN_float64_bf", ("RNN", "float64", True, False, [1, 3]))]:
+    case(_packed_second_order_case(*_args), name=f"rnn_packed_create_graph_{_name}", rtol=1e-4, atol=1e-5)
+
+
+def _per_step_second_order_case(kind, cell):
+    """A float64 layer (PyTorch's per-step graph) or a cell, differentiated twice: the whole graph of the input's
+    and of ``weight_hh``'s gradient, their values and the gradients of their squares."""
+    def c(T, F, o):
+        if cell:
+            module = getattr(T.nn, kind)(3, 4, dtype=T.float64)
+            x, h = leaf(T, 1, 2, 3, lo=-1, hi=1, dtype="float64"), leaf(T, 2, 2, 4, lo=-1, hi=1, dtype="float64")
+        else:
+            module = getattr(T.nn, kind)(3, 4, num_layers=2, bidirectional=True, dtype=T.float64)
+            x, h = leaf(T, 1, 2, 2, 3, lo=-1, hi=1, dtype="float64"), leaf(T, 2, 4, 2, 4, lo=-1, hi=1, dtype="float64")
+        _set_weights(T, module, 60)
+        out = module(x, (h, h * 0.5) if kind.startswith("LSTM") else h)
+        if cell:  # (a cell's h, or an LSTM cell's (h, c))
+            outs = list(out) if isinstance(out, tuple) else [out]
+        else:  # (a layer's output and its final h, or (h, c))
+            outs = [out[0]] + (list(out[1]) if isinstance(out[1], tuple) else [out[1]])
+        leaves = dict(x=x, h=h, **dict(module.named_parameters()))
+        grads = T.autograd.grad(sum((t * t).sum() for t in outs), list(leaves.values()), create_graph=True)
+        for name, g in zip(leaves, grads):
+            o[f"grad.{name}"] = g
+            if name in ("x", "weight_hh", "weight_hh_l0"):
+                o.raw(f"grad.{name}.graph", _graph(g))
+        for name, g in zip(leaves, T.autograd.grad(sum((g * g).sum() for g in grads), list(leaves.values()))):
+            o[f"second.{name}"] = g
+    return c
+
+
+for _kind in ("RNN", "GRU", "LSTM"):
+    case(_per_step_second_order_case(_kind, False), name=f"rnn_{_kind}_float64_create_graph")
+    case(_per_step_second_order_case(_kind + "Cell", True), name=f"rnn_{_kind}Cell_float64_create_graph")

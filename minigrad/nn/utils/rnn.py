@@ -12,7 +12,6 @@ import numpy as np
 
 from ... import creation
 from ...ops.dispatch import Op
-from ...ops.shape import cat, stack
 from ..._core.tensor_base import TensorBase as Tensor
 
 __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence", "pad_packed_sequence", "pad_sequence",
@@ -91,18 +90,16 @@ class PackPaddedSequence(Op):
 
     @staticmethod
     def backward(ctx, grad):
-        sizes = ctx.input_sizes
-        time, batch = (sizes[1], sizes[0]) if ctx.batch_first else (sizes[0], sizes[1])
-        steps, offset = [], 0
-        for b in ctx.batch_sizes._data.tolist():
-            rows = grad.narrow(0, offset, b)
-            if b < batch:
-                rows = cat([rows, creation.zeros(batch - b, *rows.shape[1:], dtype=grad.dtype)], 0)
-            steps.append(rows)
+        """PyTorch's ``_pack_padded_sequence_backward``: zeros of the (time, batch, ...) shape, each step's rows
+        copied into their place (in place on views of the zeros, so a create_graph gradient records ``CopySlices``)."""
+        sizes = list(ctx.input_sizes)
+        if ctx.batch_first:
+            sizes[0], sizes[1] = sizes[1], sizes[0]
+        grad_input = creation.zeros(*sizes, dtype=grad.dtype)
+        offset = 0
+        for t, b in enumerate(ctx.batch_sizes._data.tolist()):
+            grad_input[t][0:b].copy_(grad[offset:offset + b])
             offset += b
-        for _ in range(time - len(steps)):  # (the padded steps past the longest sequence)
-            steps.append(creation.zeros(batch, *grad.shape[1:], dtype=grad.dtype))
-        grad_input = stack(steps, 0)
         return (grad_input.transpose(0, 1) if ctx.batch_first else grad_input), None, None, None
 
 
