@@ -46,6 +46,9 @@ def pool_geometry(input, kernel, stride, padding, dilation, ceil_mode):
     if dilation[0] <= 0 or dilation[1] <= 0:
         raise RuntimeError(f"dilation should be greater than zero, but got dilationH: {dilation[0]} dilationW: "
                            f"{dilation[1]}")
+    if kernel[1] // 2 < padding[1] or kernel[0] // 2 < padding[0]:  # (``pool2d_shape_check``, after the above)
+        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got padW = {padding[1]}, "
+                           f"padH = {padding[0]}, kW = {kernel[1]}, kH = {kernel[0]}")
     if out[0] < 1 or out[1] < 1:
         c, h, w = input.shape[-3:]
         raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{out[0]}x{out[1]}). "

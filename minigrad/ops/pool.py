@@ -127,7 +127,9 @@ def scattered(grad, indices, shape):
     places = indices.shape[-2] * indices.shape[-1]
     flat = indices.reshape(planes, places) + (np.arange(planes) * area)[:, None]
     total = np.bincount(flat.ravel(), weights=grad.reshape(planes, places).ravel(), minlength=planes * area)
-    return total.astype(grad.dtype).reshape(shape)
+    # (a dilated window that misses the image has the place just past its row, which PyTorch's kernel writes to as
+    # to one flat array: into the next image, or nowhere past the last one; minigrad does the same)
+    return total[:planes * area].astype(grad.dtype).reshape(shape)
 
 
 class MaxPoolBackward(Op):
