@@ -28,6 +28,9 @@ from .functional_linear import linear
 from .conv import conv1d, conv2d
 from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool2d,
                       avg_pool1d, avg_pool2d, max_pool1d, max_pool2d)
+from .pooling import adaptive_max_pool2d_with_indices, max_pool2d_with_indices
+from .pooling import adaptive_max_pool1d_with_indices_fn as adaptive_max_pool1d_with_indices
+from .pooling import max_pool1d_with_indices_fn as max_pool1d_with_indices
 from .fold import fold, unfold
 
 

@@ -158,6 +158,18 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return max_pool1d_values(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
+def max_pool1d_with_indices_fn(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                                return_indices=False):
+    """``F.max_pool1d_with_indices``: ``torch.max_pool1d_with_indices`` (both results, whatever ``return_indices``)."""
+    return max_pool1d_with_indices(input, kernel_size, () if stride is None else stride, padding, dilation, ceil_mode)
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    """``F.max_pool2d_with_indices``: ``F.max_pool2d`` with ``return_indices=True``."""
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices=True)
+
+
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     """``F.avg_pool2d``: the mean of each window (node ``AvgPool2DBackward0``); ``count_include_pad=False``
@@ -265,6 +277,16 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
     places (nodes ``SqueezeBackward1``, ``AdaptiveMaxPool2DBackward0``, ``UnsqueezeBackward0``)."""
     values, indices = adaptive_max_pool1d_with_indices(input, output_size)
     return (values, indices) if return_indices else values
+
+
+def adaptive_max_pool1d_with_indices_fn(input, output_size, return_indices=False):
+    """``F.adaptive_max_pool1d_with_indices``: ``torch.adaptive_max_pool1d`` (both results)."""
+    return adaptive_max_pool1d_with_indices(input, output_size)
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    """``F.adaptive_max_pool2d_with_indices``: ``F.adaptive_max_pool2d`` with ``return_indices=True``."""
+    return adaptive_max_pool2d(input, output_size, return_indices=True)
 
 
 # ------------------------------------------------------------------ modules

@@ -216,3 +216,18 @@ def api42_unpack_sequence(T, F, o):
     sum((t * (i + 2)).sum() for i, t in enumerate(out)).backward()
     o.grads("", a=a, b=b, c=c)
     o["all"] = "unpad_sequence" in R.__all__ and "unpack_sequence" in R.__all__
+
+
+@case
+def api42_with_indices_functions(T, F, o):
+    x = leaf(T, 80, 2, 7)
+    for name, fn in {"max1d": lambda: F.max_pool1d_with_indices(x, 3, None, 1, 1, True, False),
+                     "max2d": lambda: F.max_pool2d_with_indices(x.view(1, 2, 7), 2, 1),
+                     "amax1d": lambda: F.adaptive_max_pool1d_with_indices(x, 3),
+                     "amax2d": lambda: F.adaptive_max_pool2d_with_indices(x.view(1, 2, 7), (1, None))}.items():
+        v, i = fn()
+        o.all(v, name, 4)
+        o[f"{name}.indices"] = i
+    o.err("max1d_kernel_len", lambda: F.max_pool1d_with_indices(x, (2, 2)))
+    o.err("amax1d_none", lambda: F.adaptive_max_pool1d_with_indices(x, None))
+    o.err("amax2d_size_len", lambda: F.adaptive_max_pool2d_with_indices(x.view(1, 2, 7), (1, 2, 3)))
