@@ -78,11 +78,17 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 def ints(value, function, name, position):
     """An ``int[]`` argument of a native pool as a tuple: an int is one (PyTorch's argument parser)."""
-    if isinstance(value, int):
+    if isinstance(value, int) and not isinstance(value, bool):
         return (value,)
-    if not isinstance(value, (tuple, list)) or not all(isinstance(v, int) for v in value):
-        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be tuple of ints, not "
-                        f"{type(value).__name__}")
+    where = f"{function}(): argument '{name}' (position {position}) must be tuple of ints"
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"{where}, not {type(value).__name__}")
+    if value and not isinstance(value[0], int):
+        raise TypeError(f"{where}, but found element of type {type(value[0]).__name__} at pos 0")
+    for v in value:  # (a later element: PyTorch's parser words it another way)
+        if not isinstance(v, int):
+            raise TypeError(f"{function}(): argument '{name}' failed to unpack the object at pos {position} with "
+                            f"error \"type must be tuple of ints,but got {type(v).__name__}\"")
     return tuple(value)
 
 

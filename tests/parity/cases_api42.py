@@ -170,6 +170,12 @@ _ERRORS = {
     "max1dwi_dilation_0": lambda T, F: T.max_pool1d_with_indices(const(T, 1, 2, 5), 2, dilation=0),
     "F_max1d_indices_kernel_len": lambda T, F: F.max_pool1d(const(T, 1, 2, 5), (2, 2), return_indices=True),
     "max2d_keyword": lambda T, F: T.max_pool2d(const(T, 1, 1, 4, 4), 2, return_indices=True),
+    "max1d_kernel_float_element": lambda T, F: T.max_pool1d(const(T, 1, 2, 5), (2.0,)),
+    "max1d_kernel_later_float": lambda T, F: T.max_pool1d(const(T, 1, 2, 5), (2, 2.0)),
+    "max1d_kernel_bool": lambda T, F: F.max_pool1d(const(T, 1, 2, 5), True),
+    "max1d_stride_float": lambda T, F: F.max_pool1d(const(T, 1, 2, 5), 2, 1.5),
+    "aavg1d_size_float": lambda T, F: F.adaptive_avg_pool1d(const(T, 1, 2, 5), 2.0),
+    "amax1d_size_float_element": lambda T, F: F.adaptive_max_pool1d(const(T, 1, 2, 5), [2.5]),
 }
 
 
