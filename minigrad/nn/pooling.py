@@ -110,8 +110,12 @@ def check_signal(input, function):
 def max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """``torch.max_pool1d_with_indices``: ``max_pool2d`` with indices on images of height 1 (``unsqueeze(-2)``
     before, ``squeeze(-2)`` after each result), with that op's checks."""
-    kernel = ints(kernel_size, "max_pool1d_with_indices", "kernel_size", 2)
-    stride = kernel if stride is None or ints(stride, "max_pool1d_with_indices", "stride", 3) == () else stride
+    name = "max_pool1d_with_indices"
+    kernel = ints(kernel_size, name, "kernel_size", 2)
+    stride = () if stride is None else ints(stride, name, "stride", 3)
+    padding, dilation = ints(padding, name, "padding", 4), ints(dilation, name, "dilation", 5)
+    if not stride:  # (no stride: the kernel's)
+        stride = kernel
     check_signal(input, "max_pool1d")
     kernel, step = one_int(kernel, "max_pool1d", "kernel_size", 2), one_int(stride, "max_pool1d", "stride", 3)
     pad, dil = one_int(padding, "max_pool1d", "padding", 4), one_int(dilation, "max_pool1d", "dilation", 5)
