@@ -145,6 +145,8 @@ def test_a_dilated_window_that_misses_the_image():
     assert v.tolist() == [[[-float("inf")], [-float("inf")]]] and i.tolist() == [[[1], [1]]]
     v.sum().backward()
     assert x.grad.tolist() == [[[0.0], [1.0]]]  # (as PyTorch's kernel: place 1 of image 0 is image 1's first)
+    g, = torch.autograd.grad(torch.max_pool1d(x, 2, 2, 1, 2).sum(), x, create_graph=True)
+    assert torch.autograd.grad((g * g).sum(), x)[0].tolist() == [[[0.0], [0.0]]]  # (no gather: PyTorch's too)
 
 
 def test_unpad_and_unpack_sequence():

@@ -146,6 +146,8 @@ class MaxPoolBackward(Op):
 
     @staticmethod
     def backward(ctx, gg):
+        if not ctx.needs_input_grad[0]:  # (as PyTorch: no gather, which a window missing the image would fail)
+            return None, zeros_for_input(ctx), None
         indices = ctx.indices
         picked = gg.flatten(-2).gather(-1, indices.flatten(-2)).view(indices.shape)
         return picked, zeros_for_input(ctx), None
