@@ -237,3 +237,14 @@ def api42_with_indices_functions(T, F, o):
     o.err("max1d_kernel_len", lambda: F.max_pool1d_with_indices(x, (2, 2)))
     o.err("amax1d_none", lambda: F.adaptive_max_pool1d_with_indices(x, None))
     o.err("amax2d_size_len", lambda: F.adaptive_max_pool2d_with_indices(x.view(1, 2, 7), (1, 2, 3)))
+
+
+@case
+def api42_dilated_window_misses_the_image(T, F, o):
+    x = T.arange(4.0).reshape(2, 2, 1).requires_grad_()
+    v, i = T.max_pool1d_with_indices(x, 2, 2, 1, 2)  # (places -1 and 1 of a signal of length 1: none inside)
+    o["v"], o["i"] = v, i
+    g, = T.autograd.grad(v.sum(), x, create_graph=True)
+    o.all(g, "g", 4)
+    o["gg"] = T.autograd.grad((g * g).sum(), x)[0]
+    o["y2d"] = F.max_pool2d(x.view(1, 2, 2, 1), (1, 2), 1, (0, 1), (1, 2))
