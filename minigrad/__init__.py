@@ -335,6 +335,25 @@ from .ops.math_more import (asinh, acosh, atanh, arcsinh, arccosh, arctanh, erfc
 from .nn.functional import celu, celu_, hardshrink, prelu, rrelu, rrelu_, selu_, threshold, threshold_  # noqa: E402
 from .nn.rnn import gru_cell, lstm_cell, rnn_relu_cell, rnn_tanh_cell  # noqa: E402
 from .ops.recurrent import unsafe_chunk  # noqa: E402
+from .nn.conv import conv1d, conv2d  # noqa: E402  (torch.conv1d is F.conv1d, and so on)
+from .nn.pooling import adaptive_avg_pool1d, avg_pool1d, max_pool1d_with_indices  # noqa: E402
+from .nn import pooling as _pooling  # noqa: E402
+
+
+def max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):  # noqa: A002
+    """``torch.max_pool1d``: ``F.max_pool1d`` without ``return_indices`` (the same nodes)."""
+    return _pooling.max_pool1d_values(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool2d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):  # noqa: A002
+    """``torch.max_pool2d``: ``F.max_pool2d`` without ``return_indices`` (node ``MaxPool2DWithIndicesBackward0``)."""
+    return _pooling.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def adaptive_max_pool1d(input, output_size):  # noqa: A002
+    """``torch.adaptive_max_pool1d``: the maxima and their places, always both (``F.adaptive_max_pool1d`` with
+    ``return_indices=True``)."""
+    return _pooling.adaptive_max_pool1d_with_indices(input, output_size)
 
 
 def adjoint(input):  # noqa: A002

@@ -39,6 +39,16 @@ def test_conv2d_gradcheck(name):
         assert gradgradcheck(fn, args)
 
 
+def test_top_level_convolutions_gradcheck():
+    x, w, b = leaves((2, 4, 9), (6, 2, 3), (6,))
+    fn = lambda x, w, b: torch.conv1d(x, w, b, 2, 1, 2, 2)  # noqa: E731
+    assert gradcheck(fn, (x, w, b)) and gradgradcheck(fn, (x, w, b))
+    x, w, b = leaves((2, 3, 5, 6), (4, 3, 3, 2), (4,))
+    fn = lambda x, w, b: torch.conv2d(x, w, b, (2, 1), (1, 0))  # noqa: E731
+    assert gradcheck(fn, (x, w, b)) and gradgradcheck(fn, (x, w, b))
+    assert torch.conv1d is F.conv1d and torch.conv2d is F.conv2d and torch.avg_pool1d is F.avg_pool1d
+
+
 def test_conv1d_gradcheck():
     args = leaves((2, 4, 9), (6, 2, 3), (6,))
     fn = lambda x, w, b: F.conv1d(x, w, b, stride=2, padding=2, dilation=2, groups=2)  # noqa: E731
@@ -56,6 +66,14 @@ POOLS = {
     "adaptive_avg_pool2d": lambda x: F.adaptive_avg_pool2d(x, (3, 4)),
     "adaptive_avg_pool1d": lambda x: F.adaptive_avg_pool1d(x[:, :, 0], 4),
     "adaptive_max_pool2d": lambda x: F.adaptive_max_pool2d(x, (2, 3)),
+    "adaptive_max_pool1d": lambda x: F.adaptive_max_pool1d(x[:, :, 0], 3),
+    "adaptive_max_pool1d_larger": lambda x: F.adaptive_max_pool1d(x[:, 0], 11),
+    "torch.max_pool1d": lambda x: torch.max_pool1d(x[:, :, 1], 3, 2, 1, 2, True),
+    "torch.max_pool1d_with_indices": lambda x: torch.max_pool1d_with_indices(x[:, :, 1], 2, 1, 1)[0],
+    "torch.max_pool2d": lambda x: torch.max_pool2d(x, (3, 2), (2, 1), 1, (1, 2), True),
+    "torch.avg_pool1d": lambda x: torch.avg_pool1d(x[:, :, 2], 3, 2, 1, True, False),
+    "torch.adaptive_avg_pool1d": lambda x: torch.adaptive_avg_pool1d(x[:, :, 2], 3),
+    "torch.adaptive_max_pool1d": lambda x: torch.adaptive_max_pool1d(x[:, :, 2], 3)[0],
     "unfold": lambda x: F.unfold(x, (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)),
     "fold": lambda x: F.fold(x.reshape(2, 12, 10)[:, :, :9], (4, 4), 2),
 }
@@ -91,6 +109,63 @@ def test_node_names():
     assert type(inner).__name__ == "MaxPool2DWithIndicesBackward0"
     assert type(inner.next_functions[0][0]).__name__ == "UnsqueezeBackward0"
     assert type(F.fold(F.unfold(x, 2), (6, 6), 2).grad_fn).__name__ == "Col2ImBackward0"
+
+
+def test_one_dimensional_pools_record_squeeze_and_unsqueeze():
+    x, = leaves((2, 3, 7))
+    for y, inner in ((F.adaptive_max_pool1d(x, 3), "AdaptiveMaxPool2DBackward0"),
+                     (torch.adaptive_max_pool1d(x, 3)[0], "AdaptiveMaxPool2DBackward0"),
+                     (nn.AdaptiveMaxPool1d(3)(x), "AdaptiveMaxPool2DBackward0"),
+                     (torch.max_pool1d(x, 2), "MaxPool2DWithIndicesBackward0"),
+                     (torch.max_pool1d_with_indices(x, 2)[0], "MaxPool2DWithIndicesBackward0"),
+                     (F.max_pool1d(x, 2, return_indices=True)[0], "MaxPool2DWithIndicesBackward0"),
+                     (torch.avg_pool1d(x, 2), "AvgPool2DBackward0"),
+                     (torch.adaptive_avg_pool1d(x, 2), "AdaptiveAvgPool2DBackward0"),
+                     (torch.adaptive_avg_pool1d(x, 1), "MeanBackward1")):
+        node = y.grad_fn
+        assert type(node).__name__ == "SqueezeBackward1"
+        assert type(node.next_functions[0][0]).__name__ == inner
+        assert type(node.next_functions[0][0].next_functions[0][0]).__name__ == "UnsqueezeBackward0"
+    assert type(torch.max_pool2d(x.unsqueeze(1), 2).grad_fn).__name__ == "MaxPool2DWithIndicesBackward0"
+
+
+def test_adaptive_max_pool1d_values_and_indices():
+    x = torch.tensor([[1.0, 3.0, 3.0, 0.0, 2.0, 5.0, 4.0]], requires_grad=True)
+    v, i = F.adaptive_max_pool1d(x, 3, return_indices=True)  # windows [0, 3), [2, 5), [4, 7)
+    assert v.tolist() == [[3.0, 3.0, 5.0]] and i.tolist() == [[1, 2, 5]] and i.dtype == torch.int64
+    assert torch.adaptive_max_pool1d(x, 3)[1].tolist() == [[1, 2, 5]]
+    v.sum().backward()
+    assert x.grad.tolist() == [[0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0]]
+    assert F.adaptive_max_pool1d(x, 9).shape == (1, 9) and F.adaptive_max_pool1d(x, 0).shape == (1, 0)
+
+
+def test_a_dilated_window_that_misses_the_image():
+    x = torch.arange(2.0).reshape(1, 2, 1).requires_grad_()
+    v, i = torch.max_pool1d_with_indices(x, 2, 2, 1, 2)  # (the window's places -1 and 1: none inside)
+    assert v.tolist() == [[[-float("inf")], [-float("inf")]]] and i.tolist() == [[[1], [1]]]
+    v.sum().backward()
+    assert x.grad.tolist() == [[[0.0], [1.0]]]  # (as PyTorch's kernel: place 1 of image 0 is image 1's first)
+    g, = torch.autograd.grad(torch.max_pool1d(x, 2, 2, 1, 2).sum(), x, create_graph=True)
+    assert torch.autograd.grad((g * g).sum(), x)[0].tolist() == [[[0.0], [0.0]]]  # (no gather: PyTorch's too)
+
+
+def test_unpad_and_unpack_sequence():
+    from minigrad.nn.utils.rnn import pack_sequence, pad_sequence, unpack_sequence, unpad_sequence
+    a, b, c = leaves((3, 2), (1, 2), (2, 2))
+    padded = pad_sequence([a, b, c])
+    out = unpad_sequence(padded, torch.tensor([3, 1, 2]))
+    assert padded.shape == (3, 3, 2)  # (transposed in place to batch first, as PyTorch does)
+    assert [t.tolist() for t in out] == [a.tolist(), b.tolist(), c.tolist()]
+    assert [type(t.grad_fn).__name__ for t in out] == ["IndexBackward0"] * 3
+    assert type(out[0].grad_fn.next_functions[0][0]).__name__ == "UnbindBackward0"
+    out = unpack_sequence(pack_sequence([a, b, c], enforce_sorted=False))
+    assert [t.tolist() for t in out] == [a.tolist(), b.tolist(), c.tolist()]
+    sum((t * (i + 1)).sum() for i, t in enumerate(out)).backward()
+    assert a.grad.tolist() == [[1.0] * 2] * 3 and c.grad.tolist() == [[3.0] * 2] * 2
+    with pytest.raises(ValueError, match="zip\\(\\) argument 2 is shorter than argument 1"):
+        unpad_sequence(torch.zeros(4, 3), torch.tensor([1, 2]))
+    with pytest.raises(AttributeError, match="'list' object has no attribute 'device'"):
+        unpad_sequence(torch.zeros(4, 3), [1, 2, 3])
 
 
 def test_max_pool_sends_the_gradient_to_the_first_maximum():
@@ -173,6 +248,42 @@ ERRORS = [
      "\"adaptive_avg_pool2d\" not implemented for 'Long'"),
     (lambda: F.adaptive_max_pool2d(z(2, 3, 8, 8), (1, 2, 3)), RuntimeError,
      "adaptive_max_pool2d(): internal error: output_size.size() must be 2"),
+    (lambda: F.adaptive_max_pool1d(z(8), 2), RuntimeError,
+     "Expected 2 to 3 dimensions, but got 1-dimensional tensor for argument #1 'self' (while checking arguments for "
+     "adaptive_max_pool1d)"),
+    (lambda: F.adaptive_max_pool1d(z(2, 5), (2, 2)), RuntimeError,
+     "adaptive_max_pool1d() argument 'output_size' should contain one int (got 2)"),
+    (lambda: F.adaptive_max_pool1d(z(2, 5), None), TypeError,
+     "adaptive_max_pool1d(): argument 'output_size' (position 2) must be tuple of ints, not NoneType"),
+    (lambda: F.adaptive_max_pool1d(z(1, 0, 5), 2), RuntimeError,
+     "adaptive_max_pool1d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+     "[1, 0, 5] with dimension 1 being empty"),
+    (lambda: F.adaptive_max_pool1d(z(2, 5), -1), RuntimeError,
+     "Trying to create tensor with negative dimension -1: [2, 1, -1]"),
+    (lambda: F.adaptive_max_pool1d(z(2, 5, dtype=torch.int64), 2), NotImplementedError,
+     "\"adaptive_max_pool2d\" not implemented for 'Long'"),
+    (lambda: F.adaptive_max_pool2d(z(2, 3, 3), (1, 2, 3)), ValueError, "Input dimension should be at least 4"),
+    (lambda: F.adaptive_avg_pool1d(z(2, 5), -1), RuntimeError,
+     "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {1, -1}"),
+    (lambda: F.adaptive_avg_pool2d(z(2, 0, 3), 2), RuntimeError,
+     "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+     "[2, 0, 3] with dimension 1 being empty"),
+    (lambda: torch.max_pool1d(z(2, 5), (2, 2)), RuntimeError,
+     "max_pool1d() kernel_size must be an int, list of ints or tuple of ints of size 1 but got size 2"),
+    (lambda: torch.max_pool1d(z(2, 5), 2, (1, 1)), RuntimeError,
+     "max_pool1d() stride must be None, an int, list of ints, or tuple of ints of size 1 but got size 2"),
+    (lambda: torch.max_pool1d(z(2, 0), 2), RuntimeError,
+     "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, but got:[2, 0]"),
+    (lambda: torch.max_pool1d(z(2, 5, dtype=torch.int64), 2), NotImplementedError,
+     "\"max_pool1d_impl\" not implemented for 'Long'"),
+    (lambda: torch.max_pool1d(z(2, 5), 2, return_indices=True), TypeError,
+     "max_pool1d() got an unexpected keyword argument 'return_indices'"),
+    (lambda: torch.max_pool1d_with_indices(z(2, 5), (2, 2)), RuntimeError,
+     "max_pool1d() argument 'kernel_size' should contain one int (got 2)"),
+    (lambda: torch.max_pool1d_with_indices(z(2, 5), 3, padding=2), RuntimeError,
+     "pad should be at most half of effective kernel size, but got pad=2, kernel_size=3 and dilation=1"),
+    (lambda: torch.max_pool2d(z(1, 5, 5), 3, 1, 2, 2), RuntimeError,
+     "pad should be smaller than or equal to half of kernel size, but got padW = 2, padH = 2, kW = 3, kH = 3"),
     (lambda: F.unfold(z(2, 3, 4, 4), 5), RuntimeError,
      "Given input with spatial size (4, 4), kernel_size=(5, 5), dilation=(1, 1), padding=(0, 0), calculated shape of "
      "the array of sliding blocks as (0, 0), but its components must be at least one."),
@@ -202,6 +313,7 @@ def test_module_reprs_and_attributes():
     assert repr(nn.MaxPool2d(2)) == "MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)"
     assert repr(nn.AvgPool1d(3)) == "AvgPool1d(kernel_size=(3,), stride=(3,), padding=(0,))"
     assert repr(nn.AdaptiveAvgPool2d((1, 2))) == "AdaptiveAvgPool2d(output_size=(1, 2))"
+    assert repr(nn.AdaptiveMaxPool1d(3, return_indices=True)) == "AdaptiveMaxPool1d(output_size=3)"
     assert repr(nn.Fold((4, 4), 2)) == "Fold(output_size=(4, 4), kernel_size=2, dilation=1, padding=0, stride=1)"
     m = nn.Conv2d(4, 6, 3)
     assert [k for k, _ in m.named_parameters()] == ["weight", "bias"]
@@ -213,7 +325,7 @@ def test_module_reprs_and_attributes():
 
 def test_layers_are_no_longer_absent():
     for name in ("Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d",
-                 "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "Unfold", "Fold"):
+                 "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "Unfold", "Fold"):
         assert hasattr(nn, name)
     with pytest.raises(AttributeError, match="leaves out some convolution layers, this one among them"):
         nn.Conv3d

@@ -31,8 +31,8 @@ from .loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, KLD
                    MultiLabelSoftMarginLoss, MultiMarginLoss, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .conv import Conv1d, Conv2d
-from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool1d, AvgPool2d, MaxPool1d,
-                      MaxPool2d)
+from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d,
+                      AvgPool2d, MaxPool1d, MaxPool2d)
 from .fold import Fold, Unfold
 from .distance import CosineSimilarity, PairwiseDistance
 from .attention import MultiheadAttention, TransformerEncoderLayer
@@ -51,7 +51,7 @@ __all__ = ["Module", "Parameter", "Buffer", "Linear", "Sequential", "ModuleList"
            "Softmax2d", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold", "Embedding", "LayerNorm",
            "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 __all__ += ["Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d",
-            "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "Unfold", "Fold"]
+            "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "Unfold", "Fold"]
 __all__ += ["MultiheadAttention", "TransformerEncoderLayer", "RMSNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
 

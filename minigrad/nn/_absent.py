@@ -10,7 +10,7 @@ The error is an ``AttributeError`` (so ``hasattr(nn, "Conv3d")`` is False) that 
 LAYERS = {
     "convolution": ("Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
                     "LazyConv1d", "LazyConv2d", "LazyConv3d"),
-    "pooling": ("MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool3d"),
+    "pooling": ("MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d"),
     "normalisation": ("LazyBatchNorm1d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
                       "LocalResponseNorm"),
     "embedding": ("EmbeddingBag",),

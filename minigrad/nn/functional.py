@@ -26,8 +26,11 @@ from .functional_norm import batch_norm, embedding, layer_norm, rms_norm
 from .functional_linear import linear
 # convolution, pooling, unfold/fold (issue 42): see conv.py, pooling.py, fold.py
 from .conv import conv1d, conv2d
-from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool2d, avg_pool1d, avg_pool2d,
-                      max_pool1d, max_pool2d)
+from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool2d,
+                      avg_pool1d, avg_pool2d, max_pool1d, max_pool2d)
+from .pooling import adaptive_max_pool2d_with_indices, max_pool2d_with_indices
+from .pooling import adaptive_max_pool1d_with_indices_fn as adaptive_max_pool1d_with_indices
+from .pooling import max_pool1d_with_indices_fn as max_pool1d_with_indices
 from .fold import fold, unfold
 
 

@@ -127,7 +127,9 @@ def scattered(grad, indices, shape):
     places = indices.shape[-2] * indices.shape[-1]
     flat = indices.reshape(planes, places) + (np.arange(planes) * area)[:, None]
     total = np.bincount(flat.ravel(), weights=grad.reshape(planes, places).ravel(), minlength=planes * area)
-    return total.astype(grad.dtype).reshape(shape)
+    # (a dilated window that misses the image has the place just past its row, which PyTorch's kernel writes to as
+    # to one flat array: into the next image, or nowhere past the last one; minigrad does the same)
+    return total[:planes * area].astype(grad.dtype).reshape(shape)
 
 
 class MaxPoolBackward(Op):
@@ -144,6 +146,8 @@ class MaxPoolBackward(Op):
 
     @staticmethod
     def backward(ctx, gg):
+        if not ctx.needs_input_grad[0]:  # (as PyTorch: no gather, which a window missing the image would fail)
+            return None, zeros_for_input(ctx), None
         indices = ctx.indices
         picked = gg.flatten(-2).gather(-1, indices.flatten(-2)).view(indices.shape)
         return picked, zeros_for_input(ctx), None

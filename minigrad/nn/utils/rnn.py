@@ -15,7 +15,7 @@ from ...ops.dispatch import Op
 from ..._core.tensor_base import TensorBase as Tensor
 
 __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence", "pad_packed_sequence", "pad_sequence",
-           "pack_sequence"]
+           "unpad_sequence", "pack_sequence", "unpack_sequence"]
 
 
 class PackedSequence(namedtuple("PackedSequence_", ["data", "batch_sizes", "sorted_indices", "unsorted_indices"])):
@@ -185,7 +185,27 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
     return out
 
 
+def unpad_sequence(padded_sequences, lengths, batch_first=False):
+    """A padded batch back as a list of sequences, each cut to its length (PyTorch: ``nn.utils.rnn.unpad_sequence``).
+    As PyTorch does, it transposes ``padded_sequences`` itself in place when ``batch_first`` is False, and picks
+    each sequence's steps with a mask (nodes ``UnbindBackward0``, ``IndexBackward0``)."""
+    unpadded_sequences = []
+    if not batch_first:
+        padded_sequences.transpose_(0, 1)
+    idx = creation.arange(padded_sequences.shape[1], device=lengths.device)
+    for seq, length in zip(padded_sequences.unbind(0), lengths, strict=True):  # (PyTorch iterates by unbind)
+        unpadded_sequences.append(seq[idx < length])
+    return unpadded_sequences
+
+
 def pack_sequence(sequences, enforce_sorted=True):
     """Pack a list of sequences (PyTorch: ``nn.utils.rnn.pack_sequence``)."""
     lengths = creation.as_tensor([v.size(0) for v in sequences], dtype=_int64())
     return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
+
+
+def unpack_sequence(packed_sequences):
+    """A ``PackedSequence`` back as a list of sequences (PyTorch: ``nn.utils.rnn.unpack_sequence``): padded, then
+    unpadded."""
+    padded_sequences, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
+    return unpad_sequence(padded_sequences, lengths, batch_first=True)
