@@ -137,8 +137,7 @@ class MkldnnRnnLayer(Op):
 def _one_minus(t):
     """``1 - t`` as PyTorch's C++ writes it (``empty_like(t).fill_(1).sub_(t)``): ``SubBackward0`` with no edge
     for the ones, where Python's ``1 - t`` records ``RsubBackward1``."""
-    from ..creation import ones_like
-    return ones_like(t) - t
+    return Tensor(np.ones_like(t._data)) - t  # (ones laid out as t, as ones_like gives them)
 
 
 def _backward_on_graph(ctx, grad_output, grad_hy, grad_cy):
