@@ -337,3 +337,32 @@ def test_conv_forward_takes_another_weight():
     assert m._conv_forward(x, m.weight, m.bias).tolist() == m(x).tolist()
     doubled = m._conv_forward(x, m.weight * 2, None)
     assert np.allclose(doubled.detach().numpy(), 2 * (m(x) - m.bias.view(1, 3, 1, 1)).detach().numpy(), atol=1e-6)
+
+
+# How PyTorch's CPU pooling kernels lay out what they make (recorded from torch 2.13): channels-last when the
+# 4-d input suggests it (suggest_memory_format), else row-major; the input's gradient the same way.
+POOL_LAYOUTS = [
+    ("max_pool2d", (0, 2, 3, 1), (12, 1, 6, 3), (48, 1, 12, 3)), ("max_pool2d", (3, 2, 1, 0), (12, 4, 2, 1), (48, 16, 4, 1)),
+    ("max_pool2d", (0, 1, 3, 2), (12, 4, 2, 1), (48, 16, 4, 1)), ("avg_pool2d", (0, 2, 3, 1), (12, 1, 6, 3), (48, 1, 12, 3)),
+    ("avg_pool2d", (3, 2, 1, 0), (12, 4, 2, 1), (48, 16, 4, 1)), ("avg_pool2d", (0, 1, 3, 2), (12, 4, 2, 1), (48, 16, 4, 1)),
+    ("adaptive_avg_pool2d", (0, 2, 3, 1), (6, 1, 3, 3), (48, 1, 12, 3)),
+    ("adaptive_avg_pool2d", (3, 2, 1, 0), (6, 2, 1, 1), (48, 16, 4, 1)),
+    ("adaptive_max_pool2d", (0, 2, 3, 1), (6, 1, 3, 3), (48, 1, 12, 3)),
+    ("adaptive_max_pool2d", (0, 1, 3, 2), (6, 2, 1, 1), (48, 16, 4, 1)),
+    ("max_pool1d", (0, 2, 3, 1), (6, 1, 3), (48, 16, 4, 1)), ("max_pool1d", (3, 2, 1, 0), (6, 2, 1), (48, 16, 4, 1)),
+    ("avg_pool1d", (0, 2, 3, 1), (6, 1, 3), (48, 16, 4, 1)), ("avg_pool1d", (0, 1, 3, 2), (6, 2, 1), (48, 16, 4, 1)),
+]
+POOLS = {"max_pool2d": lambda F, x: F.max_pool2d(x, 2), "avg_pool2d": lambda F, x: F.avg_pool2d(x, 2),
+         "adaptive_avg_pool2d": lambda F, x: F.adaptive_avg_pool2d(x, (2, 1)),
+         "adaptive_max_pool2d": lambda F, x: F.adaptive_max_pool2d(x, (2, 1)),
+         "max_pool1d": lambda F, x: F.max_pool1d(x[:, :, 0], 2), "avg_pool1d": lambda F, x: F.avg_pool1d(x[:, :, 0], 2)}
+
+
+@pytest.mark.parametrize("name, perm, out_strides, grad_strides", POOL_LAYOUTS)
+def test_pools_lay_out_their_results_as_torch(name, perm, out_strides, grad_strides):
+    shape = (2, 3, 4, 4)
+    base = torch.arange(96.).reshape([shape[p] for p in perm])
+    x = base.permute(*np.argsort(perm).tolist()).detach().requires_grad_(True)
+    y = POOLS[name](torch.nn.functional, x)
+    g, = torch.autograd.grad(y, x, torch.ones_like(y))
+    assert (y.stride(), g.stride()) == (out_strides, grad_strides)

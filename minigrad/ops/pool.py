@@ -12,6 +12,7 @@ import numpy as np
 from .dispatch import Op
 from .._core.tensor_base import TensorBase as Tensor
 from .conv import add_windows, windows
+from .._core.layout import with_strides
 
 
 def pooled_size(size, kernel, stride, padding, dilation, ceil_mode):
@@ -29,9 +30,31 @@ def as_images(x):
     return x if x.ndim == 4 else x[None]
 
 
-def as_input(y, ndim):
-    """An (N, C, H', W') result back as the input's rank."""
-    return y if ndim == 4 else y[0]
+def as_input(y, x):
+    """An (N, C, H', W') result back as the rank of the input ``x`` (an array), laid out as PyTorch's CPU pooling
+    kernels lay out what they make: channels-last when a 4-d ``x`` suggests it (``x.suggest_memory_format()``),
+    else row-major."""
+    if x.ndim != 4:
+        return np.ascontiguousarray(y[0])
+    if not suggests_channels_last(x):
+        return np.ascontiguousarray(y)
+    n, c, h, w = y.shape
+    return with_strides(y, tuple(y.itemsize * s for s in (h * w * c, 1, w * c, c)))  # (get_channels_last_strides_2d)
+
+
+def suggests_channels_last(x):
+    """Does PyTorch's ``suggest_memory_format()`` of the 4-d array ``x`` give ChannelsLast?  Its
+    ``is_channels_last_strides_2d``: the strides grow in the order C, W, H, N (a dim of size 1 counts as one step),
+    with its fallbacks to row-major where the layout is ambiguous."""
+    sizes, strides = x.shape, [s // x.itemsize for s in x.strides]
+    if strides[1] == 0:
+        return False
+    smallest = 0
+    for d in (1, 3, 2, 0):
+        if sizes[d] == 0 or strides[d] < smallest or (d == 0 and smallest == strides[1]):
+            return False
+        smallest = strides[d] * max(sizes[d], 1)
+    return True
 
 
 def pool_pads(sizes, kernel, stride, padding, dilation, out):
@@ -109,9 +132,9 @@ class MaxPool2d(Op):
         offsets = (np.arange(kh)[:, None] * dh * width + np.arange(kw) * dw).ravel()  # offset k -> h * W + w
         corners = (np.arange(out[0])[:, None] * sh - ph) * width + np.arange(out[1]) * sw - pw
         indices = corners + offsets[offset]
-        ctx.indices = Tensor(as_input(indices.astype(np.int64), input._data.ndim))
+        ctx.indices = Tensor(as_input(indices.astype(np.int64), input._data))
         ctx.mark_non_differentiable(ctx.indices)
-        return Tensor(as_input(values, input._data.ndim)), ctx.indices
+        return Tensor(as_input(values, input._data)), ctx.indices
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
@@ -142,7 +165,7 @@ class MaxPoolBackward(Op):
     @staticmethod
     def forward(ctx, grad, input, indices):  # (indices: an array, so no edge for it)
         ctx.indices, ctx.input_meta = Tensor(indices), (input._data.shape, input._data.dtype)
-        return Tensor(scattered(grad._data, indices, input._data.shape))
+        return Tensor(as_input(as_images(scattered(grad._data, indices, input._data.shape)), input._data))
 
     @staticmethod
     def backward(ctx, gg):
@@ -199,7 +222,7 @@ class AvgPool2d(Op):
         xp = padded_for_pool(x, kernel_size, stride_, padding, (1, 1), out, 0)
         total = windows(xp, kernel_size, stride_, (1, 1), out).sum(axis=(-2, -1))
         divisor = avg_divisor(x.shape[2:], kernel_size, stride_, padding, out, count_include_pad, divisor_override)
-        return Tensor(as_input(divided(total, divisor, x.dtype), input._data.ndim))
+        return Tensor(as_input(divided(total, divisor, x.dtype), input._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -229,7 +252,7 @@ class AvgPoolBackward(Op):
         shape = x.shape[:2] + tuple(size + before + after for size, (before, after) in zip(x.shape[2:], pads))
         image = add_windows(cols, shape, stride_, (1, 1))  # (the padded image, cut below)
         (ph, pw), (h, w) = padding, x.shape[2:]
-        return Tensor(as_input(np.ascontiguousarray(image[:, :, ph:ph + h, pw:pw + w]), input._data.ndim))
+        return Tensor(as_input(np.ascontiguousarray(image[:, :, ph:ph + h, pw:pw + w]), input._data))
 
     @staticmethod
     def backward(ctx, gg):
@@ -258,7 +281,7 @@ class AdaptiveAvgPool2d(Op):
         for i, (h0, h1) in enumerate(adaptive_ranges(x.shape[2], output_size[0])):
             for j, (w0, w1) in enumerate(adaptive_ranges(x.shape[3], output_size[1])):
                 y[:, :, i, j] = divided(x[:, :, h0:h1, w0:w1].sum(axis=(2, 3)), (h1 - h0) * (w1 - w0), x.dtype)
-        return Tensor(as_input(y, input._data.ndim))
+        return Tensor(as_input(y, input._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -281,7 +304,7 @@ class AdaptiveAvgPoolBackward(Op):
         for i, (h0, h1) in enumerate(adaptive_ranges(x.shape[2], ctx.height)):
             for j, (w0, w1) in enumerate(adaptive_ranges(x.shape[3], ctx.width)):
                 dx[:, :, h0:h1, w0:w1] += g[:, :, i, j, None, None] / np.asarray((h1 - h0) * (w1 - w0), g.dtype)
-        return Tensor(as_input(dx, input._data.ndim))
+        return Tensor(as_input(dx, input._data))
 
     @staticmethod
     def backward(ctx, gg):
@@ -312,9 +335,9 @@ class AdaptiveMaxPool2d(Op):
                 window = x[:, :, h0:h1, w0:w1].reshape(x.shape[:2] + ((h1 - h0) * (w1 - w0),))
                 values[:, :, i, j], indices[:, :, i, j] = window_max(
                     window, lambda arg: (h0 + arg // (w1 - w0)) * width + w0 + arg % (w1 - w0))
-        ctx.indices = Tensor(as_input(indices, input._data.ndim))
+        ctx.indices = Tensor(as_input(indices, input._data))
         ctx.mark_non_differentiable(ctx.indices)
-        return Tensor(as_input(values, input._data.ndim)), ctx.indices
+        return Tensor(as_input(values, input._data)), ctx.indices
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
