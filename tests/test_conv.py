@@ -352,7 +352,7 @@ POOL_LAYOUTS = [
     ("max_pool1d", (0, 2, 3, 1), (6, 1, 3), (48, 16, 4, 1)), ("max_pool1d", (3, 2, 1, 0), (6, 2, 1), (48, 16, 4, 1)),
     ("avg_pool1d", (0, 2, 3, 1), (6, 1, 3), (48, 16, 4, 1)), ("avg_pool1d", (0, 1, 3, 2), (6, 2, 1), (48, 16, 4, 1)),
 ]
-POOLS = {"max_pool2d": lambda F, x: F.max_pool2d(x, 2), "avg_pool2d": lambda F, x: F.avg_pool2d(x, 2),
+LAID_OUT_POOLS = {"max_pool2d": lambda F, x: F.max_pool2d(x, 2), "avg_pool2d": lambda F, x: F.avg_pool2d(x, 2),
          "adaptive_avg_pool2d": lambda F, x: F.adaptive_avg_pool2d(x, (2, 1)),
          "adaptive_max_pool2d": lambda F, x: F.adaptive_max_pool2d(x, (2, 1)),
          "max_pool1d": lambda F, x: F.max_pool1d(x[:, :, 0], 2), "avg_pool1d": lambda F, x: F.avg_pool1d(x[:, :, 0], 2)}
@@ -363,6 +363,6 @@ def test_pools_lay_out_their_results_as_torch(name, perm, out_strides, grad_stri
     shape = (2, 3, 4, 4)
     base = torch.arange(96.).reshape([shape[p] for p in perm])
     x = base.permute(*np.argsort(perm).tolist()).detach().requires_grad_(True)
-    y = POOLS[name](torch.nn.functional, x)
+    y = LAID_OUT_POOLS[name](torch.nn.functional, x)
     g, = torch.autograd.grad(y, x, torch.ones_like(y))
     assert (y.stride(), g.stride()) == (out_strides, grad_strides)
