@@ -190,6 +190,8 @@ def one_hot(tensor, num_classes=-1):
     if tensor.dtype.name != "int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     idx = tensor._data
+    if idx.size == 0 and num_classes == -1:
+        raise RuntimeError("Can not infer total number of classes from empty tensor.")
     if idx.size and idx.min() < 0:
         raise RuntimeError("Class values must be non-negative.")
     n = int(idx.max()) + 1 if num_classes == -1 else num_classes

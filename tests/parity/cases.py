@@ -2271,6 +2271,8 @@ def b19_one_hot_dropout_modules(T, F, o):
     o["one_hot_n"] = F.one_hot(T.tensor([[0], [3]]), 5)
     o.err("one_hot_big", lambda: F.one_hot(T.tensor([0, 5]), 3))
     o.err("one_hot_neg", lambda: F.one_hot(T.tensor([-1]), 3))
+    o.err("one_hot_empty", lambda: F.one_hot(T.tensor([], dtype=T.int64)))  # (no class to count from)
+    o["one_hot_empty_n"] = F.one_hot(T.tensor([], dtype=T.int64).reshape(0, 3), 4)
     o.err("one_hot_float", lambda: F.one_hot(T.tensor([1.0])))
     x = leaf(T, 44, 3, 4)
     o["eval_is_input"] = F.dropout(x, 0.5, training=False) is x
