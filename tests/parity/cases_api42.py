@@ -6,6 +6,7 @@ the adaptive pools, and ``nn.utils.rnn.unpad_sequence`` / ``unpack_sequence``: v
 ``next_functions`` trees, saved values, errors, reprs."""
 from . import case
 from .cases import const, fwd_bwd, leaf
+from .cases_conv import twice_case
 
 
 def _first(y):
@@ -58,22 +59,8 @@ _TWICE = {
 }
 
 
-def _twice_case(shapes, fn):
-    def c(T, F, o):
-        leaves = [leaf(T, 40 + i, *s, dtype="float64") for i, s in enumerate(shapes)]
-        y = fn(T, F, *leaves)
-        grads = T.autograd.grad((y * y).sum(), leaves, create_graph=True)
-        for i, g in enumerate(grads):
-            o.all(g, f"grad{i}", depth=3)
-        total = sum((g * g).sum() for g in grads)
-        second = T.autograd.grad(total, leaves)
-        for i, g in enumerate(second):
-            o[f"second{i}"] = g
-    return c
-
-
 for _name, (_shapes, _fn) in _TWICE.items():
-    case(_twice_case(_shapes, _fn), name=f"api42_twice_{_name}")
+    case(twice_case(_shapes, _fn, seed=40), name=f"api42_twice_{_name}")
 
 
 # ---------------------------------------------------------------------------------- indices, ties, saved values

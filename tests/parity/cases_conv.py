@@ -59,21 +59,23 @@ for _name, (_shapes, _fn) in _OPS.items():
 
 # ---------------------------------------------------------------------------------- gradients of gradients
 _TWICE = {
-    "conv2d": ([(2, 2, 5, 6), (4, 1, 3, 2), (4,)], lambda F, x, w, b: F.conv2d(x, w, b, stride=2, padding=1, groups=2)),
-    "conv1d": ([(2, 2, 7), (3, 2, 3)], lambda F, x, w: F.conv1d(x, w, dilation=2)),
-    "max_pool2d": ([(2, 2, 5, 6)], lambda F, x: F.max_pool2d(x, 3, 2, 1)),
-    "avg_pool2d": ([(2, 2, 5, 6)], lambda F, x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True)),
-    "adaptive_avg_pool2d": ([(2, 2, 5, 6)], lambda F, x: F.adaptive_avg_pool2d(x, (2, 4))),
-    "adaptive_max_pool2d": ([(2, 2, 5, 6)], lambda F, x: F.adaptive_max_pool2d(x, (2, 4))),
-    "unfold": ([(2, 2, 5, 6)], lambda F, x: F.unfold(x, 2, stride=2)),
-    "fold": ([(2, 8, 9)], lambda F, x: F.fold(x, (4, 4), 2)),
+    "conv2d": ([(2, 2, 5, 6), (4, 1, 3, 2), (4,)], lambda T, F, x, w, b: F.conv2d(x, w, b, stride=2, padding=1, groups=2)),
+    "conv1d": ([(2, 2, 7), (3, 2, 3)], lambda T, F, x, w: F.conv1d(x, w, dilation=2)),
+    "max_pool2d": ([(2, 2, 5, 6)], lambda T, F, x: F.max_pool2d(x, 3, 2, 1)),
+    "avg_pool2d": ([(2, 2, 5, 6)], lambda T, F, x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True)),
+    "adaptive_avg_pool2d": ([(2, 2, 5, 6)], lambda T, F, x: F.adaptive_avg_pool2d(x, (2, 4))),
+    "adaptive_max_pool2d": ([(2, 2, 5, 6)], lambda T, F, x: F.adaptive_max_pool2d(x, (2, 4))),
+    "unfold": ([(2, 2, 5, 6)], lambda T, F, x: F.unfold(x, 2, stride=2)),
+    "fold": ([(2, 8, 9)], lambda T, F, x: F.fold(x, (4, 4), 2)),
 }
 
 
-def _twice_case(shapes, fn):
+def twice_case(shapes, fn, seed=20):
+    """A case: ``fn(T, F, *leaves)`` on float64 leaves of ``shapes`` (drawn from ``seed`` on), its gradients with a
+    graph, and the gradients of their squares (the second-order graph and values)."""
     def c(T, F, o):
-        leaves = [leaf(T, 20 + i, *s, dtype="float64") for i, s in enumerate(shapes)]
-        y = fn(F, *leaves)
+        leaves = [leaf(T, seed + i, *s, dtype="float64") for i, s in enumerate(shapes)]
+        y = fn(T, F, *leaves)
         grads = T.autograd.grad((y * y).sum(), leaves, create_graph=True)
         for i, g in enumerate(grads):
             o.all(g, f"grad{i}", depth=3)
@@ -85,7 +87,7 @@ def _twice_case(shapes, fn):
 
 
 for _name, (_shapes, _fn) in _TWICE.items():
-    case(_twice_case(_shapes, _fn), name=f"conv_twice_{_name}")
+    case(twice_case(_shapes, _fn), name=f"conv_twice_{_name}")
 
 
 # ---------------------------------------------------------------------------------- indices, saved values, ties

@@ -223,16 +223,22 @@ def _second_order_case(kw, hx, steps, loss, unbatched=False):
         out, (hn, cn) = module(*args)
         total = {"all": lambda: (out * out).sum() + (hn * hn).sum() + cn.sum(), "out": lambda: (out * out).sum(),
                  "hn": lambda: (hn * hn).sum()}[loss]()
-        grads = T.autograd.grad(total, list(leaves.values()), create_graph=True, allow_unused=True)
         last = f"weight_hh_l{kw.get('num_layers', 1) - 1}" + ("_reverse" if kw.get("bidirectional") else "")
-        for name, g in zip(leaves, grads):
-            o[f"grad.{name}"] = g
-            if name in ("x", "weight_ih_l0", "weight_hh_l0", "bias_hh_l0", last, "h", "c"):
-                o.raw(f"grad.{name}.graph", _graph(g))
-        total = sum((g * g).sum() for g in grads if g is not None and g.requires_grad)
-        for name, g in zip(leaves, T.autograd.grad(total, list(leaves.values()), allow_unused=True)):
-            o[f"second.{name}"] = g
+        _record_twice(T, o, leaves, total, ("x", "weight_ih_l0", "weight_hh_l0", "bias_hh_l0", last, "h", "c"))
     return c
+
+
+def _record_twice(T, o, leaves, loss, graphed):
+    """The gradients of ``loss`` with a graph (their values; for the leaves named in ``graphed``, the whole graph too)
+    and the gradients of their squares."""
+    grads = T.autograd.grad(loss, list(leaves.values()), create_graph=True, allow_unused=True)
+    for name, g in zip(leaves, grads):
+        o[f"grad.{name}"] = g
+        if name in graphed:
+            o.raw(f"grad.{name}.graph", _graph(g))
+    total = sum((g * g).sum() for g in grads if g is not None and g.requires_grad)
+    for name, g in zip(leaves, T.autograd.grad(total, list(leaves.values()), allow_unused=True)):
+        o[f"second.{name}"] = g
 
 
 _SECOND_ORDER = [
@@ -275,13 +281,8 @@ def _packed_second_order_case(kind, dtype, batch_first, bidirectional, lengths):
         out, hidden = module(packed)
         h = hidden[0] if isinstance(hidden, tuple) else hidden
         leaves = dict(x=x, **dict(module.named_parameters()))
-        grads = T.autograd.grad((out.data ** 2).sum() + (h * h).sum(), list(leaves.values()), create_graph=True)
-        for name, g in zip(leaves, grads):
-            o[f"grad.{name}"] = g
-            if name in ("x", "weight_hh_l0", "weight_hh_l0_reverse"):
-                o.raw(f"grad.{name}.graph", _graph(g))
-        for name, g in zip(leaves, T.autograd.grad(sum((g * g).sum() for g in grads), list(leaves.values()))):
-            o[f"second.{name}"] = g
+        loss = (out.data ** 2).sum() + (h * h).sum()
+        _record_twice(T, o, leaves, loss, ("x", "weight_hh_l0", "weight_hh_l0_reverse"))
     return c
 
 
@@ -309,13 +310,7 @@ def _per_step_second_order_case(kind, cell):
         else:  # (a layer's output and its final h, or (h, c))
             outs = [out[0]] + (list(out[1]) if isinstance(out[1], tuple) else [out[1]])
         leaves = dict(x=x, h=h, **dict(module.named_parameters()))
-        grads = T.autograd.grad(sum((t * t).sum() for t in outs), list(leaves.values()), create_graph=True)
-        for name, g in zip(leaves, grads):
-            o[f"grad.{name}"] = g
-            if name in ("x", "weight_hh", "weight_hh_l0"):
-                o.raw(f"grad.{name}.graph", _graph(g))
-        for name, g in zip(leaves, T.autograd.grad(sum((g * g).sum() for g in grads), list(leaves.values()))):
-            o[f"second.{name}"] = g
+        _record_twice(T, o, leaves, sum((t * t).sum() for t in outs), ("x", "weight_hh", "weight_hh_l0"))
     return c
 
 
