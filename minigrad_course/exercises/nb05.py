@@ -296,7 +296,7 @@ def check_training_loop(train):
                     title, f"the gradients pile up from step to step: each .grad is the sum of all the steps so far "
                            f"({given})", **shown,
                     hint=["backward() adds into .grad: what does .grad hold at the second step?",
-                          "section 7 shows this loop and what its loss does.",
+                          "section 9 shows this loop and what its loss does.",
                           "call optimizer.zero_grad() once per step, before loss.backward()."])
             for fixed in other_lrs:
                 if _same(losses, _reference(_model(W0, b0), X, Y, steps, fixed)):
@@ -518,7 +518,7 @@ check_q_bias_grad = _check.prediction(
         "the broadcast gradient over the rows.")
 
 
-# ---- 05b, optional section 7: softmax with cross-entropy (stage 5b's check, build.stage5b, uses these) ------------------------------------------
+# ---- 05b, section 7: softmax with cross-entropy (stage 5b's check, build.stage5b, uses these) ------------------------------------------
 CE_TITLE = "the gradient of the mean cross-entropy with respect to the logits"
 
 
