@@ -231,3 +231,46 @@ def test_transformer_encoder_layer_structure():
     x, = _leaves((4, 3, 8), dtype=torch.float32)
     y = m.eval()(x)
     assert y.shape == (4, 3, 8) and y.grad_fn.name() == "NativeLayerNormBackward0"
+
+
+# ---------------------------------------------------------------------------------- nothing to attend to
+_ZERO_PATH = [("AddBackward0", [None, "MulBackward1"]), ("MulBackward1", ["AddBackward0"]),
+              ("AddBackward0", ["AddBackward0", "SumBackward0"]), ("AddBackward0", ["SumBackward0", "SumBackward0"])]
+
+
+@pytest.mark.parametrize("shapes, kwargs, out_shape", [  # (recorded from PyTorch 2.13; torch's own checks too)
+    (((3, 0), (3, 0), (3, 0)), {}, (3, 0)),                                # head size 0: no value
+    (((3, 2), (0, 2), (0, 3)), {"attn_mask": torch.ones(2, 2)}, (3, 3)),  # no key: the mask's size is not checked
+    (((2, 0, 2), (2, 3, 2), (2, 3, 2)), {}, (2, 0, 2)),                    # no query
+    (((1, 1, 3, 2), (1, 1, 3, 2), (1, 1, 0, 2)), {"is_causal": True}, (1, 1, 3, 2)),
+    (((0, 3, 2), (1, 3, 2), (0, 3, 2)), {}, (0, 3, 2)),
+    (((1, 4, 3, 2), (1, 3, 0, 2), (1, 3, 0, 2)), {"enable_gqa": True}, (1, 4, 3, 2)),  # heads that do not divide
+])
+def test_no_query_or_no_value_gives_zeros_tied_to_every_input(shapes, kwargs, out_shape):
+    """PyTorch's CPU answers an attention with no query or no value (any of its sizes 0) with zeros of the output's
+    shape plus ``(q.sum() + k.sum() + v.sum()) * 0``, whatever the other sizes; a head size of 0 alone is not that
+    case (the math path runs, with scale 1/sqrt(0) = inf)."""
+    q, k, v = _leaves(*shapes)
+    y = F.scaled_dot_product_attention(q, k, v, **kwargs)
+    assert tuple(y.shape) == out_shape and y.stride() == torch.empty(out_shape).stride() and y.dtype == q.dtype
+    nodes, stack = [], [y.grad_fn]
+    while stack and len(nodes) < 4:
+        node = stack.pop(0)
+        nodes.append((node.name(), [n.name() if n is not None else None for n, _ in node.next_functions]))
+        stack += [n for n, _ in node.next_functions if n is not None and n.name() != "SumBackward0"]
+    assert nodes == _ZERO_PATH
+    assert y.grad_fn.next_functions[1][0]._saved_other == 0 and type(y.grad_fn.next_functions[1][0]._saved_other) is int
+    assert not y.detach().numpy().any()
+    y.sum().backward()
+    for t in (q, k, v):
+        assert t.grad.shape == t.shape and not t.grad.numpy().any()
+
+
+def test_a_head_size_of_0_with_values_runs_the_math_path_with_an_infinite_scale():
+    q, k, v = _leaves((3, 0), (3, 0), (3, 2))
+    y = F.scaled_dot_product_attention(q, k, v)
+    assert type(y.grad_fn).__name__ == "MmBackward0"
+    np.testing.assert_allclose(y.detach().numpy(), np.broadcast_to(v.detach().numpy().mean(0), (3, 2)))
+    assert y.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[0][0]._saved_other == float("inf")
+    q, k, v = _leaves((1, 1, 3, 0), (1, 1, 3, 0), (1, 1, 3, 0))  # (4-D, nothing to attend: no flash node either)
+    assert type(F.scaled_dot_product_attention(q, k, v).grad_fn).__name__ == "AddBackward0"

@@ -14,7 +14,7 @@ import math
 import warnings
 
 from .. import creation
-from ..ops.attention import Baddbmm, FlashAttention, SafeSoftmax, causal_mask, check_inputs, float_mask, uses_flash
+from ..ops.attention import Baddbmm, FlashAttention, SafeSoftmax, causal_mask, check_inputs, default_scale, float_mask, uses_flash
 from ..ops.elementwise import MulScalar
 from ..ops.linalg import matmul
 from ..ops.shape import cat
@@ -46,7 +46,7 @@ def _times(t, number):
 def math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa):
     """``_scaled_dot_product_attention_math``: the composite PyTorch records when the flash kernel does not
     apply.  The scale is split as ``sqrt(scale)`` on each side of the product (for stability)."""
-    factor = math.sqrt(1.0 / math.sqrt(query.shape[-1]) if scale is None else abs(scale))
+    factor = math.sqrt(default_scale(query.shape[-1]) if scale is None else abs(scale))
     q = _times(query, -factor if scale is not None and scale < 0 else factor)
     if is_causal:
         if attn_mask is not None:
@@ -68,6 +68,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
                                  enable_gqa=False):
     """``softmax(q @ k^T * scale + mask) @ v`` over the last two dims, as PyTorch's CPU computes and records it."""
     check_inputs(query, key, value, attn_mask)
+    if query.shape[-2] == 0 or value.numel() == 0:  # no query, or nothing to attend to
+        return _nothing_to_attend(query, key, value)
     flash = uses_flash(query, key, value, attn_mask, dropout_p, enable_gqa)
     attn_mask = float_mask(attn_mask, query.dtype)
     if flash:
@@ -78,6 +80,13 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         return out.to(query.dtype)
     return math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
 
+
+
+def _nothing_to_attend(query, key, value):
+    """What PyTorch's CPU gives when there is no query or no value: zeros of the output's shape, tied to the graph of
+    ``q``, k and v by ``(q.sum() + k.sum() + v.sum()) * 0`` (each then gets a zero gradient).  No other check runs."""
+    zeros = creation.zeros(query.shape[:-1] + (value.shape[-1],), dtype=query.dtype)
+    return zeros + _times(query.sum() + key.sum() + value.sum(), 0)
 
 
 # ------------------------------------------------------------------ multi-head attention

@@ -81,7 +81,7 @@ class FlashAttention(Op):
         attn_mask, = masks  # (in a tuple: the mask is no input of the node, which has edges to q, k, v only)
         q, k, v = _float_numbers(query), _float_numbers(key), _float_numbers(value)
         heads = q.shape[1]
-        scale_used = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
+        scale_used = default_scale(q.shape[-1]) if scale is None else scale
         mask = None if attn_mask is None else attn_mask._data
         s = _scores(q, _grouped(k, heads), mask, is_causal, scale_used)
         top = s.max(-1, keepdims=True)
@@ -191,6 +191,8 @@ def uses_flash(query, key, value, attn_mask, dropout_p, enable_gqa):
     q, k, v = query._data, key._data, value._data
     if dropout_p > 0.0 or not q.ndim == k.ndim == v.ndim == 4:
         return False
+    if q.size == 0 or k.size == 0 or v.size == 0:  # (an empty batch, heads or head size: the math composite)
+        return False
     if not _heads_fit_flash(q, k, v, enable_gqa) or not _mask_fits_flash(attn_mask, q, k):
         return False
     if not q.shape[-1] == k.shape[-1] == v.shape[-1] or q.shape[-2] == 0 or k.shape[-2] == 0:
@@ -198,6 +200,11 @@ def uses_flash(query, key, value, attn_mask, dropout_p, enable_gqa):
     if any(x.strides[-1] != x.itemsize and x.shape[-1] > 1 for x in (q, k, v)):
         return False
     return query.dtype == key.dtype == value.dtype and query.dtype.name in _FLASH_DTYPES
+
+
+def default_scale(head_size):
+    """``1 / sqrt(E)`` as PyTorch's ``calculate_scale`` computes it in C++ doubles: ``inf`` for a head size of 0."""
+    return 1.0 / math.sqrt(head_size) if head_size else math.inf
 
 
 # ------------------------------------------------------------------ checks (the math composite: nn/functional_attention.py)

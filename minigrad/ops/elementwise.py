@@ -91,6 +91,7 @@ class MulScalar(Op):
     backward formulas written inside PyTorch multiply by a plain number, which is this node.
     """
     node_name = "MulBackward1"
+    saved_names = {"other": "number"}  # (grad_fn._saved_other: the number itself)
 
     @staticmethod
     def forward(ctx, a, number):
