@@ -78,3 +78,14 @@ def test_the_main_path_runs_alone(path, tmp_path, monkeypatch):
     client = NotebookClient(nb, timeout=300, kernel_name="python3", record_timing=False,
                             resources={"metadata": {"path": str(tmp_path)}})
     client.execute()   # cells tagged raises-exception may raise; any other error fails here
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_the_build_stages_are_on_the_main_path(path):
+    """The student's own engine is the spine of the series (issue 43): no cell of a "Build it yourself" stage is
+    tagged optional, and every notebook from 01 to 07 but the four that say why they add nothing has one."""
+    cells = nbformat.read(str(path), as_version=4).cells
+    build = [c for c in cells if "build-it-yourself" in nm.tags(c)]
+    assert not [c for c in build if nm.is_optional(c)], f"{path.name}: a build cell is tagged optional"
+    if path.stem[:2] in {"01", "02", "03", "04", "05", "06", "07"} and path.stem[2] != "b":
+        assert any(c.cell_type == "code" and "exercise" in nm.tags(c) for c in build), path.name
