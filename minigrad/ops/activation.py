@@ -13,7 +13,7 @@ from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 from ._fast import keep_or_zero
 from ._util import constant, rounded_once
-from .._core.layout import laid_out, preserve_format_strides, with_strides
+from .._core.layout import laid_out, like, preserve_format_strides, with_strides
 from .elementwise import AddScalar, DivScalar, MulScalar, SigmoidBackward, filled, grad_where, where, zeros_like_grad
 from .unary import Erf, NoDerivative
 
@@ -43,7 +43,7 @@ class LeakyRelu(Op):
     def forward(ctx, a, slope):
         ctx.save_for_backward(a)
         ctx.slope = slope
-        return Tensor(_leaky(a._data, slope))
+        return Tensor(laid_out(_leaky(a._data, slope), a._data))  # (PyTorch's TensorIterator lays out a unary result)
 
     @staticmethod
     def backward(ctx, grad):
@@ -195,7 +195,7 @@ class Softplus(Op):
         ctx.beta, ctx.threshold = beta, threshold
         x = a._data
         soft = np.log1p(np.exp(x * beta)) / beta
-        return Tensor(np.asarray(np.where(x * beta > threshold, x, soft), dtype=x.dtype))
+        return Tensor(laid_out(np.asarray(np.where(x * beta > threshold, x, soft), dtype=x.dtype), x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -254,7 +254,7 @@ class Elu(Op):
     def forward(ctx, a, alpha, scale):
         ctx.save_for_backward(a)
         ctx.alpha, ctx.scale = alpha, scale
-        return Tensor(_elu(a._data, alpha, scale))
+        return Tensor(laid_out(_elu(a._data, alpha, scale), a._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -331,7 +331,7 @@ class Celu(Op):
         float_only(a, "elu_cpu")
         ctx.save_for_backward(a)
         ctx.alpha = alpha
-        return Tensor(_elu(a._data, alpha, 1.0, 1.0 / alpha))
+        return Tensor(laid_out(_elu(a._data, alpha, 1.0, 1.0 / alpha), a._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -373,7 +373,7 @@ class Hardtanh(Op):
         x = a._data
         lo, hi = np.asarray(lo, x.dtype), np.asarray(hi, x.dtype)
         above = np.where(x < lo, lo, x)  # PyTorch's std::min(std::max(x, lo), hi): it keeps -0.0 and nan
-        return Tensor(np.asarray(np.where(hi < above, hi, above), dtype=x.dtype))
+        return Tensor(like(x, np.asarray(np.where(hi < above, hi, above), dtype=x.dtype)))  # (PyTorch: empty_like(x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -575,7 +575,7 @@ class Softshrink(Op):
         ctx.lambd = lambd
         x = a._data
         l = np.asarray(lambd, x.dtype)
-        return Tensor(np.where(x > l, x - l, np.where(x < -l, x + l, x * x.dtype.type(0))))
+        return Tensor(laid_out(np.where(x > l, x - l, np.where(x < -l, x + l, x * x.dtype.type(0))), x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -595,7 +595,7 @@ class Hardshrink(Op):
         ctx.lambd = lambd
         x = a._data
         l = np.asarray(lambd, x.dtype)
-        return Tensor(np.where((x >= -l) & (x <= l), x.dtype.type(0), x))
+        return Tensor(laid_out(np.where((x >= -l) & (x <= l), x.dtype.type(0), x), x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -643,7 +643,7 @@ class Glu(Op):
         ctx.save_for_backward(x)
         ctx.dim = dim
         a, b = _halves(x._data, dim)
-        return Tensor(a * _sigmoid(b))
+        return Tensor(laid_out(a * _sigmoid(b), a, b))
 
     @staticmethod
     def backward(ctx, grad):

@@ -60,7 +60,8 @@ class Rsub(Op):
     @staticmethod
     def forward(ctx, a, number):
         check_not_bool(a, number, "Subtraction")
-        return Tensor(np.asarray(number - a._data, dtype=result_type(a, number).numpy))  # 0.5 - int: float32
+        out = np.asarray(number - a._data, dtype=result_type(a, number).numpy)  # 0.5 - int: float32
+        return Tensor(laid_out(out, a._data, np.asarray(number)))  # (laid out as x beside a wrapped number)
 
     @staticmethod
     def backward(ctx, grad):
@@ -465,7 +466,7 @@ class Threshold(Op):
     def forward(ctx, a, threshold, value):
         ctx.save_for_backward(a)
         ctx.threshold = threshold
-        return Tensor(np.where(a._data <= threshold, np.asarray(value, a._data.dtype), a._data))
+        return Tensor(laid_out(np.where(a._data <= threshold, np.asarray(value, a._data.dtype), a._data), a._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -761,7 +762,8 @@ class ClampMin(Op):
         ctx.lo = lo
         b = as_operand(lo, a)
         x, y = operands(a, b)
-        return result(a, b, np.maximum(y, x))  # (lo first: -0.0 stays, as in PyTorch)
+        return Tensor(laid_out(result(a, b, np.maximum(y, x))._data, a._data))  # (lo first: -0.0 stays, as in PyTorch;
+        # laid out as a unary op: PyTorch's clamp_min(Scalar) has no second operand)
 
     @staticmethod
     def backward(ctx, grad):
@@ -779,7 +781,7 @@ class ClampMax(Op):
         ctx.hi = hi
         b = as_operand(hi, a)
         x, y = operands(a, b)
-        return result(a, b, np.minimum(y, x))
+        return Tensor(laid_out(result(a, b, np.minimum(y, x))._data, a._data))  # (a unary op's layout, as clamp_min)
 
     @staticmethod
     def backward(ctx, grad):

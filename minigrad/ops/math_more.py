@@ -408,7 +408,8 @@ class Deg2Rad(Op):
     @classmethod
     def forward(cls, ctx, a):
         x = float_data(a)
-        return Tensor(np.asarray(x * np.asarray(cls.factor, x.dtype)))  # (the factor in x's dtype, as PyTorch's)
+        out = np.asarray(x * np.asarray(cls.factor, x.dtype))  # (the factor in x's dtype, as PyTorch's)
+        return Tensor(laid_out(out, a._data, np.asarray(cls.factor)))  # (laid out as x times a wrapped number)
 
     @classmethod
     def backward(cls, ctx, grad):

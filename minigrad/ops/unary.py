@@ -19,7 +19,7 @@ from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor
 from ._util import rounded_once
 from .promotion import as_operand, operands, result, result_type
-from .._core.layout import cast, laid_out
+from .._core.layout import cast, laid_out, like
 from .elementwise import AddScalar, MulScalar, filled
 
 LN2 = math.log(2.0)
@@ -549,7 +549,7 @@ class NanToNum(Op):
     @staticmethod
     def forward(ctx, a, nan, posinf, neginf):
         ctx.save_for_backward(a)
-        return Tensor(laid_out(np.nan_to_num(a._data, nan=nan, posinf=posinf, neginf=neginf), a._data))
+        return Tensor(like(a._data, np.nan_to_num(a._data, nan=nan, posinf=posinf, neginf=neginf)))  # (PyTorch: empty_like)
 
     @staticmethod
     def backward(ctx, grad):  # (derivatives.yaml: grad * at::isfinite(self), a product with a bool mask)
@@ -583,7 +583,8 @@ class Lerp(Op):
             ctx.save_for_backward(a if need[2] else None, end if need[2] else None, weight if need[0] or need[1] else None)
         ctx.number = None if isinstance(weight, Tensor) else weight  # a number weight: nothing is saved
         out = np.where(np.abs(w) < 0.5, x + w * (e - x), e - (e - x) * (1 - w))
-        return Tensor(laid_out(np.asarray(out, dtype=x.dtype), x, e, w))  # (strides as PyTorch's TensorIterator)
+        weights = (w,) if isinstance(weight, Tensor) else ()  # (a number weight is no operand of PyTorch's TensorIterator)
+        return Tensor(laid_out(np.asarray(out, dtype=x.dtype), x, e, *weights))  # (strides as PyTorch's TensorIterator)
 
     @staticmethod
     def backward(ctx, grad):
