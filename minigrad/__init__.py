@@ -386,6 +386,8 @@ _LEFT_OUT = {  # the parts of torch a learner may meet that minigrad does not ha
     "minigrad.digamma, minigrad.erfinv, minigrad.i0, ...)", "sparse": "sparse layouts (dense tensors only)",
     "nested": "nested tensors", "masked": "masked tensors", "quantization": "quantized tensors",
     "hub": "downloads of models",
+    "channels_last": "the channels-last memory format of 4-d images (for fast convolution kernels); minigrad has contiguous_format and preserve_format, and keeps a channels-last input's layout where PyTorch does",
+    "channels_last_3d": "the channels-last memory format of 5-d volumes; minigrad has contiguous_format and preserve_format",
 }
 
 

@@ -86,7 +86,8 @@ def test_in_place_forms_change_the_tensor_and_record_the_ops_node():
 
 
 def test_what_minigrad_leaves_out_says_so():
-    for name, words in [("func", "autograd.functional"), ("fft", "Fourier"), ("special", "minigrad.lgamma")]:
+    for name, words in [("func", "autograd.functional"), ("fft", "Fourier"), ("special", "minigrad.lgamma"),
+                        ("channels_last", "contiguous_format and preserve_format")]:
         with pytest.raises(AttributeError, match=f"minigrad has no {name}: .*{words}.*PyTorch has torch.{name}"):
             getattr(torch, name)
     with pytest.raises(AttributeError, match="reverse mode only"):
