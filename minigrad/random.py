@@ -25,6 +25,7 @@ import numpy as np
 
 from . import _dtype
 from . import devices as _device
+from ._core.layout import like
 
 _DEFAULT_SEED = 67280421310721  # PyTorch's default seed: a fresh process is deterministic
 
@@ -281,12 +282,18 @@ def multinomial(input, num_samples, replacement=False, generator=None):  # noqa:
     return Tensor(out.astype(np.int64).reshape(p.shape[:-1] + (num_samples,)))
 
 
+def _like(t, new):
+    """``new`` laid out as PyTorch's ``*_like`` lays out a new tensor like ``t`` (``preserve_format``)."""
+    new._data = like(t._data, new._data)
+    return new
+
+
 def randn_like(t, dtype=None, device=None, requires_grad=False):
-    return randn(*t.shape, dtype=dtype or t.dtype, device=device, requires_grad=requires_grad)
+    return _like(t, randn(*t.shape, dtype=dtype or t.dtype, device=device, requires_grad=requires_grad))
 
 
 def rand_like(t, dtype=None, device=None, requires_grad=False):
-    return rand(*t.shape, dtype=dtype or t.dtype, device=device, requires_grad=requires_grad)
+    return _like(t, rand(*t.shape, dtype=dtype or t.dtype, device=device, requires_grad=requires_grad))
 
 
 def randint_like(t, low=0, high=None, *, dtype=None, device=None, requires_grad=False):
@@ -294,4 +301,4 @@ def randint_like(t, low=0, high=None, *, dtype=None, device=None, requires_grad=
     (``randint_like(t, 10)``: in [0, 10))."""
     if high is None:
         low, high = 0, low
-    return randint(low, high, tuple(t.shape), dtype=dtype or t.dtype, device=device, requires_grad=requires_grad)
+    return _like(t, randint(low, high, tuple(t.shape), dtype=dtype or t.dtype, device=device, requires_grad=requires_grad))

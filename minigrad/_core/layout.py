@@ -54,6 +54,12 @@ def result_strides(shape, itemsize, inputs, same_shape=True):
     return dense_strides(shape, itemsize, order)
 
 
+def row_major(out):
+    """``out`` laid out row-major as PyTorch lays out a new contiguous tensor: dims of size 1 included (numpy calls an
+    array row-major whatever the strides of those dims, so ``np.ascontiguousarray`` may leave them)."""
+    return with_strides(out, contiguous_strides(out.shape, out.itemsize))
+
+
 def cast(x, dtype=None):
     """A copy of ``x`` (in ``dtype``) laid out as PyTorch's ``preserve_format`` (``clone``, ``to``, ``empty_like``)."""
     dtype = np.dtype(x.dtype if dtype is None else dtype)

@@ -21,7 +21,7 @@ from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor, _war
 from ._util import reduced_dims
 from .promotion import broadcast_shape
 from .elementwise import MulScalar
-from .._core.layout import cast, empty_strided
+from .._core.layout import cast, empty_strided, row_major
 from .shape import DiagonalGrad, IndexAddGrad, MaskedScatterGrad, PutGrad, cat, diagonal_view, stack, view_of
 
 
@@ -151,7 +151,7 @@ class IndexSelect(Op):
             ctx.key = ()
             return Tensor(a._data.copy())
         ctx.key = (slice(None),) * dim + (idx.reshape(-1),)
-        return Tensor(np.asarray(a._data[ctx.key], order="C"))
+        return Tensor(row_major(a._data[ctx.key]))  # (PyTorch: a new contiguous tensor)
 
     @staticmethod
     def backward(ctx, grad):

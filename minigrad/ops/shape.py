@@ -14,7 +14,7 @@ from .._core.tensor_base import TensorBase as Tensor, cpp_type_name
 from ._out import write_out
 from ._util import _wrap_dim, is_expandable_to, sum_to, view_of
 from .promotion import plainly_row_major, result_type
-from .._core.layout import cast, contiguous_strides, dense_strides, dims_fastest_first, like, with_strides
+from .._core.layout import cast, contiguous_strides, dense_strides, dims_fastest_first, like, row_major, with_strides
 
 
 def can_view(array, shape):
@@ -954,7 +954,7 @@ class Cat(Op):
         parts = [t._data for t, size in zip(tensors, ctx.sizes) if size is not None]
         if not parts:  # every input is a legacy empty tensor: so is the result
             return Tensor(np.zeros(0, dtype=promote(tensors).numpy))
-        return Tensor(np.asarray(np.concatenate(parts, axis=dim, dtype=promote(tensors).numpy), order="C"))  # (contiguous, as in PyTorch)
+        return Tensor(row_major(np.concatenate(parts, axis=dim, dtype=promote(tensors).numpy)))  # (contiguous, as in PyTorch)
 
     @staticmethod
     def backward(ctx, grad):
@@ -975,7 +975,7 @@ class Stack(Op):
     def forward(ctx, dim, *tensors):
         d = _wrap_dim(dim, tensors[0]._data.ndim + 1)
         ctx.dim, ctx.n = d, len(tensors)
-        return Tensor(np.stack([t._data for t in tensors], axis=d, dtype=promote(tensors).numpy))
+        return Tensor(row_major(np.stack([t._data for t in tensors], axis=d, dtype=promote(tensors).numpy)))  # (as cat)
 
     @staticmethod
     def backward(ctx, grad):

@@ -17,7 +17,8 @@ from .. import _dtype
 from ..autograd import grad_mode
 from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
-from ._util import _wrap_dim, check_not_bool, constant, dims_arg, reduced_dims, sum_to
+from .._core.layout import row_major
+from ._util import _wrap_dim, check_not_bool, constant, reduced_dims, sum_to
 from .promotion import broadcast_shape, result_type
 from .elementwise import DivScalar, MulScalar, Where
 from .linalg import Dot, tensordot
@@ -636,10 +637,10 @@ class Cummax(Op):
                 values[i], idx[i] = best, best_i
             values, idx = np.moveaxis(values, 0, dim), np.moveaxis(idx, 0, dim)
         ctx.dim = dim
-        indices = Tensor(np.asarray(idx, order="C"))
+        indices = Tensor(row_major(np.asarray(idx)))  # (PyTorch: new contiguous tensors)
         ctx.mark_non_differentiable(indices)
         ctx.save_for_backward(a, indices)  # (PyTorch saves both: changing either in place is an error in backward)
-        return Tensor(np.asarray(values, order="C")), indices
+        return Tensor(row_major(values)), indices
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):

@@ -52,3 +52,27 @@ def layouts_unary_and_scalar_ops(T, F, o):
         "copysign_s": lambda t: T.copysign(t, -1.0), "fmod_s": lambda t: T.fmod(t, 0.7),
         "remainder_s": lambda t: T.remainder(t, 0.7), "xlogy": lambda t: T.xlogy(t, t.abs() + 1),
     })
+
+
+@case
+def layouts_reductions_indexing_and_joins(T, F, o):
+    """(Not recorded: ``sum(keepdim=True)``'s dims of size 1, and channels-last images through cat, stack, roll and
+    pad, which PyTorch keeps channels-last: the README lists both.)"""
+    _record(T, o, {
+        "sum1": lambda t: t.sum(1), "amax0": lambda t: t.amax(0), "max0": lambda t: t.max(0)[0],
+        "argmax1k": lambda t: t.argmax(1, keepdim=True), "prod0": lambda t: t.prod(0), "norm1": lambda t: t.norm(dim=1),
+        "logsumexp0": lambda t: t.logsumexp(0), "cumsum1": lambda t: t.cumsum(1), "softmax0": lambda t: t.softmax(0),
+        "sort1": lambda t: t.sort(1)[0], "sort1i": lambda t: t.sort(1)[1], "topk": lambda t: t.topk(1, 0)[0],
+        "cummax": lambda t: t.cummax(1)[0], "cummax_i": lambda t: t.cummax(1)[1], "cummin": lambda t: t.cummin(0)[0],
+        "flip": lambda t: t.flip(0), "repeat": lambda t: t.repeat(2, *([1] * (t.dim() - 1))),
+        "index0": lambda t: t[T.tensor([0, 0])], "index1": lambda t: t[:, T.tensor([0, 0])],
+        "gather": lambda t: t.gather(0, T.zeros(t.shape, dtype=T.long)), "index_select": lambda t: t.index_select(1, T.tensor([0])),
+        "index_select0": lambda t: t.index_select(0, T.tensor([0])), "where": lambda t: T.where(t > 0, t, t * 2),
+        "matmul": lambda t: t @ t.mT, "to64": lambda t: t.double(), "randn_like": T.randn_like, "rand_like": T.rand_like,
+        "randint_like": lambda t: T.randint_like(t, 5), "empty_like": T.empty_like, "layer_norm": lambda t: F.layer_norm(t, t.shape[-1:]),
+        "mse": lambda t: F.mse_loss(t, t * 2, reduction="none"), "lerp_w": lambda t: T.lerp(t, t * 2, t.sigmoid()),
+    })
+    for iname, x in _layouts(T).items():
+        if iname != "image":
+            o[f"cat|{iname}"] = list(T.cat([x, x], 0).stride())
+            o[f"stack|{iname}"] = list(T.stack([x, x], 1).stride())
