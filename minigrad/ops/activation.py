@@ -89,7 +89,7 @@ class LeakyReluBackward(Op):
     def forward(ctx, grad, x, slope):
         ctx.save_for_backward(x)
         ctx.slope = slope
-        return Tensor(laid_out(_leaky_grad(grad._data, x._data, slope), grad._data, x._data))
+        return Tensor(laid_out(_leaky_grad(grad._data, x._data, slope), x._data, grad._data))  # ((self, grad), in that order)
 
     @staticmethod
     def backward(ctx, gg):
@@ -150,7 +150,7 @@ class GeluBackward(Op):
             cdf = 0.5 * (1 + Erf.numpy_fn(v * (1 / math.sqrt(2))))
             pdf = np.exp(v * v * -0.5) * (1 / math.sqrt(2 * math.pi))
             d = cdf + v * pdf
-        return Tensor(np.asarray(g * d, g.dtype))
+        return Tensor(laid_out(np.asarray(g * d, g.dtype), g, v))  # (TensorIterator of (grad, self))
 
     @staticmethod
     def backward(ctx, gg):
@@ -216,7 +216,7 @@ class SoftplusBackward(Op):
         ctx.beta, ctx.threshold = beta, threshold
         g, xb = grad._data, x._data * np.asarray(beta, x._data.dtype)
         z = np.exp(xb)
-        return Tensor(np.asarray(np.where(xb > threshold, g, g * z / (z + 1)), g.dtype))
+        return Tensor(laid_out(np.asarray(np.where(xb > threshold, g, g * z / (z + 1)), g.dtype), g, x._data))  # ((grad, self))
 
     @staticmethod
     def backward(ctx, gg):
@@ -407,7 +407,7 @@ class HardtanhBackward(Op):
     def forward(ctx, grad, x, lo, hi):
         ctx.save_for_backward(x)
         ctx.bounds = lo, hi
-        return Tensor(keep_or_zero(~((x._data <= lo) | (x._data >= hi)), grad._data))
+        return Tensor(laid_out(keep_or_zero(~((x._data <= lo) | (x._data >= hi)), grad._data), grad._data, x._data))
 
     @staticmethod
     def backward(ctx, gg):
@@ -521,7 +521,8 @@ class HardswishBackward(Op):
         ctx.save_for_backward(grad, x)
         g, v = grad._data, x._data
         f = g.dtype.type
-        return Tensor(np.where(v <= -3, f(0), np.where(v < 3, g * (v / f(3) + f(0.5)), g)).astype(g.dtype))
+        out = np.where(v <= -3, f(0), np.where(v < 3, g * (v / f(3) + f(0.5)), g)).astype(g.dtype)
+        return Tensor(laid_out(out, g, v))  # (TensorIterator of (grad, self))
 
     @staticmethod
     def backward(ctx, gg):
@@ -613,7 +614,7 @@ class HardshrinkBackward(Op):
         ctx.save_for_backward(x)
         ctx.lambd = lambd
         v, l = x._data, np.asarray(lambd, x._data.dtype)
-        return Tensor(keep_or_zero(~((v >= -l) & (v <= l)), grad._data))
+        return Tensor(laid_out(keep_or_zero(~((v >= -l) & (v <= l)), grad._data), grad._data, v))  # ((grad, self))
 
     @classmethod
     def backward(cls, ctx, gg):

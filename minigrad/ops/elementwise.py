@@ -396,7 +396,7 @@ class TanhBackward(Op):
     def forward(ctx, grad, out):
         ctx.save_for_backward(grad, out)
         y = out._data
-        return Tensor(grad._data * (1 - y * y))
+        return Tensor(laid_out(grad._data * (1 - y * y), grad._data, y))  # (PyTorch's TensorIterator of (grad, out))
 
     @staticmethod
     def backward(ctx, gg):
@@ -430,7 +430,7 @@ class SigmoidBackward(Op):
     def forward(ctx, grad, out):
         ctx.save_for_backward(grad, out)
         y = out._data
-        return Tensor(grad._data * (1 - y) * y)
+        return Tensor(laid_out(grad._data * (1 - y) * y, grad._data, y))  # (TensorIterator of (grad, out))
 
     @staticmethod
     def backward(ctx, gg):
@@ -489,7 +489,8 @@ class ThresholdBackward(Op):
     def forward(ctx, grad, x, threshold):
         ctx.save_for_backward(x)
         ctx.threshold = threshold
-        return Tensor(keep_or_zero(~(x._data <= threshold), grad._data))  # np.where(x <= threshold, 0, grad)
+        kept = keep_or_zero(~(x._data <= threshold), grad._data)  # np.where(x <= threshold, 0, grad)
+        return Tensor(laid_out(kept, x._data, grad._data))  # (PyTorch's TensorIterator of (self, grad), in that order)
 
     @staticmethod
     def backward(ctx, gg):
@@ -559,7 +560,7 @@ class Clamp(Op):
             keep &= a._data >= lo
         if hi is not None:
             keep &= a._data <= hi
-        return grad_where(keep, grad), None, None
+        return grad_where(compared(keep, a), grad), None, None
 
 
 class Maximum(Op):
@@ -628,6 +629,11 @@ def grad_where(keep, grad):
     return Where.apply(np.asarray(keep, bool), grad, zeros_like_grad(grad))
 
 
+def compared(mask, a):
+    """``mask``, numpy's result of comparing ``a`` with numbers, laid out as PyTorch's ``a >= number`` is."""
+    return laid_out(mask, a._data, np.zeros(()))
+
+
 def zeros_like_grad(grad):
     """The 0 of PyTorch's ``where(condition, 0, grad)``: a number, with no edge of its own."""
     return constant(np.zeros((), grad._data.dtype))
@@ -653,7 +659,7 @@ def where(condition, input=None, other=None):  # noqa: A002
     b = as_operand(b, a)
     both = broadcast_shape(Tensor(cond), a)  # PyTorch's error when the three shapes do not broadcast
     broadcast_shape(Tensor(np.empty(both)), b)
-    return Where.apply(cond.astype(bool), a, b)
+    return Where.apply(cond if cond.dtype == np.bool_ else cast(cond, np.bool_), a, b)  # (its layout kept: the result's)
 
 
 def filled(number, like):
@@ -768,7 +774,7 @@ class ClampMin(Op):
     @staticmethod
     def backward(ctx, grad):
         a, = ctx.saved_tensors
-        return grad_where(a._data >= ctx.lo, grad), None
+        return grad_where(compared(a._data >= ctx.lo, a), grad), None
 
 
 class ClampMax(Op):
@@ -786,7 +792,7 @@ class ClampMax(Op):
     @staticmethod
     def backward(ctx, grad):
         a, = ctx.saved_tensors
-        return grad_where(a._data <= ctx.hi, grad), None
+        return grad_where(compared(a._data <= ctx.hi, a), grad), None
 
 
 def binary(fn, a, b, alpha=1):

@@ -76,3 +76,31 @@ def layouts_reductions_indexing_and_joins(T, F, o):
         if iname != "image":
             o[f"cat|{iname}"] = list(T.cat([x, x], 0).stride())
             o[f"stack|{iname}"] = list(T.stack([x, x], 1).stride())
+
+
+@case
+def layouts_gradients(T, F, o):
+    """The gradient ``autograd.grad`` returns laid out as PyTorch's backward kernels lay it out (each kernel's
+    ``TensorIterator`` takes its operands in its own order: ``tanh_backward(grad, out)``, ``threshold_backward(self,
+    grad)``...).  (Not recorded: two gradients summed in PyTorch's ``InputBuffer``, which adds in place into one it
+    alone holds, and ``mse_loss``/``layer_norm``, whose gradients' dims of size 1 differ: the README lists them.)"""
+    ops = {
+        "relu": F.relu, "relu6": F.relu6, "hardtanh": F.hardtanh, "elu": F.elu, "celu": F.celu, "softplus": F.softplus,
+        "hardshrink": F.hardshrink, "softshrink": F.softshrink, "leaky_relu": F.leaky_relu,
+        "threshold": lambda t: F.threshold(t, 0.1, 2.0), "gelu": F.gelu, "silu": F.silu, "mish": F.mish,
+        "hardsigmoid": F.hardsigmoid, "hardswish": F.hardswish, "logsigmoid": F.logsigmoid, "sigmoid": T.sigmoid,
+        "tanh": T.tanh, "clamp": lambda t: t.clamp(-0.5, 0.5), "clamp_min": lambda t: t.clamp_min(0),
+        "clamp_max": lambda t: t.clamp_max(0), "where_s": lambda t: T.where(t > 0, t, 0.0), "exp": T.exp,
+        "abs": T.abs, "pow_s": lambda t: t ** 3, "mul_s": lambda t: t * 2, "sub_r": lambda t: 1 - t,
+        "softmax": lambda t: F.softmax(t, -1), "log_softmax": lambda t: F.log_softmax(t, 0),
+        "sum": lambda t: t.sum(0, keepdim=True), "mean": lambda t: t.mean(-1), "cumsum": lambda t: t.cumsum(0),
+        "sort": lambda t: t.sort(0)[0], "index_select": lambda t: t.index_select(0, T.tensor([0, 0])),
+        "cat": lambda t: T.cat([t, t * 2], 0), "gather": lambda t: t.gather(0, T.zeros(t.shape, dtype=T.long)),
+        "flip": lambda t: t.flip(0), "prod": lambda t: t.prod(0), "to64": lambda t: t.double(),
+    }
+    for iname, x in _layouts(T).items():
+        for oname, f in ops.items():
+            x = x.detach().requires_grad_()
+            y = f(x)
+            g = T.ones(y.shape).t().contiguous().t() if y.dim() == 2 else T.ones(y.shape)  # (a column-major one too)
+            o[f"{oname}|{iname}"] = list(T.autograd.grad(y, x, g)[0].stride())
