@@ -99,6 +99,16 @@ def constant(array):
     return Tensor(np.asarray(array))
 
 
+class NoEdge:
+    """A tensor argument an op reads, and may save for backward, that is no input of its node: derivatives.yaml
+    marks it ``non_differentiable`` (nll_loss's ``target``), so PyTorch's node has no edge for it.  ``Op.apply``
+    gives every tensor argument an edge; wrapped in this, the tensor is none, yet saving it (``.tensor``) still
+    makes backward raise when it was changed in place since, as PyTorch's saved ``target`` does."""
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+
 def compare(fn, a, b):
     """``a == b``, ``a < b``, ...: a bool tensor, the two compared in their common dtype, as PyTorch's
     TensorIterator does (a float32 tensor and a float64 0-dim one in float32), laid out as PyTorch's."""

@@ -13,7 +13,8 @@ from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 from .._core.layout import laid_out
 from .activation import LogSigmoid
 from .elementwise import AddScalar, DivScalar, grad_where
-from .loss import _check_reduction
+from ._util import NoEdge
+from .loss import _REDUCTIONS, _check_reduction
 from .unary import Logit
 
 
@@ -159,6 +160,7 @@ class SmoothL1Loss(Op):
     """``0.5 d^2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 beta`` (``d = input - target``);
     d/d input = ``d / beta`` or ``sign(d)``."""
     node_name = "SmoothL1LossBackward0"
+    saved_names = {"self": 0, "target": 1, "reduction": "reduction_enum", "beta": "beta"}
 
     @staticmethod
     def forward(ctx, a, b, reduction, beta):
@@ -167,7 +169,7 @@ class SmoothL1Loss(Op):
         ad = np.abs(d)
         loss = np.where(ad < beta, 0.5 * d * d / beta if beta else 0.0, ad - 0.5 * beta)
         ctx.save_for_backward(a, b)
-        ctx.reduction, ctx.beta = reduction, beta
+        ctx.reduction, ctx.reduction_enum, ctx.beta = reduction, _REDUCTIONS.index(reduction), float(beta)
         return reduce(np.asarray(loss, dtype=d.dtype), reduction, a._data, b._data)
 
     @staticmethod
@@ -181,6 +183,7 @@ class SmoothL1Loss(Op):
 class HuberLoss(Op):
     """``0.5 d^2`` where ``|d| <= delta``, else ``delta (|d| - 0.5 delta)``; d/d input = ``d`` or ``delta sign(d)``."""
     node_name = "HuberLossBackward0"
+    saved_names = {"self": 0, "target": 1, "reduction": "reduction_enum", "delta": "delta"}
 
     @staticmethod
     def forward(ctx, a, b, reduction, delta):
@@ -189,7 +192,7 @@ class HuberLoss(Op):
         ad = np.abs(d)
         loss = np.where(ad <= delta, 0.5 * d * d, delta * (ad - 0.5 * delta))
         ctx.save_for_backward(a, b)
-        ctx.reduction, ctx.delta = reduction, delta
+        ctx.reduction, ctx.reduction_enum, ctx.delta = reduction, _REDUCTIONS.index(reduction), float(delta)
         return reduce(np.asarray(loss, dtype=d.dtype), reduction, a._data, b._data)
 
     @staticmethod
@@ -254,9 +257,11 @@ class SoftMarginLoss(Op):
     """``log(1 + exp(-target * input))`` for targets ``1`` or ``-1`` (a logistic loss for two classes).
 
     d/d input = ``-target z / (1 + z)`` with ``z = exp(-target * input)``, as one op,
-    ``SoftMarginLossBackward`` (PyTorch: ``soft_margin_loss_backward``).  The target (broadcast to the
-    input's shape) has no derivative in PyTorch: it is passed as numbers, no input of the node."""
+    ``SoftMarginLossBackward`` (PyTorch: ``soft_margin_loss_backward``).  The target has no derivative in
+    PyTorch: it comes wrapped in ``NoEdge`` (no input of the node), saved as it was given (it broadcasts
+    to the input's shape), so changing it in place before backward raises."""
     node_name = "SoftMarginLossBackward0"
+    saved_names = {"self": 0, "target": 1, "reduction": "reduction_enum"}
 
     @staticmethod
     def forward(ctx, input, target, reduction):
@@ -264,15 +269,16 @@ class SoftMarginLoss(Op):
         if x.dtype.kind != "f":  # (PyTorch writes the float result into a tensor of the input's dtype)
             raise RuntimeError(f"result type Float can't be cast to the desired output type "
                                f"{_TYPE_NAMES[input.dtype.name]}")
-        loss = np.log1p(np.exp(np.asarray(-x * target, dtype=x.dtype)))
-        ctx.save_for_backward(input)
-        ctx.target, ctx.reduction = target, reduction
-        return reduce(loss, reduction, x, target)
+        t = np.broadcast_to(target.tensor._data, x.shape)
+        loss = np.log1p(np.exp(np.asarray(-x * t, dtype=x.dtype)))
+        ctx.save_for_backward(input, target.tensor)
+        ctx.reduction, ctx.reduction_enum = reduction, _REDUCTIONS.index(reduction)
+        return reduce(loss, reduction, x, t)
 
     @staticmethod
     def backward(ctx, grad):
-        input, = ctx.saved_tensors
-        return SoftMarginLossBackward.apply(grad, input, ctx.target, ctx.reduction), None, None
+        input, target = ctx.saved_tensors
+        return SoftMarginLossBackward.apply(grad, input, NoEdge(target), ctx.reduction), None, None
 
 
 class SoftMarginLossBackward(Op):
@@ -282,30 +288,32 @@ class SoftMarginLossBackward(Op):
     the same op on the incoming ``gg`` (for a reduced loss: with a gradient of ones, times ``gg``,
     summed), to the input ``gg * grad * target^2 z / (z + 1)^2`` (``/ n`` for "mean")."""
     node_name = "SoftMarginLossBackwardBackward0"
+    saved_names = {"grad_output": 0, "self": 1, "target": 2, "reduction": "reduction_enum"}
 
     @staticmethod
     def forward(ctx, grad, input, target, reduction):
         x = input._data
+        t = np.broadcast_to(target.tensor._data, x.shape)
         norm = 1.0 / x.size if reduction == "mean" and x.size else 1.0
-        z = np.exp(np.asarray(-target * x, dtype=x.dtype))
-        g = np.asarray(-norm * target * z, dtype=x.dtype) / (1 + z) * grad._data
-        ctx.save_for_backward(grad, input)
-        ctx.target, ctx.reduction = target, reduction
+        z = np.exp(np.asarray(-t * x, dtype=x.dtype))
+        g = np.asarray(-norm * t * z, dtype=x.dtype) / (1 + z) * grad._data
+        ctx.save_for_backward(grad, input, target.tensor)
+        ctx.reduction, ctx.reduction_enum = reduction, _REDUCTIONS.index(reduction)
         return Tensor(np.asarray(g, dtype=x.dtype))
 
     @staticmethod
     def backward(ctx, gg):
-        grad, input = ctx.saved_tensors
+        grad, input, target = ctx.saved_tensors
         need_grad, need_input, _, _ = ctx.needs_input_grad
-        target = Tensor(np.asarray(ctx.target, dtype=input._data.dtype))
         g_grad = g_input = None
         if need_grad:
             if ctx.reduction == "none":
-                g_grad = SoftMarginLossBackward.apply(gg, input, ctx.target, ctx.reduction)
+                g_grad = SoftMarginLossBackward.apply(gg, input, NoEdge(target), ctx.reduction)
             else:
                 ones = Tensor(np.ones_like(grad._data))
-                g_grad = (SoftMarginLossBackward.apply(ones, input, ctx.target, ctx.reduction) * gg).sum()
+                g_grad = (SoftMarginLossBackward.apply(ones, input, NoEdge(target), ctx.reduction) * gg).sum()
         if need_input:
+            target = Tensor(np.asarray(np.broadcast_to(target._data, input._data.shape), dtype=input._data.dtype))
             z = (input * -target).exp()
             zplus1 = z + 1
             g_input = gg * grad * (target * target) * z / (zplus1 * zplus1)

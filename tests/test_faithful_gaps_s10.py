@@ -1,0 +1,100 @@
+"""Small faithful gaps the differential tester found (issue 39, item 6 and after; session 10, brief f1), each
+asserted as PyTorch 2.13 behaves (values, node names, saved attributes, error types and messages)."""
+import pytest
+
+import minigrad
+import minigrad.nn.functional as F
+
+MODIFIED = ("one of the variables needed for gradient computation has been modified by an inplace operation: "
+            "[minigrad.LongTensor [{n}]] is at version 1; expected version 0 instead. Hint: enable anomaly detection "
+            "to find the operation that failed to compute its gradient, with "
+            "minigrad.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+# ---------------------------------------------------------------------------------- 1. a loss's saved target
+def _x():
+    return minigrad.tensor([[-0.5, 1.0, 0.25, 2.0], [0.5, -1.5, 1.0, 0.0], [1.0, 1.0, -2.0, 0.5]], requires_grad=True)
+
+
+@pytest.mark.parametrize("loss", [lambda x, t: F.nll_loss(x.log_softmax(1), t), F.cross_entropy,
+                                  lambda x, t: F.multi_margin_loss(x, t)])
+def test_target_changed_in_place_before_backward_raises(loss):
+    target = minigrad.tensor([0, 3, 1])
+    out = loss(_x(), target)
+    target.add_(0)
+    with pytest.raises(RuntimeError) as e:
+        out.backward()
+    assert str(e.value) == MODIFIED.format(n=3)
+
+
+def test_target_changed_in_place_before_double_backward_raises():
+    """Difftest seed 629917: the target, changed after the forward, raises in the backward under create_graph=True
+    (``NllLossBackward0`` unpacks its saved target)."""
+    x = minigrad.tensor([[-0.56, -1.34]], requires_grad=True)
+    target = minigrad.tensor([0])
+    loss = F.nll_loss(x.log_softmax(-1), target, reduction="sum")
+    target.transpose_(0, 0)
+    with pytest.raises(RuntimeError) as e:
+        minigrad.autograd.grad(loss.sum(), [x], create_graph=True)
+    assert str(e.value) == MODIFIED.format(n=1)
+
+
+def test_target_changed_after_first_backward_raises_in_second():
+    x, target = _x(), minigrad.tensor([0, 3, 1])
+    g, = minigrad.autograd.grad(F.nll_loss(x, target), x, create_graph=True)
+    node = g.grad_fn
+    assert type(node).__name__ == "NllLossBackwardBackward0"
+    assert node._saved_target is target and node._saved_weight is None
+    assert (node._saved_reduction, node._saved_ignore_index) == (1, 2 ** 64 - 100)
+    target.add_(0)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        minigrad.autograd.grad(g.sum(), x, allow_unused=True)
+
+
+def test_nll_loss_saved_attributes():
+    x, target, weight = _x(), minigrad.tensor([0, 3, 1]), minigrad.tensor([1.0, 0.5, 2.0, 1.5])
+    node = F.nll_loss(x, target, weight=weight, reduction="sum", ignore_index=3).grad_fn
+    assert [n for n in dir(node) if n.startswith("_saved_")] == [
+        "_saved_ignore_index", "_saved_reduction", "_saved_self", "_saved_target", "_saved_total_weight",
+        "_saved_weight"]
+    assert node._saved_self is x and node._saved_target is target and node._saved_weight is weight
+    assert (node._saved_reduction, node._saved_ignore_index) == (2, 3)
+    assert node._saved_total_weight.item() == 1.5 and node._saved_total_weight.dtype == minigrad.float32
+    assert len(node.next_functions) == 1  # (target and weight: no edges)
+    none = F.nll_loss(x, target, reduction="none").grad_fn
+    assert none._saved_total_weight.item() == 0.0 and none._saved_reduction == 0
+
+
+def test_nll_loss_of_a_sequence_saves_the_image_view():
+    """PyTorch sees (N, C, d) as (N, C, 1, d): the saved input and target have those shapes."""
+    x = minigrad.zeros(2, 3, 5, requires_grad=True)
+    target = minigrad.zeros(2, 5, dtype=minigrad.int64)
+    node = F.nll_loss(x, target).grad_fn
+    assert type(node).__name__ == "NllLoss2DBackward0"
+    assert node._saved_self.shape == (2, 3, 1, 5) and node._saved_target.shape == (2, 1, 5)
+    target.add_(0)
+    with pytest.raises(RuntimeError, match=r"\[minigrad.LongTensor \[2, 1, 5\]\] is at version 1"):
+        node._saved_target
+
+
+def test_soft_margin_and_multi_margin_save_their_targets():
+    x, signs = _x(), minigrad.tensor([1.0, -1.0, 1.0, 1.0])
+    node = F.soft_margin_loss(x, signs).grad_fn
+    assert node._saved_target is signs and node._saved_reduction == 1 and len(node.next_functions) == 1
+    signs.mul_(1)
+    with pytest.raises(RuntimeError, match=r"\[minigrad.FloatTensor \[4\]\] is at version 1"):
+        node._saved_target
+    target, weight = minigrad.tensor([0, 3, 1]), minigrad.ones(4)
+    node = F.multi_margin_loss(x, target, p=2, margin=0.5, weight=weight, reduction="sum").grad_fn
+    assert (node._saved_p, node._saved_margin, node._saved_reduction) == (2, 0.5, 2)
+    assert node._saved_target is target and node._saved_weight is weight
+
+
+def test_regression_losses_saved_attributes():
+    x, y = _x(), minigrad.zeros(3, 4)
+    node = F.mse_loss(x, y, reduction="none").grad_fn
+    assert node._saved_self is x and node._saved_target is y and node._saved_reduction == 0
+    node = F.smooth_l1_loss(x, y, beta=2).grad_fn
+    assert (node._saved_beta, type(node._saved_beta), node._saved_reduction) == (2.0, float, 1)
+    node = F.huber_loss(x, y, reduction="sum", delta=0.5).grad_fn
+    assert (node._saved_delta, node._saved_reduction) == (0.5, 2) and node._saved_target is y
