@@ -98,3 +98,41 @@ def test_regression_losses_saved_attributes():
     assert (node._saved_beta, type(node._saved_beta), node._saved_reduction) == (2.0, float, 1)
     node = F.huber_loss(x, y, reduction="sum", delta=0.5).grad_fn
     assert (node._saved_delta, node._saved_reduction) == (0.5, 2) and node._saved_target is y
+
+
+# ---------------------------------------------------------------------------------- 3. the shape ops' _saved_*
+def _saved(node):
+    return {name: getattr(node, name) for name in dir(node) if name.startswith("_saved_")}
+
+
+def test_squeeze_and_unsqueeze_saved_attributes():
+    x = minigrad.zeros(2, 3, 1, 4, requires_grad=True)
+    sizes = (2, 3, 1, 4)
+    assert _saved(x.squeeze().grad_fn) == {"_saved_self_sym_sizes": sizes}  # SqueezeBackward0
+    assert _saved(x.squeeze(2).grad_fn) == {"_saved_dim": 2, "_saved_self_sym_sizes": sizes}  # SqueezeBackward1
+    assert _saved(x.squeeze((2, 0)).grad_fn) == {"_saved_dim": (2, 0), "_saved_self_sym_sizes": sizes}  # ...2
+    assert _saved((x * 1).squeeze_(-2).grad_fn) == {"_saved_dim": 2 ** 64 - 2, "_saved_self_sym_sizes": sizes}
+    assert _saved((x * 1).squeeze_((0, -2)).grad_fn) == {"_saved_dim": (0, 2 ** 64 - 2), "_saved_self_sym_sizes": sizes}
+    assert _saved(x.unsqueeze(1).grad_fn) == {"_saved_dim": 1}  # UnsqueezeBackward0
+    assert _saved((x * 1).unsqueeze_(-1).grad_fn) == {"_saved_dim": 2 ** 64 - 1}  # UnsqueezeBackward1
+    assert [type(n).__name__ for n in (x.squeeze().grad_fn, x.squeeze(2).grad_fn, x.squeeze((2,)).grad_fn)] == [
+        "SqueezeBackward0", "SqueezeBackward1", "SqueezeBackward2"]
+
+
+def test_view_ops_saved_attributes():
+    x = minigrad.zeros(2, 3, 1, 4, requires_grad=True)
+    assert _saved(x.transpose(0, -1).grad_fn) == {"_saved_dim0": 0, "_saved_dim1": 2 ** 64 - 1}
+    assert _saved(x.permute(3, 0, -2, 1).grad_fn) == {"_saved_dims": (3, 0, 2 ** 64 - 2, 1)}
+    assert _saved(x[:, :, 0].expand(5, -1, -1, 4).grad_fn) == {"_saved_self_sym_sizes": (2, 3, 4)}
+    assert _saved(x.select(1, -2).grad_fn) == {"_saved_dim": 1, "_saved_index": 2 ** 64 - 2,
+                                               "_saved_self_sym_sizes": (2, 3, 1, 4)}
+    assert _saved(x[..., -3:-1].grad_fn) == {"_saved_dim": 3, "_saved_start": 2 ** 64 - 3, "_saved_end": 2 ** 64 - 1,
+                                             "_saved_step": 1, "_saved_self_sym_sizes": (2, 3, 1, 4)}
+    assert x[1:].grad_fn._saved_end == 2 ** 63 - 1  # (an open end: INT64_MAX)
+    assert _saved(x.split(3, -1)[0].grad_fn) == {"_saved_dim": 2 ** 64 - 1, "_saved_split_size": 3,
+                                                 "_saved_self_sym_sizes": (2, 3, 1, 4)}
+    assert x.split([1, 2], 1)[0].grad_fn._saved_split_sizes == (1, 2)
+    assert x.chunk(2, 1)[0].grad_fn._saved_split_size == 2
+    assert _saved(x.unbind(1)[0].grad_fn) == {"_saved_dim": 1}
+    assert _saved(x[0].repeat(2, 1, 3, 1).grad_fn) == {"_saved_repeats": (2, 1, 3, 1), "_saved_self_sym_sizes": (3, 1, 4)}
+    assert minigrad.cat([x, x], -1).grad_fn._saved_dim == 2 ** 64 - 1

@@ -99,6 +99,19 @@ def constant(array):
     return Tensor(np.asarray(array))
 
 
+def unsigned(value):
+    """An int64 (or a tuple of them) as ``grad_fn._saved_*`` shows it: PyTorch shows saved dims, indices and sizes
+    as unsigned (-1: 2**64 - 1)."""
+    if isinstance(value, (tuple, list)):
+        return tuple([int(v) % 2 ** 64 for v in value])
+    return int(value) % 2 ** 64
+
+
+def int_or(value, default):
+    """``value`` as an int, ``default`` when it is None (an open end of a slice)."""
+    return default if value is None else int(value)
+
+
 class NoEdge:
     """A tensor argument an op reads, and may save for backward, that is no input of its node: derivatives.yaml
     marks it ``non_differentiable`` (nll_loss's ``target``), so PyTorch's node has no edge for it.  ``Op.apply``

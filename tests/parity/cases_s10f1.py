@@ -55,3 +55,44 @@ def _loss_backward_node(node):
 for _kind in ("nll", "nll2d", "cross_entropy", "soft_margin", "multi_margin"):
     for _cg in (False, True):
         case(_loss_case(_kind, _cg), name=f"s10f1_loss_saved_target_{_kind}{'_create_graph' if _cg else ''}")
+
+
+# ---------------------------------------------------------------------------------- shape ops: grad_fn._saved_*
+# (a negative dim passed to unsqueeze, squeeze, select, narrow, unbind or flip is shown as PyTorch shows it once
+# Tensor's methods pass it on unwrapped: those are left out here, see the report of brief s10/f1)
+_SHAPE_OPS = {
+    "view": lambda T, x: x.view(6, 4), "reshape": lambda T, x: x.reshape(-1, 6), "flatten": lambda T, x: x.flatten(1),
+    "t": lambda T, x: x[:, :, 0, 0].t(), "t_": lambda T, x: (x[:, :, 0, 0] * 1).t_(),
+    "transpose": lambda T, x: x.transpose(0, -1), "transpose_": lambda T, x: (x * 1).transpose_(-4, 2),
+    "swapaxes": lambda T, x: x.swapaxes(1, 2), "mT": lambda T, x: x.mT, "permute": lambda T, x: x.permute(3, 0, -2, 1),
+    "movedim": lambda T, x: x.movedim(0, -1), "T": lambda T, x: x[0, :, 0].T,
+    "unsqueeze": lambda T, x: x.unsqueeze(2), "unsqueeze_": lambda T, x: (x * 1).unsqueeze_(-1),
+    "squeeze": lambda T, x: x.squeeze(), "squeeze_": lambda T, x: (x * 1).squeeze_(),
+    "squeeze_dim": lambda T, x: x.squeeze(2), "squeeze_dim_noop": lambda T, x: x.squeeze(0),
+    "squeeze_dim_": lambda T, x: (x * 1).squeeze_(-2), "squeeze_dims": lambda T, x: x.squeeze((2, 0)),
+    "squeeze_dims_": lambda T, x: (x * 1).squeeze_((0, -2)),
+    "expand": lambda T, x: x[:, :, 0].expand(5, -1, -1, 4), "expand_as": lambda T, x: x.expand_as(T.zeros(2, 2, 3, 1, 4)),
+    "select": lambda T, x: x[1], "select_neg_index": lambda T, x: x.select(1, -2), "select_last": lambda T, x: x[..., 2],
+    "slice": lambda T, x: x[1:], "slice_step": lambda T, x: x[:, ::2], "slice_neg": lambda T, x: x[..., -3:-1],
+    "slice_end": lambda T, x: x[:, :2], "narrow": lambda T, x: x.narrow(3, 1, 2),
+    "unbind": lambda T, x: x.unbind(1)[2], "split": lambda T, x: x.split(3, -1)[1], "split_big": lambda T, x: x.split(9)[0],
+    "split_sizes": lambda T, x: x.split([1, 2], 1)[1], "chunk": lambda T, x: x.chunk(2, 1)[0],
+    "repeat": lambda T, x: x[0].repeat(2, 1, 3, 1), "tile": lambda T, x: x[0, :, 0].tile(2),
+    "cat": lambda T, x: T.cat([x, x], -1), "cat_fn": lambda T, x: T.cat([x, x]), "stack": lambda T, x: T.stack([x, x], -2),
+    "flip": lambda T, x: x.flip(0, 3), "roll": lambda T, x: x.roll((1, -2), (-1, 0)), "roll_flat": lambda T, x: x.roll(5),
+    "rot90": lambda T, x: x.rot90(-1, (1, -1)), "pad": lambda T, x: T.nn.functional.pad(x, (1, 2, -1, 0)),
+    "tril": lambda T, x: x.tril(-1), "triu": lambda T, x: x.triu(1), "diag": lambda T, x: x[0, :, 0, 0].diag(1),
+    "diag_embed": lambda T, x: x.diag_embed(-1, 0, -2), "diagonal": lambda T, x: x.diagonal(1, -1, 1),
+}
+
+
+def _shape_case(fn):
+    def c(T, F, o):
+        x = leaf(T, 3, 2, 3, 1, 4)
+        node = fn(T, x).grad_fn
+        o["node"], o["saved"] = node, saved(node)
+    return c
+
+
+for _name, _fn in _SHAPE_OPS.items():
+    case(_shape_case(_fn), name=f"s10f1_saved_{_name}")
