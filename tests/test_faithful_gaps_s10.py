@@ -136,3 +136,29 @@ def test_view_ops_saved_attributes():
     assert _saved(x.unbind(1)[0].grad_fn) == {"_saved_dim": 1}
     assert _saved(x[0].repeat(2, 1, 3, 1).grad_fn) == {"_saved_repeats": (2, 1, 3, 1), "_saved_self_sym_sizes": (3, 1, 4)}
     assert minigrad.cat([x, x], -1).grad_fn._saved_dim == 2 ** 64 - 1
+
+
+# ---------------------------------------------------------------------------------- 4. histc's range
+F32_MAX = 3.4028234663852886e38
+
+
+@pytest.mark.parametrize("data, lo, hi, message", [
+    ([1.0, 2.0], float("-inf"), F32_MAX, "minigrad.histc: range of [-inf, 3.40282e+38] is not finite"),
+    ([1.0, 2.0], 0, float("-inf"), "minigrad.histc: range of [0, -inf] is not finite"),  # (not "max must be larger")
+    ([1.0, 2.0], 0, float("nan"), "minigrad.histc: range of [0, nan] is not finite"),
+    ([float("nan"), 1.0], 0, 0, "minigrad.histc: range of [-nan, -nan] is not finite"),
+    ([1.0, float("inf")], 0, 0, "minigrad.histc: range of [1, inf] is not finite"),
+    ([1.0, 2.0], 0, 1e39, "value cannot be converted to type float without overflow"),
+    ([1.0, 2.0], 1e39, 0, "minigrad.histc: max must be larger than min"),
+])
+def test_histc_range_checks(data, lo, hi, message):
+    with pytest.raises(RuntimeError) as e:
+        minigrad.histc(minigrad.tensor(data), 3, lo, hi)
+    assert str(e.value) == message
+
+
+def test_histc_float_max_range_and_half_overflow():
+    assert minigrad.histc(minigrad.tensor([1.0, 2.0]), 3, 0, F32_MAX).tolist() == [2.0, 0.0, 0.0]
+    assert minigrad.histc(minigrad.tensor([1.0, 2.0]), 3, 1e39, 1e39).tolist() == [1.0, 0.0, 1.0]
+    with pytest.raises(RuntimeError, match=r"^value cannot be converted to type c10::Half without overflow$"):
+        minigrad.histc(minigrad.tensor([1.0, 2.0], dtype=minigrad.float16), 3, 0, F32_MAX)

@@ -96,3 +96,15 @@ def _shape_case(fn):
 
 for _name, _fn in _SHAPE_OPS.items():
     case(_shape_case(_fn), name=f"s10f1_saved_{_name}")
+
+
+# ---------------------------------------------------------------------------------- histc's range
+@case
+def s10f1_histc_ranges(T, F, o):
+    big = 3.4028234663852886e38
+    for i, (data, lo, hi) in enumerate([([1.0, 2.0], float("-inf"), big), ([1.0, 2.0], 0, float("-inf")),
+                                        ([1.0, 2.0], 0, float("nan")), ([float("nan"), 1.0], 0, 0),
+                                        ([1.0, 2.0], 0, 1e39), ([1.0, 2.0], 1e39, 0), ([1.0, 2.0], 0, big),
+                                        ([1.0, 2.0], 1e39, 1e39), ([-1.0, 0.5, 3.0], -1, 3)]):
+        o.val(f"f32_{i}", lambda: T.histc(T.tensor(data), 4, lo, hi))
+        o.val(f"f64_{i}", lambda: T.histc(T.tensor(data, dtype=T.float64), 4, lo, hi))
