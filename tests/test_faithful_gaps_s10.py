@@ -162,3 +162,31 @@ def test_histc_float_max_range_and_half_overflow():
     assert minigrad.histc(minigrad.tensor([1.0, 2.0]), 3, 1e39, 1e39).tolist() == [1.0, 0.0, 1.0]
     with pytest.raises(RuntimeError, match=r"^value cannot be converted to type c10::Half without overflow$"):
         minigrad.histc(minigrad.tensor([1.0, 2.0], dtype=minigrad.float16), 3, 0, F32_MAX)
+
+
+# ---------------------------------------------------------------------------------- 5. cells with empty weights
+@pytest.mark.parametrize("kind, gates", [("LSTMCell", 4), ("GRUCell", 3)])
+def test_cell_with_hidden_size_0(kind, gates):
+    """PyTorch's unsafe_chunk of the empty gates: ``gates`` empty pieces (``UnsafeSplitWithSizesBackward0``)."""
+    cell = getattr(minigrad.nn, kind)(3, 0)
+    out = cell(minigrad.ones(2, 3))
+    h = out[0] if isinstance(out, tuple) else out
+    assert h.shape == (2, 0) and h.requires_grad
+    todo, node = [h.grad_fn], None
+    while type(node).__name__ != "UnsafeSplitWithSizesBackward0":  # (the first one, breadth first)
+        node = todo.pop(0)
+        todo += [n for n, _ in node.next_functions if n is not None]
+    assert (node._saved_split_sizes, node._saved_dim, node._saved_self_sym_sizes) == ((0,) * gates, 1, (2, 0))
+    h.sum().backward()
+    assert cell.weight_ih.grad.shape == (0, 3)
+
+
+def test_cell_with_input_size_0():
+    cell = minigrad.nn.LSTMCell(0, 2)
+    with minigrad.no_grad():
+        for p in cell.parameters():
+            p.fill_(0.5)
+    h, c = cell(minigrad.ones(2, 0))
+    assert h.shape == (2, 2) and type(h.grad_fn).__name__ == "MulBackward0"
+    h.sum().backward()
+    assert cell.weight_ih.grad.shape == (8, 0) and cell.bias_ih.grad.shape == (8,)

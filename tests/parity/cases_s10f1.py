@@ -108,3 +108,41 @@ def s10f1_histc_ranges(T, F, o):
                                         ([1.0, 2.0], 1e39, 1e39), ([-1.0, 0.5, 3.0], -1, 3)]):
         o.val(f"f32_{i}", lambda: T.histc(T.tensor(data), 4, lo, hi))
         o.val(f"f64_{i}", lambda: T.histc(T.tensor(data, dtype=T.float64), 4, lo, hi))
+
+
+# ---------------------------------------------------------------------------------- cells with empty weights
+def _leaf(T, seed, *shape):
+    """``leaf``, or zeros for a shape without elements (a nested empty list would lose the shape)."""
+    return leaf(T, seed, *shape, lo=-1, hi=1) if all(shape) else T.zeros(*shape, requires_grad=True)
+
+
+def _empty_cell_case(kind, input_size, hidden_size, functional):
+    def c(T, F, o):
+        x, h = _leaf(T, 1, 2, input_size), _leaf(T, 2, 2, hidden_size)
+        gates = {"LSTMCell": 4, "GRUCell": 3, "RNNCell": 1}[kind]
+        w_ih, w_hh = _leaf(T, 3, gates * hidden_size, input_size), _leaf(T, 4, gates * hidden_size, hidden_size)
+        b_ih, b_hh = _leaf(T, 5, gates * hidden_size), _leaf(T, 6, gates * hidden_size)
+        hx = (h, h * 0.5) if kind == "LSTMCell" else h
+        if functional:
+            fn = {"LSTMCell": T.lstm_cell, "GRUCell": T.gru_cell, "RNNCell": T.rnn_tanh_cell}[kind]
+            out = fn(x, hx, w_ih, w_hh, b_ih, b_hh)
+        else:
+            cell = getattr(T.nn, kind)(input_size, hidden_size)
+            with T.no_grad():
+                for p, v in zip(cell.parameters(), (w_ih, w_hh, b_ih, b_hh)):
+                    p.copy_(v)
+            w_ih, w_hh, b_ih, b_hh = cell.parameters()
+            out = cell(x, hx)
+        outs = list(out) if isinstance(out, tuple) else [out]
+        for i, t in enumerate(outs):
+            o.all(t, f"out{i}", 6)
+        sum((t * t).sum() for t in outs).backward()
+        o.grads("", x=x, h=h, w_ih=w_ih, w_hh=w_hh, b_ih=b_ih, b_hh=b_hh)
+    return c
+
+
+for _kind in ("LSTMCell", "GRUCell", "RNNCell"):
+    for _sizes in ((3, 0), (0, 3), (0, 0)):
+        for _functional in (False, True):
+            case(_empty_cell_case(_kind, *_sizes, _functional), rtol=1e-5, atol=1e-6,
+                 name=f"s10f1_empty_{_kind}_{_sizes[0]}_{_sizes[1]}{'_functional' if _functional else ''}")
