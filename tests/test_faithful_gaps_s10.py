@@ -1,5 +1,6 @@
 """Small faithful gaps the differential tester found (issue 39, item 6 and after; session 10, brief f1), each
 asserted as PyTorch 2.13 behaves (values, node names, saved attributes, error types and messages)."""
+import numpy as np
 import pytest
 
 import minigrad
@@ -190,3 +191,42 @@ def test_cell_with_input_size_0():
     assert h.shape == (2, 2) and type(h.grad_fn).__name__ == "MulBackward0"
     h.sum().backward()
     assert cell.weight_ih.grad.shape == (8, 0) and cell.bias_ih.grad.shape == (8,)
+
+
+# ---------------------------------------------------------------------------------- 6. linspace and arange, bit for bit
+def _bits(t):
+    return t.numpy().tobytes().hex()
+
+
+def test_linspace_is_fused_multiply_add_from_either_end():
+    """PyTorch's kernel: ``start + step * i`` for the first half, ``end - step * (steps - 1 - i)`` for the rest, each
+    one fused multiply-add (the last bit of linspace(0, 1, 10)[6] shows it: 0.6666667, not 0.6666666)."""
+    assert minigrad.linspace(0.0, 1.0, 10)[6].item() == np.float32(0.6666667)
+    assert _bits(minigrad.linspace(0.0, 1.0, 10)) == (
+        "00000000398ee33d398e633eabaaaa3e398ee33ee4380e3fabaa2a3f721c473f398e633f0000803f")
+    x = minigrad.linspace(-1e30, 7.77, 33)  # (float32 rounded once, through float64 rounded to odd)
+    assert (x[1].item(), x[-2].item(), x[-1].item()) == (-9.687500381890653e+29, -3.125000047023332e+28,
+                                                         7.769999980926514)
+
+
+def test_linspace_integer_dtypes():
+    assert minigrad.linspace(-1, 10, 5, dtype=minigrad.uint8).tolist() == [255, 193, 132, 71, 10]
+    assert minigrad.linspace(0, -129, 3, dtype=minigrad.uint8).tolist() == [0, 63, 127]
+    for start, end in [(0, 1000), (-3.7, 3), (-256, 0)]:
+        with pytest.raises(RuntimeError, match=r"^value cannot be converted to type uint8_t without overflow$"):
+            minigrad.linspace(start, end, 5, dtype=minigrad.uint8)
+    with pytest.raises(RuntimeError, match=r"^value cannot be converted to type int without overflow$"):
+        minigrad.linspace(0, 1e40, 3, dtype=minigrad.int32)
+
+
+def test_integer_arange_truncates_as_pytorch():
+    assert minigrad.arange(0, 10, 2.5, dtype=minigrad.int32).tolist() == [0, 2, 4, 6]  # (length from 2.5, step 2)
+    assert minigrad.arange(0, 10, 2.5, dtype=minigrad.int64).tolist() == [0, 2, 4, 6, 8]  # (length from the step 2)
+    assert minigrad.arange(0, 3, 0.5, dtype=minigrad.int16).tolist() == [0] * 6
+    assert minigrad.arange(-3.5, 7.9, 1.5, dtype=minigrad.uint8).tolist() == [253, 254, 255, 0, 1, 2, 3, 4]
+    with pytest.raises(ValueError, match="^step must be nonzero$"):
+        minigrad.arange(0, 3, 0.9, dtype=minigrad.int64)
+    with pytest.raises(RuntimeError, match="^upper bound and lower bound inconsistent with step sign$"):
+        minigrad.arange(0, 5, -0.7, dtype=minigrad.int64)
+    with pytest.raises(RuntimeError, match=r"^unsupported range: 0 -> inf$"):
+        minigrad.arange(0, float("inf"), 1.0)

@@ -20,6 +20,7 @@ from .._core.tensor_base import TensorBase as Tensor, _wrap_dim
 from .._core.layout import preserve_format_strides, with_strides
 from .reduce import Max, MaxDim, _return_type
 from .select import value_selecting_backward
+from ._util import checked_number
 from .std_sort import nth_element_order, partial_sorted_order, quick_select_order, sorted_order
 
 SortReturnTypes = _return_type("sort")
@@ -473,9 +474,8 @@ def histc(a, bins=100, min=0, max=0):  # noqa: A002
         raise NotImplementedError(f'"histogram_cpu" not implemented for \'{_TYPE_NAMES[a.dtype.name]}\'')
     if bins <= 0:
         raise RuntimeError(f"minigrad.histogram(): bins must be > 0, but got {bins} for dimension 0")
-    lo, hi = _histc_range(x, min, max)
-    number = x.dtype.type  # (PyTorch's kernel computes in the input's dtype: the edges, and each bin's position)
-    lo, hi = number(lo), number(hi)
+    lo, hi = _histc_range(x, min, max)  # (numbers of the input's dtype: PyTorch's kernel computes in it)
+    number = x.dtype.type
     inside = x[(x >= lo) & (x <= hi)]
     with kernel_mode():  # (numpy quiet about inf and nan, as PyTorch's kernels)
         idx = np.minimum(((inside - lo) * number(bins) / (hi - lo)).astype(np.int64), bins - 1)
@@ -495,13 +495,7 @@ def _histc_range(x, min, max):  # noqa: A002
         raise RuntimeError(f"minigrad.histc: range of [{_c_number(lo)}, {_c_number(hi)}] is not finite")
     if not lo < hi:
         raise RuntimeError("minigrad.histc: max must be larger than min")
-    biggest = float(np.finfo(x.dtype).max)
-    if x.dtype != np.float64 and (abs(lo) > biggest or abs(hi) > biggest):
-        raise RuntimeError(f"value cannot be converted to type {_C_TYPES[x.dtype.name]} without overflow")
-    return lo, hi
-
-
-_C_TYPES = {"float32": "float", "float16": "c10::Half", "bfloat16": "c10::BFloat16"}  # (C++'s names, in messages)
+    return checked_number(lo, x.dtype), checked_number(hi, x.dtype)
 
 
 def bincount(a, weights=None, minlength=0):

@@ -146,3 +146,35 @@ for _kind in ("LSTMCell", "GRUCell", "RNNCell"):
         for _functional in (False, True):
             case(_empty_cell_case(_kind, *_sizes, _functional), rtol=1e-5, atol=1e-6,
                  name=f"s10f1_empty_{_kind}_{_sizes[0]}_{_sizes[1]}{'_functional' if _functional else ''}")
+
+
+# ---------------------------------------------------------------------------------- linspace and arange, bit for bit
+def _bits(t):
+    """A tensor's bytes, as hex: compared exactly (values are compared within a tolerance)."""
+    return t.numpy().tobytes().hex()
+
+
+def _range_case(dtype):
+    def c(T, F, o):
+        d = getattr(T, dtype)
+        for i, (start, end) in enumerate([(0.0, 1.0), (-3.7, 10.0), (2.364324940051347, 3.2137171095757395),
+                                          (1.0, 1e30), (123456.789, -0.001), (0.1, 7.77)]):
+            for steps in (2, 7, 10, 17, 33, 100):
+                o.val(f"linspace_{i}_{steps}", lambda: _bits(T.linspace(start, end, steps, dtype=d)))
+        for i, (start, step) in enumerate([(0.0, 0.1), (-8.0, 0.1), (-3.7, 0.3), (2.5, -0.7), (1e-3, 0.0123)]):
+            o.val(f"arange_{i}", lambda: _bits(T.arange(start, start + 97 * step, step, dtype=d)))
+    return c
+
+
+for _dtype in ("float32", "float64"):
+    case(_range_case(_dtype), name=f"s10f1_linspace_arange_bits_{_dtype}")
+
+
+@case
+def s10f1_integer_linspace_arange(T, F, o):
+    for dtype in ("int64", "int32", "uint8"):
+        d = getattr(T, dtype)
+        for start, end, step in [(0, 10, 2.5), (0.5, 10.7, 2.5), (-3.5, 7.9, 1.5), (0, 3, 0.9), (0, 5, -0.7), (-1, 5, 1)]:
+            o.val(f"arange_{dtype}_{start}_{end}_{step}", lambda: T.arange(start, end, step, dtype=d))
+        for start, end in [(-1, 10), (0, 1000), (-3.7, 3), (7, -50.0), (0, -129)]:
+            o.val(f"linspace_{dtype}_{start}_{end}", lambda: T.linspace(start, end, 5, dtype=d))
