@@ -230,3 +230,21 @@ def test_integer_arange_truncates_as_pytorch():
         minigrad.arange(0, 5, -0.7, dtype=minigrad.int64)
     with pytest.raises(RuntimeError, match=r"^unsupported range: 0 -> inf$"):
         minigrad.arange(0, float("inf"), 1.0)
+
+
+# ---------------------------------------------------------------------------------- 1b. binary cross-entropy's weights
+def test_binary_cross_entropy_saves_its_weights():
+    p = minigrad.tensor([[0.2, 0.7, 0.5], [0.9, 0.1, 0.4]], requires_grad=True)
+    target, weight = minigrad.tensor([[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]]), minigrad.tensor([1.0, 2.0, 0.5])
+    node = F.binary_cross_entropy(p, target, weight).grad_fn
+    assert node._saved_weight.shape == (2, 3) and node._saved_weight._base is weight  # (PyTorch: weight.expand(...))
+    assert node._saved_reduction == 1 and node._saved_target is target and len(node.next_functions) == 2
+    weight.add_(0)
+    with pytest.raises(RuntimeError, match=r"\[minigrad.FloatTensor \[2, 3\]\] is at version 1"):
+        node._saved_weight
+    pos_weight = minigrad.tensor([1.0, 2.0, 3.0])
+    loss = F.binary_cross_entropy_with_logits(p, target, pos_weight=pos_weight)
+    assert loss.grad_fn._saved_pos_weight is pos_weight and loss.grad_fn._saved_weight is None
+    pos_weight.mul_(1)
+    with pytest.raises(RuntimeError, match=r"\[minigrad.FloatTensor \[3\]\] is at version 1"):
+        loss.backward()

@@ -38,11 +38,14 @@ class BinaryCrossEntropy(Op):
     The gradient for ``p`` is one op, ``BinaryCrossEntropyBackward`` (recorded as
     ``BinaryCrossEntropyBackwardBackward0`` under ``create_graph=True``, as in PyTorch)."""
     node_name = "BinaryCrossEntropyBackward0"
+    saved_names = {"self": 0, "target": 1, "weight": 2, "reduction": "reduction_enum"}  # (weight: NoEdge)
 
     @staticmethod
     def forward(ctx, p, target, weight, reduction):
         _check_reduction(reduction)
         x, t = p._data, target._data
+        ctx.save_for_backward(p, target, weight.tensor)
+        weight = numbers(weight, x.dtype)
         if not ((x >= 0) & (x <= 1)).all():  # (nan fails this too)
             raise RuntimeError("all elements of input should be between 0 and 1")
         if not ((t >= 0) & (t <= 1)).all():
@@ -50,18 +53,17 @@ class BinaryCrossEntropy(Op):
         loss = -(t * np.maximum(np.log(x), -100) + (1 - t) * np.maximum(np.log1p(-x), -100))
         if weight is not None:
             loss = loss * weight
-        ctx.save_for_backward(p, target)
-        ctx.weight, ctx.reduction = weight, reduction
+        ctx.reduction, ctx.reduction_enum = reduction, _REDUCTIONS.index(reduction)
         return reduce(np.asarray(loss, dtype=x.dtype), reduction, x, t)
 
     @staticmethod
     def backward(ctx, grad):
-        p, t = ctx.saved_tensors
+        p, t, weight = ctx.saved_tensors  # (the weight changed in place since: raises)
         gp = gt = None
         if ctx.needs_input_grad[0]:
-            gp = BinaryCrossEntropyBackward.apply(grad, p, t, ctx.weight, ctx.reduction)
+            gp = BinaryCrossEntropyBackward.apply(grad, p, t, NoEdge(weight), ctx.reduction)
         if ctx.needs_input_grad[1]:  # (PyTorch: binary_cross_entropy_target_backward)
-            gt = _weighted_mean(-Logit.apply(p) * grad, ctx)
+            gt = _weighted_mean(-Logit.apply(p) * grad, weight, ctx.reduction)
         return gp, gt, None, None
 
 
@@ -74,34 +76,36 @@ class BinaryCrossEntropyBackward(Op):
     ``(p^2 - 2 p t + t) / ((p + eps)^2 (1 - p + eps)^2) * grad * gg``, to ``t``
     ``-grad * gg / max((1 - p) p, eps)``; each times the weight, over N for "mean"."""
     node_name = "BinaryCrossEntropyBackwardBackward0"
+    saved_names = {"grad_output": 0, "self": 1, "target": 2, "weight": 3, "reduction": "reduction_enum"}
 
     @staticmethod
     def forward(ctx, grad, p, target, weight, reduction):
         x, t = p._data, target._data
+        ctx.save_for_backward(grad, p, target, weight.tensor)
+        weight = numbers(weight, x.dtype)
         g = grad._data * (x - t) / np.maximum((1 - x) * x, 1e-12)
         if weight is not None:
             g = g * weight
         if reduction == "mean":
             g = g / x.size
-        ctx.save_for_backward(grad, p, target)
-        ctx.weight, ctx.reduction = weight, reduction
+        ctx.reduction, ctx.reduction_enum = reduction, _REDUCTIONS.index(reduction)
         return Tensor(np.asarray(g, dtype=x.dtype))
 
     @staticmethod
     def backward(ctx, gg):
-        grad, p, t = ctx.saved_tensors
+        grad, p, t, weight = ctx.saved_tensors
         need_grad, need_p, need_t, _, _ = ctx.needs_input_grad
         eps = 1e-12
         g_grad = g_p = g_t = None
         if need_grad:
             g_grad = (p - t) / ((p + eps) * (1 - p + eps)) * gg
-            g_grad = _weighted_mean(g_grad, ctx)
+            g_grad = _weighted_mean(g_grad, weight, ctx.reduction)
         if need_p:
             g_p = (p * p - 2 * p * t + t) / ((p + eps) ** 2 * (1 - p + eps) ** 2) * (grad * gg)
-            g_p = _weighted_mean(g_p, ctx)
+            g_p = _weighted_mean(g_p, weight, ctx.reduction)
         if need_t:  # (PyTorch clamps the denominator without recording it)
             denom = Tensor(np.maximum((1 - p._data) * p._data, eps))
-            g_t = _weighted_mean(-grad * gg / denom, ctx)
+            g_t = _weighted_mean(-grad * gg / denom, weight, ctx.reduction)
         return g_grad, g_p, g_t, None, None
 
 
@@ -113,18 +117,20 @@ class BinaryCrossEntropyWithLogits(Op):
     d/dt = -x, or ``log(sigmoid(-x)) - pw log(sigmoid(x))`` with ``pos_weight``.
     """
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    saved_names = {"self": 0, "target": 1, "weight": 2, "pos_weight": 3, "reduction": "reduction_enum"}
 
     @staticmethod
-    def forward(ctx, a, target, weight, pos_weight, reduction):
+    def forward(ctx, a, target, weight, pos_weight, reduction):  # (weight, pos_weight: NoEdge, saved)
         _check_reduction(reduction)
         x, t = a._data, target._data
+        ctx.save_for_backward(a, target, weight.tensor, pos_weight.tensor)
+        weight, pos_weight = numbers(weight, x.dtype), numbers(pos_weight, x.dtype)
         pw = 1.0 if pos_weight is None else pos_weight
         log_sig = np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)  # -log(sigmoid(x))
         loss = (1 - t) * x + (1 + (pw - 1) * t) * log_sig
         if weight is not None:
             loss = loss * weight
-        ctx.save_for_backward(a, target)
-        ctx.weight, ctx.pos_weight, ctx.reduction = weight, pos_weight, reduction
+        ctx.reduction, ctx.reduction_enum = reduction, _REDUCTIONS.index(reduction)
         # (PyTorch's composite starts from (1 - target): its layout comes first)
         return reduce(np.asarray(loss, dtype=x.dtype), reduction, t, x)
 
@@ -132,9 +138,8 @@ class BinaryCrossEntropyWithLogits(Op):
     def backward(ctx, grad):
         # in PyTorch's steps: the derivative, times grad (0-dim when reduced: it broadcasts), times the
         # weight, over the number of elements for "mean"
-        x, t = ctx.saved_tensors
-        dtype = x._data.dtype
-        pw = None if ctx.pos_weight is None else Tensor(np.asarray(ctx.pos_weight, dtype))
+        x, t, weight, pos_weight = ctx.saved_tensors  # (the weights changed in place since: raise)
+        pw = _in_dtype(pos_weight, x)
         gx = gt = None
         if ctx.needs_input_grad[0]:
             if pw is None:
@@ -144,16 +149,30 @@ class BinaryCrossEntropyWithLogits(Op):
                 gx = ((AddScalar.apply(pwt, 1) - t) * x.sigmoid() - pwt) * grad
         if ctx.needs_input_grad[1]:  # (PyTorch: binary_cross_entropy_with_logits_target_backward)
             gt = (-x if pw is None else LogSigmoid.apply(-x) - LogSigmoid.apply(x) * pw) * grad
-        return _weighted_mean(gx, ctx), _weighted_mean(gt, ctx), None, None, None
+        return (_weighted_mean(gx, weight, ctx.reduction), _weighted_mean(gt, weight, ctx.reduction),
+                None, None, None)
 
 
-def _weighted_mean(g, ctx):
-    """A loss's gradient times its ``weight``, over the number of elements for ``"mean"`` (PyTorch's last steps)."""
+def numbers(kept, dtype):
+    """A weight's numbers (a ``NoEdge``) in the input's dtype, or None."""
+    return None if kept.tensor is None else np.asarray(kept.tensor._data, dtype)
+
+
+def _weighted_mean(g, weight, reduction):
+    """A loss's gradient times its ``weight`` (the saved tensor), over the number of elements for ``"mean"``
+    (PyTorch's last steps)."""
     if g is None:
         return None
-    if ctx.weight is not None:
-        g = g * Tensor(np.asarray(ctx.weight, g._data.dtype))
-    return DivScalar.apply(g, g._data.size) if ctx.reduction == "mean" else g
+    if weight is not None:
+        g = g * _in_dtype(weight, g)
+    return DivScalar.apply(g, g._data.size) if reduction == "mean" else g
+
+
+def _in_dtype(weight, like):
+    """A saved weight in ``like``'s dtype: itself (changed in place, the graph's next backward raises), else a copy."""
+    if weight is None or weight._data.dtype == like._data.dtype:
+        return weight
+    return Tensor(np.asarray(weight._data, like._data.dtype))
 
 
 class SmoothL1Loss(Op):

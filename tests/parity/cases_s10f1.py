@@ -178,3 +178,27 @@ def s10f1_integer_linspace_arange(T, F, o):
             o.val(f"arange_{dtype}_{start}_{end}_{step}", lambda: T.arange(start, end, step, dtype=d))
         for start, end in [(-1, 10), (0, 1000), (-3.7, 3), (7, -50.0), (0, -129)]:
             o.val(f"linspace_{dtype}_{start}_{end}", lambda: T.linspace(start, end, 5, dtype=d))
+
+
+# ---------------------------------------------------------------------------------- binary cross-entropy: saved weights
+def _bce_case(logits, changed):
+    def c(T, F, o):
+        x = leaf(T, 1, 2, 3, lo=0.05, hi=0.95, dtype="float64")
+        target = const(T, 2, 2, 3, lo=0, hi=1, dtype="float64")
+        weight, pos_weight = T.tensor([1.0, 2.0, 0.5], dtype=T.float64), T.tensor([0.5, 1.0, 3.0], dtype=T.float64)
+        if logits:
+            loss = F.binary_cross_entropy_with_logits(x, target, weight, pos_weight=pos_weight)
+        else:
+            loss = F.binary_cross_entropy(x, target, weight)
+        o["node"], o["saved"] = loss.grad_fn, saved(loss.grad_fn)
+        g, = T.autograd.grad(loss, x, create_graph=True)
+        o["g"], o["g_saved"] = g, saved(g.grad_fn) if not logits else None
+        {"weight": weight, "pos_weight": pos_weight, "target": target}[changed].mul_(1)
+        o.err("double", lambda: T.autograd.grad(g.sum(), x))
+        o.err("backward", loss.backward)
+    return c
+
+
+for _logits in (False, True):
+    for _changed in ("weight", "target") + (("pos_weight",) if _logits else ()):
+        case(_bce_case(_logits, _changed), name=f"s10f1_bce{'_logits' if _logits else ''}_saved_{_changed}")
