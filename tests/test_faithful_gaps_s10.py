@@ -248,3 +248,15 @@ def test_binary_cross_entropy_saves_its_weights():
     pos_weight.mul_(1)
     with pytest.raises(RuntimeError, match=r"\[minigrad.FloatTensor \[3\]\] is at version 1"):
         loss.backward()
+
+
+def test_softmax_backward_data_saved_attributes():
+    x = minigrad.tensor([[0.5, -1.0, 2.0], [1.0, 0.0, -0.5]], requires_grad=True)
+    for fn, name in (("softmax", "SoftmaxBackwardDataBackward0"), ("log_softmax", "LogSoftmaxBackwardDataBackward0")):
+        y = getattr(x, fn)(-1)
+        upstream = minigrad.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+        g, = minigrad.autograd.grad((y * upstream).sum(), x, create_graph=True)
+        node = g.grad_fn
+        assert type(node).__name__ == name and node._saved_dim == 2 ** 64 - 1  # (the dim as passed)
+        assert node._saved_output.grad_fn is y.grad_fn and node._saved_output.tolist() == y.tolist()
+        assert node._saved_grad_output.tolist() == upstream.tolist()

@@ -202,3 +202,20 @@ def _bce_case(logits, changed):
 for _logits in (False, True):
     for _changed in ("weight", "target") + (("pos_weight",) if _logits else ()):
         case(_bce_case(_logits, _changed), name=f"s10f1_bce{'_logits' if _logits else ''}_saved_{_changed}")
+
+
+# ---------------------------------------------------------------------------------- softmax's backward under create_graph
+def _softmax_data_case(fn, dim):
+    def c(T, F, o):
+        x = leaf(T, 1, 2, 3)
+        y = getattr(x, fn)(dim)
+        g, = T.autograd.grad((y * const(T, 2, 2, 3)).sum(), x, create_graph=True)
+        o["node"], o["saved"] = g.grad_fn, saved(g.grad_fn)
+        gg, = T.autograd.grad((g * g).sum(), x)
+        o["gg"] = gg
+    return c
+
+
+for _fn in ("softmax", "log_softmax"):
+    for _dim in (1, -1, 0):
+        case(_softmax_data_case(_fn, _dim), name=f"s10f1_{_fn}_backward_data_saved_dim{_dim}")
