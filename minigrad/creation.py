@@ -7,7 +7,7 @@ from . import _dtype
 from . import devices as _device
 from ._core.tensor_base import TensorBase as Tensor
 from .ops import zerotensor
-from .ops._util import linspace_array
+from .ops._util import fused_multiply_add, linspace_array
 from ._core.layout import empty_strided as empty_strided_array, like
 from ._core.tensor_base import _TYPE_NAMES
 from .ops.shape import cat, concat, stack  # noqa: F401  (torch.cat, torch.concat, torch.stack)
@@ -174,14 +174,38 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
         floats = any(isinstance(v, float) for v in (start, end, step))
         dtype = _dtype.get_default_dtype() if floats else _dtype.int64
     d = _dtype.to_dtype(dtype)
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
-    if (end - start) * step < 0:
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if not d.is_floating_point:
-        return Tensor(np.arange(start, end, step).astype(d.numpy), requires_grad=requires_grad)
+        return Tensor(_integer_arange(start, end, step, d.numpy), requires_grad=requires_grad)
+    _check_range(start, end, step)
     n = int(math.ceil((end - start) / step))  # PyTorch's length, computed in double
     return Tensor(_arange_values(float(start), float(step), n, d.numpy), requires_grad=requires_grad)
+
+
+def _check_range(start, end, step):
+    """arange's checks, in PyTorch's order, on the numbers as its dtype's kernel reads them."""
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+
+
+def _integer_arange(start, end, step, dtype):
+    """An integer ``arange`` as PyTorch's kernel makes it: ``start``, ``end`` and ``step`` truncated to integers
+    (int64, its accumulating type), the values ``start + step * i``.  The checks read the numbers as given; for
+    int64 the length reads the truncated ones (``(end - start + step - sign) / step``), for the other integer dtypes
+    the numbers as given (a step of 0.5 passes, and counts by 0)."""
+    _check_range(start, end, step)
+    first, last, stride = int(start), int(end), int(step)
+    if dtype == np.int64:
+        if stride == 0:  # (a step between -1 and 1: PyTorch's ValueError)
+            raise ValueError("step must be nonzero")
+        span = last - first + stride - (1 if stride > 0 else -1)
+        n = abs(span) // abs(stride)  # (C's division: toward zero; the span and the step have one sign)
+    else:
+        n = int(math.ceil((float(end) - float(start)) / float(step)))
+    return (first + stride * np.arange(n, dtype=np.int64)).astype(dtype)  # (an unsigned dtype wraps around)
 
 
 def _arange_values(start, step, n, dtype):
@@ -207,8 +231,8 @@ def _arange_values(start, step, n, dtype):
 
 
 def _fma(a, b, c):
-    """``a * b + c`` rounded once (numpy has no fused multiply-add; x86's long double holds the product)."""
-    return (np.longdouble(a) * np.asarray(b, np.longdouble) + np.asarray(c, np.longdouble)).astype(np.float64)
+    """``a * b + c`` rounded once, in double (PyTorch's accumulating type for float32 and float64)."""
+    return fused_multiply_add(np.float64(a), np.asarray(b, np.float64), np.asarray(c, np.float64))
 
 
 def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):

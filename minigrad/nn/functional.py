@@ -91,19 +91,22 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
-    t = target._data if isinstance(target, Tensor) else np.asarray(target)  # (its dtype: checked after the shapes)
+    target = target if isinstance(target, Tensor) else Tensor(np.asarray(target))  # (its dtype: checked after the shapes)
+    t = target._data
     if weight is not None and weight.requires_grad and grad_mode.is_grad_enabled():  # (no gradient for the weights)
         spatial = input.dim() == 4 or (input.dim() == 3 and t.shape == (input.shape[0], input.shape[2]))
         raise RuntimeError(f"The function '{'nll_loss2d_forward' if spatial else 'nll_loss_forward'}' is not "
                            "differentiable with respect to argument 'weight'. This input cannot have requires_grad True.")
-    w = weight._data if weight is not None else None
+    w = ops.NoEdge(weight)  # (target and weight: saved by the node, no edges)
     if input.dim() == 3 and t.shape == (input.shape[0], input.shape[2]):
-        # PyTorch sees (N, C, d) as the image (N, C, d, 1), and the loss per position back as (N, d)
-        out = ops.loss.NllLoss2d.apply(input.view(*input.shape, 1), t[..., None], w, reduction, ignore_index)
+        # PyTorch sees (N, C, d) as the image (N, C, 1, d), and the loss per position back as (N, d)
+        n, c, d = input.shape
+        image, targets = input.contiguous().view(n, c, 1, d), target.contiguous().view(n, 1, d)
+        out = ops.loss.NllLoss2d.apply(image, ops.NoEdge(targets), w, reduction, ignore_index)
         return out.view(t.shape) if reduction == "none" else out
     if input.dim() == 4:
-        return ops.loss.NllLoss2d.apply(input, t, w, reduction, ignore_index)
-    return ops.NllLoss.apply(input, t, w, reduction, ignore_index)
+        return ops.loss.NllLoss2d.apply(input, ops.NoEdge(target), w, reduction, ignore_index)
+    return ops.NllLoss.apply(input, ops.NoEdge(target), w, reduction, ignore_index)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,

@@ -95,8 +95,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     shape = ops.broadcast_shape(input, target)  # (the target broadcasts to the input, not the other way)
     if shape != input.shape:
         raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape {list(shape)}")
-    t = np.broadcast_to(target._data, shape)
-    return _elementwise_loss.SoftMarginLoss.apply(input, t, reduction)
+    return _elementwise_loss.SoftMarginLoss.apply(input, ops.NoEdge(target), reduction)
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
@@ -234,5 +233,4 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
             raise RuntimeError(f"expected scalar type {_TYPE_NAMES[expected]} but found {_TYPE_NAMES[t.dtype.name]}")
     if ((target._data < 0) | (target._data >= n_classes)).any():
         raise RuntimeError("target out of range")
-    w = None if weight is None else weight._data
-    return _loss.MultiMarginLoss.apply(input, target._data, p, float(margin), w, reduction)
+    return _loss.MultiMarginLoss.apply(input, ops.NoEdge(target), p, float(margin), ops.NoEdge(weight), reduction)

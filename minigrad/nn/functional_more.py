@@ -214,11 +214,9 @@ def _as_tensor(t, like):
     return t if isinstance(t, Tensor) else Tensor(np.asarray(t, dtype=like._data.dtype))
 
 
-def _numbers(t, like):
-    """A weight as a plain array of ``like``'s dtype (no input of the node: no gradient and no edge)."""
-    if t is None:
-        return None
-    return np.asarray(t._data if isinstance(t, Tensor) else t, dtype=like._data.dtype)
+def _kept(t):
+    """A weight: no input of the node (no gradient and no edge), but saved by it (``ops.NoEdge``)."""
+    return _loss.NoEdge(t if t is None or isinstance(t, Tensor) else Tensor(np.asarray(t)))
 
 
 def _no_gradient_for(t, argument, function):
@@ -233,8 +231,11 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _same_size(input, target)
     _no_gradient_for(weight, "weight", "binary_cross_entropy")
-    w = None if weight is None else np.broadcast_to(_numbers(weight, input), input.shape)
-    return _loss.BinaryCrossEntropy.apply(input, _as_tensor(target, input), w, reduction)
+    target = _as_tensor(target, input)
+    weight = _kept(weight)
+    if weight.tensor is not None:  # (PyTorch: weight.expand(_infer_size(target.size(), weight.size())), a view)
+        weight.tensor = weight.tensor.expand(np.broadcast_shapes(target.shape, weight.tensor.shape))
+    return _loss.BinaryCrossEntropy.apply(input, target, weight, reduction)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,  # noqa: A002
@@ -245,8 +246,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
     _no_gradient_for(weight, "weight", "binary_cross_entropy_with_logits")
     _no_gradient_for(pos_weight, "pos_weight", "binary_cross_entropy_with_logits")
-    return _loss.BinaryCrossEntropyWithLogits.apply(input, _as_tensor(target, input), _numbers(weight, input),
-                                                    _numbers(pos_weight, input), reduction)
+    return _loss.BinaryCrossEntropyWithLogits.apply(input, _as_tensor(target, input), _kept(weight), _kept(pos_weight),
+                                                    reduction)
 
 
 def _warn_size(input, target):  # noqa: A002

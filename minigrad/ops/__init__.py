@@ -20,7 +20,7 @@
 - ``embedding.py``: embedding (nn.Embedding); ``norm.py``: layer_norm, batch_norm; ``histogram.py``: torch.histogram
 """
 from .._core.tensor_base import TensorBase as Tensor
-from ._util import check_not_bool, is_expandable_to, sum_to
+from ._util import NoEdge, check_not_bool, is_expandable_to, sum_to
 from .promotion import as_operand, broadcast_shape
 from .elementwise import (Abs, Add, AddScalar, binary, Clamp, Clone, CopyFrom, Div, DivMode, DivScalar, Exp, Fill, Log, Maximum, Mul,
                           MulScalar, Neg, Pow, PowScalarBase, PowTensor, Reciprocal, Relu, Rsub, Sigmoid, SigmoidBackward,

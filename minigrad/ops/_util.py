@@ -99,6 +99,29 @@ def constant(array):
     return Tensor(np.asarray(array))
 
 
+def unsigned(value):
+    """An int64 (or a tuple of them) as ``grad_fn._saved_*`` shows it: PyTorch shows saved dims, indices and sizes
+    as unsigned (-1: 2**64 - 1)."""
+    if isinstance(value, (tuple, list)):
+        return tuple([int(v) % 2 ** 64 for v in value])
+    return int(value) % 2 ** 64
+
+
+def int_or(value, default):
+    """``value`` as an int, ``default`` when it is None (an open end of a slice)."""
+    return default if value is None else int(value)
+
+
+class NoEdge:
+    """A tensor argument an op reads, and may save for backward, that is no input of its node: derivatives.yaml
+    marks it ``non_differentiable`` (nll_loss's ``target``), so PyTorch's node has no edge for it.  ``Op.apply``
+    gives every tensor argument an edge; wrapped in this, the tensor is none, yet saving it (``.tensor``) still
+    makes backward raise when it was changed in place since, as PyTorch's saved ``target`` does."""
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+
 def compare(fn, a, b):
     """``a == b``, ``a < b``, ...: a bool tensor, the two compared in their common dtype, as PyTorch's
     TensorIterator does (a float32 tensor and a float64 0-dim one in float32), laid out as PyTorch's."""
@@ -119,14 +142,73 @@ def view_of(a, array):
     return out
 
 
+_C_TYPES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
+             "float16": "c10::Half", "float32": "float", "float64": "double"}  # (C++'s names, in messages)
+
+
+def checked_number(value, dtype):
+    """``value`` (a Python number) as a number of numpy ``dtype``, or PyTorch's error where it does not fit (c10's
+    ``checked_convert``): a float outside the dtype's range (inf fits a float dtype), an int outside it (an unsigned
+    dtype takes down to -max, wrapping around)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        fits = not np.isfinite(value) or abs(value) <= float(np.finfo(dtype).max)
+    elif dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        low = -int(info.max) if dtype.kind == "u" and not isinstance(value, float) else int(info.min)
+        fits = low <= value <= int(info.max)  # (nan: False)
+    else:
+        fits = True
+    if not fits:
+        raise RuntimeError(f"value cannot be converted to type {_C_TYPES[dtype.name]} without overflow")
+    return np.array(int(value) if dtype.kind in "iu" else value).astype(dtype)[()]  # (an unsigned wraps around)
+
+
 def linspace_array(start, end, steps, dtype):
-    """``linspace``'s numbers (numpy ``dtype``) as PyTorch's CPU kernel computes them, in the tensor's dtype: the first
-    half counted up from ``start``, the second half down from ``end``, so that they match bit for bit."""
+    """``linspace``'s numbers (numpy ``dtype``) as PyTorch's CPU kernel computes them, so that they match bit for bit:
+    the first half counted up from ``start`` (``start + step * i``), the second half down from ``end``
+    (``end - step * (steps - 1 - i)``), each a fused multiply-add in float32 and float64 (the compiler contracts
+    them: one rounding, not two); an integer dtype counts with a double step and truncates."""
     t = np.dtype(dtype).type
     if steps == 1:
         return np.array([start], dtype=dtype)
-    step = (t(end) - t(start)) / t(steps - 1)
-    idx = np.arange(steps)
-    half = steps // 2
-    return np.where(idx < half, t(start) + step * idx.astype(dtype),
-                    t(end) - step * (steps - 1 - idx).astype(dtype)).astype(dtype)
+    integer = np.dtype(dtype).kind in "iub"
+    fused = integer or np.dtype(dtype) in (np.float32, np.float64)  # (float16: rounded at every step)
+    step_t = np.float64 if integer else t
+    start, end = step_t(checked_number(start, dtype)), step_t(checked_number(end, dtype))
+    step = (end - start) / step_t(steps - 1)
+    i = np.arange(steps)
+    k = np.where(i < steps // 2, i, steps - 1 - i).astype(step_t)  # (how many steps from the nearer end)
+    signed, base = np.where(i < steps // 2, step, -step), np.where(i < steps // 2, start, end)
+    values = fused_multiply_add(signed, k, base) if fused else base + signed * k
+    return values.astype(dtype)
+
+
+def fused_multiply_add(a, b, c):
+    """``a * b + c`` rounded once (C's ``fma``), elementwise, for float32 or float64 arrays (Boldo and Melquiond's
+    emulation: the exact parts of the result summed, the smaller ones rounded to odd, so that the last rounding is
+    the only one that counts)."""
+    if np.result_type(a, b, c) == np.float32:  # (in float64 the product is exact: only the sum is rounded)
+        total, rounding = _two_sum(np.float64(a) * np.float64(b), np.asarray(c, np.float64))
+        return _rounded_to_odd(total, rounding).astype(np.float32)
+    a, b, c = (np.asarray(v, np.float64) for v in (a, b, c))
+    product = a * b
+    split_a, split_b = 134217729.0 * a, 134217729.0 * b  # (Dekker's split into halves: a * b = product + error)
+    a_hi, b_hi = split_a - (split_a - a), split_b - (split_b - b)
+    a_lo, b_lo = a - a_hi, b - b_hi
+    error = ((a_hi * b_hi - product) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
+    total, rounding = _two_sum(product, c)
+    return total + _rounded_to_odd(*_two_sum(rounding, error))
+
+
+def _two_sum(x, y):
+    """``x + y`` rounded, and what the rounding left out (exactly: x + y = sum + error)."""
+    total = x + y
+    back = total - x
+    return total, (x - (total - back)) + (y - back)
+
+
+def _rounded_to_odd(value, error):
+    """``value + error`` (``value`` its rounding to nearest) rounded instead to the neighbour whose last bit is odd."""
+    odd = (value.view(np.int64) & 1) == 1
+    return np.where((error == 0) | odd, value, np.nextafter(value, np.where(error > 0, np.inf, -np.inf)))

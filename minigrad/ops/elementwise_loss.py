@@ -13,7 +13,8 @@ from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 from .._core.layout import laid_out
 from .activation import LogSigmoid
 from .elementwise import AddScalar, DivScalar, grad_where
-from .loss import _check_reduction
+from ._util import NoEdge
+from .loss import _REDUCTIONS, _check_reduction
 from .unary import Logit
 
 
@@ -37,11 +38,14 @@ class BinaryCrossEntropy(Op):
     The gradient for ``p`` is one op, ``BinaryCrossEntropyBackward`` (recorded as
     ``BinaryCrossEntropyBackwardBackward0`` under ``create_graph=True``, as in PyTorch)."""
     node_name = "BinaryCrossEntropyBackward0"
+    saved_names = {"self": 0, "target": 1, "weight": 2, "reduction": "reduction_enum"}  # (weight: NoEdge)
 
     @staticmethod
     def forward(ctx, p, target, weight, reduction):
         _check_reduction(reduction)
         x, t = p._data, target._data
+        ctx.save_for_backward(p, target, weight.tensor)
+        weight = numbers(weight, x.dtype)
         if not ((x >= 0) & (x <= 1)).all():  # (nan fails this too)
             raise RuntimeError("all elements of input should be between 0 and 1")
         if not ((t >= 0) & (t <= 1)).all():
@@ -49,18 +53,17 @@ class BinaryCrossEntropy(Op):
         loss = -(t * np.maximum(np.log(x), -100) + (1 - t) * np.maximum(np.log1p(-x), -100))
         if weight is not None:
             loss = loss * weight
-        ctx.save_for_backward(p, target)
-        ctx.weight, ctx.reduction = weight, reduction
+        ctx.reduction, ctx.reduction_enum = reduction, _REDUCTIONS.index(reduction)
         return reduce(np.asarray(loss, dtype=x.dtype), reduction, x, t)
 
     @staticmethod
     def backward(ctx, grad):
-        p, t = ctx.saved_tensors
+        p, t, weight = ctx.saved_tensors  # (the weight changed in place since: raises)
         gp = gt = None
         if ctx.needs_input_grad[0]:
-            gp = BinaryCrossEntropyBackward.apply(grad, p, t, ctx.weight, ctx.reduction)
+            gp = BinaryCrossEntropyBackward.apply(grad, p, t, NoEdge(weight), ctx.reduction)
         if ctx.needs_input_grad[1]:  # (PyTorch: binary_cross_entropy_target_backward)
-            gt = _weighted_mean(-Logit.apply(p) * grad, ctx)
+            gt = _weighted_mean(-Logit.apply(p) * grad, weight, ctx.reduction)
         return gp, gt, None, None
 
 
@@ -73,34 +76,36 @@ class BinaryCrossEntropyBackward(Op):
     ``(p^2 - 2 p t + t) / ((p + eps)^2 (1 - p + eps)^2) * grad * gg``, to ``t``
     ``-grad * gg / max((1 - p) p, eps)``; each times the weight, over N for "mean"."""
     node_name = "BinaryCrossEntropyBackwardBackward0"
+    saved_names = {"grad_output": 0, "self": 1, "target": 2, "weight": 3, "reduction": "reduction_enum"}
 
     @staticmethod
     def forward(ctx, grad, p, target, weight, reduction):
         x, t = p._data, target._data
+        ctx.save_for_backward(grad, p, target, weight.tensor)
+        weight = numbers(weight, x.dtype)
         g = grad._data * (x - t) / np.maximum((1 - x) * x, 1e-12)
         if weight is not None:
             g = g * weight
         if reduction == "mean":
             g = g / x.size
-        ctx.save_for_backward(grad, p, target)
-        ctx.weight, ctx.reduction = weight, reduction
+        ctx.reduction, ctx.reduction_enum = reduction, _REDUCTIONS.index(reduction)
         return Tensor(np.asarray(g, dtype=x.dtype))
 
     @staticmethod
     def backward(ctx, gg):
-        grad, p, t = ctx.saved_tensors
+        grad, p, t, weight = ctx.saved_tensors
         need_grad, need_p, need_t, _, _ = ctx.needs_input_grad
         eps = 1e-12
         g_grad = g_p = g_t = None
         if need_grad:
             g_grad = (p - t) / ((p + eps) * (1 - p + eps)) * gg
-            g_grad = _weighted_mean(g_grad, ctx)
+            g_grad = _weighted_mean(g_grad, weight, ctx.reduction)
         if need_p:
             g_p = (p * p - 2 * p * t + t) / ((p + eps) ** 2 * (1 - p + eps) ** 2) * (grad * gg)
-            g_p = _weighted_mean(g_p, ctx)
+            g_p = _weighted_mean(g_p, weight, ctx.reduction)
         if need_t:  # (PyTorch clamps the denominator without recording it)
             denom = Tensor(np.maximum((1 - p._data) * p._data, eps))
-            g_t = _weighted_mean(-grad * gg / denom, ctx)
+            g_t = _weighted_mean(-grad * gg / denom, weight, ctx.reduction)
         return g_grad, g_p, g_t, None, None
 
 
@@ -112,18 +117,20 @@ class BinaryCrossEntropyWithLogits(Op):
     d/dt = -x, or ``log(sigmoid(-x)) - pw log(sigmoid(x))`` with ``pos_weight``.
     """
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    saved_names = {"self": 0, "target": 1, "weight": 2, "pos_weight": 3, "reduction": "reduction_enum"}
 
     @staticmethod
-    def forward(ctx, a, target, weight, pos_weight, reduction):
+    def forward(ctx, a, target, weight, pos_weight, reduction):  # (weight, pos_weight: NoEdge, saved)
         _check_reduction(reduction)
         x, t = a._data, target._data
+        ctx.save_for_backward(a, target, weight.tensor, pos_weight.tensor)
+        weight, pos_weight = numbers(weight, x.dtype), numbers(pos_weight, x.dtype)
         pw = 1.0 if pos_weight is None else pos_weight
         log_sig = np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)  # -log(sigmoid(x))
         loss = (1 - t) * x + (1 + (pw - 1) * t) * log_sig
         if weight is not None:
             loss = loss * weight
-        ctx.save_for_backward(a, target)
-        ctx.weight, ctx.pos_weight, ctx.reduction = weight, pos_weight, reduction
+        ctx.reduction, ctx.reduction_enum = reduction, _REDUCTIONS.index(reduction)
         # (PyTorch's composite starts from (1 - target): its layout comes first)
         return reduce(np.asarray(loss, dtype=x.dtype), reduction, t, x)
 
@@ -131,9 +138,8 @@ class BinaryCrossEntropyWithLogits(Op):
     def backward(ctx, grad):
         # in PyTorch's steps: the derivative, times grad (0-dim when reduced: it broadcasts), times the
         # weight, over the number of elements for "mean"
-        x, t = ctx.saved_tensors
-        dtype = x._data.dtype
-        pw = None if ctx.pos_weight is None else Tensor(np.asarray(ctx.pos_weight, dtype))
+        x, t, weight, pos_weight = ctx.saved_tensors  # (the weights changed in place since: raise)
+        pw = _in_dtype(pos_weight, x)
         gx = gt = None
         if ctx.needs_input_grad[0]:
             if pw is None:
@@ -143,22 +149,37 @@ class BinaryCrossEntropyWithLogits(Op):
                 gx = ((AddScalar.apply(pwt, 1) - t) * x.sigmoid() - pwt) * grad
         if ctx.needs_input_grad[1]:  # (PyTorch: binary_cross_entropy_with_logits_target_backward)
             gt = (-x if pw is None else LogSigmoid.apply(-x) - LogSigmoid.apply(x) * pw) * grad
-        return _weighted_mean(gx, ctx), _weighted_mean(gt, ctx), None, None, None
+        return (_weighted_mean(gx, weight, ctx.reduction), _weighted_mean(gt, weight, ctx.reduction),
+                None, None, None)
 
 
-def _weighted_mean(g, ctx):
-    """A loss's gradient times its ``weight``, over the number of elements for ``"mean"`` (PyTorch's last steps)."""
+def numbers(kept, dtype):
+    """A weight's numbers (a ``NoEdge``) in the input's dtype, or None."""
+    return None if kept.tensor is None else np.asarray(kept.tensor._data, dtype)
+
+
+def _weighted_mean(g, weight, reduction):
+    """A loss's gradient times its ``weight`` (the saved tensor), over the number of elements for ``"mean"``
+    (PyTorch's last steps)."""
     if g is None:
         return None
-    if ctx.weight is not None:
-        g = g * Tensor(np.asarray(ctx.weight, g._data.dtype))
-    return DivScalar.apply(g, g._data.size) if ctx.reduction == "mean" else g
+    if weight is not None:
+        g = g * _in_dtype(weight, g)
+    return DivScalar.apply(g, g._data.size) if reduction == "mean" else g
+
+
+def _in_dtype(weight, like):
+    """A saved weight in ``like``'s dtype: itself (changed in place, the graph's next backward raises), else a copy."""
+    if weight is None or weight._data.dtype == like._data.dtype:
+        return weight
+    return Tensor(np.asarray(weight._data, like._data.dtype))
 
 
 class SmoothL1Loss(Op):
     """``0.5 d^2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 beta`` (``d = input - target``);
     d/d input = ``d / beta`` or ``sign(d)``."""
     node_name = "SmoothL1LossBackward0"
+    saved_names = {"self": 0, "target": 1, "reduction": "reduction_enum", "beta": "beta"}
 
     @staticmethod
     def forward(ctx, a, b, reduction, beta):
@@ -167,7 +188,7 @@ class SmoothL1Loss(Op):
         ad = np.abs(d)
         loss = np.where(ad < beta, 0.5 * d * d / beta if beta else 0.0, ad - 0.5 * beta)
         ctx.save_for_backward(a, b)
-        ctx.reduction, ctx.beta = reduction, beta
+        ctx.reduction, ctx.reduction_enum, ctx.beta = reduction, _REDUCTIONS.index(reduction), float(beta)
         return reduce(np.asarray(loss, dtype=d.dtype), reduction, a._data, b._data)
 
     @staticmethod
@@ -181,6 +202,7 @@ class SmoothL1Loss(Op):
 class HuberLoss(Op):
     """``0.5 d^2`` where ``|d| <= delta``, else ``delta (|d| - 0.5 delta)``; d/d input = ``d`` or ``delta sign(d)``."""
     node_name = "HuberLossBackward0"
+    saved_names = {"self": 0, "target": 1, "reduction": "reduction_enum", "delta": "delta"}
 
     @staticmethod
     def forward(ctx, a, b, reduction, delta):
@@ -189,7 +211,7 @@ class HuberLoss(Op):
         ad = np.abs(d)
         loss = np.where(ad <= delta, 0.5 * d * d, delta * (ad - 0.5 * delta))
         ctx.save_for_backward(a, b)
-        ctx.reduction, ctx.delta = reduction, delta
+        ctx.reduction, ctx.reduction_enum, ctx.delta = reduction, _REDUCTIONS.index(reduction), float(delta)
         return reduce(np.asarray(loss, dtype=d.dtype), reduction, a._data, b._data)
 
     @staticmethod
@@ -254,9 +276,11 @@ class SoftMarginLoss(Op):
     """``log(1 + exp(-target * input))`` for targets ``1`` or ``-1`` (a logistic loss for two classes).
 
     d/d input = ``-target z / (1 + z)`` with ``z = exp(-target * input)``, as one op,
-    ``SoftMarginLossBackward`` (PyTorch: ``soft_margin_loss_backward``).  The target (broadcast to the
-    input's shape) has no derivative in PyTorch: it is passed as numbers, no input of the node."""
+    ``SoftMarginLossBackward`` (PyTorch: ``soft_margin_loss_backward``).  The target has no derivative in
+    PyTorch: it comes wrapped in ``NoEdge`` (no input of the node), saved as it was given (it broadcasts
+    to the input's shape), so changing it in place before backward raises."""
     node_name = "SoftMarginLossBackward0"
+    saved_names = {"self": 0, "target": 1, "reduction": "reduction_enum"}
 
     @staticmethod
     def forward(ctx, input, target, reduction):
@@ -264,15 +288,16 @@ class SoftMarginLoss(Op):
         if x.dtype.kind != "f":  # (PyTorch writes the float result into a tensor of the input's dtype)
             raise RuntimeError(f"result type Float can't be cast to the desired output type "
                                f"{_TYPE_NAMES[input.dtype.name]}")
-        loss = np.log1p(np.exp(np.asarray(-x * target, dtype=x.dtype)))
-        ctx.save_for_backward(input)
-        ctx.target, ctx.reduction = target, reduction
-        return reduce(loss, reduction, x, target)
+        t = np.broadcast_to(target.tensor._data, x.shape)
+        loss = np.log1p(np.exp(np.asarray(-x * t, dtype=x.dtype)))
+        ctx.save_for_backward(input, target.tensor)
+        ctx.reduction, ctx.reduction_enum = reduction, _REDUCTIONS.index(reduction)
+        return reduce(loss, reduction, x, t)
 
     @staticmethod
     def backward(ctx, grad):
-        input, = ctx.saved_tensors
-        return SoftMarginLossBackward.apply(grad, input, ctx.target, ctx.reduction), None, None
+        input, target = ctx.saved_tensors
+        return SoftMarginLossBackward.apply(grad, input, NoEdge(target), ctx.reduction), None, None
 
 
 class SoftMarginLossBackward(Op):
@@ -282,30 +307,32 @@ class SoftMarginLossBackward(Op):
     the same op on the incoming ``gg`` (for a reduced loss: with a gradient of ones, times ``gg``,
     summed), to the input ``gg * grad * target^2 z / (z + 1)^2`` (``/ n`` for "mean")."""
     node_name = "SoftMarginLossBackwardBackward0"
+    saved_names = {"grad_output": 0, "self": 1, "target": 2, "reduction": "reduction_enum"}
 
     @staticmethod
     def forward(ctx, grad, input, target, reduction):
         x = input._data
+        t = np.broadcast_to(target.tensor._data, x.shape)
         norm = 1.0 / x.size if reduction == "mean" and x.size else 1.0
-        z = np.exp(np.asarray(-target * x, dtype=x.dtype))
-        g = np.asarray(-norm * target * z, dtype=x.dtype) / (1 + z) * grad._data
-        ctx.save_for_backward(grad, input)
-        ctx.target, ctx.reduction = target, reduction
+        z = np.exp(np.asarray(-t * x, dtype=x.dtype))
+        g = np.asarray(-norm * t * z, dtype=x.dtype) / (1 + z) * grad._data
+        ctx.save_for_backward(grad, input, target.tensor)
+        ctx.reduction, ctx.reduction_enum = reduction, _REDUCTIONS.index(reduction)
         return Tensor(np.asarray(g, dtype=x.dtype))
 
     @staticmethod
     def backward(ctx, gg):
-        grad, input = ctx.saved_tensors
+        grad, input, target = ctx.saved_tensors
         need_grad, need_input, _, _ = ctx.needs_input_grad
-        target = Tensor(np.asarray(ctx.target, dtype=input._data.dtype))
         g_grad = g_input = None
         if need_grad:
             if ctx.reduction == "none":
-                g_grad = SoftMarginLossBackward.apply(gg, input, ctx.target, ctx.reduction)
+                g_grad = SoftMarginLossBackward.apply(gg, input, NoEdge(target), ctx.reduction)
             else:
                 ones = Tensor(np.ones_like(grad._data))
-                g_grad = (SoftMarginLossBackward.apply(ones, input, ctx.target, ctx.reduction) * gg).sum()
+                g_grad = (SoftMarginLossBackward.apply(ones, input, NoEdge(target), ctx.reduction) * gg).sum()
         if need_input:
+            target = Tensor(np.asarray(np.broadcast_to(target._data, input._data.shape), dtype=input._data.dtype))
             z = (input * -target).exp()
             zplus1 = z + 1
             g_input = gg * grad * (target * target) * z / (zplus1 * zplus1)

@@ -6,7 +6,7 @@ import numpy as np
 
 from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
-from ._util import constant
+from ._util import NoEdge, constant
 from .promotion import result_type
 from .elementwise import DivScalar, MulScalar
 from .._core.layout import laid_out
@@ -26,6 +26,7 @@ class MseLoss(Op):
     with the two swapped: two ``mse_loss_backward`` ops (``MseLossBackwardBackward0`` under
     ``create_graph=True``), as in PyTorch's derivatives.yaml."""
     node_name = "MseLossBackward0"
+    saved_names = {"self": 0, "target": 1, "reduction": "reduction_enum"}
 
     @staticmethod
     def forward(ctx, input, target, reduction):
@@ -34,7 +35,7 @@ class MseLoss(Op):
         if not dtype.is_floating_point:
             raise NotImplementedError(f'"mse_cpu" not implemented for \'{_TYPE_NAMES[dtype.name]}\'')
         ctx.save_for_backward(input, target)
-        ctx.reduction = reduction
+        ctx.reduction, ctx.reduction_enum = reduction, _REDUCTIONS.index(reduction)
         diff = input._data.astype(dtype.numpy) - target._data.astype(dtype.numpy)
         sq = diff * diff
         if reduction == "mean":  # (the mean of nothing is nan, without numpy's warning)
@@ -105,12 +106,15 @@ class NllLossBackward(Op):
     """nll_loss's backward formula as one op, ``grad * coef`` where the target picked (PyTorch:
     ``nll_loss_backward``, recorded as ``NllLossBackwardBackward0`` under ``create_graph=True``).
     Its own backward: to ``grad`` the same picking of the incoming ``gg``; to the input 0 (the loss is
-    linear in it), with an edge to the input as in PyTorch."""
+    linear in it), with an edge to the input as in PyTorch.  It saves ``target`` and ``weight`` (no edges)."""
     node_name = "NllLossBackwardBackward0"
+    saved_names = {"target": 0, "weight": 1, "reduction": "reduction_enum", "ignore_index": "ignore_index_shown"}
 
     @staticmethod
-    def forward(ctx, grad, input, coef, reduction):
+    def forward(ctx, grad, input, target, weight, coef, reduction, ignore_index):
+        ctx.save_for_backward(target.tensor, weight.tensor)
         ctx.coef, ctx.reduction, ctx.input_shape = coef, reduction, input._data.shape
+        ctx.reduction_enum, ctx.ignore_index_shown = _REDUCTIONS.index(reduction), ignore_index % 2 ** 64
         g = grad._data
         if reduction == "none" and input._data.ndim > 1:  # one value per (sample, position)
             g = g[:, None]
@@ -119,12 +123,13 @@ class NllLossBackward(Op):
 
     @staticmethod
     def backward(ctx, gg):
+        ctx.saved_tensors  # (PyTorch unpacks target and weight: changed in place since, they raise)
         gg = gg.reshape(ctx.coef.shape) * constant(ctx.coef)
         if ctx.reduction != "none" or len(ctx.input_shape) == 1:
             g_grad = gg.sum()  # grad was one number
         else:
             g_grad = gg.sum(1)  # one value per (sample, position), as grad was
-        return g_grad, constant(np.zeros(ctx.input_shape, ctx.coef.dtype)), None, None
+        return g_grad, constant(np.zeros(ctx.input_shape, ctx.coef.dtype)), None, None, None, None, None
 
 
 class NllLoss2dBackward(NllLossBackward):
@@ -134,10 +139,13 @@ class NllLoss2dBackward(NllLossBackward):
 class NllLoss(Op):
     """``-mean(input[i, target[i]])`` over the batch: picks each row's log-probability of its class.
 
-    ``target`` (class indices) and ``weight`` are passed as numpy arrays: they get no gradient and
-    no edge, as in PyTorch where ``NllLossBackward0`` has a single ``next_functions`` entry.
+    ``target`` (class indices) and ``weight`` come wrapped in ``NoEdge``: they get no gradient and no
+    edge, as in PyTorch where ``NllLossBackward0`` has a single ``next_functions`` entry, but the node
+    saves them (``_saved_target``, ``_saved_weight``): changed in place before backward, they raise.
     """
     node_name = "NllLossBackward0"
+    saved_names = {"self": 0, "target": 1, "weight": 2, "total_weight": 3, "reduction": "reduction_enum",
+                   "ignore_index": "ignore_index_shown"}
     grad_op = NllLossBackward  # its backward, as one op
     weight_message = ("weight tensor should be defined either for all {classes} classes or no classes but got weight "
                       "tensor of shape: {shape}")
@@ -145,6 +153,8 @@ class NllLoss(Op):
     @classmethod
     def forward(cls, ctx, input, target, weight, reduction, ignore_index):
         _check_reduction(reduction)
+        target_tensor, weight_tensor = target, weight
+        target, weight = target.tensor._data, weight.tensor._data if weight.tensor is not None else None
         x = _check_nll_shapes(input, target)
         classes = x.shape[0] if x.ndim == 1 else x.shape[1]
         if weight is not None and weight.shape != (classes,):
@@ -152,8 +162,7 @@ class NllLoss(Op):
         if weight is not None and weight.dtype != x.dtype:
             raise RuntimeError(f"expected scalar type {_TYPE_NAMES[x.dtype.name]} but found "
                                f"{_TYPE_NAMES[weight.dtype.name]}")
-        ctx.grad_op = cls.grad_op
-        ctx.save_for_backward(input)
+        ctx.grad_op, ctx.ignore_index = cls.grad_op, ignore_index
         if x.ndim == 1:  # a single sample: (C,) with a 0-dim target
             x, target = x[None], np.asarray(target).reshape(1)
         valid = target != ignore_index
@@ -162,6 +171,10 @@ class NllLoss(Op):
             raise IndexError(f"Target {int(safe[(safe < 0) | (safe >= x.shape[1])][0])} is out of bounds.")
         w = np.zeros(safe.shape, x.dtype)  # each target's weight, 0 where ignored (an ignored target reads none)
         w[valid] = weight[safe[valid]] if weight is not None else 1
+        # PyTorch's total_weight (saved): the weights summed, 0 when the loss is not reduced
+        total_weight = Tensor(np.asarray(w.sum() if reduction != "none" or input._data.ndim == 1 else 0, x.dtype))
+        ctx.save_for_backward(input, target_tensor.tensor, weight_tensor.tensor, total_weight)
+        ctx.reduction_enum, ctx.ignore_index_shown = _REDUCTIONS.index(reduction), ignore_index % 2 ** 64
         # coef[i, c, ...] = how much input[i, c, ...] enters the loss (with the sign)
         coef = np.zeros(x.shape, x.dtype)
         if classes == 0:  # (no classes: every target was ignored, else the check above raised)
@@ -187,8 +200,9 @@ class NllLoss(Op):
 
     @staticmethod
     def backward(ctx, grad):
-        input, = ctx.saved_tensors
-        return ctx.grad_op.apply(grad, input, ctx.coef, ctx.reduction), None, None, None, None
+        input, target, weight, _ = ctx.saved_tensors  # (the target or weight changed in place since: raises)
+        return (ctx.grad_op.apply(grad, input, NoEdge(target), NoEdge(weight), ctx.coef, ctx.reduction,
+                                  ctx.ignore_index), None, None, None, None)
 
 
 class NllLoss2d(NllLoss):
@@ -251,18 +265,20 @@ class MultiMarginLoss(Op):
     """The multi-class hinge loss: for each sample ``x`` of class ``y``,
     ``sum over j != y of max(0, margin - x[y] + x[j]) ** p / C`` (times ``weight[y]``), then reduced.
 
-    One node, as in PyTorch (``MultiMarginLossBackward0``); ``target`` and ``weight`` are numbers
-    (no edge).  PyTorch has no derivative for its backward: under ``create_graph=True`` the gradient's
-    node is ``NotImplemented`` (``MultiMarginLossBackward``)."""
+    One node, as in PyTorch (``MultiMarginLossBackward0``); ``target`` and ``weight`` come wrapped in
+    ``NoEdge`` (saved, no edges).  PyTorch has no derivative for its backward: under ``create_graph=True``
+    the gradient's node is ``NotImplemented`` (``MultiMarginLossBackward``)."""
     node_name = "MultiMarginLossBackward0"
+    saved_names = {"self": 0, "target": 1, "weight": 2, "p": "p", "margin": "margin", "reduction": "reduction_enum"}
 
     @staticmethod
     def forward(ctx, input, target, p, margin, weight, reduction):
         x = input._data
+        ctx.save_for_backward(input, target.tensor, weight.tensor)
+        target, weight = target.tensor._data, weight.tensor._data if weight.tensor is not None else None
         _, z, counts, scale = _margins(x, target, margin, weight)
         loss = (np.where(counts, z if p == 1 else z * z, 0).sum(1) * scale / z.shape[1]).astype(x.dtype)
-        ctx.save_for_backward(input)
-        ctx.args = target, p, margin, weight, reduction
+        ctx.p, ctx.margin, ctx.reduction, ctx.reduction_enum = p, margin, reduction, _REDUCTIONS.index(reduction)
         if reduction == "none":
             return Tensor(loss.reshape(target.shape))
         if reduction == "mean" and len(loss):
@@ -271,9 +287,11 @@ class MultiMarginLoss(Op):
 
     @staticmethod
     def backward(ctx, grad):
-        input, = ctx.saved_tensors
+        input, target, weight = ctx.saved_tensors  # (the target or weight changed in place since: raises)
+        weight = weight._data if weight is not None else None
         # (the incoming gradient as numbers: PyTorch's NotImplemented node has one edge, to the input)
-        return MultiMarginLossBackward.apply(grad._data, input, *ctx.args), None, None, None, None, None
+        return (MultiMarginLossBackward.apply(grad._data, input, target._data, ctx.p, ctx.margin, weight, ctx.reduction),
+                None, None, None, None, None)
 
 
 class MultiMarginLossBackward(NoDerivative):

@@ -27,20 +27,38 @@ class UnsafeSplit(Op):
     def forward(ctx, a, chunks, dim):
         size = a._data.shape[dim]
         ctx.dim, ctx.split_size, ctx.self_sizes = dim, -(-size // chunks), a._data.shape
-        pieces, start = [], 0
-        while start < size:
-            index = (slice(None),) * dim + (slice(start, start + ctx.split_size),)
-            pieces.append(Tensor(a._data[index]))
-            start += ctx.split_size
-        return tuple(pieces)
+        return _pieces(a, [min(ctx.split_size, size - start) for start in range(0, size, ctx.split_size)], dim)
 
     @staticmethod
     def backward(ctx, *grads):
         return cat(list(grads), ctx.dim), None, None
 
 
+class UnsafeSplitWithSizes(UnsafeSplit):
+    """``x.unsafe_split_with_sizes(sizes, dim)``: what ``unsafe_chunk`` records for a dim of size 0 (``chunks``
+    empty pieces, as PyTorch's ``chunk`` makes them: a cell with ``hidden_size`` 0)."""
+    node_name = "UnsafeSplitWithSizesBackward0"
+    saved_names = {"dim": "dim", "split_sizes": "split_sizes", "self_sym_sizes": "self_sizes"}
+
+    @staticmethod
+    def forward(ctx, a, sizes, dim):
+        ctx.dim, ctx.split_sizes, ctx.self_sizes = dim, tuple(sizes), a._data.shape
+        return _pieces(a, sizes, dim)
+
+
+def _pieces(a, sizes, dim):
+    """The pieces of ``a`` along ``dim`` of ``sizes``, new tensors (not views)."""
+    pieces, start = [], 0
+    for size in sizes:
+        pieces.append(Tensor(a._data[(slice(None),) * dim + (slice(start, start + size),)]))
+        start += size
+    return tuple(pieces)
+
+
 def unsafe_chunk(a, chunks, dim=0):
     """``torch.unsafe_chunk``: as ``chunk``, the pieces not tracked as views (PyTorch's cells use it)."""
+    if a._data.shape[dim] == 0:  # (PyTorch: `chunks` empty pieces, by unsafe_split_with_sizes)
+        return UnsafeSplitWithSizes.apply(a, [0] * chunks, dim)
     return UnsafeSplit.apply(a, chunks, dim)
 
 

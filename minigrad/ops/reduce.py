@@ -233,7 +233,7 @@ class Softmax(Op):
     @staticmethod
     def backward(ctx, grad):
         out, = ctx.saved_tensors
-        return SoftmaxBackwardData.apply(grad, out, ctx.dim), None
+        return SoftmaxBackwardData.apply(grad, out, ctx.dim_arg), None  # (the dim as passed: PyTorch's)
 
 
 class SoftmaxBackwardData(Op):
@@ -242,13 +242,14 @@ class SoftmaxBackwardData(Op):
     incoming ``gg``; to ``out`` PyTorch's ``softmax_double_backward``,
     ``gg * grad - (out * grad).sum(dim) * gg - grad * (out * gg).sum(dim)``."""
     node_name = "SoftmaxBackwardDataBackward0"
+    saved_names = {"dim": "saved_dim", "grad_output": 0, "output": 1}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, grad, out, dim):
         ctx.save_for_backward(grad, out)
-        ctx.dim = dim
+        ctx.dim, ctx.dim_arg = dims_arg(dim, out._data.ndim)[0], dim
         g, y = grad._data, out._data
-        axis = dim if y.ndim else None
+        axis = ctx.dim if y.ndim else None
         return Tensor(np.asarray(y * (g - (g * y).sum(axis=axis, keepdims=True)), dtype=y.dtype))
 
     @staticmethod
@@ -256,7 +257,7 @@ class SoftmaxBackwardData(Op):
         grad, out = ctx.saved_tensors
         d = ctx.dim
         need_grad, need_out, _ = ctx.needs_input_grad
-        return (SoftmaxBackwardData.apply(gg, out, d) if need_grad else None,
+        return (SoftmaxBackwardData.apply(gg, out, ctx.dim_arg) if need_grad else None,
                 gg * grad - (out * grad).sum(d, keepdim=True) * gg - grad * (out * gg).sum(d, keepdim=True)
                 if need_out else None, None)
 
@@ -286,7 +287,7 @@ class LogSoftmax(Op):
     @staticmethod
     def backward(ctx, grad):
         out, = ctx.saved_tensors
-        return LogSoftmaxBackwardData.apply(grad, out, ctx.dim), None
+        return LogSoftmaxBackwardData.apply(grad, out, ctx.dim_arg), None  # (the dim as passed: PyTorch's)
 
 
 class LogSoftmaxBackwardData(Op):
@@ -294,13 +295,14 @@ class LogSoftmaxBackwardData(Op):
     ``_log_softmax_backward_data``). Its own backward (derivatives.yaml): to ``grad``,
     ``gg - (gg * exp(out)).sum(dim)``; to ``out``, ``-grad.sum(dim) * exp(out) * gg``."""
     node_name = "LogSoftmaxBackwardDataBackward0"
+    saved_names = {"dim": "saved_dim", "grad_output": 0, "output": 1}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, grad, out, dim):
         ctx.save_for_backward(grad, out)
-        ctx.dim = dim
+        ctx.dim, ctx.dim_arg = dims_arg(dim, out._data.ndim)[0], dim
         g, y = grad._data, out._data
-        axis = dim if y.ndim else None
+        axis = ctx.dim if y.ndim else None
         return Tensor(np.asarray(g - np.exp(y) * g.sum(axis=axis, keepdims=True), dtype=y.dtype))
 
     @staticmethod

@@ -18,7 +18,7 @@ from .. import _dtype
 from .dispatch import Op
 from ..devices import contiguous_format
 from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor, _warn_once, _wrap_dim
-from ._util import reduced_dims
+from ._util import reduced_dims, unsigned
 from .promotion import broadcast_shape
 from .elementwise import MulScalar
 from .._core.layout import cast, empty_strided, row_major
@@ -284,10 +284,12 @@ class ScatterValue(Scatter):
 class Flip(Op):
     """``x.flip(dims)``: reversed along ``dims`` (a copy); the gradient is flipped back."""
     node_name = "FlipBackward0"
+    saved_names = {"dims": "dims_shown"}  # (grad_fn._saved_dims: as passed, shown unsigned)
 
     @staticmethod
     def forward(ctx, a, dims):
-        ctx.dims = dims
+        ctx.dims, ctx.dims_shown = tuple(_wrap_dim(d, a._data.ndim) for d in dims), unsigned(dims)
+        dims = ctx.dims
         out = cast(a._data)  # (a fresh tensor laid out as the input: PyTorch's empty_like)
         out[...] = np.flip(a._data, dims if a._data.ndim else ())
         return Tensor(out)
@@ -300,6 +302,7 @@ class Flip(Op):
 class Repeat(Op):
     """``x.repeat(2, 3)``: tiled copies; each element gets the sum of the gradients of its copies."""
     node_name = "RepeatBackward0"
+    saved_names = {"repeats": "repeats", "self_sym_sizes": "shape"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, repeats):
@@ -307,7 +310,7 @@ class Repeat(Op):
             raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions "
                                "of tensor")
         ctx.shape = a._data.shape
-        ctx.repeats = repeats
+        ctx.repeats = tuple(repeats)
         return Tensor(np.asarray(np.tile(a._data, repeats), order="C"))
 
     @staticmethod
@@ -335,20 +338,16 @@ class Repeat(Op):
 
 # ------------------------------------------------------------------ split, unbind
 class Split(Op):
-    """``x.split(size, dim)`` / ``x.chunk(n, dim)``: views of consecutive pieces; backward joins
-    their gradients (zeros for a piece that got none)."""
+    """``x.split(size, dim)`` / ``x.chunk(n, dim)``: views of consecutive pieces of ``split_size`` (the last may be
+    smaller); backward joins their gradients (zeros for a piece that got none)."""
     node_name = "SplitBackward0"
+    saved_names = {"dim": "dim_shown", "self_sym_sizes": "shape", "split_size": "split_size"}  # (grad_fn._saved_*)
 
     @staticmethod
-    def forward(ctx, a, sizes, dim):
-        ctx.dim = dim
-        out, start = [], 0
-        for s in sizes:
-            out.append(view_of(a, a._data[(slice(None),) * dim + (slice(start, start + s),)]))
-            start += s
-        for piece in out:  # PyTorch's CreationMeta::MULTI_OUTPUT_NODE: the pieces may not be changed in place
-            piece._creation_meta = "inference" if piece._creation_meta == "inference" else "multi_output"
-        return tuple(out)
+    def forward(ctx, a, split_size, dim):
+        n = a._data.shape[_wrap_dim(dim, a._data.ndim)]
+        ctx.split_size = split_size
+        return pieces(ctx, a, [min(split_size, n - i) for i in range(0, n, split_size)] if n > 0 else [0], dim)
 
     @staticmethod
     def backward(ctx, *grads):
@@ -356,20 +355,40 @@ class Split(Op):
 
 
 class SplitWithSizes(Split):
+    """``x.split([2, 1], dim)``: views of consecutive pieces of the listed sizes."""
     node_name = "SplitWithSizesBackward0"
+    saved_names = {"dim": "dim_shown", "self_sym_sizes": "shape", "split_sizes": "split_sizes"}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, a, sizes, dim):
+        ctx.split_sizes = tuple(sizes)
+        return pieces(ctx, a, sizes, dim)
+
+
+def pieces(ctx, a, sizes, dim):
+    """The views of ``a`` split along ``dim`` into pieces of ``sizes``, which may not be changed in place."""
+    ctx.dim, ctx.dim_shown, ctx.shape = _wrap_dim(dim, a._data.ndim), unsigned(dim), a._data.shape
+    out, start = [], 0
+    for s in sizes:
+        out.append(view_of(a, a._data[(slice(None),) * ctx.dim + (slice(start, start + s),)]))
+        start += s
+    for piece in out:  # PyTorch's CreationMeta::MULTI_OUTPUT_NODE: the pieces may not be changed in place
+        piece._creation_meta = "inference" if piece._creation_meta == "inference" else "multi_output"
+    return tuple(out)
 
 
 class Unbind(Op):
     """``x.unbind(dim)``: the slices along ``dim`` as a tuple of views; backward stacks the gradients."""
     node_name = "UnbindBackward0"
+    saved_names = {"dim": "dim_shown"}  # (grad_fn._saved_dim: as passed, shown unsigned)
 
     @staticmethod
     def forward(ctx, a, dim):
-        ctx.dim = dim
         if a._data.ndim == 0:
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        ctx.dim, ctx.dim_shown = _wrap_dim(dim, a._data.ndim), unsigned(dim)
         # (the trailing ... keeps a 0-dim piece a view: x[0] of a 1-D numpy array would be a copied scalar)
-        out = tuple(view_of(a, a._data[(slice(None),) * dim + (i, ...)]) for i in range(a._data.shape[dim]))
+        out = tuple(view_of(a, a._data[(slice(None),) * ctx.dim + (i, ...)]) for i in range(a._data.shape[ctx.dim]))
         for piece in out:  # (as in Split)
             piece._creation_meta = "inference" if piece._creation_meta == "inference" else "multi_output"
         return out
@@ -383,20 +402,19 @@ def split(t, split_size_or_sections, dim=0):
     """``torch.split``: pieces of ``split_size`` (the last may be smaller), or of the listed sizes."""
     if t._data.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
-    dim = _wrap_dim(dim, t._data.ndim)
-    n = t._data.shape[dim]
+    d = _wrap_dim(dim, t._data.ndim)
+    n = t._data.shape[d]
     if isinstance(split_size_or_sections, int):
         size = split_size_or_sections
         if size < 0:
             raise RuntimeError(f"split expects split_size be non-negative, but got split_size={size}")
         if size == 0 and n > 0:
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
-        sizes = [min(size, n - i) for i in range(0, n, size)] if n > 0 else [0]  # (an empty dim: one empty piece)
-        return Split.apply(t, sizes, dim)
+        return Split.apply(t, size, dim)  # (an empty dim: one empty piece)
     sizes = list(split_size_or_sections)
     if sum(sizes) != n:
         raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
-                           f"dimension {dim}), but got split_sizes={sizes}")
+                           f"dimension {d}), but got split_sizes={sizes}")
     return SplitWithSizes.apply(t, sizes, dim)
 
 
@@ -549,9 +567,12 @@ class SqueezeDimList(Op):
     """``x.squeeze((0, 2))``: drop those dims where their size is 1 (a view); backward unsqueezes each back
     (PyTorch: ``unsqueeze_to``)."""
     node_name = "SqueezeBackward2"
+    saved_names = {"dim": "dims_shown", "self_sym_sizes": "shape"}  # (grad_fn._saved_*: the dims as passed)
 
     @staticmethod
     def forward(ctx, a, dims):
+        ctx.dims_shown, ctx.shape = unsigned(dims), a._data.shape  # (shown as passed)
+        dims = tuple(_wrap_dim(d, a._data.ndim) for d in dims)
         for i, d in enumerate(dims):
             if d in dims[:i]:
                 raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
@@ -568,10 +589,6 @@ class SqueezeDimList(Op):
 class SqueezeDimListInPlace(SqueezeDimList):
     """``x.squeeze_((0, 2))``: ``x`` itself loses those dims of size 1 (``ops.inplace_view``)."""
     node_name = "SqueezeBackward5"
-
-    @staticmethod
-    def forward(ctx, a, dims):
-        return SqueezeDimList.forward(ctx, a, tuple(_wrap_dim(d, a._data.ndim) for d in dims))
 
 
 # ------------------------------------------------------------------ helpers for Tensor methods
@@ -770,13 +787,14 @@ class Tril(Op):
     the gradient passes through the same triangle (``grad.tril(k)``)."""
     expanded_write = "triangle"  # (ops/inplace.py: zeros everywhere outside the triangle, shared places too)
     node_name = "TrilBackward0"
+    saved_names = {"diagonal": "k_shown"}  # (grad_fn._saved_diagonal, shown unsigned)
     numpy_fn = staticmethod(np.tril)
 
     @classmethod
     def forward(cls, ctx, a, k):
         if a._data.ndim < 2:
             raise RuntimeError(f"{cls.__name__.lower()}: input tensor must have at least 2 dimensions")
-        ctx.k = k
+        ctx.k, ctx.k_shown = k, unsigned(k)
         return Tensor(np.asarray(cls.numpy_fn(a._data, k), order="C"))
 
     @classmethod
@@ -795,10 +813,12 @@ class DiagEmbed(Op):
     ``x.diag_embed(k, dim1, dim2)``: the last dim of ``x`` on diagonal ``k`` of new dims ``dim1``, ``dim2`` (one
     matrix per element of the other dims). The gradient is the diagonal of the incoming gradient."""
     node_name = "DiagEmbedBackward0"
+    saved_names = {"offset": "k_shown", "dim1": "dim1", "dim2": "dim2"}  # (grad_fn._saved_*: as passed, shown unsigned)
 
     @staticmethod
-    def forward(ctx, v, k, dim1=0, dim2=1):
+    def forward(ctx, v, k, dim1=-2, dim2=-1):
         ndim = v._data.ndim + 1
+        ctx.k_shown, ctx.dim1, ctx.dim2 = unsigned(k), unsigned(dim1), unsigned(dim2)
         dim1, dim2 = _wrap_dim(dim1, ndim), _wrap_dim(dim2, ndim)
         if dim1 == dim2:
             raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
@@ -833,7 +853,7 @@ class DiagonalCopy(Op):
 
 def diag(t, diagonal=0):
     if t._data.ndim == 1:
-        return DiagEmbed.apply(t, diagonal)
+        return DiagEmbed.apply(t, diagonal, -2, -1)
     if t._data.ndim == 2:
         return DiagonalCopy.apply(t, diagonal)
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {t._data.ndim}D")
@@ -944,10 +964,13 @@ class Roll(Op):
     """``x.roll(shifts, dims)``: elements shifted around along ``dims`` (the flattened tensor when no
     dims are given); the gradient is rolled back by ``-shifts``."""
     node_name = "RollBackward0"
+    saved_names = {"dims": "dims_shown", "shifts": "shifts_shown"}  # (grad_fn._saved_*: as passed, shown unsigned)
 
     @staticmethod
     def forward(ctx, a, shifts, dims):
-        ctx.shifts, ctx.dims = shifts, dims
+        ctx.dims_shown = unsigned(dims)
+        dims = tuple(_wrap_dim(d, a._data.ndim) for d in dims) if a._data.size else dims
+        ctx.shifts, ctx.dims, ctx.shifts_shown = tuple(shifts), dims, unsigned(shifts)
         if a._data.size == 0:
             return Tensor(a._data.copy())
         if not dims:
@@ -970,9 +993,7 @@ def roll(t, shifts, dims=None):
         raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     if not dims and len(shifts) != 1:
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
-    if t._data.size == 0:  # PyTorch returns a copy of a tensor without elements before it reads the dims
-        return Roll.apply(t, shifts, dims)
-    return Roll.apply(t, shifts, tuple(_wrap_dim(d, t._data.ndim) for d in dims))
+    return Roll.apply(t, shifts, dims)  # (a tensor without elements: a copy, its dims unread, as PyTorch's)
 
 
 def repeat_interleave(t, repeats, dim=None):
@@ -1128,6 +1149,7 @@ class Rot90(Op):
     turned back (derivatives.yaml: ``grad.rot90(-k, dims)``). As PyTorch: a flipped copy, transposed for odd ``k``
     (so ``rot90(x)`` of a row-major matrix has strides (1, n))."""
     node_name = "Rot90Backward0"
+    saved_names = {"dims": "dims_shown", "k": "k_shown"}  # (grad_fn._saved_*: as passed, shown unsigned)
 
     @staticmethod
     def forward(ctx, a, k, dims):
@@ -1139,7 +1161,7 @@ class Rot90(Op):
         d0, d1 = _wrap_dim(dims[0], n), _wrap_dim(dims[1], n)
         if d0 == d1:
             raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}")
-        ctx.k, ctx.dims = k, dims
+        ctx.k, ctx.dims, ctx.k_shown, ctx.dims_shown = k, dims, unsigned(k), unsigned(dims)
         k %= 4
         flipped = {0: (), 1: (d1,), 2: (d0, d1), 3: (d0,)}[k]
         out = cast(a._data)  # (PyTorch: flip, a copy laid out as the input; clone for k = 0)

@@ -12,7 +12,7 @@ import numpy as np
 from .dispatch import Op
 from .._core.tensor_base import TensorBase as Tensor, cpp_type_name
 from ._out import write_out
-from ._util import _wrap_dim, is_expandable_to, sum_to, view_of
+from ._util import _wrap_dim, int_or, is_expandable_to, sum_to, unsigned, view_of
 from .promotion import plainly_row_major, result_type
 from .._core.layout import cast, contiguous_strides, dense_strides, dims_fastest_first, like, row_major, with_strides
 
@@ -150,10 +150,12 @@ class TInPlace(T):
 
 class Transpose(Op):
     node_name = "TransposeBackward0"
+    saved_names = {"dim0": "dim0", "dim1": "dim1"}  # (grad_fn._saved_*: the dims as passed, shown unsigned)
 
     @staticmethod
     def forward(ctx, a, dim0, dim1):
         n = a._data.ndim
+        ctx.dim0, ctx.dim1 = unsigned(dim0), unsigned(dim1)
         ctx.dims = (_wrap_dim(dim0, n), _wrap_dim(dim1, n))
         if n == 0:  # transpose(0, -1) of a 0-dim tensor: itself, as a view
             return view_of(a, a._data.view())
@@ -171,6 +173,7 @@ class TransposeInPlace(Transpose):
 
 class Permute(Op):
     node_name = "PermuteBackward0"
+    saved_names = {"dims": "dims_shown"}  # (grad_fn._saved_dims: as passed, shown unsigned)
 
     @staticmethod
     def forward(ctx, a, dims):
@@ -179,7 +182,7 @@ class Permute(Op):
             raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
                                f"length of the desired ordering of dimensions i.e. input.dim() = {n} is not equal "
                                f"to len(dims) = {len(dims)}")
-        ctx.dims = tuple(_wrap_dim(d, n) for d in dims)
+        ctx.dims, ctx.dims_shown = tuple(_wrap_dim(d, n) for d in dims), unsigned(tuple(dims))
         return view_of(a, np.transpose(a._data, ctx.dims))
 
     @staticmethod
@@ -197,7 +200,7 @@ def diagonal_view(array, offset, dim1, dim2):
 class Diagonal(Op):
     """``x.diagonal(offset, dim1, dim2)``: a view of the elements ``x[..., i, i + offset, ...]``, in a new last dim."""
     node_name = "DiagonalBackward0"
-    saved_names = {"offset": "offset", "dim1": "dim1", "dim2": "dim2", "self_sym_sizes": "shape"}
+    saved_names = {"offset": "offset_shown", "dim1": "dim1_shown", "dim2": "dim2_shown", "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx, a, offset, dim1, dim2):
@@ -206,6 +209,7 @@ class Diagonal(Op):
         if d1 == d2:
             raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
         ctx.shape, ctx.offset, ctx.dim1, ctx.dim2 = a._data.shape, offset, d1, d2
+        ctx.offset_shown, ctx.dim1_shown, ctx.dim2_shown = unsigned((offset, dim1, dim2))  # (_saved_*: as passed)
         return view_of(a, diagonal_view(a._data, offset, d1, d2))
 
     @staticmethod
@@ -241,11 +245,12 @@ def unsqueezed(array, dim):
 
 class Unsqueeze(Op):
     node_name = "UnsqueezeBackward0"
+    saved_names = {"dim": "dim_shown"}  # (grad_fn._saved_dim)
 
     @staticmethod
     def forward(ctx, a, dim):
-        ctx.dim = dim
-        return view_of(a, unsqueezed(a._data, dim))
+        ctx.dim, ctx.dim_shown = _wrap_dim(dim, a._data.ndim + 1), unsigned(dim)  # (shown as passed)
+        return view_of(a, unsqueezed(a._data, ctx.dim))
 
     @staticmethod
     def backward(ctx, grad):
@@ -256,13 +261,10 @@ class UnsqueezeInPlace(Unsqueeze):
     """``x.unsqueeze_(0)``: ``x`` itself gets the new dim (``ops.inplace_view``)."""
     node_name = "UnsqueezeBackward1"
 
-    @staticmethod
-    def forward(ctx, a, dim):
-        return Unsqueeze.forward(ctx, a, _wrap_dim(dim, a._data.ndim + 1))
-
 
 class Squeeze(Op):
     node_name = "SqueezeBackward0"
+    saved_names = {"self_sym_sizes": "shape"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a):
@@ -284,10 +286,12 @@ class SqueezeInPlace(Squeeze):
 
 class SqueezeDim(Op):
     node_name = "SqueezeBackward1"
+    saved_names = {"dim": "dim_shown", "self_sym_sizes": "shape"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, dim):
-        ctx.shape, ctx.dim = a._data.shape, dim
+        ctx.shape, ctx.dim_shown = a._data.shape, unsigned(dim)  # (shown as passed)
+        ctx.dim = dim = _wrap_dim(dim, a._data.ndim)
         if a._data.ndim and a._data.shape[dim] == 1:
             return view_of(a, np.squeeze(a._data, dim))
         return view_of(a, a._data.view())
@@ -300,10 +304,6 @@ class SqueezeDim(Op):
 class SqueezeDimInPlace(SqueezeDim):
     """``x.squeeze_(0)`` (matmul's ``product.squeeze_(0)`` too): ``x`` itself loses the dim (``ops.inplace_view``)."""
     node_name = "SqueezeBackward4"
-
-    @staticmethod
-    def forward(ctx, a, dim):
-        return SqueezeDim.forward(ctx, a, _wrap_dim(dim, a._data.ndim))
 
 
 def expanded(array, shape):
@@ -320,6 +320,7 @@ def expanded(array, shape):
 
 class Expand(Op):
     node_name = "ExpandBackward0"
+    saved_names = {"self_sym_sizes": "shape"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, sizes):
@@ -443,19 +444,22 @@ class PutGrad(IndexPutGrad):
 class Select(Op):
     """``x[i]`` (or ``x[:, i]``): removes one dim."""
     node_name = "SelectBackward0"
+    saved_names = {"dim": "dim", "index": "index", "self_sym_sizes": "shape"}  # (grad_fn._saved_*, shown unsigned)
 
     @staticmethod
     def forward(ctx, a, dim, i, dim_for_errors=None):
         """``dim_for_errors``: when called for ``x[..., i]``, the place of ``i`` in the key (for the message)."""
         if a._data.ndim == 0:
             raise IndexError("select() cannot be applied to a 0-dim tensor.")
+        ctx.dim = unsigned(dim)  # (shown as passed)
+        dim = _wrap_dim(dim, a._data.ndim)
         size = a._data.shape[dim]
         if not -size <= i < size:
             if dim_for_errors is None:  # x.select(dim, i)
                 raise IndexError(f"select(): index {i} out of range for tensor of size {list(a._data.shape)} at "
                                  f"dimension {dim}")
             raise IndexError(f"index {i} is out of bounds for dimension {dim_for_errors} with size {size}")
-        ctx.shape = a._data.shape
+        ctx.shape, ctx.index = a._data.shape, unsigned(int(i))
         ctx.key = (slice(None),) * dim + (i, Ellipsis)
         return view_of(a, a._data[ctx.key])
 
@@ -467,12 +471,17 @@ class Select(Op):
 class Slice(Op):
     """``x[1:3]`` (or ``x[:, ::2]``): keeps the dim, takes part of it."""
     node_name = "SliceBackward0"
+    saved_names = {"dim": "dim", "start": "start", "end": "end", "step": "step", "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx, a, dim, s):
         if s.step is not None and s.step <= 0:
             raise ValueError("step must be greater than zero")
-        ctx.shape = a._data.shape
+        ctx.shape, ctx.dim = a._data.shape, unsigned(dim)  # (shown as passed)
+        dim = _wrap_dim(dim, a._data.ndim)
+        # (grad_fn._saved_*: the slice as passed, shown unsigned; an open end is PyTorch's INT64_MAX)
+        ctx.start, ctx.end = unsigned(int_or(s.start, 0)), unsigned(int_or(s.stop, 2 ** 63 - 1))
+        ctx.step = int_or(s.step, 1)
         ctx.key = (slice(None),) * dim + (s, Ellipsis)
         return view_of(a, a._data[ctx.key])
 
@@ -945,11 +954,14 @@ def promote(tensors):
 
 class Cat(Op):
     node_name = "CatBackward0"
+    saved_names = {"dim": "dim_shown"}  # (grad_fn._saved_dim: as passed, shown unsigned)
 
     @staticmethod
     def forward(ctx, dim, *tensors):
-        """``dim`` is wrapped already; a legacy empty tensor of shape (0,) takes no part (size None)."""
-        ctx.dim = dim
+        """A legacy empty tensor of shape (0,) takes no part (size None)."""
+        shaped = [t for t in tensors if t._data.shape != (0,)]
+        ctx.dim, ctx.dim_shown = _wrap_dim(dim, shaped[0]._data.ndim) if shaped else dim, unsigned(dim)
+        dim = ctx.dim
         ctx.sizes = [None if t._data.shape == (0,) else t._data.shape[dim] for t in tensors]
         parts = [t._data for t, size in zip(tensors, ctx.sizes) if size is not None]
         if not parts:  # every input is a legacy empty tensor: so is the result
@@ -970,11 +982,12 @@ class Cat(Op):
 
 class Stack(Op):
     node_name = "StackBackward0"
+    saved_names = {"dim": "dim_shown"}  # (grad_fn._saved_dim: as passed, shown unsigned)
 
     @staticmethod
     def forward(ctx, dim, *tensors):
         d = _wrap_dim(dim, tensors[0]._data.ndim + 1)
-        ctx.dim, ctx.n = d, len(tensors)
+        ctx.dim, ctx.n, ctx.dim_shown = d, len(tensors), unsigned(dim)
         return Tensor(row_major(np.stack([t._data for t in tensors], axis=d, dtype=promote(tensors).numpy)))  # (as cat)
 
     @staticmethod
@@ -989,11 +1002,12 @@ class ConstantPadNd(Op):
     The gradient is the same op on ``grad`` with every amount negated, which cuts the padding away
     (PyTorch: ``constant_pad_nd_backward``)."""
     node_name = "ConstantPadNdBackward0"
+    saved_names = {"pad": "pad_shown"}  # (grad_fn._saved_pad, shown unsigned)
 
     @staticmethod
     def forward(ctx, a, pad, value):
         x = a._data
-        ctx.pad = pad
+        ctx.pad, ctx.pad_shown = pad, unsigned(pad)
         n = len(pad) // 2
         amounts = [(0, 0)] * (x.ndim - n) + [(pad[2 * i], pad[2 * i + 1]) for i in reversed(range(n))]
         kept = [slice(max(-before, 0), size - max(-after, 0)) for size, (before, after) in zip(x.shape, amounts)]
@@ -1067,7 +1081,7 @@ def cat(tensors, dim=0, *, out=None):
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
                                    f"{first.shape[k]} but got size {t._data.shape[k]} for tensor number {i} in "
                                    "the list.")
-    return Cat.apply(d, *tensors)
+    return Cat.apply(dim, *tensors)
 
 
 concat = cat

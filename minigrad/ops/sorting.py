@@ -11,6 +11,8 @@ minigrad sorts stably (equal values keep their order), as PyTorch's CPU sort doe
 minigrad deals with.  ``topk`` takes the first ``k`` of that order; PyTorch's ``topk`` uses a
 partial sort, so among tied values it may pick other indices (the values are the same).
 """
+import math
+
 import numpy as np
 
 from .dispatch import kernel_mode, Op
@@ -18,6 +20,7 @@ from .._core.tensor_base import TensorBase as Tensor, _wrap_dim
 from .._core.layout import preserve_format_strides, with_strides
 from .reduce import Max, MaxDim, _return_type
 from .select import value_selecting_backward
+from ._util import checked_number
 from .std_sort import nth_element_order, partial_sorted_order, quick_select_order, sorted_order
 
 SortReturnTypes = _return_type("sort")
@@ -471,20 +474,28 @@ def histc(a, bins=100, min=0, max=0):  # noqa: A002
         raise NotImplementedError(f'"histogram_cpu" not implemented for \'{_TYPE_NAMES[a.dtype.name]}\'')
     if bins <= 0:
         raise RuntimeError(f"minigrad.histogram(): bins must be > 0, but got {bins} for dimension 0")
-    number = x.dtype.type  # (PyTorch's kernel computes in the input's dtype: the edges, and each bin's position)
-    lo, hi = number(min), number(max)
-    if lo == hi and x.size:
-        lo, hi = x.min(), x.max()
-    if lo == hi:
-        lo, hi = lo - number(1), hi + number(1)
-    if lo > hi:
-        raise RuntimeError("minigrad.histc: max must be larger than min")
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        raise RuntimeError(f"minigrad.histc: range of [{_c_number(lo)}, {_c_number(hi)}] is not finite")
+    lo, hi = _histc_range(x, min, max)  # (numbers of the input's dtype: PyTorch's kernel computes in it)
+    number = x.dtype.type
     inside = x[(x >= lo) & (x <= hi)]
     with kernel_mode():  # (numpy quiet about inf and nan, as PyTorch's kernels)
         idx = np.minimum(((inside - lo) * number(bins) / (hi - lo)).astype(np.int64), bins - 1)
     return Tensor(np.bincount(idx, minlength=bins).astype(x.dtype))
+
+
+def _histc_range(x, min, max):  # noqa: A002
+    """histc's outer edges, as PyTorch picks them (``histc_select_outer_bin_edges``, in double): ``min`` and ``max``,
+    or the smallest and largest element when they are equal, widened by 1 each way if still equal; then checked
+    (finite, ordered), then made numbers of the input's dtype (``linspace``'s checked cast)."""
+    lo, hi = float(min), float(max)
+    if lo == hi and x.size:
+        lo, hi = (np.copysign(np.nan, -1.0) if np.isnan(v) else float(v) for v in (x.min(), x.max()))  # (aminmax's nan)
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise RuntimeError(f"minigrad.histc: range of [{_c_number(lo)}, {_c_number(hi)}] is not finite")
+    if not lo < hi:
+        raise RuntimeError("minigrad.histc: max must be larger than min")
+    return checked_number(lo, x.dtype), checked_number(hi, x.dtype)
 
 
 def bincount(a, weights=None, minlength=0):
@@ -507,6 +518,8 @@ def bincount(a, weights=None, minlength=0):
 
 
 def _c_number(x):
-    """A number as PyTorch's C++ prints it: ``%g``, and a nan as "-nan" (the min and max of values with a nan are the
-    processor's default nan, whose sign bit is set)."""
-    return "-nan" if np.isnan(x) else f"{x:g}"
+    """A number as PyTorch's C++ prints it: ``%g``, a nan with its sign ("-nan" for the min and max of values with a
+    nan: the processor's default nan, whose sign bit is set)."""
+    if np.isnan(x):
+        return "-nan" if np.signbit(x) else "nan"
+    return f"{x:g}"
