@@ -486,7 +486,7 @@ class Tensor(TensorBase):
     def __iter__(self):
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        return iter(self.unbind(0))  # (PyTorch: one UnbindBackward0 shared by the pieces, output_nr 0, 1, ...)
 
     # ------------------------------------------------------------------ arithmetic
     # An operand that is neither a tensor nor a number: NotImplemented, so Python raises PyTorch's
@@ -825,18 +825,18 @@ class Tensor(TensorBase):
 
     def unsqueeze(self, dim=None, *, axis=None):
         dim = _required_dim("unsqueeze", dim, axis)
-        return _ops.Unsqueeze.apply(self, _wrap_dim(dim, self._data.ndim + 1))
+        return _ops.Unsqueeze.apply(self, dim)  # (the op wraps the dim: grad_fn._saved_dim shows it as passed)
 
     def squeeze(self, dim=None, *, axis=None):
         dim = dim if axis is None else axis
         if dim is None:
             return _ops.Squeeze.apply(self)
         if isinstance(dim, (tuple, list)):
-            return _ops.select.SqueezeDimList.apply(self, tuple(_wrap_dim(d, self._data.ndim) for d in dim))
-        return _ops.SqueezeDim.apply(self, _wrap_dim(dim, self._data.ndim))
+            return _ops.select.SqueezeDimList.apply(self, tuple(dim))
+        return _ops.SqueezeDim.apply(self, dim)
 
     def select(self, dim, index):  # (of a 0-dim tensor: Select's own error, before the dim's)
-        return _ops.Select.apply(self, _wrap_dim(dim, self._data.ndim) if self._data.ndim else dim, index)
+        return _ops.Select.apply(self, dim, index)
 
     def expand(self, *sizes):
         if not sizes:
@@ -1291,15 +1291,14 @@ class Tensor(TensorBase):
     def flip(self, *dims, **kwargs):
         dims = kwargs.pop("dims", dims)  # x.flip(0), x.flip((0, 1)) and x.flip(dims=(0,))
         dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
-        return _ops.select.Flip.apply(self, tuple(_wrap_dim(d, self._data.ndim) for d in dims))
+        return _ops.select.Flip.apply(self, tuple(dims))
 
     def narrow(self, dim, start, length):  # a view: x[:, start:start + length] for dim=1
         if self._data.ndim == 0:  # (PyTorch's checks, in its order)
             raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
         if length < 0:
             raise RuntimeError("narrow(): length must be non-negative.")
-        dim = _wrap_dim(dim, self._data.ndim)
-        size = self._data.shape[dim]
+        size = self._data.shape[_wrap_dim(dim, self._data.ndim)]
         if not -size <= start <= size:
             raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
         start = start + size if start < 0 else start
@@ -1314,7 +1313,7 @@ class Tensor(TensorBase):
         return _ops.select.chunk(self, chunks, dim)
 
     def unbind(self, dim=0):
-        return _ops.select.Unbind.apply(self, _wrap_dim(dim, self._data.ndim))
+        return _ops.select.Unbind.apply(self, dim)
 
     def repeat(self, *sizes):
         return _ops.select.Repeat.apply(self, _shape_arg(sizes))

@@ -1,5 +1,7 @@
 """Small faithful gaps the differential tester found (issue 39, item 6 and after; session 10, brief f1), each
 asserted as PyTorch 2.13 behaves (values, node names, saved attributes, error types and messages)."""
+import re
+
 import numpy as np
 import pytest
 
@@ -260,3 +262,37 @@ def test_softmax_backward_data_saved_attributes():
         assert type(node).__name__ == name and node._saved_dim == 2 ** 64 - 1  # (the dim as passed)
         assert node._saved_output.grad_fn is y.grad_fn and node._saved_output.tolist() == y.tolist()
         assert node._saved_grad_output.tolist() == upstream.tolist()
+
+
+# ---------------------------------------------------------------------------------- 2. iterating over a tensor
+def test_iterating_unbinds_the_tensor_once_as_pytorch():
+    """``for row in x`` is ``iter(x.unbind(0))`` in PyTorch: one UnbindBackward0 shared by the pieces."""
+    a = minigrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    rows = list(a)
+    assert [(r.grad_fn.name(), r.output_nr) for r in rows] == [("UnbindBackward0", 0), ("UnbindBackward0", 1)]
+    assert rows[0].grad_fn is rows[1].grad_fn and rows[0].grad_fn._saved_dim == 0
+    sum(r.sum() * i for i, r in enumerate(rows)).backward()
+    assert a.grad.tolist() == [[0.0, 0.0], [1.0, 1.0]]
+    with minigrad.no_grad():
+        assert [r.grad_fn for r in a] == [None, None]
+    assert list(minigrad.ones(0, 2)) == []
+    with pytest.raises(TypeError, match="^iteration over a 0-d tensor$"):
+        list(minigrad.tensor(2.0))
+
+
+# ---------------------------------------------------------------------------------- 3. negative dims, as passed
+def test_negative_dims_show_as_pytorch_shows_them():
+    """The shape ops keep a dim as it was passed; PyTorch shows a negative one unsigned (-1: 2**64 - 1)."""
+    x = minigrad.ones(2, 3, 1, requires_grad=True)
+    m1, m2 = 2 ** 64 - 1, 2 ** 64 - 2
+    assert x.unsqueeze(-1).grad_fn._saved_dim == m1
+    assert x.squeeze(-1).grad_fn._saved_dim == m1 and x.squeeze((-1, 0)).grad_fn._saved_dim == (m1, 0)
+    assert (x.select(-2, 1).grad_fn._saved_dim, x.select(-2, 1).grad_fn._saved_index) == (m2, 1)
+    assert x.flip(-1, 0).grad_fn._saved_dims == (m1, 0)
+    g = x.narrow(-2, 1, 2).grad_fn
+    assert (g.name(), g._saved_dim, g._saved_start, g._saved_end, g._saved_step) == ("SliceBackward0", m2, 1, 3, 1)
+    assert x.unbind(-2)[1].grad_fn._saved_dim == m2
+    for bad, message in [(lambda: x.unsqueeze(5), "[-4, 3], but got 5"), (lambda: x.squeeze(7), "[-3, 2], but got 7"),
+                         (lambda: x.select(4, 0), "[-3, 2], but got 4"), (lambda: x.unbind(3), "[-3, 2], but got 3")]:
+        with pytest.raises(IndexError, match=re.escape(f"Dimension out of range (expected to be in range of {message})")):
+            bad()
