@@ -71,15 +71,16 @@ class NativeLayerNorm(Op):
     def forward(ctx, input, weight, bias, normalized_shape, eps, has_weight, has_bias):
         x = input._data
         axes = tuple(range(x.ndim - len(normalized_shape), x.ndim))
-        x64 = x.astype(np.float64)
-        mean, rstd = _mean_rstd(x64, axes, eps)
-        y = (x64 - mean) * rstd
+        mean, centred, rstd = _mean_rstd(x.astype(np.float64), axes, eps)
+        y = centred
+        y *= rstd  # (x - mean) * rstd, then * weight + bias, in place in the float64 array
         if has_weight:
-            y = y * weight._data
+            y *= weight._data
         if has_bias:
-            y = y + bias._data
+            y += bias._data
         mean_t, rstd_t = Tensor(mean.astype(x.dtype)), Tensor(rstd.astype(x.dtype))
         ctx.normalized_shape, ctx.axes, ctx.eps = tuple(normalized_shape), axes, eps
+        ctx.stats = mean, rstd  # (in float64, for the backward: the saved float32 ones would not cancel exactly)
         ctx.save_for_backward(input, weight if has_weight else None, bias if has_bias else None, mean_t, rstd_t)
         return Tensor(np.asarray(y, dtype=x.dtype, order="C"))  # (PyTorch: row-major, whatever the input's layout)
 
@@ -87,7 +88,7 @@ class NativeLayerNorm(Op):
     def backward(ctx, grad):
         input, weight, bias, mean, rstd = ctx.saved_tensors
         dx, dw, db = NativeLayerNormBackward.apply(grad, input, mean, rstd, defined(weight), defined(bias), ctx.axes,
-                                                   ctx.eps, ctx.needs_input_grad[:3], weight is not None)
+                                                   ctx.eps, ctx.needs_input_grad[:3], weight is not None, ctx.stats)
         return dx, dw, db, None, None, None, None
 
 
@@ -99,8 +100,9 @@ class NativeLayerNormBackward(Op):
     node_name = "NativeLayerNormBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, grad, input, mean, rstd, weight, bias, axes, eps, need, has_weight):
-        dx, dw, db = _layer_norm_backward(grad._data, input._data, weight._data if has_weight else None, eps, axes)
+    def forward(ctx, grad, input, mean, rstd, weight, bias, axes, eps, need, has_weight, stats):
+        dx, dw, db = _layer_norm_backward(grad._data, input._data, weight._data if has_weight else None, stats, axes,
+                                          need)
         ctx.save_for_backward(grad, input, weight if has_weight else None)
         ctx.axes, ctx.eps = axes, eps
         ctx.set_materialize_grads(False)  # (an output that gets no gradient: None, as PyTorch's undefined one)
@@ -112,34 +114,42 @@ class NativeLayerNormBackward(Op):
         weight_axes = tuple(range(input.dim() - len(ctx.axes)))  # (the samples: dweight sums over them)
         g_grad, x_grad, w_grad = norm_double_backward(ggx, ggw, ggb, grad, input, weight, ctx.axes, weight_axes,
                                                       ctx.eps)
-        return g_grad, x_grad, None, None, w_grad, None, None, None, None, None
+        return g_grad, x_grad, None, None, w_grad, None, None, None, None, None, None
 
 
 def _mean_rstd(x64, axes, eps):
-    """The mean and 1 / sqrt(biased variance + eps) over ``axes``; for a group without elements PyTorch's 0 and nan
-    (numpy's mean would warn of an empty slice)."""
+    """The mean, ``x64 - mean`` and 1 / sqrt(biased variance + eps) over ``axes``; for a group without elements
+    PyTorch's 0 and nan (numpy's mean would warn of an empty slice)."""
     n = int(np.prod([x64.shape[a] for a in axes]))
     mean = x64.sum(axis=axes, keepdims=True) / max(n, 1)
-    var = ((x64 - mean) ** 2).sum(axis=axes, keepdims=True) / n if n else np.full(mean.shape, np.nan)
-    return mean, 1.0 / np.sqrt(var + eps)
+    centred = x64 - mean
+    var = np.square(centred).sum(axis=axes, keepdims=True) / n if n else np.full(mean.shape, np.nan)
+    return mean, centred, 1.0 / np.sqrt(var + eps)
 
 
-def _layer_norm_backward(g, x, w, eps, axes):
-    """PyTorch's ``layer_norm_backward`` on arrays (float64 inside, the results in ``g``'s dtype)."""
+def _layer_norm_backward(g, x, w, stats, axes, need):
+    """PyTorch's ``layer_norm_backward`` on arrays (float64 inside, with the forward's float64 ``stats``, the mean
+    and rstd; the results in ``g``'s dtype, None where ``need`` says no)."""
     batch_axes = tuple(range(x.ndim - len(axes)))
+    mean, rstd = stats
     g64, x64 = g.astype(np.float64), x.astype(np.float64)
-    mean, rstd = _mean_rstd(x64, axes, eps)  # (again in float64: the saved float32 mean would not cancel exactly)
-    xhat = (x64 - mean) * rstd
-    dxhat = g64 * w if w is not None else g64
-    # dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)), in the order PyTorch's CPU kernel computes it
-    # (dx = rstd * dxhat + b * x + c), which gives its nan where a weight or gradient is infinite
-    n = int(np.prod([x.shape[a] for a in axes]))
-    ds, db_ = (dxhat * x64).sum(axis=axes, keepdims=True), dxhat.sum(axis=axes, keepdims=True)
-    b = (db_ * mean - ds) * rstd ** 3 / n
-    dx = rstd * dxhat + b * x64 + (-b * mean - db_ * rstd / n)
-    dw = (g64 * xhat).sum(axis=batch_axes)
-    db = g64.sum(axis=batch_axes)
-    return Tensor(dx.astype(g.dtype)), Tensor(dw.astype(g.dtype)), Tensor(db.astype(g.dtype))
+    dx = dw = db = None
+    if need[0]:
+        dxhat = g64 * w if w is not None else g64
+        # dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)), in the order PyTorch's CPU kernel computes
+        # it (dx = rstd * dxhat + b * x + c), which gives its nan where a weight or gradient is infinite
+        n = int(np.prod([x.shape[a] for a in axes]))
+        ds, db_ = (dxhat * x64).sum(axis=axes, keepdims=True), dxhat.sum(axis=axes, keepdims=True)
+        b = (db_ * mean - ds) * rstd ** 3 / n
+        dx = rstd * dxhat
+        dx += b * x64
+        dx += -b * mean - db_ * rstd / n
+        dx = Tensor(dx.astype(g.dtype))
+    if need[1]:
+        dw = Tensor((g64 * ((x64 - mean) * rstd)).sum(axis=batch_axes).astype(g.dtype))  # sum of grad * xhat
+    if need[2]:
+        db = Tensor(g64.sum(axis=batch_axes).astype(g.dtype))
+    return dx, dw, db
 
 
 def norm_double_backward(ggx, ggw, ggb, grad, input, weight, axes, weight_axes, eps, view=None, running=None):
