@@ -25,7 +25,6 @@ the saved mean and rstd as constants there, and its third derivatives of the nor
 import numpy as np
 
 from .dispatch import Op
-from ._util import rounded_once
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 
 
@@ -243,9 +242,12 @@ class NativeBatchNorm(Op):
         x = input._data
         axes = (0,) + tuple(range(2, x.ndim))
         shape = [1, x.shape[1]] + [1] * (x.ndim - 2)  # a channel's number, broadcast over its positions
+        x64 = x.astype(np.float64)  # (in the input's layout)
         if training:  # the statistics in double, as PyTorch's kernel accumulates them
             n = x.size // x.shape[1]
-            mean, var = x.mean(axis=axes, dtype=np.float64), x.var(axis=axes, dtype=np.float64)
+            mean = x64.sum(axis=axes, keepdims=True) / n  # (what x.mean(axes, dtype=float64) and x.var(...) compute)
+            var = np.square(x64 - mean).sum(axis=axes) / n
+            mean = mean.reshape(-1)
             if running_mean is not None:
                 running_mean._data[...] = momentum * mean + (1 - momentum) * running_mean._data
             if running_var is not None:
@@ -259,7 +261,7 @@ class NativeBatchNorm(Op):
         # batch_norm_cpu_transform_input computes it with a fused multiply-add (one rounding: float64 inside)
         alpha = invstd * weight._data if has_weight else invstd
         beta = bias._data - mean * alpha if has_bias else -mean * alpha
-        y = rounded_once(lambda x: x * alpha.reshape(shape) + beta.reshape(shape), x)
+        y = np.asarray(x64 * alpha.reshape(shape) + beta.reshape(shape), dtype=x.dtype)
         ctx.training, ctx.eps, ctx.axes, ctx.shape = training, eps, axes, shape
         ctx.save_for_backward(input, weight if has_weight else None, running_mean, running_var, save_mean, save_invstd)
         return Tensor(y if channels_last(x) else np.ascontiguousarray(y))  # (PyTorch: input.suggest_memory_format())
