@@ -264,7 +264,7 @@ class NativeBatchNorm(Op):
         y = np.asarray(x64 * alpha.reshape(shape) + beta.reshape(shape), dtype=x.dtype)
         ctx.training, ctx.eps, ctx.axes, ctx.shape = training, eps, axes, shape
         ctx.save_for_backward(input, weight if has_weight else None, running_mean, running_var, save_mean, save_invstd)
-        return Tensor(y if channels_last(x) else np.ascontiguousarray(y))  # (PyTorch: input.suggest_memory_format())
+        return Tensor(laid_out(y, batch_norm_order(x, (weight, bias, running_mean, running_var))))
 
     @staticmethod
     def backward(ctx, grad):
@@ -328,6 +328,10 @@ def _batch_norm_backward(g, x, w, mean, invstd, training, axes, shape):
 
 def batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps):
     """``torch.batch_norm``: PyTorch's checks (``_batch_norm_impl_index``), then one ``NativeBatchNorm`` node."""
+    if input.numel() == 0:  # no numbers: PyTorch returns a copy (times weight[0], plus bias[0]: C++'s select(0, 0)),
+        out = input.clone()  # before any check of the other arguments' sizes or of the dtype
+        out = out * weight.select(0, 0) if weight is not None else out
+        return out + bias.select(0, 0) if bias is not None else out
     if input.dtype.name not in ("float32", "float64", "float16"):
         raise NotImplementedError(f"\"batch_norm\" not implemented for '{_TYPE_NAMES[input.dtype.name]}'")
     num_features = input.shape[1] if input.dim() > 1 else 0  # (PyTorch reads a size 1 that is not there as 0)
@@ -344,14 +348,66 @@ def batch_norm(input, running_mean, running_var, weight, bias, training, momentu
         raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
     if input.dim() < 2:
         raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
-    if input.numel() == 0:  # no numbers: PyTorch returns a copy (times weight[0], plus bias[0]), no statistics
-        out = input.clone()
-        out = out * weight[0] if weight is not None else out
-        return out + bias[0] if bias is not None else out
     return NativeBatchNorm.apply(input, defined(weight), defined(bias), (running_mean, running_var), training,
                                  momentum, eps, weight is not None, bias is not None)
 
 
-def channels_last(x):
-    """Is the 4-d array ``x`` laid out channels-last (PyTorch's ``suggest_memory_format`` gives ChannelsLast)?"""
-    return x.ndim == 4 and not x.flags.c_contiguous and x.transpose(0, 2, 3, 1).flags.c_contiguous
+# ---------------------------------------------------------------------------------- memory formats
+# PyTorch's layouts of an (N, C, ...) tensor (c10/core/MemoryFormat.h), each an order of the dims from the one
+# whose neighbours are next to each other in memory to the farthest apart: row-major (contiguous), and for 4-d and
+# 5-d tensors channels-last (the channels of a pixel next to each other).
+def row_major(ndim):
+    return tuple(range(ndim - 1, -1, -1))
+
+
+def channels_last_order(ndim):
+    return (1, 3, 2, 0) if ndim == 4 else (1, 4, 3, 2, 0)
+
+
+def dense_in_order(x, order):
+    """Is the array ``x`` laid out densely in ``order`` (PyTorch's ``is_contiguous(memory_format)``: dims of size 1
+    may have any stride)?"""
+    expected = x.itemsize
+    for d in order:
+        if x.shape[d] != 1:
+            if x.strides[d] != expected:
+                return False
+            expected *= x.shape[d]
+    return True
+
+
+def suggested_order(x):
+    """PyTorch's ``suggest_memory_format()``: channels-last for a 4-d or 5-d array whose strides grow in that order
+    (``is_channels_last_strides_2d``/``_3d``: a dim of size 1 counts as one step, and where that is ambiguous, a
+    channel stride of 0 or N's stride equal to C's, row-major), else row-major."""
+    if x.ndim not in (4, 5) or x.strides[1] == 0:
+        return row_major(x.ndim)
+    smallest = 0
+    for d in channels_last_order(x.ndim):
+        if x.shape[d] == 0 or x.strides[d] < smallest or (d == 0 and smallest == x.strides[1]):
+            return row_major(x.ndim)
+        smallest = x.strides[d] * max(x.shape[d], 1)
+    return channels_last_order(x.ndim)
+
+
+def batch_norm_order(x, params):
+    """The layout of batch_norm's output (PyTorch's ``batch_norm_cpu``): when the input is dense row-major or
+    channels-last and the 1-d ``params`` (weight, bias, running statistics) are dense, that layout (row-major if it
+    is both); otherwise what the input's strides suggest."""
+    params_dense = all(t is None or t._data.ndim != 1 or dense_in_order(t._data, (0,)) for t in params)
+    if params_dense and dense_in_order(x, row_major(x.ndim)):
+        return row_major(x.ndim)
+    if params_dense and x.ndim in (4, 5) and dense_in_order(x, channels_last_order(x.ndim)):
+        return channels_last_order(x.ndim)
+    return suggested_order(x)
+
+
+def laid_out(y, order):
+    """The numbers of ``y`` in a new array laid out densely in ``order`` (``y`` itself if it is already: the strides
+    of its dims of size 1 too, as PyTorch's ``empty_like(input, memory_format)`` gives them)."""
+    slowest_first = order[::-1]
+    z = y.transpose(slowest_first)
+    dense = np.cumprod((z.itemsize,) + z.shape[:0:-1])[::-1]  # (each dim's stride: the product of the later sizes)
+    if z.strides != tuple(int(s) for s in dense):
+        z = z.copy()
+    return z.transpose(np.argsort(slowest_first))

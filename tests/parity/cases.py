@@ -4700,3 +4700,4 @@ from . import cases_rnn  # noqa: E402,F401
 from . import cases_conv  # noqa: E402,F401
 from . import cases_attention  # noqa: E402,F401
 from . import cases_api42  # noqa: E402,F401
+from . import cases_norm_gaps  # noqa: E402,F401
