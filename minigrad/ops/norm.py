@@ -407,7 +407,10 @@ def laid_out(y, order):
     of its dims of size 1 too, as PyTorch's ``empty_like(input, memory_format)`` gives them)."""
     slowest_first = order[::-1]
     z = y.transpose(slowest_first)
-    dense = np.cumprod((z.itemsize,) + z.shape[:0:-1])[::-1]  # (each dim's stride: the product of the later sizes)
-    if z.strides != tuple(int(s) for s in dense):
+    stride, dense = z.itemsize, []
+    for size in z.shape[::-1]:  # (each dim's stride: the product of the later sizes)
+        dense.insert(0, stride)
+        stride *= size
+    if z.strides != tuple(dense):
         z = z.copy()
-    return z.transpose(np.argsort(slowest_first))
+    return z.transpose(np.argsort(slowest_first)) if slowest_first != tuple(range(y.ndim)) else z
