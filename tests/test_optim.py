@@ -434,34 +434,3 @@ def test_adam_running_averages_equal_torch_bit_for_bit(options):
     (m_t, v_t, p_t), (m_m, v_m, p_m) = results
     assert np.array_equal(m_m, m_t) and np.array_equal(v_m, v_t)
     np.testing.assert_allclose(p_m, p_t, rtol=1e-5, atol=1e-6)
-
-
-@pytest.mark.parametrize("options", [dict(lr=0.1), dict(lr=0.05, momentum=0.9, dampening=0.3),
-                                     dict(lr=0.05, momentum=0.9, nesterov=True, weight_decay=0.1),
-                                     dict(lr=0.01, momentum=0.5, weight_decay=0.01, maximize=True)], ids=str)
-def test_sgd_equals_torch_bit_for_bit(options):
-    # each add(..., alpha=...) of _single_tensor_sgd is a fused multiply-add in PyTorch's kernels, as here
-    torch = _torch()
-    rng = np.random.default_rng(6)
-    start = (rng.standard_normal((5, 37)) * 10.0 ** rng.integers(-6, 2, (5, 37))).astype(np.float32)
-    grads = [(rng.standard_normal((5, 37)) * 10.0 ** rng.integers(-6, 2, (5, 37))).astype(np.float32) for _ in range(4)]
-    results = []
-    for lib in (torch, minigrad):
-        p = lib.tensor(start.copy(), requires_grad=True)
-        opt = lib.optim.SGD([p], **options)
-        for g in grads:
-            p.grad = lib.tensor(g)
-            opt.step()
-        buf = opt.state[p].get("momentum_buffer") if options.get("momentum") else None
-        results.append((p.detach().numpy(), None if buf is None else buf.numpy(), p._version,
-                        None if buf is None else buf._version))
-    (p_t, b_t, pv_t, bv_t), (p_m, b_m, pv_m, bv_m) = results
-    assert np.array_equal(p_m, p_t) and (b_t is None or np.array_equal(b_m, b_t)) and (pv_m, bv_m) == (pv_t, bv_t)
-
-
-def test_sgd_without_momentum_keeps_no_state():
-    p = minigrad.ones(2, requires_grad=True)
-    p.grad = minigrad.ones(2)
-    opt = optim.SGD([p], lr=0.1)
-    opt.step()
-    assert opt.state_dict()["state"] == {} and p._version == 1  # (PyTorch: no state entry, one add_)

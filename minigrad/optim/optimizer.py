@@ -252,7 +252,7 @@ def on_arrays(p, grad, state):
     x = p._data
     if x.dtype not in (np.float32, np.float64) or grad._zerotensor or p._zerotensor:
         return False
-    arrays = [grad._data] + [t._data for name, t in state.items() if name != "step" and t is not None]
+    arrays = [grad._data] + [t._data for name, t in state.items() if name != "step"]
     return (x.flags.writeable and not has_internal_overlap(x) and all(a.shape == x.shape and a.dtype == x.dtype
                                                                       for a in arrays)
             and all(a.flags.writeable for a in arrays[1:])
