@@ -24,6 +24,21 @@ def test_embedding_repeated_indices_add_up_and_the_padding_row_gets_none():
     assert w.grad.tolist() == [[2.0] * 3, [1.0] * 3, [2.0] * 3, [0.0] * 3, [0.0] * 3]
 
 
+def test_embedding_gradient_adds_repeated_rows_in_order_of_appearance():
+    # embedding_dense_backward adds each looked-up row's gradient in turn: the same float32 roundings (and +0.0
+    # for rows of -0.0) as a loop over the indices
+    rng = np.random.default_rng(2)
+    idx = rng.integers(0, 9, (40, 3))
+    g = (rng.standard_normal((40, 3, 5)) * 10.0 ** rng.integers(-8, 8, (40, 3, 5))).astype(np.float32)
+    g[rng.random(g.shape) < 0.1] = -0.0
+    w = torch.zeros(9, 5, requires_grad=True)
+    F.embedding(torch.tensor(idx), w).backward(torch.tensor(g))
+    expected = np.zeros((9, 5), np.float32)
+    for i, row in zip(idx.reshape(-1), g.reshape(-1, 5)):
+        expected[i] += row
+    assert np.array_equal(w.grad.numpy(), expected) and not np.signbit(w.grad.numpy()[w.grad.numpy() == 0]).any()
+
+
 def test_embedding_without_padding_shows_pytorchs_unsigned_minus_one():
     y = F.embedding(torch.tensor([1]), torch.ones(3, 2, requires_grad=True))
     assert y.grad_fn._saved_padding_idx == 2 ** 64 - 1

@@ -51,7 +51,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     """``input * rsqrt(mean(input ** 2) + eps) * weight``, the mean over the last dims ``normalized_shape``
     (PyTorch: ``F.rms_norm``).  PyTorch 2.13 records it on the CPU as the ops it is made of (``PowBackward0``,
-    ``MeanBackward1``, ``AddBackward1``, ``RsqrtBackward0``, ``MulBackward0``), and so does minigrad.
+    ``MeanBackward1``, ``AddBackward1``, ``RsqrtBackward0``, ``MulBackward0``, and ``CloneBackward0`` where the
+    result is not row-major, as for a transposed input), and so does minigrad.
     ``eps=None`` is the machine epsilon of the dtype computed in (float32 for a float16 input)."""
     if isinstance(normalized_shape, int):
         raise TypeError("rms_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not int")
@@ -66,6 +67,8 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     result = compute.mul(ops.AddScalar.apply(compute.pow(2).mean(dims, keepdim=True), eps).rsqrt())
     if weight is not None:
         result = result.mul(weight)
+    if _norm.suggested_order(input._data) == _norm.row_major(input.dim()):  # (PyTorch's rms_norm_composite: a result
+        result = result.contiguous()  # laid out otherwise is copied row-major, CloneBackward0, unless channels-last)
     return result.type_as(input)
 
 

@@ -171,28 +171,31 @@ class NllLoss(Op):
             raise IndexError(f"Target {int(safe[(safe < 0) | (safe >= x.shape[1])][0])} is out of bounds.")
         w = np.zeros(safe.shape, x.dtype)  # each target's weight, 0 where ignored (an ignored target reads none)
         w[valid] = weight[safe[valid]] if weight is not None else 1
+        total = w.sum()
         # PyTorch's total_weight (saved): the weights summed, 0 when the loss is not reduced
-        total_weight = Tensor(np.asarray(w.sum() if reduction != "none" or input._data.ndim == 1 else 0, x.dtype))
+        total_weight = Tensor(np.asarray(total if reduction != "none" or input._data.ndim == 1 else 0, x.dtype))
         ctx.save_for_backward(input, target_tensor.tensor, weight_tensor.tensor, total_weight)
         ctx.reduction_enum, ctx.ignore_index_shown = _REDUCTIONS.index(reduction), ignore_index % 2 ** 64
-        # coef[i, c, ...] = how much input[i, c, ...] enters the loss (with the sign)
+        # coef[i, c, ...] = how much input[i, c, ...] enters the loss (with the sign): -w (/ total) at the target
         coef = np.zeros(x.shape, x.dtype)
         if classes == 0:  # (no classes: every target was ignored, else the check above raised)
             x = coef = np.zeros(x.shape[:1] + (1,) + x.shape[2:], x.dtype)
-        np.put_along_axis(coef, safe[:, None], -w[:, None].astype(x.dtype), axis=1)
-        if reduction == "mean" and w.sum() != 0:  # every target ignored: the loss is 0/0 = nan, the gradient 0
-            coef /= w.sum()
+        own = -w
+        put_at_target(coef, safe, own)
+        if reduction == "mean" and total != 0:  # every target ignored: the loss is 0/0 = nan, the gradient 0
+            coef /= total
+            own = own / total
         coef_shape = input._data.shape if reduction != "none" or classes == 0 else coef.shape
         ctx.coef = np.zeros(coef_shape, coef.dtype) if classes == 0 else coef.reshape(coef_shape)
         ctx.reduction, ctx.shape = reduction, input._data.shape
         # the loss of each (sample, position): coef * input[i, target[i], ...], 0 where ignored
-        chosen = np.where(valid, np.take_along_axis(x, safe[:, None], axis=1)[:, 0], 0)  # (an ignored inf is 0)
-        picked = np.take_along_axis(coef, safe[:, None], axis=1)[:, 0] * chosen
+        chosen = np.where(valid, at_target(x, safe), 0)  # (an ignored inf is 0)
+        picked = own * chosen
         # PyTorch (nll_loss_out_frame) writes an ignored target's loss as 0, +0.0 (coef * 0 here is -0.0)
         picked = np.where(valid, picked, np.zeros((), x.dtype))
         if reduction == "none" and input._data.ndim > 1:
             return Tensor(np.asarray(picked))
-        if reduction == "mean" and w.sum() == 0:
+        if reduction == "mean" and total == 0:
             return Tensor(np.asarray(np.nan, dtype=x.dtype))
         # PyTorch's sum starts from 0 (loss_partial_sums = {0}; -= input * w): +0.0, never -0.0 (a single sample's
         # unreduced loss too: nll_loss_out_frame computes it on this path)
@@ -212,6 +215,21 @@ class NllLoss2d(NllLoss):
     grad_op = NllLoss2dBackward
     weight_message = "weight tensor should be defined either for all or no classes"
 
+
+
+def at_target(a, safe):
+    """``a[i, safe[i], ...]`` for each sample (and position): ``np.take_along_axis(a, safe[:, None], 1)[:, 0]``."""
+    if a.ndim == 2:  # (plain indexing: the same numbers, without take_along_axis's work in Python)
+        return a[np.arange(a.shape[0]), safe]
+    return np.take_along_axis(a, safe[:, None], axis=1)[:, 0]
+
+
+def put_at_target(a, safe, values):
+    """``a[i, safe[i], ...] = values[i, ...]``: ``np.put_along_axis(a, safe[:, None], values[:, None], 1)``."""
+    if a.ndim == 2:
+        a[np.arange(a.shape[0]), safe] = values
+    else:
+        np.put_along_axis(a, safe[:, None], values[:, None], axis=1)
 
 
 def _check_nll_shapes(input, target):

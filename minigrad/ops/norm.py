@@ -25,7 +25,6 @@ the saved mean and rstd as constants there, and its third derivatives of the nor
 import numpy as np
 
 from .dispatch import Op
-from ._util import rounded_once
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 
 
@@ -71,15 +70,16 @@ class NativeLayerNorm(Op):
     def forward(ctx, input, weight, bias, normalized_shape, eps, has_weight, has_bias):
         x = input._data
         axes = tuple(range(x.ndim - len(normalized_shape), x.ndim))
-        x64 = x.astype(np.float64)
-        mean, rstd = _mean_rstd(x64, axes, eps)
-        y = (x64 - mean) * rstd
+        mean, centred, rstd = _mean_rstd(x.astype(np.float64), axes, eps)
+        y = centred
+        y *= rstd  # (x - mean) * rstd, then * weight + bias, in place in the float64 array
         if has_weight:
-            y = y * weight._data
+            y *= weight._data
         if has_bias:
-            y = y + bias._data
+            y += bias._data
         mean_t, rstd_t = Tensor(mean.astype(x.dtype)), Tensor(rstd.astype(x.dtype))
         ctx.normalized_shape, ctx.axes, ctx.eps = tuple(normalized_shape), axes, eps
+        ctx.stats = mean, rstd  # (in float64, for the backward: the saved float32 ones would not cancel exactly)
         ctx.save_for_backward(input, weight if has_weight else None, bias if has_bias else None, mean_t, rstd_t)
         return Tensor(np.asarray(y, dtype=x.dtype, order="C"))  # (PyTorch: row-major, whatever the input's layout)
 
@@ -87,7 +87,7 @@ class NativeLayerNorm(Op):
     def backward(ctx, grad):
         input, weight, bias, mean, rstd = ctx.saved_tensors
         dx, dw, db = NativeLayerNormBackward.apply(grad, input, mean, rstd, defined(weight), defined(bias), ctx.axes,
-                                                   ctx.eps, ctx.needs_input_grad[:3], weight is not None)
+                                                   ctx.eps, ctx.needs_input_grad[:3], weight is not None, ctx.stats)
         return dx, dw, db, None, None, None, None
 
 
@@ -99,8 +99,9 @@ class NativeLayerNormBackward(Op):
     node_name = "NativeLayerNormBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, grad, input, mean, rstd, weight, bias, axes, eps, need, has_weight):
-        dx, dw, db = _layer_norm_backward(grad._data, input._data, weight._data if has_weight else None, eps, axes)
+    def forward(ctx, grad, input, mean, rstd, weight, bias, axes, eps, need, has_weight, stats):
+        dx, dw, db = _layer_norm_backward(grad._data, input._data, weight._data if has_weight else None, stats, axes,
+                                          need)
         ctx.save_for_backward(grad, input, weight if has_weight else None)
         ctx.axes, ctx.eps = axes, eps
         ctx.set_materialize_grads(False)  # (an output that gets no gradient: None, as PyTorch's undefined one)
@@ -112,34 +113,42 @@ class NativeLayerNormBackward(Op):
         weight_axes = tuple(range(input.dim() - len(ctx.axes)))  # (the samples: dweight sums over them)
         g_grad, x_grad, w_grad = norm_double_backward(ggx, ggw, ggb, grad, input, weight, ctx.axes, weight_axes,
                                                       ctx.eps)
-        return g_grad, x_grad, None, None, w_grad, None, None, None, None, None
+        return g_grad, x_grad, None, None, w_grad, None, None, None, None, None, None
 
 
 def _mean_rstd(x64, axes, eps):
-    """The mean and 1 / sqrt(biased variance + eps) over ``axes``; for a group without elements PyTorch's 0 and nan
-    (numpy's mean would warn of an empty slice)."""
+    """The mean, ``x64 - mean`` and 1 / sqrt(biased variance + eps) over ``axes``; for a group without elements
+    PyTorch's 0 and nan (numpy's mean would warn of an empty slice)."""
     n = int(np.prod([x64.shape[a] for a in axes]))
     mean = x64.sum(axis=axes, keepdims=True) / max(n, 1)
-    var = ((x64 - mean) ** 2).sum(axis=axes, keepdims=True) / n if n else np.full(mean.shape, np.nan)
-    return mean, 1.0 / np.sqrt(var + eps)
+    centred = x64 - mean
+    var = np.square(centred).sum(axis=axes, keepdims=True) / n if n else np.full(mean.shape, np.nan)
+    return mean, centred, 1.0 / np.sqrt(var + eps)
 
 
-def _layer_norm_backward(g, x, w, eps, axes):
-    """PyTorch's ``layer_norm_backward`` on arrays (float64 inside, the results in ``g``'s dtype)."""
+def _layer_norm_backward(g, x, w, stats, axes, need):
+    """PyTorch's ``layer_norm_backward`` on arrays (float64 inside, with the forward's float64 ``stats``, the mean
+    and rstd; the results in ``g``'s dtype, None where ``need`` says no)."""
     batch_axes = tuple(range(x.ndim - len(axes)))
+    mean, rstd = stats
     g64, x64 = g.astype(np.float64), x.astype(np.float64)
-    mean, rstd = _mean_rstd(x64, axes, eps)  # (again in float64: the saved float32 mean would not cancel exactly)
-    xhat = (x64 - mean) * rstd
-    dxhat = g64 * w if w is not None else g64
-    # dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)), in the order PyTorch's CPU kernel computes it
-    # (dx = rstd * dxhat + b * x + c), which gives its nan where a weight or gradient is infinite
-    n = int(np.prod([x.shape[a] for a in axes]))
-    ds, db_ = (dxhat * x64).sum(axis=axes, keepdims=True), dxhat.sum(axis=axes, keepdims=True)
-    b = (db_ * mean - ds) * rstd ** 3 / n
-    dx = rstd * dxhat + b * x64 + (-b * mean - db_ * rstd / n)
-    dw = (g64 * xhat).sum(axis=batch_axes)
-    db = g64.sum(axis=batch_axes)
-    return Tensor(dx.astype(g.dtype)), Tensor(dw.astype(g.dtype)), Tensor(db.astype(g.dtype))
+    dx = dw = db = None
+    if need[0]:
+        dxhat = g64 * w if w is not None else g64
+        # dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)), in the order PyTorch's CPU kernel computes
+        # it (dx = rstd * dxhat + b * x + c), which gives its nan where a weight or gradient is infinite
+        n = int(np.prod([x.shape[a] for a in axes]))
+        ds, db_ = (dxhat * x64).sum(axis=axes, keepdims=True), dxhat.sum(axis=axes, keepdims=True)
+        b = (db_ * mean - ds) * rstd ** 3 / n
+        dx = rstd * dxhat
+        dx += b * x64
+        dx += -b * mean - db_ * rstd / n
+        dx = Tensor(dx.astype(g.dtype))
+    if need[1]:
+        dw = Tensor((g64 * ((x64 - mean) * rstd)).sum(axis=batch_axes).astype(g.dtype))  # sum of grad * xhat
+    if need[2]:
+        db = Tensor(g64.sum(axis=batch_axes).astype(g.dtype))
+    return dx, dw, db
 
 
 def norm_double_backward(ggx, ggw, ggb, grad, input, weight, axes, weight_axes, eps, view=None, running=None):
@@ -233,9 +242,12 @@ class NativeBatchNorm(Op):
         x = input._data
         axes = (0,) + tuple(range(2, x.ndim))
         shape = [1, x.shape[1]] + [1] * (x.ndim - 2)  # a channel's number, broadcast over its positions
+        x64 = x.astype(np.float64)  # (in the input's layout)
         if training:  # the statistics in double, as PyTorch's kernel accumulates them
             n = x.size // x.shape[1]
-            mean, var = x.mean(axis=axes, dtype=np.float64), x.var(axis=axes, dtype=np.float64)
+            mean = x64.sum(axis=axes, keepdims=True) / n  # (what x.mean(axes, dtype=float64) and x.var(...) compute)
+            var = np.square(x64 - mean).sum(axis=axes) / n
+            mean = mean.reshape(-1)
             if running_mean is not None:
                 running_mean._data[...] = momentum * mean + (1 - momentum) * running_mean._data
             if running_var is not None:
@@ -249,10 +261,10 @@ class NativeBatchNorm(Op):
         # batch_norm_cpu_transform_input computes it with a fused multiply-add (one rounding: float64 inside)
         alpha = invstd * weight._data if has_weight else invstd
         beta = bias._data - mean * alpha if has_bias else -mean * alpha
-        y = rounded_once(lambda x: x * alpha.reshape(shape) + beta.reshape(shape), x)
+        y = np.asarray(x64 * alpha.reshape(shape) + beta.reshape(shape), dtype=x.dtype)
         ctx.training, ctx.eps, ctx.axes, ctx.shape = training, eps, axes, shape
         ctx.save_for_backward(input, weight if has_weight else None, running_mean, running_var, save_mean, save_invstd)
-        return Tensor(y if channels_last(x) else np.ascontiguousarray(y))  # (PyTorch: input.suggest_memory_format())
+        return Tensor(laid_out(y, batch_norm_order(x, (weight, bias, running_mean, running_var))))
 
     @staticmethod
     def backward(ctx, grad):
@@ -316,6 +328,10 @@ def _batch_norm_backward(g, x, w, mean, invstd, training, axes, shape):
 
 def batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps):
     """``torch.batch_norm``: PyTorch's checks (``_batch_norm_impl_index``), then one ``NativeBatchNorm`` node."""
+    if input.numel() == 0:  # no numbers: PyTorch returns a copy (times weight[0], plus bias[0]: C++'s select(0, 0)),
+        out = input.clone()  # before any check of the other arguments' sizes or of the dtype
+        out = out * weight.select(0, 0) if weight is not None else out
+        return out + bias.select(0, 0) if bias is not None else out
     if input.dtype.name not in ("float32", "float64", "float16"):
         raise NotImplementedError(f"\"batch_norm\" not implemented for '{_TYPE_NAMES[input.dtype.name]}'")
     num_features = input.shape[1] if input.dim() > 1 else 0  # (PyTorch reads a size 1 that is not there as 0)
@@ -332,14 +348,69 @@ def batch_norm(input, running_mean, running_var, weight, bias, training, momentu
         raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
     if input.dim() < 2:
         raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
-    if input.numel() == 0:  # no numbers: PyTorch returns a copy (times weight[0], plus bias[0]), no statistics
-        out = input.clone()
-        out = out * weight[0] if weight is not None else out
-        return out + bias[0] if bias is not None else out
     return NativeBatchNorm.apply(input, defined(weight), defined(bias), (running_mean, running_var), training,
                                  momentum, eps, weight is not None, bias is not None)
 
 
-def channels_last(x):
-    """Is the 4-d array ``x`` laid out channels-last (PyTorch's ``suggest_memory_format`` gives ChannelsLast)?"""
-    return x.ndim == 4 and not x.flags.c_contiguous and x.transpose(0, 2, 3, 1).flags.c_contiguous
+# ---------------------------------------------------------------------------------- memory formats
+# PyTorch's layouts of an (N, C, ...) tensor (c10/core/MemoryFormat.h), each an order of the dims from the one
+# whose neighbours are next to each other in memory to the farthest apart: row-major (contiguous), and for 4-d and
+# 5-d tensors channels-last (the channels of a pixel next to each other).
+def row_major(ndim):
+    return tuple(range(ndim - 1, -1, -1))
+
+
+def channels_last_order(ndim):
+    return (1, 3, 2, 0) if ndim == 4 else (1, 4, 3, 2, 0)
+
+
+def dense_in_order(x, order):
+    """Is the array ``x`` laid out densely in ``order`` (PyTorch's ``is_contiguous(memory_format)``: dims of size 1
+    may have any stride)?"""
+    expected = x.itemsize
+    for d in order:
+        if x.shape[d] != 1:
+            if x.strides[d] != expected:
+                return False
+            expected *= x.shape[d]
+    return True
+
+
+def suggested_order(x):
+    """PyTorch's ``suggest_memory_format()``: channels-last for a 4-d or 5-d array whose strides grow in that order
+    (``is_channels_last_strides_2d``/``_3d``: a dim of size 1 counts as one step, and where that is ambiguous, a
+    channel stride of 0 or N's stride equal to C's, row-major), else row-major."""
+    if x.ndim not in (4, 5) or x.strides[1] == 0:
+        return row_major(x.ndim)
+    smallest = 0
+    for d in channels_last_order(x.ndim):
+        if x.shape[d] == 0 or x.strides[d] < smallest or (d == 0 and smallest == x.strides[1]):
+            return row_major(x.ndim)
+        smallest = x.strides[d] * max(x.shape[d], 1)
+    return channels_last_order(x.ndim)
+
+
+def batch_norm_order(x, params):
+    """The layout of batch_norm's output (PyTorch's ``batch_norm_cpu``): when the input is dense row-major or
+    channels-last and the 1-d ``params`` (weight, bias, running statistics) are dense, that layout (row-major if it
+    is both); otherwise what the input's strides suggest."""
+    params_dense = all(t is None or t._data.ndim != 1 or dense_in_order(t._data, (0,)) for t in params)
+    if params_dense and dense_in_order(x, row_major(x.ndim)):
+        return row_major(x.ndim)
+    if params_dense and x.ndim in (4, 5) and dense_in_order(x, channels_last_order(x.ndim)):
+        return channels_last_order(x.ndim)
+    return suggested_order(x)
+
+
+def laid_out(y, order):
+    """The numbers of ``y`` in a new array laid out densely in ``order`` (``y`` itself if it is already: the strides
+    of its dims of size 1 too, as PyTorch's ``empty_like(input, memory_format)`` gives them)."""
+    slowest_first = order[::-1]
+    z = y.transpose(slowest_first)
+    stride, dense = z.itemsize, []
+    for size in z.shape[::-1]:  # (each dim's stride: the product of the later sizes)
+        dense.insert(0, stride)
+        stride *= size
+    if z.strides != tuple(dense):
+        z = z.copy()
+    return z.transpose(np.argsort(slowest_first)) if slowest_first != tuple(range(y.ndim)) else z

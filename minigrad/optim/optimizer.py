@@ -27,8 +27,11 @@ import copy
 import functools
 import warnings
 
+import numpy as np
+
 from ..autograd import grad_mode
 from ..nn.module import zero_grads
+from ..ops.inplace import _bump_version, has_internal_overlap
 from ..tensor import RemovableHandle, Tensor
 
 # hooks of every optimizer: register_optimizer_step_pre_hook / register_optimizer_step_post_hook
@@ -97,12 +100,12 @@ class Optimizer:
         """Forget every parameter's gradient: ``None`` by default, or zeros in place."""
         zero_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
 
-    def _params_with_grad(self, group):
+    def _params_with_grad(self, group, negate=True):
         """Each parameter of ``group`` that has a gradient: ``(p, grad, state)``, the gradient negated for
-        ``maximize=True`` (PyTorch's ``_init_group`` collects the same, as lists)."""
+        ``maximize=True`` unless ``negate=False`` (PyTorch's ``_init_group`` collects the same, as lists)."""
         for p in group["params"]:
             if p.grad is not None:
-                yield p, (-p.grad if group.get("maximize") else p.grad), self.state[p]
+                yield p, (-p.grad if negate and group.get("maximize") else p.grad), self.state[p]
 
     @staticmethod
     def _closure_loss(closure):
@@ -239,3 +242,34 @@ def _check_plain_loop(fused, differentiable, capturable=False):
     if fused or differentiable or capturable:
         raise NotImplementedError("minigrad's optimizers support neither fused=True, differentiable=True "
                                   "nor capturable=True")
+
+
+# ------------------------------------------------------------------ steps on the numpy arrays
+def on_arrays(p, grad, state):
+    """Can a step change ``p`` and its ``state`` straight in their numpy arrays?  A float32 or float64
+    parameter with a gradient of its shape and dtype, each array written one element per place (no expanded
+    tensor, no ZeroTensor), the state's tensors of the parameter's shape and dtype and its step a number."""
+    x = p._data
+    if x.dtype not in (np.float32, np.float64) or grad._zerotensor or p._zerotensor:
+        return False
+    arrays = [grad._data] + [t._data for name, t in state.items() if name != "step"]
+    return (x.flags.writeable and not has_internal_overlap(x) and all(a.shape == x.shape and a.dtype == x.dtype
+                                                                      for a in arrays)
+            and all(a.flags.writeable for a in arrays[1:])
+            and ("step" not in state or (state["step"]._data.shape == () and state["step"]._data.dtype.kind == "f")))
+
+
+def fma(a, b, c, out=None):
+    """``a * b + c`` rounded once, as PyTorch's CPU kernels compute it with a fused multiply-add (``lerp_``,
+    ``addcmul_``, ``add_(alpha=...)``): for float32 in float64, where the product is exact (for float64 in
+    float64, the product rounded too)."""
+    if c.dtype == np.float32:
+        return np.add(a.astype(np.float64) * b, c, out=out, casting="unsafe") if out is not None else \
+            (a.astype(np.float64) * b + c).astype(np.float32)
+    return np.add(a * b, c, out=out)
+
+
+def bump(t, times=1):
+    """``t`` was changed in place ``times`` times: its version counter moves on (see ops/inplace.py)."""
+    for _ in range(times):
+        _bump_version(t)

@@ -4702,3 +4702,4 @@ from . import cases_attention  # noqa: E402,F401
 from . import cases_api42  # noqa: E402,F401
 from . import cases_layouts  # noqa: E402,F401
 from . import cases_s10f1  # noqa: E402,F401
+from . import cases_norm_gaps  # noqa: E402,F401
