@@ -490,7 +490,7 @@ class ThresholdBackward(Op):
         ctx.save_for_backward(x)
         ctx.threshold = threshold
         kept = keep_or_zero(~(x._data <= threshold), grad._data)  # np.where(x <= threshold, 0, grad)
-        return Tensor(laid_out(kept, x._data, grad._data))  # (PyTorch's TensorIterator of (self, grad), in that order)
+        return Tensor(laid_out(kept, x._data, grad._data))  # (strides as PyTorch's kernel: x's first)
 
     @staticmethod
     def backward(ctx, gg):
