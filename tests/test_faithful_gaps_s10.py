@@ -296,3 +296,26 @@ def test_negative_dims_show_as_pytorch_shows_them():
                          (lambda: x.select(4, 0), "[-3, 2], but got 4"), (lambda: x.unbind(3), "[-3, 2], but got 3")]:
         with pytest.raises(IndexError, match=re.escape(f"Dimension out of range (expected to be in range of {message})")):
             bad()
+
+
+def test_a_0_dim_tensor_wraps_its_dim_as_1_dim_first():
+    """unbind, squeeze and the other shape ops of a 0-dim tensor: a dim out of [-1, 0] is PyTorch's range error;
+    in range, each op's own answer (unbind: "no dimensions"; squeeze((0,)): the tensor itself)."""
+    x = minigrad.tensor(1.5, requires_grad=True)
+    with pytest.raises(IndexError, match=re.escape("Dimension out of range (expected to be in range of [-1, 0], but got 1)")):
+        x.unbind(1)
+    with pytest.raises(IndexError, match="^Dimension specified as 0 but tensor has no dimensions$"):
+        x.unbind(-1)
+    y = x.squeeze((-1,))
+    assert y.shape == () and y.grad_fn.name() == "SqueezeBackward2" and y.grad_fn._saved_dim == (2 ** 64 - 1,)
+
+
+@pytest.mark.parametrize("data, dtype, edges", [
+    ([float("-inf")], minigrad.float32, "-inf, -3.40282e+38"), ([float("inf")], minigrad.float64, "1.79769e+308, inf"),
+    ([float("-inf"), float("-inf")], minigrad.float64, "-inf, -1.79769e+308"), ([float("nan")], minigrad.float32, "nan, nan"),
+    ([1.0, float("nan")], minigrad.float32, "-nan, -nan"), ([float("inf"), float("-inf")], minigrad.float32, "-inf, inf")])
+def test_histc_of_infinite_data_names_pytorchs_edges(data, dtype, edges):
+    """(Recorded from PyTorch 2.13: equal infinite edges move to the dtype's largest number on the other side; a nan
+    of one element keeps its sign, of several is negative.)"""
+    with pytest.raises(RuntimeError, match=re.escape(f"minigrad.histc: range of [{edges}] is not finite")):
+        minigrad.histc(minigrad.tensor(data, dtype=dtype), 3, 0, 0)

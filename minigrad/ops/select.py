@@ -384,9 +384,9 @@ class Unbind(Op):
 
     @staticmethod
     def forward(ctx, a, dim):
+        ctx.dim, ctx.dim_shown = _wrap_dim(dim, a._data.ndim), unsigned(dim)  # (a 0-dim tensor wraps as 1-dim first)
         if a._data.ndim == 0:
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-        ctx.dim, ctx.dim_shown = _wrap_dim(dim, a._data.ndim), unsigned(dim)
         # (the trailing ... keeps a 0-dim piece a view: x[0] of a 1-D numpy array would be a copied scalar)
         out = tuple(view_of(a, a._data[(slice(None),) * ctx.dim + (i, ...)]) for i in range(a._data.shape[ctx.dim]))
         for piece in out:  # (as in Split)
@@ -576,7 +576,7 @@ class SqueezeDimList(Op):
         for i, d in enumerate(dims):
             if d in dims[:i]:
                 raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-        ctx.drop = tuple(sorted(d for d in dims if a._data.shape[d] == 1))
+        ctx.drop = tuple(sorted(d for d in dims if a._data.ndim and a._data.shape[d] == 1))  # (a 0-dim tensor: none)
         return view_of(a, a._data.squeeze(ctx.drop) if ctx.drop else a._data.view())
 
     @staticmethod

@@ -488,14 +488,24 @@ def _histc_range(x, min, max):  # noqa: A002
     (finite, ordered), then made numbers of the input's dtype (``linspace``'s checked cast)."""
     lo, hi = float(min), float(max)
     if lo == hi and x.size:
-        lo, hi = (np.copysign(np.nan, -1.0) if np.isnan(v) else float(v) for v in (x.min(), x.max()))  # (aminmax's nan)
-    if lo == hi:
+        lo, hi = (_aminmax_number(v, x.size) for v in (x.min(), x.max()))
+    if lo == hi and math.isinf(lo):  # (PyTorch's message then shows the edge moved to the dtype's largest number)
+        lo, hi = float(np.nextafter(x.dtype.type(lo), -np.inf)), float(np.nextafter(x.dtype.type(hi), np.inf))
+    elif lo == hi:
         lo, hi = lo - 1, hi + 1
     if not (math.isfinite(lo) and math.isfinite(hi)):
         raise RuntimeError(f"minigrad.histc: range of [{_c_number(lo)}, {_c_number(hi)}] is not finite")
     if not lo < hi:
         raise RuntimeError("minigrad.histc: max must be larger than min")
     return checked_number(lo, x.dtype), checked_number(hi, x.dtype)
+
+
+def _aminmax_number(v, size):
+    """An extreme of the input as PyTorch's ``aminmax`` gives it to histc: a nan of one element as it is, any other nan
+    negative (its vectorised kernel makes a new one)."""
+    if np.isnan(v):
+        return float(v) if size == 1 else float(np.copysign(np.nan, -1.0))
+    return float(v)
 
 
 def bincount(a, weights=None, minlength=0):
