@@ -170,3 +170,41 @@ def dense(x):
 def same_strides(array, strides):
     """The same layout, not looking at dims of size 1 (their stride moves nothing)."""
     return all(a == b for a, b, n in zip(array.strides, strides, array.shape) if n > 1)
+
+
+# ---- memory formats
+# PyTorch's layouts of an (N, C, ...) tensor (c10/core/MemoryFormat.h), each an order of the dims from the one
+# whose neighbours are next to each other in memory to the farthest apart: row-major (contiguous), and for 4-d and
+# 5-d tensors channels-last (the channels of a pixel next to each other).
+def row_major_order(ndim):
+    return tuple(range(ndim - 1, -1, -1))
+
+
+def channels_last_order(ndim):
+    return (1, 3, 2, 0) if ndim == 4 else (1, 4, 3, 2, 0)
+
+
+def dense_in_order(x, order):
+    """Is the array ``x`` laid out densely in ``order`` (PyTorch's ``is_contiguous(memory_format)``: dims of size 1
+    may have any stride)?"""
+    expected = x.itemsize
+    for d in order:
+        if x.shape[d] != 1:
+            if x.strides[d] != expected:
+                return False
+            expected *= x.shape[d]
+    return True
+
+
+def suggested_order(x):
+    """PyTorch's ``suggest_memory_format()``: channels-last for a 4-d or 5-d array whose strides grow in that order
+    (``is_channels_last_strides_2d``/``_3d``: a dim of size 1 counts as one step, and where that is ambiguous, a
+    channel stride of 0 or N's stride equal to C's, row-major), else row-major."""
+    if x.ndim not in (4, 5) or x.strides[1] == 0:
+        return row_major_order(x.ndim)
+    smallest = 0
+    for d in channels_last_order(x.ndim):
+        if x.shape[d] == 0 or x.strides[d] < smallest or (d == 0 and smallest == x.strides[1]):
+            return row_major_order(x.ndim)
+        smallest = x.strides[d] * max(x.shape[d], 1)
+    return channels_last_order(x.ndim)

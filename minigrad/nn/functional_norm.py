@@ -67,7 +67,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     result = compute.mul(ops.AddScalar.apply(compute.pow(2).mean(dims, keepdim=True), eps).rsqrt())
     if weight is not None:
         result = result.mul(weight)
-    if _norm.suggested_order(input._data) == _norm.row_major(input.dim()):  # (PyTorch's rms_norm_composite: a result
+    if _norm.suggested_order(input._data) == _norm.row_major_order(input.dim()):  # (PyTorch's rms_norm_composite: a result
         result = result.contiguous()  # laid out otherwise is copied row-major, CloneBackward0, unless channels-last)
     return result.type_as(input)
 

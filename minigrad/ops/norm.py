@@ -26,6 +26,7 @@ import numpy as np
 
 from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
+from .._core.layout import channels_last_order, dense_in_order, row_major_order, suggested_order
 
 
 def undefined():
@@ -264,7 +265,7 @@ class NativeBatchNorm(Op):
         y = np.asarray(x64 * alpha.reshape(shape) + beta.reshape(shape), dtype=x.dtype)
         ctx.training, ctx.eps, ctx.axes, ctx.shape = training, eps, axes, shape
         ctx.save_for_backward(input, weight if has_weight else None, running_mean, running_var, save_mean, save_invstd)
-        return Tensor(laid_out(y, batch_norm_order(x, (weight, bias, running_mean, running_var))))
+        return Tensor(dense_in(y, batch_norm_order(x, (weight, bias, running_mean, running_var))))
 
     @staticmethod
     def backward(ctx, grad):
@@ -352,57 +353,19 @@ def batch_norm(input, running_mean, running_var, weight, bias, training, momentu
                                  momentum, eps, weight is not None, bias is not None)
 
 
-# ---------------------------------------------------------------------------------- memory formats
-# PyTorch's layouts of an (N, C, ...) tensor (c10/core/MemoryFormat.h), each an order of the dims from the one
-# whose neighbours are next to each other in memory to the farthest apart: row-major (contiguous), and for 4-d and
-# 5-d tensors channels-last (the channels of a pixel next to each other).
-def row_major(ndim):
-    return tuple(range(ndim - 1, -1, -1))
-
-
-def channels_last_order(ndim):
-    return (1, 3, 2, 0) if ndim == 4 else (1, 4, 3, 2, 0)
-
-
-def dense_in_order(x, order):
-    """Is the array ``x`` laid out densely in ``order`` (PyTorch's ``is_contiguous(memory_format)``: dims of size 1
-    may have any stride)?"""
-    expected = x.itemsize
-    for d in order:
-        if x.shape[d] != 1:
-            if x.strides[d] != expected:
-                return False
-            expected *= x.shape[d]
-    return True
-
-
-def suggested_order(x):
-    """PyTorch's ``suggest_memory_format()``: channels-last for a 4-d or 5-d array whose strides grow in that order
-    (``is_channels_last_strides_2d``/``_3d``: a dim of size 1 counts as one step, and where that is ambiguous, a
-    channel stride of 0 or N's stride equal to C's, row-major), else row-major."""
-    if x.ndim not in (4, 5) or x.strides[1] == 0:
-        return row_major(x.ndim)
-    smallest = 0
-    for d in channels_last_order(x.ndim):
-        if x.shape[d] == 0 or x.strides[d] < smallest or (d == 0 and smallest == x.strides[1]):
-            return row_major(x.ndim)
-        smallest = x.strides[d] * max(x.shape[d], 1)
-    return channels_last_order(x.ndim)
-
-
 def batch_norm_order(x, params):
     """The layout of batch_norm's output (PyTorch's ``batch_norm_cpu``): when the input is dense row-major or
     channels-last and the 1-d ``params`` (weight, bias, running statistics) are dense, that layout (row-major if it
     is both); otherwise what the input's strides suggest."""
     params_dense = all(t is None or t._data.ndim != 1 or dense_in_order(t._data, (0,)) for t in params)
-    if params_dense and dense_in_order(x, row_major(x.ndim)):
-        return row_major(x.ndim)
+    if params_dense and dense_in_order(x, row_major_order(x.ndim)):
+        return row_major_order(x.ndim)
     if params_dense and x.ndim in (4, 5) and dense_in_order(x, channels_last_order(x.ndim)):
         return channels_last_order(x.ndim)
     return suggested_order(x)
 
 
-def laid_out(y, order):
+def dense_in(y, order):
     """The numbers of ``y`` in a new array laid out densely in ``order`` (``y`` itself if it is already: the strides
     of its dims of size 1 too, as PyTorch's ``empty_like(input, memory_format)`` gives them)."""
     slowest_first = order[::-1]

@@ -12,7 +12,7 @@ import numpy as np
 from .dispatch import Op
 from .._core.tensor_base import TensorBase as Tensor
 from .conv import add_windows, windows
-from .._core.layout import with_strides
+from .._core.layout import channels_last_order, suggested_order, with_strides
 
 
 def pooled_size(size, kernel, stride, padding, dilation, ceil_mode):
@@ -43,18 +43,8 @@ def as_input(y, x):
 
 
 def suggests_channels_last(x):
-    """Does PyTorch's ``suggest_memory_format()`` of the 4-d array ``x`` give ChannelsLast?  Its
-    ``is_channels_last_strides_2d``: the strides grow in the order C, W, H, N (a dim of size 1 counts as one step),
-    with its fallbacks to row-major where the layout is ambiguous."""
-    sizes, strides = x.shape, [s // x.itemsize for s in x.strides]
-    if strides[1] == 0:
-        return False
-    smallest = 0
-    for d in (1, 3, 2, 0):
-        if sizes[d] == 0 or strides[d] < smallest or (d == 0 and smallest == strides[1]):
-            return False
-        smallest = strides[d] * max(sizes[d], 1)
-    return True
+    """Does PyTorch's ``suggest_memory_format()`` of the 4-d array ``x`` give ChannelsLast (``_core/layout.py``)?"""
+    return suggested_order(x) == channels_last_order(4)
 
 
 def pool_pads(sizes, kernel, stride, padding, dilation, out):
