@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import creation
 from ..autograd import grad_mode
-from .optimizer import Optimizer, _check_adam_options, _check_plain_loop, bump, fma, on_arrays
+from .optimizer import Optimizer, weight_decayed, _check_adam_options, _check_plain_loop, bump, fma, on_arrays
 
 
 class Adam(Optimizer):
@@ -59,17 +59,13 @@ class Adam(Optimizer):
 def adam_step(p, grad, state, group):
     """One parameter's update in tensor ops (PyTorch's ``_single_tensor_adam``)."""
     lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
-    weight_decay, amsgrad = group["weight_decay"], group["amsgrad"]
+    amsgrad = group["amsgrad"]
     exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
 
     state["step"] += 1
     step = state["step"].item()
 
-    if weight_decay != 0:
-        if group["decoupled_weight_decay"]:
-            p.mul_(1 - lr * weight_decay)
-        else:
-            grad = grad.add(p, alpha=weight_decay)
+    grad = weight_decayed(p, grad, group)
 
     # running averages of the gradient and of its square
     # (PyTorch writes the first as exp_avg.lerp_(grad, 1 - beta1): the same formula)

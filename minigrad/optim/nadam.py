@@ -16,7 +16,7 @@ gradient ``g`` at step ``t`` (1, 2, ...)::
 """
 from .. import creation
 from ..autograd import grad_mode
-from .optimizer import Optimizer, _check_adam_options, _check_plain_loop
+from .optimizer import Optimizer, weight_decayed, _check_adam_options, _check_plain_loop
 
 
 class NAdam(Optimizer):
@@ -38,7 +38,7 @@ class NAdam(Optimizer):
         loss = self._closure_loss(closure)
         for group in self.param_groups:
             lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
-            weight_decay, momentum_decay = group["weight_decay"], group["momentum_decay"]
+            momentum_decay = group["momentum_decay"]
             for p, grad, state in self._params_with_grad(group):
                 if len(state) == 0:  # first step for this parameter
                     state["step"] = creation.tensor(0.0)
@@ -51,11 +51,7 @@ class NAdam(Optimizer):
                 step = state["step"].item()
                 bias_correction2 = 1 - beta2 ** step
 
-                if weight_decay != 0:
-                    if group["decoupled_weight_decay"]:
-                        p.mul_(1 - lr * weight_decay)
-                    else:
-                        grad = grad.add(p, alpha=weight_decay)
+                grad = weight_decayed(p, grad, group)
 
                 # the momentum of this step and of the next one
                 mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))

@@ -237,6 +237,17 @@ def _check_adam_options(lr, betas, eps, weight_decay):
         raise ValueError(f"Invalid weight_decay value: {weight_decay}")
 
 
+def weight_decayed(p, grad, group):
+    """The gradient after the Adam family's weight decay (PyTorch's): decoupled (AdamW's) shrinks the parameter
+    itself, ``p *= 1 - lr * weight_decay``; else the decay joins the gradient, ``grad + weight_decay * p``."""
+    weight_decay = group["weight_decay"]
+    if weight_decay != 0 and group["decoupled_weight_decay"]:
+        p.mul_(1 - group["lr"] * weight_decay)
+    elif weight_decay != 0:
+        grad = grad.add(p, alpha=weight_decay)
+    return grad
+
+
 def _check_plain_loop(fused, differentiable, capturable=False):
     """minigrad runs one simple loop: refuse the options that would change what a step means."""
     if fused or differentiable or capturable:

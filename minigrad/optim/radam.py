@@ -15,7 +15,7 @@ Adaptive Learning Rate and Beyond").  For each parameter ``p`` with gradient ``g
 """
 from .. import creation
 from ..autograd import grad_mode
-from .optimizer import Optimizer, _check_adam_options, _check_plain_loop
+from .optimizer import Optimizer, weight_decayed, _check_adam_options, _check_plain_loop
 
 
 class RAdam(Optimizer):
@@ -33,7 +33,7 @@ class RAdam(Optimizer):
         """One update of every parameter that has a gradient; returns ``closure()``'s loss if given."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            lr, (beta1, beta2), eps, weight_decay = group["lr"], group["betas"], group["eps"], group["weight_decay"]
+            lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
             for p, grad, state in self._params_with_grad(group):
                 if len(state) == 0:  # first step for this parameter
                     state["step"] = creation.tensor(0.0)
@@ -44,11 +44,7 @@ class RAdam(Optimizer):
                 state["step"] += 1
                 step = state["step"].item()
 
-                if weight_decay != 0:
-                    if group["decoupled_weight_decay"]:
-                        p.mul_(1 - lr * weight_decay)
-                    else:
-                        grad = grad.add(p, alpha=weight_decay)
+                grad = weight_decayed(p, grad, group)
 
                 exp_avg.lerp_(grad, 1 - beta1)
                 exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
