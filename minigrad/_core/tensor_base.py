@@ -147,6 +147,14 @@ def _wrap_dim(dim, ndim):
     return dim + n if dim < 0 else dim
 
 
+def unsigned(value):
+    """An int64 (or a tuple of them) as ``grad_fn._saved_*`` shows it: PyTorch shows saved dims, indices and sizes
+    as unsigned (-1: 2**64 - 1)."""
+    if isinstance(value, (tuple, list)):
+        return tuple([int(v) % 2 ** 64 for v in value])
+    return int(value) % 2 ** 64
+
+
 _warned = set()  # the messages _warn_once gave already
 
 

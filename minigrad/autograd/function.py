@@ -44,7 +44,7 @@ from . import grad_mode
 from . import inference
 from .inference import SAVED_MSG as INFERENCE_SAVED_MSG, InferenceCounter
 from .._core.layout import dense, empty_strided, obeys_layout_contract, preserve_format_strides
-from .._core.tensor_base import RemovableHandle, TensorBase as Tensor, cpp_type_name  # (TensorBase(data) makes a Tensor)
+from .._core.tensor_base import RemovableHandle, TensorBase as Tensor, cpp_type_name, unsigned  # (TensorBase(data) makes a Tensor)
 from ..devices import contiguous_format
 
 _sequence = itertools.count()  # creation order; the engine runs later-created nodes first
@@ -373,8 +373,7 @@ class BackwardNode(Node):
 
     @property
     def saved_dim(self):  # `_saved_dim`: the dim(s) as passed; PyTorch shows a negative dim as unsigned (-1: 2**64 - 1)
-        d = self.dim_arg
-        return tuple([x % 2 ** 64 for x in d]) if isinstance(d, (tuple, list)) else d % 2 ** 64
+        return unsigned(self.dim_arg)
 
     @property
     def self_numel(self):  # `_saved_self_sym_numel` of mean

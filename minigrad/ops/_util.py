@@ -3,7 +3,7 @@ import numpy as np
 
 from .. import _dtype
 from .._dtype import is_expandable_to  # noqa: F401  (re-exported for the op files)
-from .._core.tensor_base import TensorBase as Tensor, _wrap_dim  # noqa: F401  (re-exported for the op files)
+from .._core.tensor_base import TensorBase as Tensor, _wrap_dim, unsigned  # noqa: F401  (re-exported for the op files)
 from .._core.layout import cast, laid_out
 from .promotion import broadcast_shape, operands
 
@@ -97,14 +97,6 @@ def reduced_dims(dim, ndim):
 def constant(array):
     """A tensor that needs no gradient (masks, one-hots) for use inside backward formulas."""
     return Tensor(np.asarray(array))
-
-
-def unsigned(value):
-    """An int64 (or a tuple of them) as ``grad_fn._saved_*`` shows it: PyTorch shows saved dims, indices and sizes
-    as unsigned (-1: 2**64 - 1)."""
-    if isinstance(value, (tuple, list)):
-        return tuple([int(v) % 2 ** 64 for v in value])
-    return int(value) % 2 ** 64
 
 
 def int_or(value, default):

@@ -8,7 +8,7 @@ The row ``padding_idx`` gets none; ``scale_grad_by_freq`` divides each row's gra
 import numpy as np
 
 from .dispatch import Op
-from .._core.tensor_base import TensorBase as Tensor, cpp_type_name
+from .._core.tensor_base import TensorBase as Tensor, cpp_type_name, unsigned
 
 
 def check_indices(indices, function):
@@ -37,7 +37,7 @@ class Embedding(Op):
             raise IndexError("index out of range in self")
         ctx.indices, ctx.padding_idx, ctx.num_weights = Tensor(indices), padding_idx, weight._data.shape[0]
         ctx.scale_grad_by_freq, ctx.sparse = scale_grad_by_freq, sparse
-        ctx.shown_padding_idx = padding_idx % 2 ** 64  # (PyTorch shows its "none", -1, as an unsigned 64-bit number)
+        ctx.shown_padding_idx = unsigned(padding_idx)  # (PyTorch shows its "none", -1, as an unsigned 64-bit number)
         return Tensor(weight._data[indices])
 
     @staticmethod
@@ -59,7 +59,7 @@ class EmbeddingDenseBackward(Op):
     @staticmethod
     def forward(ctx, grad, indices, num_weights, padding_idx, scale_grad_by_freq):
         ctx.indices, ctx.padding_idx = Tensor(indices), padding_idx
-        ctx.shown_padding_idx = padding_idx % 2 ** 64  # (as in Embedding)
+        ctx.shown_padding_idx = unsigned(padding_idx)  # (as in Embedding)
         idx = indices.reshape(-1)
         g = grad._data.reshape(idx.size, -1)
         grad_weight = np.zeros((num_weights, g.shape[1]), g.dtype)

@@ -6,7 +6,7 @@ import numpy as np
 
 from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
-from ._util import NoEdge, constant
+from ._util import NoEdge, constant, unsigned
 from .promotion import result_type
 from .elementwise import DivScalar, MulScalar
 from .._core.layout import laid_out
@@ -114,7 +114,7 @@ class NllLossBackward(Op):
     def forward(ctx, grad, input, target, weight, coef, reduction, ignore_index):
         ctx.save_for_backward(target.tensor, weight.tensor)
         ctx.coef, ctx.reduction, ctx.input_shape = coef, reduction, input._data.shape
-        ctx.reduction_enum, ctx.ignore_index_shown = _REDUCTIONS.index(reduction), ignore_index % 2 ** 64
+        ctx.reduction_enum, ctx.ignore_index_shown = _REDUCTIONS.index(reduction), unsigned(ignore_index)
         g = grad._data
         if reduction == "none" and input._data.ndim > 1:  # one value per (sample, position)
             g = g[:, None]
@@ -175,7 +175,7 @@ class NllLoss(Op):
         # PyTorch's total_weight (saved): the weights summed, 0 when the loss is not reduced
         total_weight = Tensor(np.asarray(total if reduction != "none" or input._data.ndim == 1 else 0, x.dtype))
         ctx.save_for_backward(input, target_tensor.tensor, weight_tensor.tensor, total_weight)
-        ctx.reduction_enum, ctx.ignore_index_shown = _REDUCTIONS.index(reduction), ignore_index % 2 ** 64
+        ctx.reduction_enum, ctx.ignore_index_shown = _REDUCTIONS.index(reduction), unsigned(ignore_index)
         # coef[i, c, ...] = how much input[i, c, ...] enters the loss (with the sign): -w (/ total) at the target
         coef = np.zeros(x.shape, x.dtype)
         if classes == 0:  # (no classes: every target was ignored, else the check above raised)

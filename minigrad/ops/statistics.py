@@ -18,7 +18,7 @@ from ..autograd import grad_mode
 from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 from .._core.layout import row_major
-from ._util import _wrap_dim, check_not_bool, constant, reduced_dims, sum_to
+from ._util import _wrap_dim, check_not_bool, constant, reduced_dims, sum_to, unsigned
 from .promotion import broadcast_shape, result_type
 from .elementwise import DivScalar, MulScalar, Where
 from .linalg import Dot, tensordot
@@ -135,7 +135,7 @@ class Norm(Op):
     def forward(ctx, a, p, dims, keepdim, dim=None):
         """``p`` as given (``grad_fn._saved_ord``), ``dims`` checked and wrapped, ``dim`` as given."""
         ctx.ord, p = p, float(p)
-        ctx.saved_norm_dim = None if dim is None else tuple(d % 2 ** 64 for d in ((dim,) if isinstance(dim, int) else dim))
+        ctx.saved_norm_dim = None if dim is None else unsigned((dim,) if isinstance(dim, int) else dim)
         out = Tensor(vector_norm(a._data, p, dims, keepdim))
         ctx.save_for_backward(a, out)
         ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
