@@ -31,18 +31,33 @@ class Op(Function):
     def apply(cls, *args):
         """Run the op: its forward as a kernel, then its node into the graph when it is recorded."""
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = tuple([isinstance(a, Tensor) and (a._requires_grad if a._base is None else a.requires_grad)
-                                      for a in args])  # (a view asks its base: Tensor.requires_grad)
-        with kernel_mode():
+        ctx.needs_input_grad = needs = inputs_needing_grad(args)
+        state = grad_mode.state
+        recording, state.enabled = state.enabled, False  # (an op's own steps are not the graph)
+        numpy_was = None if state.quiet else quiet_numpy()
+        try:
             result = cls.forward(ctx, *args)
-        if not any(ctx.needs_input_grad):
-            return result
-        if not grad_mode.state.enabled:  # a view made in no_grad mode remembers it
-            note_views_made_without_grad(result, args)
-            return result
+        finally:
+            state.enabled = recording
+            if numpy_was is not None:
+                restore_numpy(numpy_was)
+        if not recording or not any(needs):
+            return result if recording else made_without_grad(result, args, needs)
         if is_plain(ctx, args, result):  # the common case, built straight
             return record_plain(ctx, args, result)
         return _record(ctx, args, result)
+
+
+def inputs_needing_grad(args):
+    """Per argument: is it a tensor that requires grad?  (A view asks its base: ``Tensor.requires_grad``.)"""
+    return tuple([isinstance(a, Tensor) and (a._requires_grad if a._base is None else a.requires_grad) for a in args])
+
+
+def made_without_grad(result, args, needs):
+    """The result of an op run with grad mode off: a view of an input that requires grad remembers it."""
+    if any(needs):
+        note_views_made_without_grad(result, args)
+    return result
 
 
 def is_plain(ctx, args, result):
@@ -56,23 +71,57 @@ profiler.register_op_class(Op)  # (a profile times every op)
 
 
 class kernel_mode:
-    """Inside an op's forward: no recording (its own steps are not the graph) and numpy quiet about inf and nan,
+    """Inside an op's kernel (``Op.apply`` does the same itself): no recording and numpy quiet about inf and nan,
     both restored after.  Set once: an op inside another op, or inside a backward, finds numpy quiet already."""
 
     def __enter__(self):
         state = grad_mode.state
         self.grad, state.enabled = state.enabled, False
-        self.numpy = None if state.quiet else np.errstate(all="ignore")
-        if self.numpy is not None:
-            self.numpy.__enter__()
-            state.quiet = True
+        self.numpy = None if state.quiet else quiet_numpy()
 
     def __exit__(self, *exc):
-        state = grad_mode.state
-        state.enabled = self.grad
+        grad_mode.state.enabled = self.grad
         if self.numpy is not None:
-            state.quiet = False
-            self.numpy.__exit__(*exc)
+            restore_numpy(self.numpy)
+
+
+def quiet_numpy():
+    """Turn numpy's floating-point warnings off (PyTorch's kernels make inf and nan silently); returns what
+    ``restore_numpy`` needs to turn them back as they were.  numpy 2 keeps its error state in a context variable:
+    setting it to a quiet copy of the user's state, made once per state, is a third of what ``np.errstate`` costs."""
+    grad_mode.state.quiet = True
+    if _numpy_state is None:  # (numpy 1)
+        errstate = np.errstate(all="ignore")
+        errstate.__enter__()
+        return errstate
+    global _quiet_of
+    users, (seen, quiet) = _numpy_state.get(), _quiet_of
+    if users is not seen:
+        quiet = _quiet_copy()
+        _quiet_of = users, quiet
+    return _numpy_state.set(quiet)
+
+
+def restore_numpy(was):
+    """numpy's error state back as ``quiet_numpy`` found it."""
+    grad_mode.state.quiet = False
+    if _numpy_state is None:
+        was.__exit__(None, None, None)
+    else:
+        _numpy_state.reset(was)
+
+
+def _quiet_copy():
+    """numpy's error state now, with every warning off (the rest, e.g. ``np.seterrcall``, kept)."""
+    with np.errstate(all="ignore"):
+        return _numpy_state.get()
+
+
+try:
+    from numpy._core._ufunc_config import _extobj_contextvar as _numpy_state  # numpy 2
+except ImportError:
+    _numpy_state = None
+_quiet_of = None, None  # the last user's state seen, and its quiet copy
 
 
 def elementwise(kernel, a, b, alpha=1):
