@@ -482,17 +482,21 @@ class BuiltinNode(BackwardNode):
         """The op's backward formula: one gradient per tensor input, in the order of ``next_functions``."""
         if self._released:  # a second backward through it without retain_graph
             self._check_not_freed()
-        if _some_missing(grad_outputs):  # some output got no gradient
-            grad_outputs = self._fill_missing(grad_outputs)
+        if grad_outputs[0] is None or len(grad_outputs) > 1 and _some_missing(grad_outputs):
+            grad_outputs = self._fill_missing(grad_outputs)  # some output got no gradient
             if grad_outputs is None:  # none at all: none out
                 return [None] * len(self.next_functions)
         grads = self._forward_cls.backward(self, *grad_outputs)
-        return self._per_edge(grads if isinstance(grads, tuple) else (grads,))
+        if not isinstance(grads, tuple):
+            grads = (grads,)
+        if len(grads) == len(self.next_functions) == len(self._is_tensor_input):  # (every argument a tensor)
+            return list(grads)
+        return self._per_edge(grads)
 
 
 def _some_missing(grads):
-    """Is some gradient None? (One gradient, the usual case: one test.)"""
-    return grads[0] is None if len(grads) == 1 else any(g is None for g in grads)
+    """Is some gradient None?"""
+    return any(g is None for g in grads)
 
 
 def _saved_properties(saved_names):
@@ -638,11 +642,13 @@ def record_plain(ctx, args, result):
     ``mark_non_differentiable``, no anomaly mode, no saved-tensor hooks in force (the dispatcher checks:
     ``ops/dispatch.py``, ``is_plain``).  The node it builds is the one ``_record`` builds."""
     ctx._sequence_nr = next(_sequence)
-    ctx.needs_input_grad = interned(ctx.needs_input_grad)
-    ctx._is_tensor_input = interned(tuple([isinstance(a, Tensor) for a in args]))
-    ctx.next_functions = tuple([edge_of(a) if needs else (None, 0)
-                                for a, needs in zip(args, ctx.needs_input_grad) if isinstance(a, Tensor)])
-    result.grad_fn, result._requires_grad = ctx, True
+    needs = ctx.needs_input_grad = _flags.setdefault(ctx.needs_input_grad, ctx.needs_input_grad)
+    is_tensor = tuple([isinstance(a, Tensor) for a in args])
+    ctx._is_tensor_input = _flags.setdefault(is_tensor, is_tensor)
+    ctx.next_functions = tuple([edge_of(a) if need else (None, 0) for a, need in zip(args, needs) if isinstance(a, Tensor)])
+    result._grad_fn, result._requires_grad = ctx, True
+    if result._base is not None:  # (a view: Tensor.grad_fn's setter)
+        result.grad_fn = ctx
     ctx._output_meta = interned(((result._data.shape, result._data.dtype),))
     if ctx.to_save:
         ctx._saved = tuple([SavedTensor(t, ctx) if t is not None else None for t in ctx.to_save])
@@ -650,12 +656,13 @@ def record_plain(ctx, args, result):
     return result
 
 
+_flags = {}  # one shared copy of each tuple of flags (needs_input_grad, _is_tensor_input): few, and alike in many nodes
 _interned = {}
 
 
 def interned(t):
-    """One shared copy of a small tuple that many nodes keep alike (which inputs need a gradient, an output's shape
-    and dtype), kept once instead of once per node."""
+    """One shared copy of a small tuple that many nodes keep alike (an output's shape and dtype), kept once instead
+    of once per node."""
     return _interned.setdefault(t, t) if len(_interned) < 4096 else _interned.get(t, t)
 
 

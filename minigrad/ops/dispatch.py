@@ -64,7 +64,7 @@ def is_plain(ctx, args, result):
     """Can ``record_plain`` record this call: one new output tensor, nothing marked dirty or non-differentiable,
     neither anomaly mode nor saved-tensor hooks in force?"""
     return (isinstance(result, Tensor) and result._grad_fn is None and not ctx._dirty and not ctx._non_differentiable
-            and not anomaly_mode.state.enabled and not saved_hooks.hooks and not any(result is a for a in args))
+            and not anomaly_mode.state.enabled and not saved_hooks.hooks and id(result) not in map(id, args))
 
 
 profiler.register_op_class(Op)  # (a profile times every op)
