@@ -41,8 +41,11 @@ class Op(Function):
             state.enabled = recording
             if numpy_was is not None:
                 restore_numpy(numpy_was)
-        if not recording or not any(needs):
-            return result if recording else made_without_grad(result, args, needs)
+        if not any(needs):
+            return result
+        if not recording:  # a view of an input that requires grad, made in no_grad mode, remembers it
+            note_views_made_without_grad(result, args)
+            return result
         if is_plain(ctx, args, result):  # the common case, built straight
             return record_plain(ctx, args, result)
         return _record(ctx, args, result)
@@ -51,13 +54,6 @@ class Op(Function):
 def inputs_needing_grad(args):
     """Per argument: is it a tensor that requires grad?  (A view asks its base: ``Tensor.requires_grad``.)"""
     return tuple([isinstance(a, Tensor) and (a._requires_grad if a._base is None else a.requires_grad) for a in args])
-
-
-def made_without_grad(result, args, needs):
-    """The result of an op run with grad mode off: a view of an input that requires grad remembers it."""
-    if any(needs):
-        note_views_made_without_grad(result, args)
-    return result
 
 
 def is_plain(ctx, args, result):
@@ -131,10 +127,15 @@ def elementwise(kernel, a, b, alpha=1):
         return zerotensor_kernel(kernel, a, b, alpha)
     if kernel is np.true_divide and a._data.dtype.kind != "f" and b._data.dtype.kind != "f":
         return _divided_as_floats(a, b)
-    x, y = operands(a, b)
+    x, y = a._data, b._data
+    if x.dtype != y.dtype:
+        x, y = operands(a, b)
     if alpha != 1:  # add's and sub's alpha (a bool result reads it as a bool: 2 is True)
         y = (bool(alpha) if x.dtype == np.bool_ else alpha) * y
-    return result(a, b, kernel(x, y))
+    out = kernel(x, y)
+    if out.ndim < 2 and a._data.dtype == b._data.dtype:  # (the usual case: nothing to lay out or cast)
+        return Tensor(out)
+    return result(a, b, out)
 
 
 def with_number(kernel, a, number):
