@@ -20,6 +20,7 @@ import weakref
 import numpy as np
 
 from . import _dtype
+from . import autograd as _autograd
 from . import creation as _creation
 from . import devices as _device
 from . import ops as _ops
@@ -311,8 +312,7 @@ class Tensor(TensorBase):
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor w.r.t. the graph leaves (see ``minigrad.autograd.backward``)."""
-        from .autograd import backward  # (minigrad.autograd's API sits above this module: see its __init__)
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
         """A tensor with the same data (and version counter) that is cut out of the graph."""
