@@ -28,7 +28,8 @@ _INFERRED = {"b": _dtype.bool_, "i": _dtype.int64, "u": _dtype.int64, "f": None}
 
 
 def _unwrap(data):
-    """Nested lists may hold 0-dim tensors (e.g. ``tensor([x.item(), t])``): turn them into numbers."""
+    """Nested lists may hold 0-dim tensors (e.g. ``tensor([x.item(), t], dtype=...)``): turn them into numbers, also
+    one that requires grad (``Tensor.__array__`` refuses it)."""
     if isinstance(data, Tensor):
         return data._data
     if isinstance(data, (list, tuple)):
@@ -38,9 +39,16 @@ def _unwrap(data):
 
 def tensor(data, dtype=None, device=None, requires_grad=False):
     """A new leaf tensor holding a copy of ``data`` (a number, nested lists, a numpy array or a tensor)."""
-    _device.check(device)
-    d = _dtype.to_dtype(dtype) or _infer_dtype(data)
-    arr = np.array(_unwrap(data), dtype=d.numpy)
+    if device is not None:  # (None: the default device, the CPU)
+        _device.check(device)
+    if isinstance(data, Tensor):
+        data = data._data
+    if dtype is None:
+        d = _infer_dtype(data)  # (numpy reads data, a tensor nested in a list through ``Tensor.__array__``)
+    else:
+        d = _dtype.to_dtype(dtype)
+        data = _unwrap(data)
+    arr = np.array(data, dtype=d.numpy)
     if requires_grad and not d.is_floating_point:
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     return Tensor(arr, requires_grad=requires_grad)

@@ -20,6 +20,7 @@ import weakref
 import numpy as np
 
 from . import _dtype
+from . import autograd as _autograd
 from . import creation as _creation
 from . import devices as _device
 from . import ops as _ops
@@ -311,8 +312,7 @@ class Tensor(TensorBase):
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor w.r.t. the graph leaves (see ``minigrad.autograd.backward``)."""
-        from .autograd import backward  # (minigrad.autograd's API sits above this module: see its __init__)
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
         """A tensor with the same data (and version counter) that is cut out of the graph."""
@@ -645,6 +645,8 @@ class Tensor(TensorBase):
 
     # ------------------------------------------------------------------ reductions
     def sum(self, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
+        if dim is None and axis is None and dtype is None:  # (the usual case: all the elements, in x's dtype)
+            return _ops.Sum.apply(self, None)
         dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
         dtype = None if dtype is None else _dtype.to_dtype(dtype)
         _ops.reduce.check_sum_dtype(self, dtype)
@@ -839,12 +841,13 @@ class Tensor(TensorBase):
         return _ops.Select.apply(self, dim, index)
 
     def expand(self, *sizes):
-        if not sizes:
+        if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):  # expand((2, 3)), expand(x.shape)
+            sizes = sizes[0]
+        elif not sizes:
             raise TypeError('expand() missing 1 required positional arguments: "size"')
-        for s in (sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes):
-            if not isinstance(s, int) and not (isinstance(s, Tensor) and s._data.ndim == 0):
-                raise TypeError(f"expand(): argument 'size' (position 1) must be tuple of ints, not {type(s).__name__}")
-        return _ops.Expand.apply(self, _shape_arg(sizes))
+        if not all(type(s) is int for s in sizes):
+            sizes = _expand_sizes(sizes)
+        return _ops.Expand.apply(self, tuple(sizes))
 
     def expand_as(self, other):
         return self.expand(other.shape)
@@ -1978,6 +1981,15 @@ def _required_dim(op, dim, axis):
     if dim is None and axis is None:
         raise TypeError(f'{op}() missing 1 required positional arguments: "dim"')
     return dim if axis is None else axis
+
+
+def _expand_sizes(sizes):
+    """``expand``'s sizes when they are not all plain ints: a bool or a 0-dim tensor stands for an int, anything else
+    is PyTorch's error."""
+    for s in sizes:
+        if not isinstance(s, int) and not (isinstance(s, Tensor) and s._data.ndim == 0):
+            raise TypeError(f"expand(): argument 'size' (position 1) must be tuple of ints, not {type(s).__name__}")
+    return tuple(int(s) for s in sizes)
 
 
 def _shape_arg(shape):

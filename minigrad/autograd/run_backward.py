@@ -41,17 +41,14 @@ def _renamed_grad_variables(grad_tensors, grad_variables):
 
 
 def _make_grads(outputs, grads):
-    """The seed gradients: ``1`` for scalar outputs, or the given ones after a shape check."""
-    _check_require_grad(outputs)
-    return [_given_grad(i, out, g) if g is not None else _ones_for(out) for i, (out, g) in enumerate(zip(outputs, grads))]
+    """The seed gradients: ``1`` for scalar outputs, or the given ones after a shape check.
 
-
-def _check_require_grad(outputs):
-    """Every output must require grad (the property: a view whose base was since changed in place by a tensor that
-    requires grad requires grad now, as in PyTorch)."""
+    Every output must require grad first (``requires_grad`` is the property: a view whose base was since changed in
+    place by a tensor that requires grad requires grad now, as in PyTorch)."""
     for i, out in enumerate(outputs):
         if not out.requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+    return [_given_grad(i, out, g) if g is not None else _ones_for(out) for i, (out, g) in enumerate(zip(outputs, grads))]
 
 
 def _ones_for(out):
@@ -85,15 +82,21 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         grad_tensors = _renamed_grad_variables(grad_tensors, grad_variables)
     inputs = _inputs(inputs, "backward") if inputs is not None else None  # (only the nodes on the way to them run)
     outputs = _tensors(tensors)
-    grads = _tensors(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
-    if len(grads) != len(outputs):
-        raise RuntimeError(f"grad can be implicitly created only for scalar outputs" if not grads else
-                           f"got {len(grads)} tensors and {len(outputs)} gradients")
+    grads = [None] * len(outputs) if grad_tensors is None else _one_per_output(grad_tensors, outputs)
     retain_graph = create_graph if retain_graph is None else retain_graph
     grads = _make_grads(outputs, grads)
     if inputs is not None:
         _retain_inputs(inputs)
     GraphTask(outputs, grads, retain_graph, create_graph, inputs).run()
+
+
+def _one_per_output(grad_tensors, outputs):
+    """``grad_tensors`` of ``backward()`` as a list, one (or ``None``) per output."""
+    grads = _tensors(grad_tensors)
+    if len(grads) != len(outputs):
+        raise RuntimeError("grad can be implicitly created only for scalar outputs" if not grads else
+                           f"got {len(grads)} tensors and {len(outputs)} gradients")
+    return grads
 
 
 def _retain_inputs(inputs):
@@ -120,7 +123,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                       "gradient for other parts of the graph, please use minigrad.autograd.backward.", FutureWarning,
                       stacklevel=2)
     for i, out in enumerate(outputs):  # PyTorch checks the outputs first
-        if not out.requires_grad:  # (the property: see _check_require_grad)
+        if not out.requires_grad:  # (the property: see _make_grads)
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     for t in inputs:
         if isinstance(t, Tensor) and not t.requires_grad:

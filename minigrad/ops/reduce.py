@@ -26,7 +26,7 @@ def _sum_dtype(a, dtype):
     """The dtype of a sum: ``dtype=`` if given, else ``a``'s, with integers and bools summed in int64
     (PyTorch's rule)."""
     if dtype is None:
-        return a._data.dtype if a.dtype.is_floating_point else np.int64
+        return a._data.dtype if a._data.dtype.kind == "f" else np.int64
     return dtype.numpy
 
 

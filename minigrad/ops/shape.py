@@ -310,12 +310,19 @@ def expanded(array, shape):
     """``array`` seen with the bigger ``shape``: a new dim, or one of size 1, gets stride 0 (PyTorch's
     ``inferExpandGeometry``).  Unlike numpy's ``broadcast_to`` the view can be written, as PyTorch's can:
     the places it shares with ``array`` change."""
-    lead = len(shape) - array.ndim
-    strides = [0 if old == 1 and new != 1 else stride for old, new, stride in zip(array.shape, shape[lead:], array.strides)]
-    for i in reversed(range(lead)):  # a new dim of size 1 steps over the dims after it, as a contiguous one would
-        inner = shape[i + 1] * strides[0] if i + 1 < len(shape) else 0
-        strides.insert(0, inner if shape[i] == 1 else 0)
+    lead = len(shape) - array.ndim  # (the new dims, in front)
+    strides = [0] * lead + [0 if old == 1 and new != 1 else stride
+                            for old, new, stride in zip(array.shape, shape[lead:], array.strides)]
+    if 1 in shape[:lead]:
+        _step_over_new_ones(strides, shape, lead)
     return np.lib.stride_tricks.as_strided(array, shape, strides, writeable=array.flags.writeable)
+
+
+def _step_over_new_ones(strides, shape, lead):
+    """A new dim of size 1 in ``expanded`` steps over the dims after it, as a contiguous one would."""
+    for i in reversed(range(lead)):
+        if shape[i] == 1:
+            strides[i] = shape[i + 1] * strides[i + 1] if i + 1 < len(shape) else 0
 
 
 class Expand(Op):
@@ -362,9 +369,9 @@ class IndexGrad(Op):
 def expand_target(a, sizes):
     """The shape ``a.expand(*sizes)`` gives: ``sizes``, a -1 keeping the size ``a`` has (PyTorch's
     ``inferExpandGeometry``), with PyTorch's errors when ``a`` cannot be expanded to it."""
-    shape = a._data.shape
-    if -1 not in sizes and is_expandable_to(shape, sizes):  # (the usual case)
+    if -1 not in sizes and is_expandable_to(a._data.shape, sizes):  # (the usual case)
         return tuple(sizes)
+    shape = a._data.shape
     if len(sizes) < len(shape):
         raise RuntimeError(f"expand({cpp_type_name(a)}{{{list(shape)}}}, size={list(sizes)}): the number of "
                            f"sizes provided ({len(sizes)}) must be greater or equal to the number of dimensions "
