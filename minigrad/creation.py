@@ -1,5 +1,8 @@
 """Making tensors: ``tensor``, ``zeros``, ``ones``, ``arange``, ``linspace``, ``cat``, ``stack`` ..."""
+import functools
 import math
+import operator
+import warnings
 
 import numpy as np
 
@@ -18,46 +21,107 @@ def _infer_dtype(data):
     with a float becomes the default float."""
     if isinstance(data, (Tensor, np.ndarray, np.generic)):
         return _dtype.from_numpy_dtype(data._data.dtype if isinstance(data, Tensor) else data.dtype)
+    if isinstance(data, str):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     kind = np.asarray(data).dtype.kind
     if kind not in _INFERRED:
-        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+        if isinstance(data, (list, tuple)):  # (PyTorch's element-by-element rule names the element it cannot read)
+            return _sequence_dtype(data)
+        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
     return _INFERRED[kind] if kind != "f" else _dtype.get_default_dtype()
 
 
 _INFERRED = {"b": _dtype.bool_, "i": _dtype.int64, "u": _dtype.int64, "f": None}  # numpy's kind -> dtype
 
 
-def _unwrap(data):
-    """Nested lists may hold 0-dim tensors (e.g. ``tensor([x.item(), t], dtype=...)``): turn them into numbers, also
-    one that requires grad (``Tensor.__array__`` refuses it)."""
-    if isinstance(data, Tensor):
-        return data._data
-    if isinstance(data, (list, tuple)):
-        return [_unwrap(d) for d in data]
-    return data
+COPY_CONSTRUCT = ("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+                  "sourceTensor.detach().clone().requires_grad_(True), rather than {}(sourceTensor).")
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False):
     """A new leaf tensor holding a copy of ``data`` (a number, nested lists, a numpy array or a tensor)."""
     if device is not None:  # (None: the default device, the CPU)
         _device.check(device)
+    if isinstance(data, Tensor):  # (PyTorch warns, every time)
+        warnings.warn(COPY_CONSTRUCT.format("minigrad.tensor"), UserWarning, stacklevel=2)
+    return _copy(data, _dtype.to_dtype(dtype), requires_grad)
+
+
+def _copy(data, d, requires_grad):
+    """``tensor(data)`` without the device check and the warning: the data copied into an array of dtype ``d``
+    (``None``: inferred), as a new leaf."""
     if isinstance(data, Tensor):
         data = data._data
-    if dtype is None:
-        d = _infer_dtype(data)  # (numpy reads data, a tensor nested in a list through ``Tensor.__array__``)
+    if isinstance(data, (list, tuple)) and _holds_tensor(data):
+        d = d or _sequence_dtype(data)
+        arr = _from_sequence(data, d)
     else:
-        d = _dtype.to_dtype(dtype)
-        data = _unwrap(data)
-    arr = np.array(data, dtype=d.numpy)
+        d = d or _infer_dtype(data)
+        arr = np.array(data, dtype=d.numpy)
     if requires_grad and not d.is_floating_point:
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     return Tensor(arr, requires_grad=requires_grad)
 
 
+def _holds_tensor(data):
+    return any(isinstance(x, Tensor) or isinstance(x, (list, tuple)) and _holds_tensor(x) for x in data)
+
+
+# ---- tensor() of lists that hold tensors (PyTorch: internal_new_from_data in torch/csrc/utils/tensor_new.cpp) --
+def _from_sequence(data, d):
+    """Nested lists with tensors in them, read as PyTorch reads them: each tensor is ONE number (``float(t)``, so
+    it must have one element, and one that requires grad gives a warning, not a graph); the shape comes from the
+    first element at each depth (``compute_sizes``); the dtype, unless given, promotes the dtypes of all the
+    elements (``infer_scalar_type``: a tensor's own, a Python float's the default one, see ``_sequence_dtype``)."""
+    shape, first = [], data
+    while isinstance(first, (list, tuple)):  # (a tensor ends the shape: it is not a sequence there)
+        shape.append(len(first))
+        if not first:
+            break
+        first = first[0]
+    out = np.empty(shape, d.numpy)
+    _store(out, (), data, d)
+    return out
+
+
+def _sequence_dtype(data):
+    if isinstance(data, (list, tuple)):
+        return functools.reduce(_dtype.promote_types, map(_sequence_dtype, data)) if data else \
+            _dtype.get_default_dtype()
+    return _infer_dtype(data)
+
+
+def _store(out, index, x, d):
+    """PyTorch's ``recursive_store``: ``x`` fills ``out[index]``; where ``out`` has more dimensions it must be a
+    sequence of the right length (a tensor there is iterated: its rows)."""
+    if len(index) == out.ndim:
+        out[index] = _number(x, d)
+        return
+    try:
+        items = list(x)
+    except TypeError:
+        raise TypeError("not a sequence") from None
+    n = out.shape[len(index)]
+    if len(items) != n:
+        raise ValueError(f"expected sequence of length {n} at dim {len(index)} (got {len(items)})")
+    for i, item in enumerate(items):
+        _store(out, index + (i,), item, d)
+
+
+def _number(x, d):
+    """One element (PyTorch's ``store_scalar``): a tensor through ``float()``, or ``operator.index()`` for an
+    integer or bool dtype (so a float tensor there raises)."""
+    if isinstance(x, Tensor):
+        return float(x) if d.is_floating_point else operator.index(x)
+    if isinstance(x, (list, tuple)):
+        raise TypeError(f"must be real number, not {type(x).__name__}")
+    return x
+
+
 def as_tensor(data, dtype=None, device=None):
     _device.check(device)
-    if isinstance(data, Tensor) and (dtype is None or _dtype.to_dtype(dtype) is data.dtype):
-        return data
+    if isinstance(data, Tensor):  # (a tensor of another dtype: converted, in the graph, as by ``to()``)
+        return data if dtype is None else data.to(dtype)
     if isinstance(data, np.ndarray) and dtype is None:
         return from_numpy(data)
     return tensor(data, dtype=dtype)

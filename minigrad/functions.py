@@ -579,7 +579,7 @@ def _typed(dtype, args):
     that shape (PyTorch leaves its values uninitialised; minigrad fills zeros)."""
     from . import creation
     if len(args) == 1 and not isinstance(args[0], int):
-        return creation.tensor(args[0], dtype=dtype)
+        return creation._copy(args[0], dtype, False)  # (a tensor too, without tensor()'s warning)
     return creation.zeros(*args, dtype=dtype)
 
 

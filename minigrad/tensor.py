@@ -1325,7 +1325,11 @@ class Tensor(TensorBase):
         return self.to(other.dtype)
 
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
-        return _creation.tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+        if device is not None:
+            _device.check(device)
+        if isinstance(data, TensorBase):  # (PyTorch warns, as minigrad.tensor(t) does)
+            warnings.warn(_creation.COPY_CONSTRUCT.format("tensor.new_tensor"), UserWarning, stacklevel=2)
+        return _creation._copy(data, _dtype.to_dtype(dtype) or self.dtype, requires_grad)
 
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
         return _creation.zeros(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)

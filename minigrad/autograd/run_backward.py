@@ -12,7 +12,16 @@ from .._core.tensor_base import TensorBase as Tensor
 
 
 def _tensors(x):
-    return [x] if isinstance(x, Tensor) else [] if x is None else list(x)
+    """``tensors``/``outputs`` as a list (PyTorch: a tensor alone, or ``tuple(x)``)."""
+    return [x] if isinstance(x, Tensor) else list(x)
+
+
+def _tensor_or_tensors(grads, n):
+    """The gradients as a list (PyTorch's ``_tensor_or_tensors_to_tuple``): ``None`` for each of the ``n`` outputs
+    when not given, a tensor alone, or ``list(grads)`` (so ``2.0`` raises "'float' object is not iterable")."""
+    if grads is None:
+        return [None] * n
+    return [grads] if isinstance(grads, Tensor) else list(grads)
 
 
 def _inputs(inputs, fn):
@@ -41,14 +50,20 @@ def _renamed_grad_variables(grad_tensors, grad_variables):
 
 
 def _make_grads(outputs, grads):
-    """The seed gradients: ``1`` for scalar outputs, or the given ones after a shape check.
-
-    Every output must require grad first (``requires_grad`` is the property: a view whose base was since changed in
-    place by a tensor that requires grad requires grad now, as in PyTorch)."""
-    for i, out in enumerate(outputs):
-        if not out.requires_grad:
-            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
-    return [_given_grad(i, out, g) if g is not None else _ones_for(out) for i, (out, g) in enumerate(zip(outputs, grads))]
+    """The seed gradients, one per (output, gradient) pair as ``zip`` pairs them: extra gradients are ignored, too
+    few are found by ``_check_roots`` (PyTorch's ``_make_grads``). A gradient is a tensor of the output's shape,
+    or ``None``: then ``1`` for a scalar output that requires grad."""
+    seeds = []
+    for out, g in zip(outputs, grads):
+        if not isinstance(out, Tensor):
+            raise AssertionError("Expected output to be a minigrad.Tensor")
+        if isinstance(g, Tensor):
+            seeds.append(_given_grad(outputs, grads, out, g))
+        elif g is None:
+            seeds.append(_ones_for(out) if out.requires_grad else None)
+        else:
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+    return seeds
 
 
 def _ones_for(out):
@@ -60,15 +75,35 @@ def _ones_for(out):
     return Tensor(np.ones(out._data.shape, out._data.dtype))
 
 
-def _given_grad(i, out, g):
-    """The gradient passed for output ``i``, as a tensor in the output's dtype if it was not one, of its shape."""
-    if not isinstance(g, Tensor):
-        g = Tensor(np.asarray(g, dtype=out._data.dtype))
-    if g._data.shape != out._data.shape:
-        from .._dtype import Size
-        raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g._data.shape)} and "
-                           f"output[{i}] has a shape of {Size(out._data.shape)}.")
+def _given_grad(outputs, grads, out, g):
+    """A gradient passed for ``out``: it must have its shape (any dtype: the engine casts it to the output's)."""
+    if g.shape != out.shape:  # (PyTorch finds the positions with .index(), which compares with ==, as here)
+        raise RuntimeError(f"Mismatch in shape: grad_output[{grads.index(g)}] has a shape of {g.shape} and "
+                           f"output[{outputs.index(out)}] has a shape of {out.shape}.")
     return g
+
+
+def _check_roots(outputs, seeds):
+    """What PyTorch's engine checks before it runs: one gradient per output, every output requires grad."""
+    if len(seeds) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(seeds)} gradients")
+    for i, out in enumerate(outputs):
+        if not out.requires_grad:  # (the property: a view of a base changed in place may require grad now)
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+
+
+def _check_inputs(inputs, accumulate):
+    """The engine's check of ``inputs=``, one by one: tensors (or ``GradientEdge``s) that require grad.
+    ``backward()`` first calls ``retain_grad()`` on each (a non-leaf among them keeps its gradient in .grad too)."""
+    for t in inputs:
+        if isinstance(t, graph.GradientEdge):
+            continue
+        if not isinstance(t, Tensor):
+            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}")
+        if accumulate:
+            t.retain_grad()
+        if not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
@@ -82,29 +117,12 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         grad_tensors = _renamed_grad_variables(grad_tensors, grad_variables)
     inputs = _inputs(inputs, "backward") if inputs is not None else None  # (only the nodes on the way to them run)
     outputs = _tensors(tensors)
-    grads = [None] * len(outputs) if grad_tensors is None else _one_per_output(grad_tensors, outputs)
+    grads = _make_grads(outputs, _tensor_or_tensors(grad_tensors, len(outputs)))
     retain_graph = create_graph if retain_graph is None else retain_graph
-    grads = _make_grads(outputs, grads)
+    _check_roots(outputs, grads)
     if inputs is not None:
-        _retain_inputs(inputs)
+        _check_inputs(inputs, accumulate=True)
     GraphTask(outputs, grads, retain_graph, create_graph, inputs).run()
-
-
-def _one_per_output(grad_tensors, outputs):
-    """``grad_tensors`` of ``backward()`` as a list, one (or ``None``) per output."""
-    grads = _tensors(grad_tensors)
-    if len(grads) != len(outputs):
-        raise RuntimeError("grad can be implicitly created only for scalar outputs" if not grads else
-                           f"got {len(grads)} tensors and {len(outputs)} gradients")
-    return grads
-
-
-def _retain_inputs(inputs):
-    """``backward(inputs=...)``: their own nodes run too (a leaf's AccumulateGrad fills its .grad); PyTorch's engine calls
-    retain_grad() on each tensor among them, so a non-leaf keeps its gradient in .grad as well."""
-    for t in inputs:
-        if isinstance(t, Tensor):
-            t.retain_grad()
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
@@ -122,16 +140,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
                       "gradient for other parts of the graph, please use minigrad.autograd.backward.", FutureWarning,
                       stacklevel=2)
-    for i, out in enumerate(outputs):  # PyTorch checks the outputs first
-        if not out.requires_grad:  # (the property: see _make_grads)
-            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
-    for t in inputs:
-        if isinstance(t, Tensor) and not t.requires_grad:
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
-    grads = _tensors(grad_outputs) if grad_outputs is not None else [None] * len(outputs)
+    grads = _make_grads(outputs, _tensor_or_tensors(grad_outputs, len(outputs)))
     if retain_graph is None:
         retain_graph = create_graph
-    task = GraphTask(outputs, _make_grads(outputs, grads), retain_graph, create_graph, inputs, accumulate=False).run()
+    _check_roots(outputs, grads)
+    _check_inputs(inputs, accumulate=False)
+    task = GraphTask(outputs, grads, retain_graph, create_graph, inputs, accumulate=False).run()
     result = []
     for i, (t, g) in enumerate(zip(inputs, task.captured)):
         if g is None:

@@ -68,9 +68,10 @@ class BackwardStepper:
 
     def __init__(self, root, gradient=None, params=None, *, names=None, show_values=False):
         from ..autograd import GraphTask
-        from ..autograd.run_backward import _make_grads
+        from ..autograd.run_backward import _make_grads, _check_roots
         from ..autograd.function import grad_accumulator
         seed = _make_grads([root], [gradient])[0]  # same checks and messages as backward()
+        _check_roots([root], [seed])
         self.root = root
         self.params = params
         self.show_values = show_values
