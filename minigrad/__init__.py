@@ -308,7 +308,7 @@ from .functions import (einsum, sin, cos, tan, sinh, cosh, asin, acos, atan, arc
                         clamp_min, clamp_max, clip, floor_divide, remainder, xlogy, minimum, var, std, norm, prod,
                         cumsum, logsumexp, amax, amin, argmin, all, any, masked_fill, index_select, index_put, index_put_, gather,
                         index_add, sort, argsort,
-                        scatter, scatter_add, flip, narrow, split, chunk, unbind, permute, movedim, moveaxis, swapaxes, swapdims, unflatten,
+                        scatter, scatter_add, flip, narrow, as_strided, split, chunk, unbind, permute, movedim, moveaxis, swapaxes, swapdims, unflatten,
                         diagonal, outer, mv, bmm,
                         FloatTensor, DoubleTensor, LongTensor, IntTensor, BoolTensor, ByteTensor,
                         sparse_coo_tensor, sparse_csr_tensor, complex, view_as_complex, view_as_real,

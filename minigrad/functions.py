@@ -197,6 +197,10 @@ def narrow(input, dim, start, length):  # noqa: A002
     return input.narrow(dim, start, length)
 
 
+def as_strided(input, size, stride, storage_offset=None):  # noqa: A002
+    return input.as_strided(size, stride, storage_offset)
+
+
 def split(tensor, split_size_or_sections, dim=0):
     return tensor.split(split_size_or_sections, dim)
 

@@ -1390,6 +1390,14 @@ class Tensor(TensorBase):
         strides = tuple(s // self._data.itemsize for s in self._data.strides)
         return strides if dim is None else strides[_wrap_dim(dim, self._data.ndim)]
 
+    def unfold(self, dimension, size, step):
+        """The windows of ``size`` elements along ``dimension``, ``step`` apart, in a new last dim: a view."""
+        return _ops.shape.Unfold.apply(self, dimension, size, step)
+
+    def as_strided(self, size, stride, storage_offset=None):
+        """A view of this tensor's memory with these sizes and strides (in elements), from ``storage_offset``."""
+        return _ops.shape.as_strided(self, size, stride, storage_offset)
+
     def equal(self, other):
         return self.shape == other.shape and bool((self._data == other._data).all())
 

@@ -1105,3 +1105,130 @@ def stack(tensors, dim=0, *, out=None):
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(first)} at entry 0 "
                                f"and {list(t._data.shape)} at entry {i}")
     return Stack.apply(dim, *tensors)
+
+
+# ---- unfold and as_strided: views with strides of their own (session 11) ------------------------------------------
+class Unfold(Op):
+    """``x.unfold(dimension, size, step)``: the windows of ``size`` elements along ``dimension``, ``step`` apart, in
+    a new last dim (PyTorch: ``UnfoldBackward0``).  A view: window ``i`` starts ``i * step`` elements on, so windows
+    that overlap share elements, and the backward adds up the gradients of each shared element (``UnfoldGrad``)."""
+    node_name = "UnfoldBackward0"
+    saved_names = {"dimension": "dimension_shown", "self_sym_sizes": "input_shape", "size": "size", "step": "step"}
+
+    @staticmethod
+    def forward(ctx, a, dimension, size, step):
+        x = a._data
+        d = _wrap_dim(dimension, x.ndim)  # (a 0-dim tensor counts as one element along dim 0)
+        longest = x.shape[d] if x.ndim else 1
+        if size > longest:
+            raise RuntimeError(f"maximum size for tensor at dimension {d} is {longest} but size is {size}")
+        if size < 0:
+            raise RuntimeError(f"size is {size} but must be >= 0")
+        if step <= 0:
+            raise RuntimeError(f"step is {step} but must be > 0")
+        ctx.dimension, ctx.dimension_shown, ctx.input_shape, ctx.size, ctx.step = d, unsigned(dimension), x.shape, \
+            size, step
+        shape, strides = list(x.shape), list(x.strides)
+        if x.ndim:
+            shape[d] = (shape[d] - size) // step + 1  # (the number of windows)
+            strides[d] *= step
+        shape.append(size)
+        strides.append(x.strides[d] if x.ndim else x.itemsize)
+        return view_of(a, np.lib.stride_tricks.as_strided(x, shape, strides, writeable=x.flags.writeable))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return UnfoldGrad.apply(grad, ctx.input_shape, ctx.dimension, ctx.size, ctx.step), None, None, None
+
+
+class UnfoldGrad(Op):
+    """The gradient of ``unfold`` (PyTorch's ``unfold_backward``, recorded as ``UnfoldBackwardBackward0``): a
+    tensor of the input's shape, where each element gets the sum of the gradients of its copies in the windows.
+    Its own backward unfolds the gradient again."""
+    node_name = "UnfoldBackwardBackward0"
+    saved_names = {"dim": "dim", "size": "size", "step": "step"}
+
+    @staticmethod
+    def forward(ctx, grad, input_shape, dim, size, step):
+        ctx.dim, ctx.size, ctx.step = dim, size, step
+        g = grad._data
+        if not input_shape:  # (a 0-dim input: one window of 0 or 1 element)
+            return Tensor(np.asarray(g.sum(), g.dtype))
+        out = np.zeros(input_shape, g.dtype)
+        along = np.moveaxis(out, dim, -1)  # (a view of out with ``dim`` last)
+        n = g.shape[dim]  # (the number of windows)
+        for k in range(size):  # element k of window i is element i * step + k of the input
+            along[..., k:k + step * (n - 1) + 1:step] += np.moveaxis(g[..., k], dim, -1)
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.unfold(ctx.dim, ctx.size, ctx.step), None, None, None, None
+
+
+class AsStridedView(Op):
+    """``x.as_strided(size, stride, storage_offset)``: a view of the memory of ``x`` (of its base, when ``x`` is a
+    view) with these sizes and strides in elements, from ``storage_offset`` elements after the memory's start (by
+    default where ``x`` starts) (PyTorch: ``AsStridedBackward0``).  Its backward is the one of the views rebased
+    after an in-place change (``as_strided_backward`` in ``inplace.py``): places shared by several elements add up."""
+    node_name = "AsStridedBackward0"
+    saved_names = {"size": "size", "stride": "stride", "storage_offset": "storage_offset"}
+
+    @staticmethod
+    def forward(ctx, a, size, stride, storage_offset):
+        from .inplace import geometry_of
+        root = a if a._base is None else a._base
+        x = root._data
+        ctx.input_geometry = geometry_of(a, root)
+        offset = ctx.input_geometry[2] if storage_offset is None else storage_offset
+        _check_strided(size, stride, offset, x)
+        ctx.size, ctx.stride, ctx.storage_offset, ctx.geometry = size, stride, storage_offset, (size, stride, offset)
+        memory = np.lib.stride_tricks.as_strided(x, (_elements_spanned(x),), (x.itemsize,))  # (the storage, 1-d)
+        return view_of(a, np.lib.stride_tricks.as_strided(memory[offset:], size, [s * x.itemsize for s in stride],
+                                                            writeable=x.flags.writeable))
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .inplace import as_strided_backward
+        return as_strided_backward(grad, ctx.input_geometry, ctx.geometry), None, None, None
+
+
+def _elements_spanned(x):
+    """How many elements the memory of array ``x`` holds, from its first element to its last (its storage)."""
+    return 0 if x.size == 0 else 1 + sum((n - 1) * s // x.itemsize for n, s in zip(x.shape, x.strides))
+
+
+def _check_strided(size, stride, offset, x):
+    """PyTorch's checks of ``as_strided``'s geometry (``setStrided``, ``checkInBoundsForStorage``), in its order."""
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(s < 0 for s in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: {list(stride)}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    if any(n < 0 for n in size):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and strides={list(stride)}")
+    needed = 0 if 0 in size else (offset + 1 + sum((n - 1) * s for n, s in zip(size, stride))) * x.itemsize
+    if needed > _elements_spanned(x) * x.itemsize:
+        raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, and "
+                           f"itemsize {x.itemsize} requiring a storage size of {needed} are out of bounds for storage "
+                           f"of size {_elements_spanned(x) * x.itemsize}")
+
+
+def as_strided(a, size, stride, storage_offset=None):
+    """``minigrad.as_strided`` / ``Tensor.as_strided``: the argument types checked as PyTorch's parser does."""
+    size, stride = _int_tuple(size, "size", 1), _int_tuple(stride, "stride", 2)
+    if storage_offset is not None and not isinstance(storage_offset, int):
+        raise TypeError(f"as_strided(): argument 'storage_offset' (position 3) must be int, not "
+                        f"{type(storage_offset).__name__}")
+    return AsStridedView.apply(a, size, stride, storage_offset)
+
+
+def _int_tuple(value, name, position):
+    where = f"as_strided(): argument '{name}' (position {position}) must be tuple of ints"
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"{where}, not {type(value).__name__}")
+    for i, v in enumerate(value):
+        if not isinstance(v, int):
+            raise TypeError(f"{where}, but found element of type {type(v).__name__} at pos {i}")
+    return tuple(int(v) for v in value)
