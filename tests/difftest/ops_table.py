@@ -1083,3 +1083,38 @@ OPS += [
     Op("T.conv2d", "T.conv2d({img}, T.linspace(-1, 1, {n}, dtype={a}.dtype).reshape({wshape}), None, {s}, {p}, {d})",
        args=conv_args),
 ]
+
+
+# ---------------------------------------------------------------------------------- unfold, as_strided (session 11, r2)
+def unfold_args(r, a):
+    """A dim of ``{a}`` (rarely out of range), a window up to its length (rarely one longer, or negative), a step
+    (rarely 0)."""
+    d = any_dim(r, a)
+    n = (a.shape[d] if a.dim() else 1) if -max(a.dim(), 1) <= d < max(a.dim(), 1) else 1
+    size = r.choice([r.randint(0, n), r.randint(0, n), r.randint(0, n), n + 1, -1])
+    return {"dim": d, "size": size, "step": r.choice([1, 1, 2, 3, 0])}
+
+
+def as_strided_args(r, a):
+    """A geometry inside the storage of ``{a}.clone()`` (``a.numel()`` elements): up to 2 dims, strides that may
+    repeat elements (0) or overlap (1 with another 1); now and then one out of bounds or negative, for the errors."""
+    n = a.numel()
+    size = [r.randint(0, 3) for _ in range(r.choice([0, 1, 2, 2]))]
+    stride = [r.choice([0, 1, 1, 2, 3]) for _ in size]
+    offset = r.choice([None, 0, 0, 1, 2])
+    if 0 not in size and (offset or 0) + 1 + sum((k - 1) * s for k, s in zip(size, stride)) > n and r.random() < 0.8:
+        size, stride, offset = [min(n, 2)], [1], r.choice([None, 0])
+    if r.random() < 0.05:
+        stride = [-s for s in stride] or [-1]
+    return {"size": tuple(size), "stride": tuple(stride), "offset": offset}
+
+
+OPS += [
+    Op("unfold", "{a}.unfold({dim}, {size}, {step})", args=unfold_args, dtypes="any"),
+    Op("unfold_sum", "{a}.unfold({dim}, {size}, {step}).sum(-1)", args=unfold_args),  # (overlapping windows)
+    Op("as_strided", "{a}.clone().as_strided({size}, {stride}, {offset})", args=as_strided_args, dtypes="any"),
+    Op("T.as_strided", "T.as_strided({a}.clone(), {size}, {stride})", args=as_strided_args),
+    # a view that starts one element in (not empty: minigrad's empty views lose their storage offset)
+    Op("as_strided_of_view", "T.cat([{a}.reshape(-1), {a}.reshape(-1)])[1:].as_strided({size}, {stride})",
+       args=as_strided_args),
+]
