@@ -64,7 +64,12 @@ def _copy(data, d, requires_grad):
 
 
 def _holds_tensor(data):
-    return any(isinstance(x, Tensor) or isinstance(x, (list, tuple)) and _holds_tensor(x) for x in data)
+    """Is there a tensor in these nested lists?  (By the types at each level: a long list of numbers is quick.)"""
+    kinds = set(map(type, data))
+    if any(issubclass(k, Tensor) for k in kinds):
+        return True
+    return any(issubclass(k, (list, tuple)) for k in kinds) and \
+        any(_holds_tensor(x) for x in data if isinstance(x, (list, tuple)))
 
 
 # ---- tensor() of lists that hold tensors (PyTorch: internal_new_from_data in torch/csrc/utils/tensor_new.cpp) --
