@@ -825,10 +825,10 @@ def index_fill(t, dim, index, value, in_place=False):
 # ------------------------------------------------------------------ the backward of sort, topk, median(dim)
 def value_selecting_backward(grad, dim, index, shape, keepdim):
     """PyTorch's ``value_selecting_reduction_backward``: zeros of the input's ``shape`` with each
-    gradient written back at the place (``index`` along ``dim``) its value was picked from."""
+    gradient written back at the place (``index``, a tensor or an array, along ``dim``) its value was picked from."""
     if not keepdim and shape:  # (a 0-dim input has no dim to put back)
-        grad, index = grad.unsqueeze(dim), np.expand_dims(index, dim)
-    return Scatter.apply(Tensor(np.zeros(shape, grad._data.dtype)), dim, index, grad)
+        grad, index = grad.unsqueeze(dim), np.expand_dims(saved_index(index)._data, dim)
+    return Scatter.apply(Tensor(np.zeros(shape, grad._data.dtype)), dim, NoEdge(saved_index(index)), grad)
 
 
 # ------------------------------------------------------------------ tril, triu, diag, trace
