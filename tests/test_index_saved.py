@@ -184,6 +184,19 @@ def test_sort_and_topk_save_their_indices():
         values.grad_fn._saved_indices
 
 
+def test_scatter_and_index_fill_show_the_dim_as_passed():
+    """PyTorch shows a negative dim unsigned (-1: 2**64 - 1), in place and out of place."""
+    x = minigrad.ones(4, 3, requires_grad=True)
+    gi, idx = minigrad.tensor([[0], [1], [2], [0]]), minigrad.tensor([0, 2])
+    assert x.scatter(-1, gi, 1.0).grad_fn._saved_dim == 2 ** 64 - 1
+    assert x.clone().scatter_(-1, gi, minigrad.ones(4, 1)).grad_fn._saved_dim == 2 ** 64 - 1
+    assert x.index_fill(-1, idx, 1.0).grad_fn._saved_dim == 2 ** 64 - 1
+    assert x.clone().index_fill_(-2, idx, 1.0).grad_fn._saved_dim == 2 ** 64 - 2
+    y = x.scatter(-1, gi, 0.0)
+    y.sum().backward()
+    assert x.grad.tolist() == [[0.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]
+
+
 def test_take_along_dim_gathers_with_a_copy_of_the_indices():
     """PyTorch's take_along_dim with a dim gathers with a new row-major copy of the broadcast indices: changing
     the indices afterwards raises nothing (without a dim, a view: it raises)."""

@@ -157,7 +157,7 @@ class IndexSelect(Op):
     """``x.index_select(dim, index)``: the slices ``index`` of ``dim``; backward adds the gradient back
     at those slices (repeated indices add up)."""
     node_name = "IndexSelectBackward0"
-    saved_names = {"dim": "dim", "index": 0, "self_sym_sizes": "shape"}  # (grad_fn._saved_*)
+    saved_names = {"dim": "saved_dim", "index": 0, "self_sym_sizes": "shape"}  # (grad_fn._saved_*; the dim as passed)
 
     @staticmethod
     def forward(ctx, a, dim, index):
@@ -165,6 +165,7 @@ class IndexSelect(Op):
         idx = index._data
         if idx.ndim > 1:
             raise IndexError("index_select(): Index is supposed to be a vector")
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)
         ctx.shape, ctx.dim = a._data.shape, dim
         if a._data.ndim == 0 and idx.size != 1:  # a 0-dim tensor: the index must be one 0
             raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
@@ -238,10 +239,11 @@ class Gather(Op):
     """``x.gather(dim, index)``: ``out[i][j] = x[i][index[i][j]]`` for dim=1; backward adds the
     gradient into zeros at the same places (PyTorch: ``gather_backward``, a ``scatter_add``)."""
     node_name = "GatherBackward0"
-    saved_names = {"self": 0, "index": 1, "dim": "dim", "sparse_grad": "sparse_grad"}  # (grad_fn._saved_*)
+    saved_names = {"self": 0, "index": 1, "dim": "saved_dim", "sparse_grad": "sparse_grad"}  # (grad_fn._saved_*; the dim as passed)
 
     @staticmethod
     def forward(ctx, a, dim, index):
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)
         index = saved_index(index)
         idx = index._data
         if max(idx.ndim, 1) != max(a._data.ndim, 1):  # (a 0-dim tensor counts as 1-dim, as in PyTorch)
@@ -262,11 +264,12 @@ class Gather(Op):
 class ScatterAdd(Op):
     """``x.scatter_add(dim, index, src)``: ``out[i][index[i][j]] += src[i][j]`` (dim=1)."""
     node_name = "ScatterAddBackward0"
-    saved_names = {"dim": "dim", "index": 0}  # (grad_fn._saved_*)
+    saved_names = {"dim": "saved_dim", "index": 0}  # (grad_fn._saved_*; the dim as passed)
     indexed = True  # (src has the shape of index, not of x: ops.inplace leaves its checks to the op)
 
     @staticmethod
     def forward(ctx, a, dim, index, src):
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)
         index = saved_index(index)
         idx = index._data
         _check_scatter(a, idx, src)
@@ -287,11 +290,12 @@ class Scatter(Op):
     """``x.scatter(dim, index, src)``: ``out[i][index[i][j]] = src[i][j]`` (dim=1).  The overwritten
     places of ``x`` get no gradient; ``src`` gets the gradient of the places it was written to."""
     node_name = "ScatterBackward0"
-    saved_names = {"dim": "dim", "index": 0}  # (grad_fn._saved_*)
+    saved_names = {"dim": "saved_dim", "index": 0}  # (grad_fn._saved_*; the dim as passed)
     indexed = True  # (src has the shape of index, not of x)
 
     @staticmethod
     def forward(ctx, a, dim, index, src):
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)
         index = saved_index(index)
         idx = index._data
         _check_scatter(a, idx, src)
@@ -658,7 +662,7 @@ def scatter_function(t, src, value):
 
 
 def scatter_args(t, dim, index, src, value):
-    return _wrap_dim(dim, t._data.ndim), index_array(index, "scatter"), value if src is None else src
+    return dim, index_array(index, "scatter"), value if src is None else src  # (the dim as passed: Scatter wraps it)
 
 
 def remove_ranges(key):
@@ -677,11 +681,12 @@ class IndexAdd(Op):
     dL/dx = grad; dL/dsource = alpha * grad.index_select(dim, index), expanded to source's shape (derivatives.yaml:
     ``grad.index_select(dim, index).expand_as(source)``, an ``ExpandBackward0`` node under create_graph=True)."""
     node_name = "IndexAddBackward0"
-    saved_names = {"dim": "dim", "index": 0, "source": 1, "source_dim": "source_dim", "alpha": "alpha"}
+    saved_names = {"dim": "saved_dim", "index": 0, "source": 1, "source_dim": "source_dim", "alpha": "alpha"}
     indexed = True  # (source has the shape of the indexed slices, not of x)
 
     @staticmethod
     def forward(ctx, a, dim, index, source, alpha=1):
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)  # (grad_fn._saved_dim: as passed)
         index = saved_index(index)
         idx = index._data
         if idx.ndim > 1:
@@ -732,10 +737,11 @@ class IndexFill(Op):
     """``x.index_fill(dim, index, v)``: the slices ``index`` along ``dim`` set to the number ``v``.
     The gradient passes everywhere else: ``grad.index_fill(dim, index, 0)`` (derivatives.yaml)."""
     node_name = "IndexFillBackward0"
-    saved_names = {"dim": "dim", "index": 0}  # (grad_fn._saved_*)
+    saved_names = {"dim": "saved_dim", "index": 0}  # (grad_fn._saved_*; the dim as passed)
 
     @staticmethod
     def forward(ctx, a, dim, index, value):
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)
         index = saved_index(index)
         idx = index._data
         _check_index_vector(idx, a._data.shape[dim] if a._data.ndim else 1, dim, "index_fill")
@@ -755,7 +761,7 @@ class IndexFillTensor(Op):
     """``x.index_fill(dim, index, v)`` with ``v`` a 0-dim tensor: ``v`` gets the gradient of every place
     it filled, ``grad.index_select(dim, unique(index)).sum()`` (a place filled twice counts once)."""
     node_name = "IndexFillBackward1"
-    saved_names = {"dim": "dim", "index": 0}  # (grad_fn._saved_*)
+    saved_names = {"dim": "saved_dim", "index": 0}  # (grad_fn._saved_*; the dim as passed)
 
     @staticmethod
     def forward(ctx, a, dim, index, value):
@@ -780,11 +786,12 @@ class IndexCopy(Op):
     ``grad.index_select(dim, index).expand_as(source)`` (derivatives.yaml: ``ExpandBackward0`` under
     ``create_graph``, though the shapes already agree; a 0-dim source takes the selected slice as it is)."""
     node_name = "IndexCopyBackward0"
-    saved_names = {"dim": "dim", "index": 0, "source": 1, "source_dim": "source_dim"}  # (grad_fn._saved_*)
+    saved_names = {"dim": "saved_dim", "index": 0, "source": 1, "source_dim": "source_dim"}  # (grad_fn._saved_*; the dim as passed)
     indexed = True  # (source has the shape of the indexed slices, not of x)
 
     @staticmethod
     def forward(ctx, a, dim, index, source):
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)
         index = saved_index(index)
         x, src, idx = a._data, source._data, index._data
         _check_index_vector(idx, x.shape[dim] if x.ndim else 1, dim, "index_copy")
@@ -818,7 +825,7 @@ def index_fill(t, dim, index, value, in_place=False):
     if not isinstance(index, Tensor) or index.dtype.name != "int64":
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
     fn = IndexFillTensor if isinstance(value, Tensor) else IndexFill
-    args = (_wrap_dim(dim, max(t._data.ndim, 1)), NoEdge(index), value)
+    args = (dim, NoEdge(index), value)  # (the dim as passed: IndexFill wraps it)
     return inplace(t, fn, *args) if in_place else fn.apply(t, *args)
 
 

@@ -120,11 +120,12 @@ class SortStable(Sort):
 class Topk(Sort):
     """``x.topk(k, dim, largest)``: the ``k`` largest (or smallest) values along ``dim``, in order."""
     node_name = "TopkBackward0"
-    saved_names = {"dim": "dim", "indices": 0, "self_sym_sizes": "shape"}  # (grad_fn._saved_*)
+    saved_names = {"dim": "saved_dim", "indices": 0, "self_sym_sizes": "shape"}  # (grad_fn._saved_*; dim as passed)
 
     @staticmethod
     def forward(ctx, a, k, dim, largest, sorted_=True):
         x = a._data
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, x.ndim)
         n = x.shape[dim] if x.ndim else 1
         if not 0 <= k <= n:
             raise RuntimeError("selected index k out of range")
