@@ -197,6 +197,66 @@ def test_scatter_and_index_fill_show_the_dim_as_passed():
     assert x.grad.tolist() == [[0.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]
 
 
+# the node of each backward formula (create_graph=True) saves the index too, torch 2.13: its name, edges (the zeros
+# it writes into need no gradient), _saved_* (tensors as lists) and _raw_saved_* names
+_IDX, _GI, _M3 = [0, 2], [[0], [1], [2], [0]], [[True, False, True]] * 4
+DOUBLE = [
+    ("x[idx]", lambda x, i: x[i["idx"]], "IndexPutImplBackward0",
+     {"_saved_accumulate": True, "_saved_indices": [_IDX]}, ["_raw_saved_indices"]),
+    ("x[:, idx]", lambda x, i: x[:, i["idx"]], "IndexPutImplBackward0",
+     {"_saved_accumulate": True, "_saved_indices": [None, _IDX]}, ["_raw_saved_indices"]),
+    ("x[mask]", lambda x, i: x[i["m"].expand(4, 3)], "IndexPutImplBackward0",
+     {"_saved_accumulate": True, "_saved_indices": [_M3]}, ["_raw_saved_indices"]),
+    ("gather", lambda x, i: x.gather(1, i["gi"]), "ScatterAddBackward0",
+     {"_saved_dim": 1, "_saved_index": _GI}, ["_raw_saved_index"]),
+    ("index_select", lambda x, i: x.index_select(1, i["idx"]), "IndexAddBackward0",
+     {"_saved_alpha": 1, "_saved_dim": 1, "_saved_index": _IDX, "_saved_source_dim": 2},
+     ["_raw_saved_index", "_raw_saved_source"]),
+    ("masked_select", lambda x, i: x.masked_select(i["m"]), "MaskedScatterBackward0",
+     {"_saved_mask": [[True, False, True]], "_saved_source_sym_sizes": (8,)}, ["_raw_saved_mask"]),
+    ("take", lambda x, i: x.take(i["idx"]), "PutBackward0",
+     {"_saved_accumulate": True, "_saved_index": _IDX}, ["_raw_saved_index", "_raw_saved_source"]),
+    ("sort", lambda x, i: x.sort(1)[0], "ScatterBackward0",
+     {"_saved_dim": 1, "_saved_index": [[0, 1, 2]] * 4}, ["_raw_saved_index"]),
+]
+
+
+def _plain(v):
+    if isinstance(v, tuple) and any(hasattr(i, "tolist") or i is None for i in v):
+        return [_plain(i) for i in v]
+    return v.tolist() if hasattr(v, "tolist") else v
+
+
+@pytest.mark.parametrize("name, f, node_name, saved, raw", DOUBLE, ids=[d[0] for d in DOUBLE])
+def test_backward_formula_nodes_save_the_index(name, f, node_name, saved, raw):
+    x, _, indices = make_inputs(minigrad)
+    y = f(x, indices)
+    g, = minigrad.autograd.grad((y * y).sum(), x, create_graph=True)
+    node = g.grad_fn
+    assert node.name() == node_name
+    assert [e[0] is None for e in node.next_functions] == [True, False]
+    shown_saved = {n: _plain(getattr(node, n)) for n in dir(node)
+                   if n.startswith("_saved_") and n not in ("_saved_self", "_saved_source")}
+    assert shown_saved == saved
+    assert [n for n in dir(node) if n.startswith("_raw_saved_")] == raw
+
+
+def test_backward_formulas_twice_match_torch():
+    """Second derivatives through the index ops' backward nodes (values recorded from torch 2.13)."""
+    x = minigrad.arange(6.).reshape(2, 3).requires_grad_()
+    cases = [(lambda: x.masked_select(minigrad.tensor([True, False, True])), [[0.0, 0.0, 12.0], [18.0, 0.0, 30.0]]),
+             (lambda: x[minigrad.tensor([1, 1])], [[0.0, 0.0, 0.0], [36.0, 48.0, 60.0]]),
+             (lambda: x.index_select(1, minigrad.tensor([2, 2, 0])), [[0.0, 0.0, 24.0], [18.0, 0.0, 60.0]]),
+             (lambda: x.take(minigrad.tensor([-1, 0, -1])), [[0.0, 0.0, 0.0], [0.0, 0.0, 60.0]])]
+    for f, expected in cases:
+        g, = minigrad.autograd.grad((f() ** 3).sum(), x, create_graph=True)
+        gg, = minigrad.autograd.grad(g.sum(), x)
+        assert gg.tolist() == expected
+    a = minigrad.tensor(2.0, requires_grad=True)
+    g, = minigrad.autograd.grad((a.index_select(0, minigrad.tensor([0])) ** 2).sum(), a, create_graph=True)
+    assert g.grad_fn.name() == "IndexAddBackward0" and g.item() == 4.0
+
+
 def test_take_along_dim_gathers_with_a_copy_of_the_indices():
     """PyTorch's take_along_dim with a dim gathers with a new row-major copy of the broadcast indices: changing
     the indices afterwards raises nothing (without a dim, a view: it raises)."""

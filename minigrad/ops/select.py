@@ -22,7 +22,7 @@ from ._util import NoEdge, reduced_dims, unsigned
 from .promotion import broadcast_shape
 from .elementwise import MulScalar
 from .._core.layout import cast, empty_strided, row_major
-from .shape import DiagonalGrad, IndexAddGrad, MaskedScatterGrad, PutGrad, cat, diagonal_view, stack, view_of
+from .shape import DiagonalGrad, PutGrad, cat, diagonal_view, stack, view_of
 
 
 def index_array(index, what):
@@ -178,7 +178,9 @@ class IndexSelect(Op):
     @staticmethod
     def backward(ctx, grad):
         index, = ctx.saved_tensors
-        return IndexAddGrad.of(grad, ctx.shape, _index_key(grad._data, ctx.dim, index._data)), None, None
+        # (PyTorch's index_select_backward: zeros(self_sizes).index_add_(dim, index, grad), an IndexAddBackward0)
+        zeros = Tensor(np.zeros(ctx.shape, grad._data.dtype))
+        return IndexAdd.apply(zeros, ctx.dim_arg, NoEdge(index), grad), None, None
 
 
 def _check_index_select(shape, dim, idx):
@@ -698,8 +700,7 @@ class IndexAdd(Op):
         if ctx.needs_input_grad[3]:  # (only source's gradient reads them: PyTorch saves them then)
             ctx.save_for_backward(index, source)
         out = a._data.copy()
-        key = (slice(None),) * dim + (idx.reshape(-1),)
-        np.add.at(out, key, source._data if alpha == 1 else alpha * source._data)
+        np.add.at(out, _index_key(out, dim, idx), source._data if alpha == 1 else alpha * source._data)
         return Tensor(out)
 
     @staticmethod
@@ -957,9 +958,10 @@ class MaskedSelect(Op):
 
     @staticmethod
     def backward(ctx, grad):
+        # (PyTorch's masked_select_backward: zeros of x and the mask broadcast, .masked_scatter_(mask, grad))
         a, mask = ctx.saved_tensors
-        m = np.broadcast_to(mask._data, np.broadcast_shapes(a._data.shape, mask._data.shape))
-        return MaskedScatterGrad.of(grad, m.shape, m), None
+        zeros = Tensor(np.zeros(np.broadcast_shapes(a._data.shape, mask._data.shape), grad._data.dtype))
+        return MaskedScatter.apply(zeros, NoEdge(mask), grad), None
 
 
 def masked_select(t, mask):
@@ -989,8 +991,7 @@ class Take(Op):
     @staticmethod
     def backward(ctx, grad):
         a, index = ctx.saved_tensors
-        idx, n = index._data, a._data.size
-        return PutGrad.apply(Tensor(np.zeros(a._data.shape, grad._data.dtype)), grad, np.where(idx < 0, idx + n, idx)), None
+        return PutGrad.apply(Tensor(np.zeros(a._data.shape, grad._data.dtype)), grad, NoEdge(index)), None
 
 
 def take(t, index):

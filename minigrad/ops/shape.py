@@ -395,102 +395,6 @@ class SliceGrad(IndexGrad):
     node_name = "SliceBackwardBackward0"  # (PyTorch: slice_backward)
 
 
-class IndexPutGrad(Op):
-    """``zeros.index_put_(key, grad, accumulate=True)``: the backward of advanced indexing, as PyTorch writes it
-    (``IndexPutImplBackward0``, edges: the zeros, needing no gradient, then ``grad``)."""
-    node_name = "IndexPutImplBackward0"
-
-    @staticmethod
-    def forward(ctx, zeros, grad, key):
-        ctx.key = key
-        out = zeros._data.copy()
-        np.add.at(out, key, grad._data)
-        return Tensor(out)
-
-    @staticmethod
-    def backward(ctx, g):
-        return None, g[ctx.key], None
-
-    @classmethod
-    def of(cls, grad, shape, key):
-        """The gradient placed into zeros of ``shape``."""
-        return cls.apply(Tensor(np.zeros(shape, grad._data.dtype)), grad, key)
-
-
-class IndexAddGrad(IndexPutGrad):
-    node_name = "IndexAddBackward0"  # (index_select's backward: zeros.index_add(dim, index, grad))
-
-
-class MaskedScatterGrad(IndexPutGrad):
-    node_name = "MaskedScatterBackward0"  # (masked_select's backward: zeros.masked_scatter(mask, grad))
-
-
-class PutGrad(IndexPutGrad):
-    """``take``'s backward, ``zeros.put_(index, grad, accumulate=True)``: ``index`` counts through the
-    flattened tensor."""
-    node_name = "PutBackward0"
-
-    @staticmethod
-    def forward(ctx, zeros, grad, index):
-        ctx.index = index
-        out = zeros._data.copy()
-        np.add.at(out.reshape(-1), index.reshape(-1), grad._data.reshape(-1))
-        return Tensor(out)
-
-    @staticmethod
-    def backward(ctx, g):
-        return None, g.take(Tensor(ctx.index)), None
-
-
-class Select(Op):
-    """``x[i]`` (or ``x[:, i]``): removes one dim."""
-    node_name = "SelectBackward0"
-    saved_names = {"dim": "dim", "index": "index", "self_sym_sizes": "shape"}  # (grad_fn._saved_*, shown unsigned)
-
-    @staticmethod
-    def forward(ctx, a, dim, i, dim_for_errors=None):
-        """``dim_for_errors``: when called for ``x[..., i]``, the place of ``i`` in the key (for the message)."""
-        if a._data.ndim == 0:
-            raise IndexError("select() cannot be applied to a 0-dim tensor.")
-        ctx.dim = unsigned(dim)  # (shown as passed)
-        dim = _wrap_dim(dim, a._data.ndim)
-        size = a._data.shape[dim]
-        if not -size <= i < size:
-            if dim_for_errors is None:  # x.select(dim, i)
-                raise IndexError(f"select(): index {i} out of range for tensor of size {list(a._data.shape)} at "
-                                 f"dimension {dim}")
-            raise IndexError(f"index {i} is out of bounds for dimension {dim_for_errors} with size {size}")
-        ctx.shape, ctx.index = a._data.shape, unsigned(int(i))
-        ctx.key = (slice(None),) * dim + (i, Ellipsis)
-        return view_of(a, a._data[ctx.key])
-
-    @staticmethod
-    def backward(ctx, grad):
-        return SelectGrad.apply(grad, ctx.shape, ctx.key), None, None, None
-
-
-class Slice(Op):
-    """``x[1:3]`` (or ``x[:, ::2]``): keeps the dim, takes part of it."""
-    node_name = "SliceBackward0"
-    saved_names = {"dim": "dim", "start": "start", "end": "end", "step": "step", "self_sym_sizes": "shape"}
-
-    @staticmethod
-    def forward(ctx, a, dim, s):
-        if s.step is not None and s.step <= 0:
-            raise ValueError("step must be greater than zero")
-        ctx.shape, ctx.dim = a._data.shape, unsigned(dim)  # (shown as passed)
-        dim = _wrap_dim(dim, a._data.ndim)
-        # (grad_fn._saved_*: the slice as passed, shown unsigned; an open end is PyTorch's INT64_MAX)
-        ctx.start, ctx.end = unsigned(int_or(s.start, 0)), unsigned(int_or(s.stop, 2 ** 63 - 1))
-        ctx.step = int_or(s.step, 1)
-        ctx.key = (slice(None),) * dim + (s, Ellipsis)
-        return view_of(a, a._data[ctx.key])
-
-    @staticmethod
-    def backward(ctx, grad):
-        return SliceGrad.apply(grad, ctx.shape, ctx.key), None, None
-
-
 class IndexNode(BuiltinNode):
     """The node of ``x[key]`` and ``x[key] = v`` (``IndexBackward0``, ``IndexPutBackward0``): it saved one index tensor
     per entry of PyTorch's list of indices, None for a whole dim, and shows them as PyTorch does."""
@@ -542,6 +446,101 @@ def index_tensor(k):
     return k if isinstance(k, Tensor) else Tensor(np.asarray(k))
 
 
+class IndexPutGrad(Op):
+    """``zeros.index_put_(indices, grad, accumulate=True)``: the backward of advanced indexing, as PyTorch writes it
+    (``IndexPutImplBackward0``, edges: the zeros, needing no gradient, then ``grad``).  ``key``: the indices ``x[key]``
+    saved, as a key (``key_of_saved``); this node saves them again."""
+    node_name = "IndexPutImplBackward0"
+    saved_names = {"accumulate": "accumulate"}  # (grad_fn._saved_*; _saved_indices: IndexNode)
+    _node_base = IndexNode
+
+    @staticmethod
+    def forward(ctx, zeros, grad, key):
+        ctx.save_for_backward(*saved_indices(key, zeros._data.ndim))
+        ctx.accumulate = True
+        out = zeros._data.copy()
+        np.add.at(out, numpy_key(key), grad._data)
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, g):
+        return None, g[key_of_saved(ctx.saved_tensors)], None
+
+    @classmethod
+    def of(cls, grad, shape, key):
+        """The gradient placed into zeros of ``shape``."""
+        return cls.apply(Tensor(np.zeros(shape, grad._data.dtype)), grad, key)
+
+
+class PutGrad(Op):
+    """``take``'s backward, ``zeros.put_(index, grad, accumulate=True)``: ``index`` (take's, a ``NoEdge``) counts
+    through the flattened tensor, a negative one from the end."""
+    node_name = "PutBackward0"
+    saved_names = {"accumulate": "accumulate", "index": 0, "source": 1}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, zeros, grad, index):
+        ctx.save_for_backward(index.tensor, grad if ctx.needs_input_grad[1] else None)
+        ctx.accumulate = True
+        idx, out = index.tensor._data.reshape(-1), zeros._data.copy()
+        np.add.at(out.reshape(-1), np.where(idx < 0, idx + out.size, idx), grad._data.reshape(-1))
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, g):
+        index, _ = ctx.saved_tensors
+        return None, g.take(index), None
+
+
+class Select(Op):
+    """``x[i]`` (or ``x[:, i]``): removes one dim."""
+    node_name = "SelectBackward0"
+    saved_names = {"dim": "dim", "index": "index", "self_sym_sizes": "shape"}  # (grad_fn._saved_*, shown unsigned)
+
+    @staticmethod
+    def forward(ctx, a, dim, i, dim_for_errors=None):
+        """``dim_for_errors``: when called for ``x[..., i]``, the place of ``i`` in the key (for the message)."""
+        if a._data.ndim == 0:
+            raise IndexError("select() cannot be applied to a 0-dim tensor.")
+        ctx.dim = unsigned(dim)  # (shown as passed)
+        dim = _wrap_dim(dim, a._data.ndim)
+        size = a._data.shape[dim]
+        if not -size <= i < size:
+            if dim_for_errors is None:  # x.select(dim, i)
+                raise IndexError(f"select(): index {i} out of range for tensor of size {list(a._data.shape)} at "
+                                 f"dimension {dim}")
+            raise IndexError(f"index {i} is out of bounds for dimension {dim_for_errors} with size {size}")
+        ctx.shape, ctx.index = a._data.shape, unsigned(int(i))
+        ctx.key = (slice(None),) * dim + (i, Ellipsis)
+        return view_of(a, a._data[ctx.key])
+
+    @staticmethod
+    def backward(ctx, grad):
+        return SelectGrad.apply(grad, ctx.shape, ctx.key), None, None, None
+
+
+class Slice(Op):
+    """``x[1:3]`` (or ``x[:, ::2]``): keeps the dim, takes part of it."""
+    node_name = "SliceBackward0"
+    saved_names = {"dim": "dim", "start": "start", "end": "end", "step": "step", "self_sym_sizes": "shape"}
+
+    @staticmethod
+    def forward(ctx, a, dim, s):
+        if s.step is not None and s.step <= 0:
+            raise ValueError("step must be greater than zero")
+        ctx.shape, ctx.dim = a._data.shape, unsigned(dim)  # (shown as passed)
+        dim = _wrap_dim(dim, a._data.ndim)
+        # (grad_fn._saved_*: the slice as passed, shown unsigned; an open end is PyTorch's INT64_MAX)
+        ctx.start, ctx.end = unsigned(int_or(s.start, 0)), unsigned(int_or(s.stop, 2 ** 63 - 1))
+        ctx.step = int_or(s.step, 1)
+        ctx.key = (slice(None),) * dim + (s, Ellipsis)
+        return view_of(a, a._data[ctx.key])
+
+    @staticmethod
+    def backward(ctx, grad):
+        return SliceGrad.apply(grad, ctx.shape, ctx.key), None, None
+
+
 class Index(Op):
     """Advanced indexing with integer or boolean tensors / lists: a copy, not a view.  ``key`` is a tuple of index
     tensors, whole-dim slices and ``...``; the node saves the index tensors (``grad_fn._saved_indices``)."""
@@ -564,7 +563,7 @@ class Index(Op):
     @staticmethod
     def backward(ctx, grad):
         # derivatives.yaml: index_backward(grad.new_zeros(self_sym_sizes), indices, grad)
-        return IndexPutGrad.of(grad, ctx.shape, numpy_key(key_of_saved(ctx.saved_tensors))), None
+        return IndexPutGrad.of(grad, ctx.shape, key_of_saved(ctx.saved_tensors)), None
 
 
 def index_result_strides(x, key, out):
