@@ -257,6 +257,51 @@ def test_backward_formulas_twice_match_torch():
     assert g.grad_fn.name() == "IndexAddBackward0" and g.item() == 4.0
 
 
+def test_embedding_saves_its_indices():
+    import minigrad.nn.functional as F
+    w, idx = minigrad.ones(5, 3, requires_grad=True), minigrad.tensor([[0, 2], [4, 4]])
+    y = F.embedding(idx, w)
+    node = y.grad_fn
+    assert node._saved_indices is idx and len(node.next_functions) == 1
+    assert [n for n in dir(node) if n.startswith("_raw_saved_")] == ["_raw_saved_indices"]
+    g, = minigrad.autograd.grad((y * y).sum(), w, create_graph=True)
+    assert g.grad_fn.name() == "EmbeddingDenseBackwardBackward0" and g.grad_fn._saved_indices is idx
+    assert [n for n in dir(g.grad_fn) if n.startswith("_raw_saved_")] == ["_raw_saved_indices"]
+    idx.add_(0)
+    with pytest.raises(RuntimeError) as e:
+        y.sum().backward()
+    assert str(e.value) == MODIFIED.format("minigrad.LongTensor [2, 2]", 1)
+
+
+@pytest.mark.parametrize("pool", ["max_pool2d", "adaptive_max_pool2d"])
+def test_max_pools_save_their_indices(pool):
+    import minigrad.nn.functional as F
+    x = minigrad.arange(16.).reshape(1, 1, 4, 4).requires_grad_()
+    y, indices = getattr(F, pool)(x, 2, return_indices=True)
+    node = y.grad_fn
+    assert node._saved_result1 is indices and "_raw_saved_result1" in dir(node)
+    g, = minigrad.autograd.grad((y * y).sum(), x, create_graph=True)
+    assert g.grad_fn.name() in ("MaxPool2DWithIndicesBackwardBackward0", "AdaptiveMaxPool2DBackwardBackward0")
+    assert g.grad_fn._saved_indices.tolist() == [[[[5, 7], [13, 15]]]]
+    assert [n for n in dir(g.grad_fn) if n.startswith("_raw_saved_")] == ["_raw_saved_indices"]
+    gg, = minigrad.autograd.grad(g.sum(), x)
+    assert gg.tolist() == [[[[0.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 2.0], [0.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 2.0]]]]
+    y, indices = getattr(F, pool)(x, 2, return_indices=True)
+    indices.add_(0)
+    with pytest.raises(RuntimeError) as e:
+        y.sum().backward()
+    assert str(e.value) == MODIFIED.format("minigrad.LongTensor [1, 1, 2, 2]", 1)
+
+
+def test_masked_scatter_backward_backward_saves_the_mask():
+    x, m, s = minigrad.ones(4, 3, requires_grad=True), minigrad.tensor([[True, False, True]]), minigrad.ones(8)
+    s.requires_grad_()
+    y = x.masked_scatter(m, s)
+    g, = minigrad.autograd.grad((y * y).sum(), s, create_graph=True)
+    assert g.grad_fn.name() == "MaskedScatterBackwardBackward0" and g.grad_fn._saved_mask is m
+    assert [n for n in dir(g.grad_fn) if n.startswith("_raw_saved_")] == ["_raw_saved_mask"]
+
+
 def test_take_along_dim_gathers_with_a_copy_of_the_indices():
     """PyTorch's take_along_dim with a dim gathers with a new row-major copy of the broadcast indices: changing
     the indices afterwards raises nothing (without a dim, a view: it raises)."""

@@ -113,7 +113,7 @@ class MaskedScatter(Op):
         if ctx.needs_input_grad[0]:  # derivatives.yaml: grad.masked_fill(mask, 0)
             g_self = MaskedFill.apply(grad, NoEdge(mask), 0)
         if ctx.needs_input_grad[2]:
-            g_source = MaskedScatterBackward.apply(grad, mask._data, ctx.source_shape)
+            g_source = MaskedScatterBackward.apply(grad, NoEdge(mask), ctx.source_shape)
         return g_self, None, g_source
 
 
@@ -122,19 +122,23 @@ class MaskedScatterBackward(Op):
     the filled places in order, then zeros, in source's shape.  Its own backward scatters back: zeros of the
     gradient's shape, ``masked_scatter(mask, gg)``."""
     node_name = "MaskedScatterBackwardBackward0"
+    saved_names = {"mask": 0}  # (grad_fn._saved_mask)
 
     @staticmethod
-    def forward(ctx, grad, m, source_shape):
-        ctx.mask, ctx.grad_shape = m, grad._data.shape
-        picked = grad._data[np.broadcast_to(m, grad._data.shape)]
+    def forward(ctx, grad, mask, source_shape):
+        mask = saved_index(mask)
+        ctx.save_for_backward(mask)
+        ctx.grad_shape = grad._data.shape
+        picked = grad._data[np.broadcast_to(mask._data, grad._data.shape)]
         out = np.zeros(int(np.prod(source_shape)), grad._data.dtype)
         out[:picked.size] = picked
         return Tensor(out.reshape(source_shape))
 
     @staticmethod
     def backward(ctx, gg):
+        mask, = ctx.saved_tensors
         zeros = Tensor(np.zeros(ctx.grad_shape, gg._data.dtype))
-        return MaskedScatter.apply(zeros, ctx.mask, gg), None, None
+        return MaskedScatter.apply(zeros, NoEdge(mask), gg), None, None
 
 
 def masked_scatter(t, mask, source, in_place=False):
