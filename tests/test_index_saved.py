@@ -302,6 +302,39 @@ def test_masked_scatter_backward_backward_saves_the_mask():
     assert [n for n in dir(g.grad_fn) if n.startswith("_raw_saved_")] == ["_raw_saved_mask"]
 
 
+def test_an_index_made_in_inference_mode_cannot_be_saved():
+    with minigrad.inference_mode():
+        idx, mask = minigrad.tensor([0, 2]), minigrad.tensor([True, False, True, False])
+    x = minigrad.ones(4, 3, requires_grad=True)
+    for f in (lambda: x[idx], lambda: x.index_select(0, idx), lambda: x[mask], lambda: x.masked_fill(mask[:, None], 0.0)):
+        with pytest.raises(RuntimeError, match="^Inference tensors cannot be saved for backward"):
+            f()
+
+
+def test_saved_tensor_hooks_pack_the_index_in_pytorchs_order():
+    """torch 2.13 packs the index (or mask) before the input it saves too."""
+    x, s, i = make_inputs(minigrad)
+    x4 = minigrad.arange(16.).reshape(1, 1, 4, 4).requires_grad_()
+    import minigrad.nn.functional as F
+    cases = [(lambda: x[:, i["idx"]], [("int64", (2,))]),
+             (lambda: x.gather(1, i["gi"]), [("int64", (4, 1)), ("float32", (4, 3))]),
+             (lambda: x.masked_select(i["m"]), [("bool", (1, 3)), ("float32", (4, 3))]),
+             (lambda: x.take(i["idx"]), [("int64", (2,)), ("float32", (4, 3))]),
+             (lambda: x.index_add(0, i["idx"], s), [("int64", (2,)), ("float32", (2, 3))]),
+             (lambda: F.max_pool2d(x4, 2), [("float32", (1, 1, 4, 4)), ("int64", (1, 1, 2, 2))]),
+             (lambda: x.sort(1)[0], [("int64", (4, 3))])]
+    for f, expected in cases:
+        packed = []
+
+        def pack(t):
+            packed.append((str(t.dtype).split(".")[-1], tuple(t.shape)))
+            return t
+        with minigrad.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            y = f()
+        assert packed == expected
+        y.sum().backward()
+
+
 def test_take_along_dim_gathers_with_a_copy_of_the_indices():
     """PyTorch's take_along_dim with a dim gathers with a new row-major copy of the broadcast indices: changing
     the indices afterwards raises nothing (without a dim, a view: it raises)."""

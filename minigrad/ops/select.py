@@ -245,7 +245,7 @@ class Gather(Op):
     """``x.gather(dim, index)``: ``out[i][j] = x[i][index[i][j]]`` for dim=1; backward adds the
     gradient into zeros at the same places (PyTorch: ``gather_backward``, a ``scatter_add``)."""
     node_name = "GatherBackward0"
-    saved_names = {"self": 0, "index": 1, "dim": "saved_dim", "sparse_grad": "sparse_grad"}  # (grad_fn._saved_*; the dim as passed)
+    saved_names = {"index": 0, "self": 1, "dim": "saved_dim", "sparse_grad": "sparse_grad"}  # (grad_fn._saved_*; the dim as passed)
 
     @staticmethod
     def forward(ctx, a, dim, index):
@@ -255,14 +255,14 @@ class Gather(Op):
         if max(idx.ndim, 1) != max(a._data.ndim, 1):  # (a 0-dim tensor counts as 1-dim, as in PyTorch)
             raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
         # (PyTorch's gather_backward(grad, self, dim, index, sparse_grad) keeps x and the index: changing either raises)
-        ctx.save_for_backward(a, index)
+        ctx.save_for_backward(index, a)  # (in PyTorch's order: saved-tensor hooks see the index first)
         ctx.dim, ctx.sparse_grad = dim, False
         out = np.atleast_1d(a._data)[_gather_key(idx, dim, a._data.shape)].reshape(idx.shape)
         return Tensor(np.asarray(out, order="C"))  # (row-major whatever the index's layout, as PyTorch allocates it)
 
     @staticmethod
     def backward(ctx, grad):
-        a, index = ctx.saved_tensors
+        index, a = ctx.saved_tensors
         zeros = Tensor(np.zeros(a._data.shape, grad._data.dtype))
         return ScatterAdd.apply(zeros, ctx.dim, NoEdge(index), grad), None, None
 
@@ -951,19 +951,19 @@ class MaskedSelect(Op):
     """``x.masked_select(mask)``: the elements where ``mask`` (broadcast with ``x``) is true, as a 1-D
     tensor; the gradient goes back to those places (summed back to ``x``'s shape)."""
     node_name = "MaskedSelectBackward0"
-    saved_names = {"self": 0, "mask": 1}  # (grad_fn._saved_*)
+    saved_names = {"mask": 0, "self": 1}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, mask):
         mask = saved_index(mask)
         x, m = np.broadcast_arrays(a._data, mask._data)
-        ctx.save_for_backward(a, mask)  # (PyTorch saves self too: changing x in place afterwards breaks backward)
+        ctx.save_for_backward(mask, a)  # (PyTorch saves self too: changing x in place afterwards breaks backward)
         return Tensor(x[m])
 
     @staticmethod
     def backward(ctx, grad):
         # (PyTorch's masked_select_backward: zeros of x and the mask broadcast, .masked_scatter_(mask, grad))
-        a, mask = ctx.saved_tensors
+        mask, a = ctx.saved_tensors
         zeros = Tensor(np.zeros(np.broadcast_shapes(a._data.shape, mask._data.shape), grad._data.dtype))
         return MaskedScatter.apply(zeros, NoEdge(mask), grad), None
 
@@ -980,7 +980,7 @@ class Take(Op):
     """``x.take(index)``: elements of the flattened ``x`` (shaped like ``index``); backward adds the
     gradient back at those places (repeated indices add up; PyTorch: ``put_(..., accumulate=True)``)."""
     node_name = "TakeBackward0"
-    saved_names = {"self": 0, "index": 1}  # (grad_fn._saved_*)
+    saved_names = {"index": 0, "self": 1}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, index):
@@ -989,12 +989,12 @@ class Take(Op):
         bad = idx[(idx >= n) | (idx < -n)]
         if bad.size:
             raise IndexError(f"out of range: tried to access index {bad.flat[0]} on a tensor of {n} elements.")
-        ctx.save_for_backward(a, index)  # (PyTorch saves both: changing either in place before backward is an error)
+        ctx.save_for_backward(index, a)  # (PyTorch saves both: changing either in place before backward is an error)
         return Tensor(a._data.reshape(-1)[np.where(idx < 0, idx + n, idx)])
 
     @staticmethod
     def backward(ctx, grad):
-        a, index = ctx.saved_tensors
+        index, a = ctx.saved_tensors
         return PutGrad.apply(Tensor(np.zeros(a._data.shape, grad._data.dtype)), grad, NoEdge(index)), None
 
 
