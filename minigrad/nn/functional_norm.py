@@ -37,7 +37,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     if max_norm is not None:
         with grad_mode.no_grad():
             _embedding.embedding_renorm_(weight.detach(), input, max_norm, norm_type)
-    return _embedding.Embedding.apply(weight, input._data, padding_idx, scale_grad_by_freq, sparse)
+    return _embedding.Embedding.apply(weight, ops.NoEdge(input), padding_idx, scale_grad_by_freq, sparse)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):

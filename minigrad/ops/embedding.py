@@ -8,6 +8,7 @@ The row ``padding_idx`` gets none; ``scale_grad_by_freq`` divides each row's gra
 import numpy as np
 
 from .dispatch import Op
+from ._util import NoEdge
 from .._core.tensor_base import TensorBase as Tensor, cpp_type_name, unsigned
 
 
@@ -22,27 +23,32 @@ def check_indices(indices, function):
 class Embedding(Op):
     """``weight[indices]``: one row of ``weight`` per index (PyTorch: ``EmbeddingBackward0``).
 
-    ``indices`` comes as an array, not as an input tensor: it gets no edge, as in PyTorch, where the node has
-    one ``next_functions`` entry (the weight's)."""
+    ``indices`` comes wrapped in ``NoEdge``, not as an input tensor: it gets no edge, as in PyTorch, where the node
+    has one ``next_functions`` entry (the weight's); the node saves it (changed in place before backward, it
+    raises)."""
     node_name = "EmbeddingBackward0"
-    saved_names = {"indices": "indices", "padding_idx": "shown_padding_idx", "scale_grad_by_freq": "scale_grad_by_freq",
+    saved_names = {"indices": 0, "padding_idx": "shown_padding_idx", "scale_grad_by_freq": "scale_grad_by_freq",
                    "sparse": "sparse", "weight_sym_argsize_0": "num_weights"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, weight, indices, padding_idx, scale_grad_by_freq, sparse):
+        indices = indices.tensor
+        idx = indices._data
         if weight._data.ndim != 2:
             raise RuntimeError("'weight' must be 2-D")
-        check_indices(indices, "embedding")
-        if indices.size and (indices.min() < 0 or indices.max() >= weight._data.shape[0]):
+        check_indices(idx, "embedding")
+        if idx.size and (idx.min() < 0 or idx.max() >= weight._data.shape[0]):
             raise IndexError("index out of range in self")
-        ctx.indices, ctx.padding_idx, ctx.num_weights = Tensor(indices), padding_idx, weight._data.shape[0]
+        ctx.save_for_backward(indices)
+        ctx.padding_idx, ctx.num_weights = padding_idx, weight._data.shape[0]
         ctx.scale_grad_by_freq, ctx.sparse = scale_grad_by_freq, sparse
         ctx.shown_padding_idx = unsigned(padding_idx)  # (PyTorch shows its "none", -1, as an unsigned 64-bit number)
-        return Tensor(weight._data[indices])
+        return Tensor(weight._data[idx])
 
     @staticmethod
     def backward(ctx, grad):
-        return (EmbeddingDenseBackward.apply(grad, ctx.indices._data, ctx.num_weights, ctx.padding_idx,
+        indices, = ctx.saved_tensors
+        return (EmbeddingDenseBackward.apply(grad, NoEdge(indices), ctx.num_weights, ctx.padding_idx,
                                              ctx.scale_grad_by_freq), None, None, None, None)
 
 
@@ -54,13 +60,14 @@ class EmbeddingDenseBackward(Op):
     ``embedding_dense_double_backward``) looks the rows up again: ``gg.index_select(0, indices)`` with the
     padding rows zeroed (without the frequency scale, as in PyTorch)."""
     node_name = "EmbeddingDenseBackwardBackward0"
-    saved_names = {"indices": "indices", "padding_idx": "shown_padding_idx"}  # (grad_fn._saved_*)
+    saved_names = {"indices": 0, "padding_idx": "shown_padding_idx"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, grad, indices, num_weights, padding_idx, scale_grad_by_freq):
-        ctx.indices, ctx.padding_idx = Tensor(indices), padding_idx
+        ctx.save_for_backward(indices.tensor)
+        ctx.padding_idx = padding_idx
         ctx.shown_padding_idx = unsigned(padding_idx)  # (as in Embedding)
-        idx = indices.reshape(-1)
+        idx = indices.tensor._data.reshape(-1)
         g = grad._data.reshape(idx.size, -1)
         grad_weight = np.zeros((num_weights, g.shape[1]), g.dtype)
         kept = idx != padding_idx
@@ -77,7 +84,7 @@ class EmbeddingDenseBackward(Op):
 
     @staticmethod
     def backward(ctx, gg):
-        indices = ctx.indices
+        indices, = ctx.saved_tensors
         rows = gg.index_select(0, indices.reshape(-1))
         if ctx.padding_idx >= 0:
             rows.masked_fill_((indices == ctx.padding_idx).reshape(-1, 1), 0)

@@ -442,7 +442,7 @@ def _write_expanded(t, out, fn, args):
         keep = fn.numpy_fn(np.ones(t._data.shape[-2:], bool), args[0])
         t._data[~np.broadcast_to(keep, t._data.shape)] = 0
         return
-    key, value = args[0], args[1]
+    key, value = fn.key_numbers(args[0]), args[1]
     if how == "index_put_accumulate":  # every indexed element adds its value, into shared places too
         with kernel_mode():  # (numpy quiet about inf and nan, as PyTorch's kernels)
             np.add.at(t._data, key, value._data)
@@ -455,7 +455,7 @@ def _write_expanded(t, out, fn, args):
 
 def _warn_expanded(fn, args):
     """``index_put_`` and ``masked_fill_`` into an expanded tensor: PyTorch warns that it is deprecated."""
-    key, value = args[0], args[1]
+    key, value = fn.key_numbers(args[0]), args[1]
     keys = key if isinstance(key, tuple) else (key,)
     masked = _expanded_write(fn) == "masked_fill"
     if not masked:

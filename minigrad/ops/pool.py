@@ -10,6 +10,7 @@ records for it under ``create_graph=True`` (``MaxPool2DWithIndicesBackwardBackwa
 import numpy as np
 
 from .dispatch import Op
+from ._util import NoEdge
 from .._core.tensor_base import TensorBase as Tensor
 from .conv import add_windows, windows
 from .._core.layout import channels_last_order, suggested_order, with_strides
@@ -107,11 +108,10 @@ class MaxPool2d(Op):
     ``MaxPool2DWithIndicesBackward0``).  dL/dx: each gradient added at its maximum's place."""
     node_name = "MaxPool2DWithIndicesBackward0"
     saved_names = {"self": 0, "kernel_size": "kernel_size", "stride": "stride", "padding": "padding",
-                   "dilation": "dilation", "ceil_mode": "ceil_mode", "result1": "indices"}
+                   "dilation": "dilation", "ceil_mode": "ceil_mode", "result1": 1}
 
     @staticmethod
     def forward(ctx, input, kernel_size, stride, padding, dilation, ceil_mode, out):
-        ctx.save_for_backward(input)
         ctx.kernel_size, ctx.stride, ctx.padding, ctx.dilation, ctx.ceil_mode = (kernel_size, stride, padding,
                                                                                  dilation, ceil_mode)
         x = as_images(input._data)
@@ -122,14 +122,15 @@ class MaxPool2d(Op):
         offsets = (np.arange(kh)[:, None] * dh * width + np.arange(kw) * dw).ravel()  # offset k -> h * W + w
         corners = (np.arange(out[0])[:, None] * sh - ph) * width + np.arange(out[1]) * sw - pw
         indices = corners + offsets[offset]
-        ctx.indices = Tensor(as_input(indices.astype(np.int64), input._data))
-        ctx.mark_non_differentiable(ctx.indices)
-        return Tensor(as_input(values, input._data)), ctx.indices
+        indices = Tensor(as_input(indices.astype(np.int64), input._data))
+        ctx.mark_non_differentiable(indices)
+        ctx.save_for_backward(input, indices)  # (the indices too: changed in place before backward, they raise)
+        return Tensor(as_input(values, input._data)), indices
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
-        input, = ctx.saved_tensors
-        return (MaxPoolBackward.apply(grad, input, ctx.indices._data),) + (None,) * 6
+        input, indices = ctx.saved_tensors
+        return (MaxPoolBackward.apply(grad, input, NoEdge(indices)),) + (None,) * 6
 
 
 def scattered(grad, indices, shape):
@@ -150,18 +151,19 @@ class MaxPoolBackward(Op):
     ``MaxPool2DWithIndicesBackwardBackward0``).  It is linear in ``grad``: its own gradient picks, for each
     window, the gradient at its maximum's place (``gather``)."""
     node_name = "MaxPool2DWithIndicesBackwardBackward0"
-    saved_names = {"indices": "indices"}
+    saved_names = {"indices": 0}  # (grad_fn._saved_indices)
 
     @staticmethod
-    def forward(ctx, grad, input, indices):  # (indices: an array, so no edge for it)
-        ctx.indices, ctx.input_meta = Tensor(indices), (input._data.shape, input._data.dtype)
-        return Tensor(as_input(as_images(scattered(grad._data, indices, input._data.shape)), input._data))
+    def forward(ctx, grad, input, indices):  # (indices: a NoEdge, so no edge for it; saved)
+        ctx.save_for_backward(indices.tensor)
+        ctx.input_meta = (input._data.shape, input._data.dtype)
+        return Tensor(as_input(as_images(scattered(grad._data, indices.tensor._data, input._data.shape)), input._data))
 
     @staticmethod
     def backward(ctx, gg):
+        indices, = ctx.saved_tensors
         if not ctx.needs_input_grad[0]:  # (as PyTorch: no gather, which a window missing the image would fail)
             return None, zeros_for_input(ctx), None
-        indices = ctx.indices
         picked = gg.flatten(-2).gather(-1, indices.flatten(-2)).view(indices.shape)
         return picked, zeros_for_input(ctx), None
 
@@ -311,11 +313,10 @@ class AdaptiveMaxPool2d(Op):
     """``F.adaptive_max_pool2d(x, output_size, return_indices)``: the maximum of each adaptive window and its
     place ``h * W + w`` (PyTorch: ``adaptive_max_pool2d``, node ``AdaptiveMaxPool2DBackward0``)."""
     node_name = "AdaptiveMaxPool2DBackward0"
-    saved_names = {"self": 0, "result1": "indices"}
+    saved_names = {"self": 0, "result1": 1}
 
     @staticmethod
     def forward(ctx, input, output_size):
-        ctx.save_for_backward(input)
         x = as_images(input._data)
         width = x.shape[3]
         values = np.empty(x.shape[:2] + tuple(output_size), x.dtype)
@@ -325,14 +326,15 @@ class AdaptiveMaxPool2d(Op):
                 window = x[:, :, h0:h1, w0:w1].reshape(x.shape[:2] + ((h1 - h0) * (w1 - w0),))
                 values[:, :, i, j], indices[:, :, i, j] = window_max(
                     window, lambda arg: (h0 + arg // (w1 - w0)) * width + w0 + arg % (w1 - w0))
-        ctx.indices = Tensor(as_input(indices, input._data))
-        ctx.mark_non_differentiable(ctx.indices)
-        return Tensor(as_input(values, input._data)), ctx.indices
+        indices = Tensor(as_input(indices, input._data))
+        ctx.mark_non_differentiable(indices)
+        ctx.save_for_backward(input, indices)  # (the indices too: changed in place before backward, they raise)
+        return Tensor(as_input(values, input._data)), indices
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
-        input, = ctx.saved_tensors
-        return AdaptiveMaxPoolBackward.apply(grad, input, ctx.indices._data), None
+        input, indices = ctx.saved_tensors
+        return AdaptiveMaxPoolBackward.apply(grad, input, NoEdge(indices)), None
 
 
 class AdaptiveMaxPoolBackward(MaxPoolBackward):

@@ -18,24 +18,32 @@ from .. import _dtype
 from .dispatch import Op
 from ..devices import contiguous_format
 from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor, _warn_once, _wrap_dim
-from ._util import reduced_dims, unsigned
+from ._util import NoEdge, reduced_dims, unsigned
 from .promotion import broadcast_shape
 from .elementwise import MulScalar
 from .._core.layout import cast, empty_strided, row_major
-from .shape import DiagonalGrad, IndexAddGrad, MaskedScatterGrad, PutGrad, cat, diagonal_view, stack, view_of
+from .shape import DiagonalGrad, PutGrad, cat, diagonal_view, stack, view_of
 
 
 def index_array(index, what):
-    """The numbers of an index tensor, checked as PyTorch checks them.
+    """An index tensor, checked as PyTorch checks it, wrapped in ``NoEdge``.
 
-    The ops below get the index (and masks) as numpy arrays, not as tensors: they are no inputs
-    of the node (PyTorch gives them no edge in ``next_functions``), only numbers it keeps: a copy, so that
-    changing the index in place later cannot change the gradient (PyTorch saves it and refuses that change).
+    The index (or mask) of the ops below is no input of the node (PyTorch gives it no edge in
+    ``next_functions``), but the node saves it (``grad_fn._saved_index``): changed in place before
+    backward, it raises, as in PyTorch.
     """
     if not isinstance(index, Tensor) or index.dtype.name not in ("int32", "int64"):
         kinds = "int32 or int64" if what == "index_select" else "int32/int64"
         raise RuntimeError(f"{what}(): Expected dtype {kinds} for index")
-    return index._data.copy(order="K")
+    return NoEdge(index)
+
+
+def saved_index(index):
+    """The index (or mask) an op saves, as a tensor: the caller's own (a ``NoEdge``, or a tensor), or a new one
+    on an array minigrad made itself (the positions a sort picked, the diagonal of ``trace``)."""
+    if isinstance(index, NoEdge):
+        return index.tensor
+    return index if isinstance(index, Tensor) else Tensor(np.asarray(index))
 
 
 # ------------------------------------------------------------------ masked_fill
@@ -43,21 +51,29 @@ class MaskedFill(Op):
     """``x.masked_fill(mask, value)``: ``value`` where ``mask`` is true; the gradient passes elsewhere."""
     expanded_write = "masked_fill"  # (ops/inplace.py: it may write into an expanded tensor, with a warning)
     node_name = "MaskedFillBackward0"
+    saved_names = {"mask": 0}  # (grad_fn._saved_mask)
 
     @staticmethod
-    def forward(ctx, a, m, value):
-        broadcast_shape(a, Tensor(m))  # (PyTorch's message when the mask does not broadcast with x)
-        ctx.mask = m
+    def forward(ctx, a, mask, value):
+        mask = saved_index(mask)
+        broadcast_shape(a, mask)  # (PyTorch's message when the mask does not broadcast with x)
+        ctx.save_for_backward(mask)
         v = value._data if isinstance(value, Tensor) else value
-        return Tensor(np.asarray(np.where(m, np.asarray(v, a._data.dtype), a._data), order="C"))
+        return Tensor(np.asarray(np.where(mask._data, np.asarray(v, a._data.dtype), a._data), order="C"))
+
+    @staticmethod
+    def key_numbers(mask):
+        """The mask's numbers (ops/inplace.py writes them into an expanded x itself)."""
+        return saved_index(mask)._data
 
     @staticmethod
     def backward(ctx, grad):
         # derivatives.yaml: self: grad.masked_fill(mask, 0) (MaskedFillBackward0 under create_graph; summed
         # to self's shape by the engine where the mask broadcast self); value (a 0-dim tensor):
         # masked_fill_backward(grad, mask) = grad.masked_select(mask).sum()
-        g_self = MaskedFill.apply(grad, ctx.mask, 0) if ctx.needs_input_grad[0] else None
-        g_value = MaskedSelect.apply(grad, ctx.mask).sum() if ctx.needs_input_grad[2] else None
+        mask, = ctx.saved_tensors
+        g_self = MaskedFill.apply(grad, NoEdge(mask), 0) if ctx.needs_input_grad[0] else None
+        g_value = MaskedSelect.apply(grad, NoEdge(mask)).sum() if ctx.needs_input_grad[2] else None
         return g_self, None, g_value
 
 
@@ -71,30 +87,33 @@ class MaskedScatter(Op):
     of ``source``.  ``x`` gets the gradient of the other places; ``source`` that of the places it filled, and zeros
     for the elements it had to spare (PyTorch: ``masked_scatter_backward``)."""
     node_name = "MaskedScatterBackward0"
-    saved_names = {"source_sym_sizes": "source_shape"}  # (grad_fn._saved_*)
+    saved_names = {"mask": 0, "source_sym_sizes": "source_shape"}  # (grad_fn._saved_*)
 
     @staticmethod
-    def forward(ctx, a, m, source):
+    def forward(ctx, a, mask, source):
+        mask = saved_index(mask)
         if a.dtype is not source.dtype:
             raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
                                f"{_TYPE_NAMES[a.dtype.name]} and {_TYPE_NAMES[source.dtype.name]}")
-        shape = broadcast_shape(Tensor(m), a)  # (PyTorch's expand_outplace(mask, x): its message names the mask first)
-        mask = np.broadcast_to(m, shape)
-        n = int(mask.sum())
+        shape = broadcast_shape(mask, a)  # (PyTorch's expand_outplace(mask, x): its message names the mask first)
+        m = np.broadcast_to(mask._data, shape)
+        n = int(m.sum())
         if source._data.size < n:
             raise RuntimeError("Number of elements of source < number of ones in mask")
         out = np.array(np.broadcast_to(a._data, shape), order="C")  # (a new row-major array, as PyTorch's)
-        out[mask] = source._data.reshape(-1)[:n]
-        ctx.mask, ctx.source_shape = m, source._data.shape
+        out[m] = source._data.reshape(-1)[:n]
+        ctx.save_for_backward(mask)
+        ctx.source_shape = source._data.shape
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
+        mask, = ctx.saved_tensors
         g_self = g_source = None
         if ctx.needs_input_grad[0]:  # derivatives.yaml: grad.masked_fill(mask, 0)
-            g_self = MaskedFill.apply(grad, ctx.mask, 0)
+            g_self = MaskedFill.apply(grad, NoEdge(mask), 0)
         if ctx.needs_input_grad[2]:
-            g_source = MaskedScatterBackward.apply(grad, ctx.mask, ctx.source_shape)
+            g_source = MaskedScatterBackward.apply(grad, NoEdge(mask), ctx.source_shape)
         return g_self, None, g_source
 
 
@@ -103,19 +122,23 @@ class MaskedScatterBackward(Op):
     the filled places in order, then zeros, in source's shape.  Its own backward scatters back: zeros of the
     gradient's shape, ``masked_scatter(mask, gg)``."""
     node_name = "MaskedScatterBackwardBackward0"
+    saved_names = {"mask": 0}  # (grad_fn._saved_mask)
 
     @staticmethod
-    def forward(ctx, grad, m, source_shape):
-        ctx.mask, ctx.grad_shape = m, grad._data.shape
-        picked = grad._data[np.broadcast_to(m, grad._data.shape)]
+    def forward(ctx, grad, mask, source_shape):
+        mask = saved_index(mask)
+        ctx.save_for_backward(mask)
+        ctx.grad_shape = grad._data.shape
+        picked = grad._data[np.broadcast_to(mask._data, grad._data.shape)]
         out = np.zeros(int(np.prod(source_shape)), grad._data.dtype)
         out[:picked.size] = picked
         return Tensor(out.reshape(source_shape))
 
     @staticmethod
     def backward(ctx, gg):
+        mask, = ctx.saved_tensors
         zeros = Tensor(np.zeros(ctx.grad_shape, gg._data.dtype))
-        return MaskedScatter.apply(zeros, ctx.mask, gg), None, None
+        return MaskedScatter.apply(zeros, NoEdge(mask), gg), None, None
 
 
 def masked_scatter(t, mask, source, in_place=False):
@@ -123,14 +146,14 @@ def masked_scatter(t, mask, source, in_place=False):
     from .inplace import inplace
     if not isinstance(source, Tensor):
         raise TypeError(f"masked_scatter(): argument 'source' (position 2) must be Tensor, not {type(source).__name__}")
-    m = mask._data.copy(order="K") if isinstance(mask, Tensor) else np.asarray(mask)  # (a copy: see index_array)
-    if m.dtype != np.bool_:
+    m = saved_index(mask)  # (saved by the node: see index_array)
+    if m._data.dtype != np.bool_:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype "
-                           f"{_TYPE_NAMES[m.dtype.name]}")
+                           f"{_TYPE_NAMES[m._data.dtype.name]}")
     if not in_place:
-        return MaskedScatter.apply(t, m, source)
-    Tensor(m).expand(t._data.shape)  # (PyTorch expands the mask to x first, with expand's message)
-    return inplace(t, MaskedScatter, m, source)
+        return MaskedScatter.apply(t, NoEdge(m), source)
+    Tensor(m._data).expand(t._data.shape)  # (PyTorch expands the mask to x first, with expand's message)
+    return inplace(t, MaskedScatter, NoEdge(m), source)
 
 
 # ------------------------------------------------------------------ index_select, gather, scatter
@@ -138,24 +161,30 @@ class IndexSelect(Op):
     """``x.index_select(dim, index)``: the slices ``index`` of ``dim``; backward adds the gradient back
     at those slices (repeated indices add up)."""
     node_name = "IndexSelectBackward0"
+    saved_names = {"dim": "saved_dim", "index": 0, "self_sym_sizes": "shape"}  # (grad_fn._saved_*; the dim as passed)
 
     @staticmethod
-    def forward(ctx, a, dim, idx):
+    def forward(ctx, a, dim, index):
+        index = saved_index(index)
+        idx = index._data
         if idx.ndim > 1:
             raise IndexError("index_select(): Index is supposed to be a vector")
-        ctx.shape = a._data.shape
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)
+        ctx.shape, ctx.dim = a._data.shape, dim
         if a._data.ndim == 0 and idx.size != 1:  # a 0-dim tensor: the index must be one 0
             raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
         _check_index_select(a._data.shape, dim, idx.reshape(-1))
+        ctx.save_for_backward(index)
         if a._data.ndim == 0:
-            ctx.key = ()
             return Tensor(a._data.copy())
-        ctx.key = (slice(None),) * dim + (idx.reshape(-1),)
-        return Tensor(row_major(a._data[ctx.key]))  # (PyTorch: a new contiguous tensor)
+        return Tensor(row_major(a._data[_index_key(a._data, dim, idx)]))  # (PyTorch: a new contiguous tensor)
 
     @staticmethod
     def backward(ctx, grad):
-        return IndexAddGrad.of(grad, ctx.shape, ctx.key), None, None
+        index, = ctx.saved_tensors
+        # (PyTorch's index_select_backward: zeros(self_sizes).index_add_(dim, index, grad), an IndexAddBackward0)
+        zeros = Tensor(np.zeros(ctx.shape, grad._data.dtype))
+        return IndexAdd.apply(zeros, ctx.dim_arg, NoEdge(index), grad), None, None
 
 
 def _check_index_select(shape, dim, idx):
@@ -216,41 +245,50 @@ class Gather(Op):
     """``x.gather(dim, index)``: ``out[i][j] = x[i][index[i][j]]`` for dim=1; backward adds the
     gradient into zeros at the same places (PyTorch: ``gather_backward``, a ``scatter_add``)."""
     node_name = "GatherBackward0"
-    saved_names = {"self": 0, "dim": "dim"}  # (grad_fn._saved_*)
+    saved_names = {"index": 0, "self": 1, "dim": "saved_dim", "sparse_grad": "sparse_grad"}  # (grad_fn._saved_*; the dim as passed)
 
     @staticmethod
-    def forward(ctx, a, dim, idx):
+    def forward(ctx, a, dim, index):
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)
+        index = saved_index(index)
+        idx = index._data
         if max(idx.ndim, 1) != max(a._data.ndim, 1):  # (a 0-dim tensor counts as 1-dim, as in PyTorch)
             raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
-        ctx.save_for_backward(a)  # (PyTorch's gather_backward(grad, self, dim, index) keeps x: changing it raises)
-        ctx.dim, ctx.index = dim, idx
+        # (PyTorch's gather_backward(grad, self, dim, index, sparse_grad) keeps x and the index: changing either raises)
+        ctx.save_for_backward(index, a)  # (in PyTorch's order: saved-tensor hooks see the index first)
+        ctx.dim, ctx.sparse_grad = dim, False
         out = np.atleast_1d(a._data)[_gather_key(idx, dim, a._data.shape)].reshape(idx.shape)
         return Tensor(np.asarray(out, order="C"))  # (row-major whatever the index's layout, as PyTorch allocates it)
 
     @staticmethod
     def backward(ctx, grad):
-        a, = ctx.saved_tensors
+        index, a = ctx.saved_tensors
         zeros = Tensor(np.zeros(a._data.shape, grad._data.dtype))
-        return ScatterAdd.apply(zeros, ctx.dim, ctx.index, grad), None, None
+        return ScatterAdd.apply(zeros, ctx.dim, NoEdge(index), grad), None, None
 
 
 class ScatterAdd(Op):
     """``x.scatter_add(dim, index, src)``: ``out[i][index[i][j]] += src[i][j]`` (dim=1)."""
     node_name = "ScatterAddBackward0"
+    saved_names = {"dim": "saved_dim", "index": 0}  # (grad_fn._saved_*; the dim as passed)
     indexed = True  # (src has the shape of index, not of x: ops.inplace leaves its checks to the op)
 
     @staticmethod
-    def forward(ctx, a, dim, idx, src):
+    def forward(ctx, a, dim, index, src):
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)
+        index = saved_index(index)
+        idx = index._data
         _check_scatter(a, idx, src)
         ctx.dim = dim
-        ctx.index = idx if ctx.needs_input_grad[3] else None  # (only src's gradient reads it: PyTorch saves it then)
+        ctx.save_for_backward(index if ctx.needs_input_grad[3] else None)  # (only src's gradient reads it)
         out = a._data.copy()
         np.add.at(np.atleast_1d(out), _gather_key(idx, dim, out.shape), _src_part(src, idx))
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
-        g_src = Gather.apply(grad, ctx.dim, ctx.index) if ctx.needs_input_grad[3] else None
+        index, = ctx.saved_tensors
+        g_src = Gather.apply(grad, ctx.dim, NoEdge(index)) if ctx.needs_input_grad[3] else None
         return grad, None, None, g_src
 
 
@@ -258,20 +296,26 @@ class Scatter(Op):
     """``x.scatter(dim, index, src)``: ``out[i][index[i][j]] = src[i][j]`` (dim=1).  The overwritten
     places of ``x`` get no gradient; ``src`` gets the gradient of the places it was written to."""
     node_name = "ScatterBackward0"
+    saved_names = {"dim": "saved_dim", "index": 0}  # (grad_fn._saved_*; the dim as passed)
     indexed = True  # (src has the shape of index, not of x)
 
     @staticmethod
-    def forward(ctx, a, dim, idx, src):
+    def forward(ctx, a, dim, index, src):
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)
+        index = saved_index(index)
+        idx = index._data
         _check_scatter(a, idx, src)
-        ctx.dim, ctx.index = dim, idx
+        ctx.dim = dim
+        ctx.save_for_backward(index)
         out = a._data.copy()
         np.atleast_1d(out)[_gather_key(idx, dim, out.shape)] = _src_part(src, idx) if isinstance(src, Tensor) else src
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
-        g_self = ScatterValue.apply(grad, ctx.dim, ctx.index, 0.0) if ctx.needs_input_grad[0] else None
-        g_src = Gather.apply(grad, ctx.dim, ctx.index) if ctx.needs_input_grad[3] else None
+        index, = ctx.saved_tensors
+        g_self = ScatterValue.apply(grad, ctx.dim, NoEdge(index), 0.0) if ctx.needs_input_grad[0] else None
+        g_src = Gather.apply(grad, ctx.dim, NoEdge(index)) if ctx.needs_input_grad[3] else None
         return g_self, None, None, g_src
 
 
@@ -605,10 +649,12 @@ def masked_fill_fn(value):
 
 
 def mask_array(mask):
-    m = mask._data.copy(order="K") if isinstance(mask, Tensor) else np.asarray(mask)  # (a copy: see index_array)
-    if m.dtype != np.bool_:
-        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {C_NAMES[m.dtype.name]}")
-    return m
+    """The mask of ``masked_fill``, checked, wrapped in ``NoEdge`` (saved by the node: see ``index_array``)."""
+    m = saved_index(mask)
+    if m._data.dtype != np.bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{C_NAMES[m._data.dtype.name]}")
+    return NoEdge(m)
 
 
 # how PyTorch's C++ messages name the dtypes
@@ -622,7 +668,7 @@ def scatter_function(t, src, value):
 
 
 def scatter_args(t, dim, index, src, value):
-    return _wrap_dim(dim, t._data.ndim), index_array(index, "scatter"), value if src is None else src
+    return dim, index_array(index, "scatter"), value if src is None else src  # (the dim as passed: Scatter wraps it)
 
 
 def remove_ranges(key):
@@ -641,29 +687,34 @@ class IndexAdd(Op):
     dL/dx = grad; dL/dsource = alpha * grad.index_select(dim, index), expanded to source's shape (derivatives.yaml:
     ``grad.index_select(dim, index).expand_as(source)``, an ``ExpandBackward0`` node under create_graph=True)."""
     node_name = "IndexAddBackward0"
+    saved_names = {"dim": "saved_dim", "index": 0, "source": 1, "source_dim": "source_dim", "alpha": "alpha"}
     indexed = True  # (source has the shape of the indexed slices, not of x)
 
     @staticmethod
-    def forward(ctx, a, dim, idx, source, alpha=1):
+    def forward(ctx, a, dim, index, source, alpha=1):
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)  # (grad_fn._saved_dim: as passed)
+        index = saved_index(index)
+        idx = index._data
         if idx.ndim > 1:
             raise IndexError("index_add_(): Index is supposed to be a vector")
         if a._data.ndim <= 1 and ((idx < 0) | (idx >= a._data.size)).any():
             raise IndexError("index out of range in self")
         check_bounds(idx, a._data.shape[dim] if a._data.ndim else 1, dim)
-        ctx.dim, ctx.alpha, ctx.source_shape = dim, alpha, source._data.shape
-        ctx.index = idx if ctx.needs_input_grad[3] else None  # (only source's gradient needs it: PyTorch saves it then)
+        ctx.dim, ctx.alpha, ctx.source_dim = dim, alpha, source._data.ndim
+        if ctx.needs_input_grad[3]:  # (only source's gradient reads them: PyTorch saves them then)
+            ctx.save_for_backward(index, source)
         out = a._data.copy()
-        key = (slice(None),) * dim + (idx.reshape(-1),)
-        np.add.at(out, key, source._data if alpha == 1 else alpha * source._data)
+        np.add.at(out, _index_key(out, dim, idx), source._data if alpha == 1 else alpha * source._data)
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
         g_src = None
         if ctx.needs_input_grad[3]:
-            g_src = IndexSelect.apply(grad, ctx.dim, ctx.index)
-            if len(ctx.source_shape) > 0:  # (PyTorch: a 0-d source takes it as it is)
-                g_src = g_src.expand(ctx.source_shape)
+            index, source = ctx.saved_tensors
+            g_src = IndexSelect.apply(grad, ctx.dim, NoEdge(index))
+            if ctx.source_dim > 0:  # (PyTorch: a 0-d source takes it as it is)
+                g_src = g_src.expand(source._data.shape)
             g_src = g_src if ctx.alpha == 1 else MulScalar.apply(g_src, ctx.alpha)  # (PyTorch: maybe_multiply)
         return grad, None, None, g_src, None
 
@@ -691,40 +742,47 @@ class IndexFill(Op):
     """``x.index_fill(dim, index, v)``: the slices ``index`` along ``dim`` set to the number ``v``.
     The gradient passes everywhere else: ``grad.index_fill(dim, index, 0)`` (derivatives.yaml)."""
     node_name = "IndexFillBackward0"
+    saved_names = {"dim": "saved_dim", "index": 0}  # (grad_fn._saved_*; the dim as passed)
 
     @staticmethod
-    def forward(ctx, a, dim, idx, value):
+    def forward(ctx, a, dim, index, value):
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)
+        index = saved_index(index)
+        idx = index._data
         _check_index_vector(idx, a._data.shape[dim] if a._data.ndim else 1, dim, "index_fill")
-        ctx.dim, ctx.index = dim, idx
+        ctx.dim = dim
+        ctx.save_for_backward(index)
         out = cast(a._data)  # (a copy laid out like the input: PyTorch's clone, then index_fill_)
         out[_index_key(out, dim, idx)] = value
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
-        return IndexFill.apply(grad, ctx.dim, ctx.index, 0), None, None, None
+        index, = ctx.saved_tensors
+        return IndexFill.apply(grad, ctx.dim, NoEdge(index), 0), None, None, None
 
 
 class IndexFillTensor(Op):
     """``x.index_fill(dim, index, v)`` with ``v`` a 0-dim tensor: ``v`` gets the gradient of every place
     it filled, ``grad.index_select(dim, unique(index)).sum()`` (a place filled twice counts once)."""
     node_name = "IndexFillBackward1"
+    saved_names = {"dim": "saved_dim", "index": 0}  # (grad_fn._saved_*; the dim as passed)
 
     @staticmethod
-    def forward(ctx, a, dim, idx, value):
+    def forward(ctx, a, dim, index, value):
         if value._data.ndim:
             raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value._data.ndim} dimension(s).")
-        ctx.dim, ctx.index = dim, idx
-        return IndexFill.forward(ctx, a, dim, idx, value._data)
+        return IndexFill.forward(ctx, a, dim, index, value._data)
 
     @staticmethod
     def backward(ctx, grad):
+        index, = ctx.saved_tensors
         g_value = None
         if ctx.needs_input_grad[3]:
             size = grad._data.shape[ctx.dim] if grad._data.ndim else 1
-            g_value = IndexSelect.apply(grad, ctx.dim, np.unique(ctx.index % size)).sum()
-        return IndexFill.apply(grad, ctx.dim, ctx.index, 0), None, None, g_value
+            g_value = IndexSelect.apply(grad, ctx.dim, np.unique(index._data % size)).sum()
+        return IndexFill.apply(grad, ctx.dim, NoEdge(index), 0), None, None, g_value
 
 
 class IndexCopy(Op):
@@ -733,11 +791,14 @@ class IndexCopy(Op):
     ``grad.index_select(dim, index).expand_as(source)`` (derivatives.yaml: ``ExpandBackward0`` under
     ``create_graph``, though the shapes already agree; a 0-dim source takes the selected slice as it is)."""
     node_name = "IndexCopyBackward0"
+    saved_names = {"dim": "saved_dim", "index": 0, "source": 1, "source_dim": "source_dim"}  # (grad_fn._saved_*; the dim as passed)
     indexed = True  # (source has the shape of the indexed slices, not of x)
 
     @staticmethod
-    def forward(ctx, a, dim, idx, source):
-        x, src = a._data, source._data
+    def forward(ctx, a, dim, index, source):
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)
+        index = saved_index(index)
+        x, src, idx = a._data, source._data, index._data
         _check_index_vector(idx, x.shape[dim] if x.ndim else 1, dim, "index_copy")
         n_src = src.shape[dim] if src.ndim else 1
         if idx.size != n_src:
@@ -746,19 +807,20 @@ class IndexCopy(Op):
         if x.dtype != src.dtype:
             raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
                                f"{_TYPE_NAMES[x.dtype.name]} and (source) {_TYPE_NAMES[src.dtype.name]}")
-        ctx.dim, ctx.index, ctx.source_shape = dim, idx, src.shape
+        ctx.dim, ctx.source_dim = dim, src.ndim
+        ctx.save_for_backward(index, source if ctx.needs_input_grad[3] else None)  # (source: for its gradient only)
         out = x.copy()
         out[_index_key(out, dim, idx)] = src
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
+        index, source = ctx.saved_tensors
         g_src = None
         if ctx.needs_input_grad[3]:
-            source_shape = ctx.source_shape
-            g_src = IndexSelect.apply(grad, ctx.dim, ctx.index.reshape(-1))
-            g_src = g_src.expand(source_shape) if source_shape else g_src
-        return IndexFill.apply(grad, ctx.dim, ctx.index, 0), None, None, g_src
+            g_src = IndexSelect.apply(grad, ctx.dim, index._data.reshape(-1))
+            g_src = g_src.expand(source._data.shape) if ctx.source_dim else g_src
+        return IndexFill.apply(grad, ctx.dim, NoEdge(index), 0), None, None, g_src
 
 
 def index_fill(t, dim, index, value, in_place=False):
@@ -768,17 +830,17 @@ def index_fill(t, dim, index, value, in_place=False):
     if not isinstance(index, Tensor) or index.dtype.name != "int64":
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
     fn = IndexFillTensor if isinstance(value, Tensor) else IndexFill
-    args = (_wrap_dim(dim, max(t._data.ndim, 1)), index._data, value)
+    args = (dim, NoEdge(index), value)  # (the dim as passed: IndexFill wraps it)
     return inplace(t, fn, *args) if in_place else fn.apply(t, *args)
 
 
 # ------------------------------------------------------------------ the backward of sort, topk, median(dim)
 def value_selecting_backward(grad, dim, index, shape, keepdim):
     """PyTorch's ``value_selecting_reduction_backward``: zeros of the input's ``shape`` with each
-    gradient written back at the place (``index`` along ``dim``) its value was picked from."""
+    gradient written back at the place (``index``, a tensor or an array, along ``dim``) its value was picked from."""
     if not keepdim and shape:  # (a 0-dim input has no dim to put back)
-        grad, index = grad.unsqueeze(dim), np.expand_dims(index, dim)
-    return Scatter.apply(Tensor(np.zeros(shape, grad._data.dtype)), dim, index, grad)
+        grad, index = grad.unsqueeze(dim), np.expand_dims(saved_index(index)._data, dim)
+    return Scatter.apply(Tensor(np.zeros(shape, grad._data.dtype)), dim, NoEdge(saved_index(index)), grad)
 
 
 # ------------------------------------------------------------------ tril, triu, diag, trace
@@ -889,18 +951,21 @@ class MaskedSelect(Op):
     """``x.masked_select(mask)``: the elements where ``mask`` (broadcast with ``x``) is true, as a 1-D
     tensor; the gradient goes back to those places (summed back to ``x``'s shape)."""
     node_name = "MaskedSelectBackward0"
+    saved_names = {"mask": 0, "self": 1}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, a, mask):
-        x, m = np.broadcast_arrays(a._data, mask)
-        ctx.save_for_backward(a)  # (PyTorch saves self too: changing x in place afterwards breaks backward)
-        ctx.mask = m
+        mask = saved_index(mask)
+        x, m = np.broadcast_arrays(a._data, mask._data)
+        ctx.save_for_backward(mask, a)  # (PyTorch saves self too: changing x in place afterwards breaks backward)
         return Tensor(x[m])
 
     @staticmethod
     def backward(ctx, grad):
-        a, = ctx.saved_tensors
-        return MaskedScatterGrad.of(grad, ctx.mask.shape, ctx.mask), None
+        # (PyTorch's masked_select_backward: zeros of x and the mask broadcast, .masked_scatter_(mask, grad))
+        mask, a = ctx.saved_tensors
+        zeros = Tensor(np.zeros(np.broadcast_shapes(a._data.shape, mask._data.shape), grad._data.dtype))
+        return MaskedScatter.apply(zeros, NoEdge(mask), grad), None
 
 
 def masked_select(t, mask):
@@ -908,29 +973,29 @@ def masked_select(t, mask):
     if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     broadcast_shape(mask, t)  # (PyTorch names the mask first in its error)
-    return MaskedSelect.apply(t, mask._data)
+    return MaskedSelect.apply(t, NoEdge(mask))
 
 
 class Take(Op):
     """``x.take(index)``: elements of the flattened ``x`` (shaped like ``index``); backward adds the
     gradient back at those places (repeated indices add up; PyTorch: ``put_(..., accumulate=True)``)."""
     node_name = "TakeBackward0"
-    saved_names = {"self": 0}
+    saved_names = {"index": 0, "self": 1}  # (grad_fn._saved_*)
 
     @staticmethod
-    def forward(ctx, a, idx):
-        n = a._data.size
+    def forward(ctx, a, index):
+        index = saved_index(index)
+        idx, n = index._data, a._data.size
         bad = idx[(idx >= n) | (idx < -n)]
         if bad.size:
             raise IndexError(f"out of range: tried to access index {bad.flat[0]} on a tensor of {n} elements.")
-        ctx.index = np.where(idx < 0, idx + n, idx)
-        ctx.save_for_backward(a)  # (PyTorch saves self: changing it in place before backward is an error)
-        return Tensor(a._data.reshape(-1)[ctx.index])
+        ctx.save_for_backward(index, a)  # (PyTorch saves both: changing either in place before backward is an error)
+        return Tensor(a._data.reshape(-1)[np.where(idx < 0, idx + n, idx)])
 
     @staticmethod
     def backward(ctx, grad):
-        a, = ctx.saved_tensors
-        return PutGrad.apply(Tensor(np.zeros(a._data.shape, grad._data.dtype)), grad, ctx.index), None
+        index, a = ctx.saved_tensors
+        return PutGrad.apply(Tensor(np.zeros(a._data.shape, grad._data.dtype)), grad, NoEdge(index)), None
 
 
 def take(t, index):
@@ -940,7 +1005,7 @@ def take(t, index):
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {got}")
     if t._data.size == 0 and index._data.size:
         raise IndexError("take(): tried to take from an empty tensor")
-    return Take.apply(t, index._data)
+    return Take.apply(t, NoEdge(index))
 
 
 def nonzero(t, as_tuple=False):
@@ -1245,7 +1310,8 @@ def take_along_dim(t, indices, dim=None):
     self_sizes[dim] = indices._data.shape[dim]
     index_sizes = list(indices._data.shape)
     index_sizes[dim] = t._data.shape[dim]
-    indices = indices.expand(infer_size(self_sizes, indices._data.shape))
+    # (PyTorch gathers with a new row-major copy of the broadcast indices: changing them afterwards is no error)
+    indices = Tensor(np.array(np.broadcast_to(indices._data, infer_size(self_sizes, indices._data.shape)), order="C"))
     return t.expand(infer_size(index_sizes, t._data.shape)).gather(dim, indices)
 
 

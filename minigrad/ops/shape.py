@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from ..autograd.function import FREED_MSG, BuiltinNode
 from .dispatch import Op
 from .._core.tensor_base import TensorBase as Tensor, cpp_type_name
 from ._out import write_out
@@ -401,21 +402,76 @@ class SliceGrad(IndexGrad):
     node_name = "SliceBackwardBackward0"  # (PyTorch: slice_backward)
 
 
+class IndexNode(BuiltinNode):
+    """The node of ``x[key]`` and ``x[key] = v`` (``IndexBackward0``, ``IndexPutBackward0``): it saved one index tensor
+    per entry of PyTorch's list of indices, None for a whole dim, and shows them as PyTorch does."""
+
+    @property
+    def _saved_indices(self):  # (a tuple of tensors, None for a whole dim)
+        if self._freed:
+            raise RuntimeError(FREED_MSG)
+        return tuple([self._unpacked_at(i) for i in range(len(self._saved))])
+
+    @property
+    def _raw_saved_indices(self):  # (the SavedTensor objects; an undefined one for a whole dim)
+        if self._freed:
+            raise RuntimeError(FREED_MSG)
+        return tuple([self._object_saved_at(i) for i in range(len(self._saved))])
+
+
+def saved_indices(key, ndim):
+    """PyTorch's list of indices for a key of index tensors, whole-dim slices and ``...`` on a tensor of ``ndim`` dims:
+    one entry per index tensor or mask (a mask spans its dims), None for each whole dim before the last index
+    (``...`` for as many as it spans)."""
+    spanned = sum(k._data.ndim if k._data.dtype == np.bool_ else 1 for k in key if isinstance(k, Tensor))
+    spanned += sum(1 for k in key if isinstance(k, slice))
+    indices = []
+    for k in key:
+        if isinstance(k, Tensor):
+            indices.append(k)
+        else:
+            indices += [None] * (ndim - spanned if k is Ellipsis else 1)
+    while indices and indices[-1] is None:
+        indices.pop()
+    return indices
+
+
+def key_of_saved(indices):
+    """The saved indices as a key again: a whole slice for each None."""
+    return tuple([slice(None) if i is None else i for i in indices])
+
+
+def numpy_key(key):
+    """A key as numpy takes it: each index tensor as its array (one alone as itself)."""
+    key = tuple([k._data if isinstance(k, Tensor) else k for k in key])
+    return key[0] if len(key) == 1 else key
+
+
+def index_tensor(k):
+    """An index (a tensor, list or array) as a tensor: the caller's own tensor, which the node saves (changed in place
+    before backward, it raises), or a new one."""
+    return k if isinstance(k, Tensor) else Tensor(np.asarray(k))
+
+
 class IndexPutGrad(Op):
-    """``zeros.index_put_(key, grad, accumulate=True)``: the backward of advanced indexing, as PyTorch writes it
-    (``IndexPutImplBackward0``, edges: the zeros, needing no gradient, then ``grad``)."""
+    """``zeros.index_put_(indices, grad, accumulate=True)``: the backward of advanced indexing, as PyTorch writes it
+    (``IndexPutImplBackward0``, edges: the zeros, needing no gradient, then ``grad``).  ``key``: the indices ``x[key]``
+    saved, as a key (``key_of_saved``); this node saves them again."""
     node_name = "IndexPutImplBackward0"
+    saved_names = {"accumulate": "accumulate"}  # (grad_fn._saved_*; _saved_indices: IndexNode)
+    _node_base = IndexNode
 
     @staticmethod
     def forward(ctx, zeros, grad, key):
-        ctx.key = key
+        ctx.save_for_backward(*saved_indices(key, zeros._data.ndim))
+        ctx.accumulate = True
         out = zeros._data.copy()
-        np.add.at(out, key, grad._data)
+        np.add.at(out, numpy_key(key), grad._data)
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, g):
-        return None, g[ctx.key], None
+        return None, g[key_of_saved(ctx.saved_tensors)], None
 
     @classmethod
     def of(cls, grad, shape, key):
@@ -423,29 +479,24 @@ class IndexPutGrad(Op):
         return cls.apply(Tensor(np.zeros(shape, grad._data.dtype)), grad, key)
 
 
-class IndexAddGrad(IndexPutGrad):
-    node_name = "IndexAddBackward0"  # (index_select's backward: zeros.index_add(dim, index, grad))
-
-
-class MaskedScatterGrad(IndexPutGrad):
-    node_name = "MaskedScatterBackward0"  # (masked_select's backward: zeros.masked_scatter(mask, grad))
-
-
-class PutGrad(IndexPutGrad):
-    """``take``'s backward, ``zeros.put_(index, grad, accumulate=True)``: ``index`` counts through the
-    flattened tensor."""
+class PutGrad(Op):
+    """``take``'s backward, ``zeros.put_(index, grad, accumulate=True)``: ``index`` (take's, a ``NoEdge``) counts
+    through the flattened tensor, a negative one from the end."""
     node_name = "PutBackward0"
+    saved_names = {"accumulate": "accumulate", "index": 0, "source": 1}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, zeros, grad, index):
-        ctx.index = index
-        out = zeros._data.copy()
-        np.add.at(out.reshape(-1), index.reshape(-1), grad._data.reshape(-1))
+        ctx.save_for_backward(index.tensor, grad if ctx.needs_input_grad[1] else None)
+        ctx.accumulate = True
+        idx, out = index.tensor._data.reshape(-1), zeros._data.copy()
+        np.add.at(out.reshape(-1), np.where(idx < 0, idx + out.size, idx), grad._data.reshape(-1))
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, g):
-        return None, g.take(Tensor(ctx.index)), None
+        index, _ = ctx.saved_tensors
+        return None, g.take(index), None
 
 
 class Select(Op):
@@ -498,23 +549,28 @@ class Slice(Op):
 
 
 class Index(Op):
-    """Advanced indexing with integer or boolean tensors / lists: a copy, not a view."""
+    """Advanced indexing with integer or boolean tensors / lists: a copy, not a view.  ``key`` is a tuple of index
+    tensors, whole-dim slices and ``...``; the node saves the index tensors (``grad_fn._saved_indices``)."""
     node_name = "IndexBackward0"
+    saved_names = {"self_sym_sizes": "shape"}  # (grad_fn._saved_*; _saved_indices: IndexNode)
+    _node_base = IndexNode
 
     @staticmethod
     def forward(ctx, a, key):
         ctx.shape = a._data.shape
-        ctx.key = key
+        np_key = numpy_key(key)
         try:
-            out = np.asarray(a._data[key])
+            out = np.asarray(a._data[np_key])
         except IndexError as e:
-            raise IndexError(_index_message(str(e), key, a._data.shape)) from None
-        strides = index_result_strides(a._data, key, out)
+            raise IndexError(_index_message(str(e), np_key, a._data.shape)) from None
+        ctx.save_for_backward(*saved_indices(key, a._data.ndim))
+        strides = index_result_strides(a._data, np_key, out)
         return Tensor(out if strides is None else with_strides(out, strides))
 
     @staticmethod
     def backward(ctx, grad):
-        return IndexPutGrad.of(grad, ctx.shape, ctx.key), None
+        # derivatives.yaml: index_backward(grad.new_zeros(self_sym_sizes), indices, grad)
+        return IndexPutGrad.of(grad, ctx.shape, key_of_saved(ctx.saved_tensors)), None
 
 
 def index_result_strides(x, key, out):
@@ -571,9 +627,12 @@ def _index_message(msg, key, shape):
     """numpy's "index 5 is out of bounds for axis 1" in PyTorch's words: PyTorch counts the dim among
     the indexed dims only (``x[:, [5]]`` is out of bounds "for dimension 0"). A mask of the wrong
     shape: PyTorch names the mask's shape and the tensor's. Index tensors whose shapes do not broadcast:
-    PyTorch names their shapes as lists."""
+    PyTorch names their shapes as lists (a mask's as those of its nonzero() columns)."""
     if msg.startswith("shape mismatch: indexing arrays could not be broadcast together"):
-        shapes = [list(k.shape) for k in (key if isinstance(key, tuple) else (key,)) if isinstance(k, np.ndarray)]
+        shapes = []  # (a mask counts as the columns of its nonzero(): one index per dim it spans)
+        for k in key if isinstance(key, tuple) else (key,):
+            if isinstance(k, np.ndarray):
+                shapes += [[int(k.sum())]] * k.ndim if k.dtype == np.bool_ else [list(k.shape)]
         return ("shape mismatch: indexing tensors could not be broadcast together with shapes "
                 + ", ".join(str(s) for s in shapes))
     m = re.match(r"boolean index did not match indexed array along (?:axis|dimension) (\d+)", msg)
@@ -655,8 +714,8 @@ def index(t, key):
     for lists, tensors and masks. A lone slice is always a SliceBackward0 (even ``x[:]``); inside a
     tuple a slice over a whole dim adds no node, and a key that selects everything (``x[...]``,
     ``x[:, 0:]``) is an AliasBackward0. ``x[True]`` adds a dim of size 1 and masks it."""
-    if _is_bool_scalar(key):
-        return Index.apply(Unsqueeze.apply(t, 0), np.asarray([_as_index_array(key)]).reshape(1))
+    if _is_bool_scalar(key):  # (a dim of size 1, indexed with [0] or [])
+        return Index.apply(Unsqueeze.apply(t, 0), (_bool_scalar_index(key),))
     key = sequence_as_tuple(key)
     lone_slice = isinstance(key, slice)
     _check_zero_dim_key(t, key)
@@ -671,16 +730,17 @@ def index(t, key):
         # the basic parts first (as views), then one advanced-indexing node on the result.  A True or False
         # (or a 0-dim bool tensor) adds a dim, like None, which PyTorch then indexes with [0] or [] (no dim taken)
         basic = tuple(None if _is_bool_scalar(k) else slice(None) if _is_advanced(k) else k for k in key)
-        rest = tuple(np.arange(int(bool(_as_index_array(k)))) if _is_bool_scalar(k) else _as_index_array(k)
+        rest = tuple(_bool_scalar_index(k) if _is_bool_scalar(k) else index_tensor(k)
                      if _is_advanced(k) else k if k is Ellipsis else slice(None)
                      for k in key if not isinstance(k, int) or isinstance(k, bool))
-        return Index.apply(_basic_index(t, basic), rest if len(rest) > 1 else rest[0])
+        return Index.apply(_basic_index(t, basic), rest)
     out = _basic_index(t, key)
     return Alias.apply(t) if out is t else out
 
 
-def _as_index_array(k):
-    return k._data.copy(order="K") if isinstance(k, Tensor) else np.asarray(k)  # (a copy: see select.index_array)
+def _bool_scalar_index(k):
+    """``True`` (or a 0-dim bool tensor) indexes the dim it adds with ``[0]``, ``False`` with ``[]``."""
+    return Tensor(np.arange(int(bool(k._data if isinstance(k, Tensor) else k))))
 
 
 def _basic_index(t, key):
@@ -707,10 +767,16 @@ class IndexPut(Op):
     gradient, ``value`` gets the gradient of the places it went to (summed where it was broadcast)."""
     expanded_write = "index_put"  # (ops/inplace.py: it may write into an expanded tensor, with a warning)
     node_name = "IndexPutBackward0"
+    saved_names = {"accumulate": "accumulate"}  # (grad_fn._saved_*; _saved_indices: IndexNode)
+    _node_base = IndexNode
     indexed = True  # (value has the shape of x[key], not of x: ops.inplace leaves its checks to setitem)
+    accumulate = False
+    key_numbers = staticmethod(numpy_key)  # (ops/inplace.py: the key, to write x[key])
 
-    @staticmethod
-    def forward(ctx, a, key, value):
+    @classmethod
+    def forward(cls, ctx, a, tensor_key, value):
+        """``tensor_key``: a tuple of index tensors, whole-dim slices and ``...``, which the node saves."""
+        key = numpy_key(tensor_key)
         try:  # (the shape of a[key], the indices not checked yet: an index out of range is an error only later)
             result_shape = np.broadcast_to(np.empty((), bool), a._data.shape)[_in_range(key)].shape
         except IndexError:
@@ -730,16 +796,17 @@ class IndexPut(Op):
             result = [int(n) for n in m.group(1).split(",") if n.strip()] if m else list(out[key].shape)
             raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast "
                                f"to indexing result of shape {result}") from None
-        ctx.key = _as_index_arrays(key)  # (PyTorch saves the indices as tensors)
-        ctx.value_shape = value._data.shape
+        ctx.save_for_backward(*saved_indices(tensor_key, a._data.ndim))
+        ctx.value_shape, ctx.accumulate = value._data.shape, cls.accumulate
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
         # PyTorch's formula: grad.index_put(indices, zeros_like(values)) for x, grad.index(indices) for value
+        key = key_of_saved(ctx.saved_tensors)
         zeros = Tensor(np.zeros(ctx.value_shape, grad._data.dtype))
-        ga = IndexPut.apply(grad, ctx.key, zeros) if ctx.needs_input_grad[0] else None
-        gv = grad[ctx.key] if ctx.needs_input_grad[2] else None
+        ga = IndexPut.apply(grad, key, zeros) if ctx.needs_input_grad[0] else None
+        gv = grad[key] if ctx.needs_input_grad[2] else None
         return ga, None, gv
 
 
@@ -749,17 +816,18 @@ class IndexPutAccumulate(IndexPut):
     their places, as without ``accumulate``."""
     expanded_write = "index_put_accumulate"  # (ops/inplace.py: every index adds into its place)
     node_name = "IndexPutBackward0"
+    accumulate = True
 
-    @staticmethod
-    def forward(ctx, a, key, value):
-        IndexPut.forward(ctx, a, key, value)  # (its checks of shapes and dtypes, and ctx.key)
+    @classmethod
+    def forward(cls, ctx, a, tensor_key, value):
+        super().forward(ctx, a, tensor_key, value)  # (its checks of shapes and dtypes; the indices saved)
         out = cast(a._data)
-        np.add.at(out, key, value._data)
+        np.add.at(out, numpy_key(tensor_key), value._data)
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
-        gv = grad[ctx.key] if ctx.needs_input_grad[2] else None
+        gv = grad[key_of_saved(ctx.saved_tensors)] if ctx.needs_input_grad[2] else None
         return (grad if ctx.needs_input_grad[0] else None), None, gv
 
 
@@ -779,7 +847,7 @@ def index_put(t, indices, values, accumulate=False, in_place=False):
         setitem(t, tuple(indices), values)
         return t
     fn = IndexPutAccumulate if accumulate else IndexPut
-    key = tuple(i._data.copy(order="K") if isinstance(i, Tensor) else i for i in indices)  # (copies: see select.index_array)
+    key = tuple(i if i is None else index_tensor(i) for i in indices)  # (saved by the node)
     return inplace(t, fn, key, values) if in_place else fn.apply(t, key, values)
 
 
@@ -837,8 +905,7 @@ def setitem(t, key, value):
             #                                               or index_puts into it)
             kept = sum(isinstance(k, slice) for k in keys[:lead])
             return setitem(t[keys[:lead]], (slice(None),) * kept + tuple(keys[lead:]), value)
-    np_key = tuple(k._data.copy(order="K") if isinstance(k, Tensor) else k for k in keys)  # (copies: see select.index_array)
-    np_key = np_key if isinstance(key, tuple) else np_key[0]
+    np_key = numpy_key(keys) if isinstance(key, tuple) else numpy_key(keys[:1])
     if isinstance(value, np.ndarray):
         raise TypeError(f"can't assign a numpy.ndarray to a {t.type()}")
     value = as_operand(value, t)
@@ -850,13 +917,13 @@ def setitem(t, key, value):
             k is None or _is_bool_scalar(k) or (isinstance(k, int) and not isinstance(k, bool))
             or (isinstance(k, slice) and not (k.start in (None, 0) and k.stop is None and k.step in (None, 1)))
             for k in keys)
-        target, index_key = t, np_key
+        target, index_key = t, tuple(index_tensor(k) if _is_advanced(k) else k for k in keys)  # (saved by the node)
         if on_view:  # PyTorch's applySlicing: the view first, then index_put_ into it
             view_key, index_key = _split_key(keys)
             target = t[view_key]
         if grad_mode.is_grad_enabled() and (target.requires_grad or value.requires_grad):
             check_inplace(target)  # (autograd's checks come first)
-        if not _fills_by_mask(index_key, value) and overlaps(target._data, value._data):
+        if not _fills_by_mask(numpy_key(index_key), value) and overlaps(target._data, value._data):
             raise RuntimeError(OVERLAP)  # (index_put_ refuses a value sharing memory with x, as PyTorch does)
         return inplace(target, IndexPut, index_key, value)
     try:
@@ -908,24 +975,17 @@ def _split_key(keys):
     for k in keys:
         if k is None or _is_bool_scalar(k):  # (True indexes the new dim with [0], False with [])
             view_key.append(None)
-            index_key.append(slice(None) if k is None else np.arange(1 if bool(np.asarray(getattr(k, "_data", k))) else 0))
+            index_key.append(slice(None) if k is None else _bool_scalar_index(k))
         elif isinstance(k, int):
             view_key.append(k)
         elif k is Ellipsis or isinstance(k, slice):
             view_key.append(k)
             index_key.append(Ellipsis if k is Ellipsis else slice(None))
         else:  # an index: a whole dim of the view (a mask: as many dims as it has)
-            index = np.asarray(k._data if isinstance(k, Tensor) else k)
-            view_key.extend([slice(None)] * (index.ndim if index.dtype == bool else 1))
+            index = index_tensor(k)
+            view_key.extend([slice(None)] * (index._data.ndim if index._data.dtype == bool else 1))
             index_key.append(index)
     return tuple(view_key), tuple(index_key)
-
-
-def _as_index_arrays(key):
-    """A key with its index lists as arrays (numpy indexes with either alike)."""
-    if isinstance(key, tuple):
-        return tuple(np.asarray(k) if isinstance(k, list) else k for k in key)
-    return np.asarray(key) if isinstance(key, list) else key
 
 
 def _check_index_put_dtype(t, keys, value):

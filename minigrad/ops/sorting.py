@@ -91,7 +91,7 @@ def _indices_output(ctx, idx):
 class Sort(Op):
     """``x.sort(dim, descending)``: (values, indices); the gradient of each value goes back to where it was."""
     node_name = "SortBackward0"
-    saved_names = {"dim": "saved_dim"}  # (grad_fn._saved_dim: the dim as passed)
+    saved_names = {"dim": "saved_dim", "indices": 0, "self_sym_sizes": "shape"}  # (grad_fn._saved_dim: as passed)
 
     @staticmethod
     def forward(ctx, a, dim_arg, descending, stable=False):
@@ -99,15 +99,17 @@ class Sort(Op):
         dim = _wrap_dim(dim_arg, x.ndim)
         ctx.dim_arg = dim_arg
         idx = order(x, dim, descending, stable) if x.ndim else np.zeros((), np.int64)
-        ctx.dim, ctx.index, ctx.shape = dim, idx, x.shape
+        ctx.dim, ctx.shape = dim, x.shape
         values = np.take_along_axis(x, idx, dim) if x.ndim else x.copy()
         # (PyTorch lays both outputs out like the input: its strides, or dense strides in the same order)
-        return (Tensor(with_strides(values, preserve_format_strides(x, values.itemsize))),
-                _indices_output(ctx, with_strides(idx, preserve_format_strides(x, idx.itemsize))))
+        indices = _indices_output(ctx, with_strides(idx, preserve_format_strides(x, idx.itemsize)))
+        ctx.save_for_backward(indices)  # (grad_fn._saved_indices: changed in place before backward, it raises)
+        return Tensor(with_strides(values, preserve_format_strides(x, values.itemsize))), indices
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
-        return value_selecting_backward(grad, ctx.dim, ctx.index, ctx.shape, True), None, None, None
+        indices, = ctx.saved_tensors
+        return value_selecting_backward(grad, ctx.dim, indices, ctx.shape, True), None, None, None
 
 
 class SortStable(Sort):
@@ -118,11 +120,12 @@ class SortStable(Sort):
 class Topk(Sort):
     """``x.topk(k, dim, largest)``: the ``k`` largest (or smallest) values along ``dim``, in order."""
     node_name = "TopkBackward0"
-    saved_names = {}
+    saved_names = {"dim": "saved_dim", "indices": 0, "self_sym_sizes": "shape"}  # (grad_fn._saved_*; dim as passed)
 
     @staticmethod
     def forward(ctx, a, k, dim, largest, sorted_=True):
         x = a._data
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, x.ndim)
         n = x.shape[dim] if x.ndim else 1
         if not 0 <= k <= n:
             raise RuntimeError("selected index k out of range")
@@ -137,13 +140,16 @@ class Topk(Sort):
                 if _has_ties(rows[row]) or not (sorted_ or k * 64 <= n):
                     idx[row] = topk_indices(rows[row].tolist(), k, largest, sorted_)
             idx = np.moveaxis(idx, -1, dim)
-        ctx.dim, ctx.index, ctx.shape = dim, idx, x.shape
+        ctx.dim, ctx.shape = dim, x.shape
         values = np.take_along_axis(x, idx, dim) if x.ndim else x.copy()
-        return Tensor(values), _indices_output(ctx, idx)
+        indices = _indices_output(ctx, idx)
+        ctx.save_for_backward(indices)  # (grad_fn._saved_indices: changed in place before backward, it raises)
+        return Tensor(values), indices
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
-        return value_selecting_backward(grad, ctx.dim, ctx.index, ctx.shape, True), None, None, None, None
+        indices, = ctx.saved_tensors
+        return value_selecting_backward(grad, ctx.dim, indices, ctx.shape, True), None, None, None, None
 
 
 def argsort(a, dim=-1, descending=False, stable=False):
