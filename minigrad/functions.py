@@ -173,8 +173,8 @@ def index_select(input, dim, index):  # noqa: A002
     return input.index_select(dim, index)
 
 
-def gather(input, dim, index):  # noqa: A002
-    return input.gather(dim, index)
+def gather(input, dim, index, *, sparse_grad=False):  # noqa: A002
+    return input.gather(dim, index, sparse_grad=sparse_grad)
 
 
 def index_add(input, dim, index, source, *, alpha=1):  # noqa: A002

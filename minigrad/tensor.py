@@ -1248,15 +1248,15 @@ class Tensor(TensorBase):
 
     def index_select(self, dim, index):
         idx = _ops.select.index_array(index, "index_select")
-        return _ops.select.IndexSelect.apply(self, _wrap_dim(dim, self._data.ndim), idx)
+        return _ops.select.IndexSelect.apply(self, dim, idx)
 
     def index_add(self, dim, index, source, *, alpha=1):
         idx = _ops.select.index_array(index, "index_add_")
-        return _ops.select.IndexAdd.apply(self, _wrap_dim(dim, self._data.ndim), idx, source, alpha)
+        return _ops.select.IndexAdd.apply(self, dim, idx, source, alpha)
 
     def index_add_(self, dim, index, source, *, alpha=1):
         idx = _ops.select.index_array(index, "index_add_")
-        return _ops.inplace(self, _ops.select.IndexAdd, _wrap_dim(dim, self._data.ndim), idx, source, alpha)
+        return _ops.inplace(self, _ops.select.IndexAdd, dim, idx, source, alpha)
 
     def index_fill(self, dim, index, value):
         return _ops.select.index_fill(self, dim, index, value)
@@ -1266,15 +1266,19 @@ class Tensor(TensorBase):
 
     def index_copy(self, dim, index, source):
         idx = _ops.select.index_array(index, "index_copy_")
-        return _ops.select.IndexCopy.apply(self, _wrap_dim(dim, max(self._data.ndim, 1)), idx, source)
+        return _ops.select.IndexCopy.apply(self, dim, idx, source)
 
     def index_copy_(self, dim, index, source):
         idx = _ops.select.index_array(index, "index_copy_")
-        return _ops.inplace(self, _ops.select.IndexCopy, _wrap_dim(dim, max(self._data.ndim, 1)), idx, source)
+        return _ops.inplace(self, _ops.select.IndexCopy, dim, idx, source)
 
-    def gather(self, dim, index):
+    def gather(self, dim, index, *, sparse_grad=False):
+        if sparse_grad:
+            raise NotImplementedError("minigrad has dense tensors only: no sparse layouts, so no sparse gradient for "
+                                      "gather (sparse_grad=True); sparse_grad=False gives the same numbers as a dense "
+                                      "gradient")
         idx = _ops.select.index_array(index, "gather")
-        return _ops.select.Gather.apply(self, _wrap_dim(dim, self._data.ndim), idx)
+        return _ops.select.Gather.apply(self, dim, idx)
 
     def scatter(self, dim, index, src=None, *, value=None):
         return _ops.select.scatter(self, dim, index, src, value)
@@ -1285,11 +1289,11 @@ class Tensor(TensorBase):
 
     def scatter_add(self, dim, index, src):
         idx = _ops.select.index_array(index, "scatter_add")
-        return _ops.select.ScatterAdd.apply(self, _wrap_dim(dim, self._data.ndim), idx, src)
+        return _ops.select.ScatterAdd.apply(self, dim, idx, src)
 
     def scatter_add_(self, dim, index, src):
         idx = _ops.select.index_array(index, "scatter_add")
-        return _ops.inplace(self, _ops.select.ScatterAdd, _wrap_dim(dim, self._data.ndim), idx, src)
+        return _ops.inplace(self, _ops.select.ScatterAdd, dim, idx, src)
 
     def flip(self, *dims, **kwargs):
         dims = kwargs.pop("dims", dims)  # x.flip(0), x.flip((0, 1)) and x.flip(dims=(0,))
@@ -1494,7 +1498,7 @@ class Tensor(TensorBase):
         return _ops.sorting.argsort(self, dim, descending, stable)
 
     def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002
-        values, indices = _ops.sorting.Topk.apply(self, k, _wrap_dim(dim, self._data.ndim), largest, sorted)
+        values, indices = _ops.sorting.Topk.apply(self, k, dim, largest, sorted)
         return _ops.sorting.TopkReturnTypes(values, indices)
 
     def median(self, dim=None, keepdim=False):

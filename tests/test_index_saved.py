@@ -614,3 +614,57 @@ EXPECTED_NO_SOURCE_GRAD = {'index_add': {'raw': ['_raw_saved_index', '_raw_saved
                           '_saved_source': None,
                           '_saved_source_dim': 2}},
  'scatter_add': {'raw': ['_raw_saved_index'], 'saved': {'_saved_dim': 1, '_saved_index': None}}}
+
+
+# ---- where's condition, max/min(dim)'s indices, and the dims the Tensor methods pass (the lead, after the merge)
+WHERE_CHANGED = MODIFIED.format("CPUBoolType [4]", 1)  # (recorded from torch 2.13: PyTorch names a bool tensor so)
+
+
+def test_where_saves_its_condition():
+    x = minigrad.ones(4, requires_grad=True)
+    cond = minigrad.tensor([True, False, True, False])
+    y = minigrad.where(cond, x, 0.0)
+    assert y.grad_fn._saved_condition.tolist() == [True, False, True, False]
+    assert len(y.grad_fn.next_functions) == 2  # (x and the number: the condition has no edge)
+    cond.logical_not_()
+    with pytest.raises(RuntimeError) as err:
+        y.sum().backward()
+    assert str(err.value) == WHERE_CHANGED
+
+
+def test_where_gradient_unchanged_by_saving():
+    x = minigrad.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    w = minigrad.tensor([5.0, 6.0, 7.0], requires_grad=True)
+    minigrad.where(x > 0, x * 2, w * 3).sum().backward()
+    assert x.grad.tolist() == [2.0, 0.0, 2.0] and w.grad.tolist() == [0.0, 3.0, 0.0]
+
+
+@pytest.mark.parametrize("reduction", ["max", "min"])
+def test_max_min_dim_save_their_indices(reduction):
+    x = minigrad.tensor([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]], requires_grad=True)
+    values, indices = getattr(x, reduction)(1)
+    assert values.grad_fn._saved_indices.tolist() == ([1, 2] if reduction == "max" else [0, 1])
+    assert values.grad_fn._raw_saved_indices is not None
+    indices.add_(0)
+    with pytest.raises(RuntimeError) as err:
+        values.sum().backward()
+    assert str(err.value) == MODIFIED.format("minigrad.LongTensor [2]", 1)
+
+
+def test_methods_pass_the_dim_as_given():
+    x = minigrad.ones(3, 4, requires_grad=True)
+    index, column = minigrad.tensor([0]), minigrad.tensor([[0]] * 3)
+    nodes = [x.index_select(-1, index).grad_fn, x.gather(-1, column).grad_fn,
+             x.scatter_add(-1, column, minigrad.ones(3, 1)).grad_fn,
+             x.index_add(-1, index, minigrad.ones(3, 1)).grad_fn, x.index_copy(-1, index, minigrad.ones(3, 1)).grad_fn,
+             x.topk(2, -1)[0].grad_fn]
+    assert [n._saved_dim for n in nodes] == [2 ** 64 - 1] * 6  # (PyTorch shows -1 unsigned)
+    with pytest.raises(IndexError, match=r"expected to be in range of \[-2, 1\], but got 5"):
+        x.index_select(5, index)
+
+
+def test_gather_has_no_sparse_gradient():
+    x = minigrad.ones(3, requires_grad=True)
+    assert x.gather(0, minigrad.tensor([0, 1]), sparse_grad=False).grad_fn._saved_sparse_grad is False
+    with pytest.raises(NotImplementedError, match="no sparse gradient for gather"):
+        minigrad.gather(x, 0, minigrad.tensor([0, 1]), sparse_grad=True)

@@ -11,7 +11,7 @@ from .dispatch import Op, elementwise, with_number
 from .._core.tensor_base import TensorBase as Tensor
 from ._fast import keep_or_zero
 from .._core.layout import cast, laid_out
-from ._util import alpha_check, check_not_bool, constant, float_data, rounded_once
+from ._util import NoEdge, alpha_check, check_not_bool, constant, float_data, rounded_once
 from .promotion import as_operand, broadcast_shape, operands, result, result_type
 from . import zerotensor
 
@@ -606,18 +606,21 @@ class Minimum(Maximum):
 class Where(Op):
     """``where(cond, a, b)``: ``a`` where ``cond`` holds, else ``b``; each gets the gradient of its places."""
     node_name = "WhereBackward0"
+    saved_names = {"condition": 0}  # (grad_fn._saved_condition)
 
     @staticmethod
     def forward(ctx, cond, a, b):
-        ctx.cond = cond
+        cond = cond.tensor if isinstance(cond, NoEdge) else Tensor(np.asarray(cond))  # (the condition has no edge)
+        ctx.save_for_backward(cond)
         x, y = operands(a, b)  # (both in the result's dtype; laid out as PyTorch's TensorIterator, the condition first)
-        return Tensor(laid_out(np.where(cond, x, y), cond, x, y))
+        return Tensor(laid_out(np.where(cond._data, x, y), cond._data, x, y))
 
     @staticmethod
     def backward(ctx, grad):
+        cond, = ctx.saved_tensors
         return (None,
-                grad_where(ctx.cond, grad) if ctx.needs_input_grad[1] else None,
-                Where.apply(ctx.cond, zeros_like_grad(grad), grad) if ctx.needs_input_grad[2] else None)
+                Where.apply(NoEdge(cond), grad, zeros_like_grad(grad)) if ctx.needs_input_grad[1] else None,
+                Where.apply(NoEdge(cond), zeros_like_grad(grad), grad) if ctx.needs_input_grad[2] else None)
 
 
 def grad_where(keep, grad):
@@ -659,6 +662,8 @@ def where(condition, input=None, other=None):  # noqa: A002
     b = as_operand(b, a)
     both = broadcast_shape(Tensor(cond), a)  # PyTorch's error when the three shapes do not broadcast
     broadcast_shape(Tensor(np.empty(both)), b)
+    if isinstance(condition, Tensor) and cond.dtype == np.bool_:  # (saved: changed in place, backward raises)
+        return Where.apply(NoEdge(condition), a, b)
     return Where.apply(cond if cond.dtype == np.bool_ else cast(cond, np.bool_), a, b)  # (its layout kept: the result's)
 
 

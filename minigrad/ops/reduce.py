@@ -164,8 +164,7 @@ class Min(Max):
 class MaxDim(Op):
     """``x.max(dim)`` returns (values, indices); the gradient goes to the chosen index."""
     node_name = "MaxBackward0"
-    saved_names = {"dim": "saved_dim", "keepdim": "keepdim", "self_sym_sizes": "shape",
-                   "indices": "indices"}  # (grad_fn._saved_*)
+    saved_names = {"dim": "saved_dim", "keepdim": "keepdim", "self_sym_sizes": "shape", "indices": 0}  # (grad_fn._saved_*)
     name = "max"
     arg = np.argmax
 
@@ -174,8 +173,9 @@ class MaxDim(Op):
         d = dims_arg(dim, a._data.ndim)[0]
         if a._data.ndim == 0:  # the only element, at index 0
             ctx.shape, ctx.dim, ctx.keepdim, ctx.index, ctx.dim_arg = (), None, keepdim, np.asarray(0), dim
-            indices = ctx.indices = Tensor(np.asarray(0, dtype=np.int64))
+            indices = Tensor(np.asarray(0, dtype=np.int64))
             ctx.mark_non_differentiable(indices)
+            ctx.save_for_backward(indices)
             return Tensor(a._data.copy()), indices
         if a._data.shape[d] == 0:
             raise IndexError(f"{cls.name}(): Expected reduction dim {d} to have non-zero size.")
@@ -187,7 +187,7 @@ class MaxDim(Op):
             values, idx = values.squeeze(d), idx.squeeze(d)
         indices = Tensor(np.asarray(idx, dtype=np.int64, order="C"))
         ctx.mark_non_differentiable(indices)
-        ctx.indices = indices  # (PyTorch saves this output for backward: grad_fn._saved_indices)
+        ctx.save_for_backward(indices)  # (PyTorch saves this output for backward: grad_fn._saved_indices)
         return Tensor(np.asarray(values, order="C")), indices
 
     @classmethod
@@ -198,7 +198,8 @@ class MaxDim(Op):
     @staticmethod
     def backward(ctx, grad, _grad_indices):
         # (PyTorch: value_selecting_reduction_backward, zeros with the gradient scattered to the chosen places)
-        return value_selecting_backward(grad, ctx.dim or 0, ctx.indices._data, ctx.shape, ctx.keepdim), None, None
+        indices, = ctx.saved_tensors
+        return value_selecting_backward(grad, ctx.dim or 0, indices, ctx.shape, ctx.keepdim), None, None
 
 
 class MinDim(MaxDim):
