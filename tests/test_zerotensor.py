@@ -44,3 +44,17 @@ def test_the_kernels_values_and_dtypes():
     s = zerotensor.zeros((), np.float32)
     assert (s * 2.5).dtype == minigrad.float64 and (s * 2).dtype == minigrad.float32  # (PyTorch 2.13's promotion)
     assert y.clone().mul_(z).clone().tolist()[0] == 0.0 and np.isnan(y.clone().mul_(z).numpy()[1])  # (in place: real)
+
+
+@pytest.mark.parametrize("name", ["silu", "mish"])
+def test_one_kernel_backward_gives_ordinary_zeros(name):
+    """silu's and mish's backward are one native kernel in PyTorch unless grad mode is on: a ZeroTensor gradient
+    reaches it as ordinary zeros (the fallback), so x.grad is an ordinary tensor; with create_graph the composite
+    formula keeps the ZeroTensor (torch 2.13, fuzz seed 732551)."""
+    fn = getattr(minigrad.nn.functional, name)
+    x = minigrad.tensor([0.92, -0.41], requires_grad=True)
+    fn(x).sgn().sum().backward()
+    assert not x.grad._is_zerotensor() and x.grad.tolist() == [0.0, 0.0]
+    x = minigrad.tensor([0.92, -0.41], requires_grad=True)
+    g, = minigrad.autograd.grad(fn(x).sgn().sum(), x, create_graph=True)
+    assert g._is_zerotensor() and g.grad_fn.name() == "MulBackward0"

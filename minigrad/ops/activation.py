@@ -13,6 +13,7 @@ from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 from ._fast import keep_or_zero
 from ._util import constant, rounded_once
+from .zerotensor import as_native_kernel_sees
 from .._core.layout import laid_out, like, preserve_format_strides, with_strides
 from .elementwise import AddScalar, DivScalar, MulScalar, SigmoidBackward, filled, grad_where, where, zeros_like_grad
 from .unary import Erf, NoDerivative
@@ -176,6 +177,7 @@ class Silu(Op):
     @staticmethod
     def backward(ctx, grad):
         x, = ctx.saved_tensors
+        grad = as_native_kernel_sees(grad)  # (not recording: PyTorch's silu_backward kernel)
         s = x.sigmoid()
         return grad * s * AddScalar.apply(x * filled(1.0, s).sub_(s), 1.0)  # (PyTorch: 1.0 + x * (1.0 - s))
 
@@ -474,6 +476,7 @@ class Mish(Op):
     @staticmethod
     def backward(ctx, grad):
         x, = ctx.saved_tensors
+        grad = as_native_kernel_sees(grad)  # (not recording: PyTorch's mish_backward kernel)
         s = x.sigmoid()
         t = x.exp().log1p().tanh()
         tt = t * t

@@ -23,6 +23,7 @@ special; ``Tensor._zerotensor`` marks it.
 import numpy as np
 
 from .. import _dtype
+from ..autograd import grad_mode
 from .._core.tensor_base import TensorBase as Tensor
 from .promotion import broadcast_shape, result_type
 
@@ -88,6 +89,15 @@ def check_writable(t, copy=False):
     """An in-place op may not write into a ZeroTensor (``copy``: ``copy_``'s own words)."""
     if t._zerotensor:
         raise RuntimeError(IMMUTABLE_COPY if copy else IMMUTABLE)
+
+
+def as_native_kernel_sees(grad):
+    """``grad`` as a native backward kernel of PyTorch's receives it (``silu_backward``, ``mish_backward``:
+    derivatives.yaml runs these one-kernel formulas unless grad mode is on, the composite ones otherwise): a ZeroTensor
+    becomes ordinary zeros (the fallback), so the kernel's result is an ordinary tensor."""
+    if grad._zerotensor and not grad_mode.state.enabled:
+        return Tensor(np.zeros(grad._data.shape, grad._data.dtype))
+    return grad
 
 
 def materialized(operands):
