@@ -326,3 +326,17 @@ def test_unfold_overlapping_windows_add_up():
     assert u.stride() == (1, 1) and u._base is b and not u.is_contiguous()
     u[3, 1] = 7.0  # (written through the view: the base and the version counter they share)
     assert b.tolist() == [0.0, 0.0, 0.0, 0.0, 7.0] and b._version == u._version == 1
+
+
+@pytest.mark.parametrize("shape, error, message", [
+    ((0, 0), IndexError, "Dimension specified as 0 but tensor has no dimensions"),
+    ((0, 3), IndexError, "Dimension specified as 0 but tensor has no dimensions"),
+    ((0, 3, 4), RuntimeError, "ArrayRef: invalid slice, N = 1; size = 0"),
+    ((0, 3, 4, 5), RuntimeError, "only batches of spatial targets supported (3D tensors) but got targets of dimension: 0"),
+    ((2, 3), ValueError, "Expected input batch_size (2) to match target batch_size (0)."),
+])
+def test_nll_loss_of_an_empty_batch_and_a_0dim_target(shape, error, message):
+    """torch 2.13's errors (fuzz seed 731605: an empty batch next to a 0-dim target)."""
+    with pytest.raises(error) as err:
+        minigrad.nn.functional.nll_loss(minigrad.zeros(shape), minigrad.tensor(1))
+    assert str(err.value).strip("'") == message

@@ -249,6 +249,9 @@ def _check_nll_shapes(input, target):
     n = target.shape[0] if target.ndim else 0
     if n != x.shape[0]:
         raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target batch_size ({n}).")
+    if target.ndim == 0 and x.ndim in (2, 3):  # (an empty batch and a 0-dim target: PyTorch reads its size anyway)
+        raise (IndexError("Dimension specified as 0 but tensor has no dimensions") if x.ndim == 2 else
+               RuntimeError("ArrayRef: invalid slice, N = 1; size = 0"))
     if x.ndim == 2 and target.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if x.ndim > 2 and target.shape != x.shape[:1] + x.shape[2:]:
