@@ -322,7 +322,7 @@ from .functions import (multiply, subtract, divide, true_divide, eq, ne, lt, le,
                         logical_and, logical_or, logical_xor, isnan, isinf, isfinite, nan_to_num, count_nonzero,
                         nonzero, tril, triu, diag, trace, sort, argsort, topk, median, nanmedian, unique, cumprod, masked_select,
                         masked_scatter,
-                        take, roll, repeat_interleave, tile, fmod, lerp, addcmul, addcdiv, addmm, cross, kron,
+                        take, put, scatter_reduce, index_reduce, roll, repeat_interleave, tile, fmod, lerp, addcmul, addcdiv, addmm, cross, kron,
                         meshgrid, broadcast_tensors, diff, tensordot, kthvalue, mode, index_fill, index_copy,
                         selu)  # noqa: A004
 from .ops.math_more import (asinh, acosh, atanh, arcsinh, arccosh, arctanh, erfc, erfinv, lgamma, digamma,  # noqa: E402

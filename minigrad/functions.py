@@ -189,6 +189,14 @@ def scatter_add(input, dim, index, src):  # noqa: A002
     return input.scatter_add(dim, index, src)
 
 
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):  # noqa: A002
+    return input.scatter_reduce(dim, index, src, reduce, include_self=include_self)
+
+
+def index_reduce(input, dim, index, source, reduce, *, include_self=True):  # noqa: A002
+    return input.index_reduce(dim, index, source, reduce, include_self=include_self)
+
+
 def flip(input, dims):  # noqa: A002
     return input.flip(dims)
 
@@ -502,6 +510,10 @@ def masked_scatter(input, mask, source):  # noqa: A002
 
 def take(input, index):  # noqa: A002
     return input.take(index)
+
+
+def put(input, index, source, accumulate=False):  # noqa: A002
+    return input.put(index, source, accumulate)
 
 
 def roll(input, shifts, dims=None):  # noqa: A002

@@ -1258,6 +1258,12 @@ class Tensor(TensorBase):
         idx = _ops.select.index_array(index, "index_add_")
         return _ops.inplace(self, _ops.select.IndexAdd, dim, idx, source, alpha)
 
+    def index_reduce(self, dim, index, source, reduce, *, include_self=True):
+        return _ops.select.index_reduce(self, dim, index, source, reduce, include_self)
+
+    def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
+        return _ops.select.index_reduce(self, dim, index, source, reduce, include_self, in_place=True)
+
     def index_fill(self, dim, index, value):
         return _ops.select.index_fill(self, dim, index, value)
 
@@ -1294,6 +1300,12 @@ class Tensor(TensorBase):
     def scatter_add_(self, dim, index, src):
         idx = _ops.select.index_array(index, "scatter_add")
         return _ops.inplace(self, _ops.select.ScatterAdd, dim, idx, src)
+
+    def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
+        return _ops.select.scatter_reduce(self, dim, index, src, reduce, include_self)
+
+    def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
+        return _ops.select.scatter_reduce(self, dim, index, src, reduce, include_self, in_place=True)
 
     def flip(self, *dims, **kwargs):
         dims = kwargs.pop("dims", dims)  # x.flip(0), x.flip((0, 1)) and x.flip(dims=(0,))
@@ -1573,6 +1585,12 @@ class Tensor(TensorBase):
 
     def take(self, index):
         return _ops.select.take(self, index)
+
+    def put(self, index, source, accumulate=False):
+        return _ops.select.put(self, index, source, accumulate)
+
+    def put_(self, index, source, accumulate=False):
+        return _ops.select.put(self, index, source, accumulate, in_place=True)
 
     def roll(self, shifts, dims=None):
         return _ops.select.roll(self, shifts, dims)

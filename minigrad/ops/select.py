@@ -1439,3 +1439,257 @@ def atleast_2d(*tensors):
 
 def atleast_3d(*tensors):
     return atleast_nd(3, tensors)
+
+
+# ------------------------------------------------------------------ put, scatter_reduce, index_reduce
+class Put(Op):
+    """``x.put(index, source, accumulate=False)``: ``source``'s values written (or, with ``accumulate``, added) at
+    the places ``index`` of the flattened ``x`` (a negative index counts from the end).  derivatives.yaml:
+    dL/dx = ``grad`` with accumulate, else ``grad.put(index, zeros_like(source))`` (the overwritten places get
+    nothing); dL/dsource = ``grad.take(index).reshape_as(source)``."""
+    node_name = "PutBackward0"
+    saved_names = {"accumulate": "accumulate", "index": 0, "source": 1}  # (grad_fn._saved_*)
+    indexed = True  # (source has the shape of index, not of x)
+
+    @staticmethod
+    def forward(ctx, a, index, source, accumulate=False):
+        index = saved_index(index)
+        x, idx, src = a._data, index._data, source._data
+        if x.dtype != src.dtype:
+            raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+                               f"{_TYPE_NAMES[x.dtype.name]} and source.dtype = {_TYPE_NAMES[src.dtype.name]}")
+        if idx.size != src.size:
+            raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
+                             f"source.numel() = {src.size}, index.numel() = {idx.size}")
+        if x.size == 0 and idx.size:
+            raise IndexError("put_(): Tried to put elements into an empty tensor")
+        bad = idx[(idx >= x.size) | (idx < -x.size)]
+        if bad.size:
+            raise IndexError(f"out of range: tried to access index {bad.flat[0]} on a tensor of {x.size} elements.")
+        ctx.accumulate, ctx.source_shape = accumulate, src.shape
+        ctx.save_for_backward(index, source if ctx.needs_input_grad[2] else None)  # (source: for its gradient only)
+        out = cast(x)  # (a copy laid out like the input: PyTorch's clone, then put_)
+        view = np.atleast_1d(out)
+        places = np.unravel_index(np.where(idx < 0, idx + x.size, idx).reshape(-1), view.shape)  # (row-major count)
+        if accumulate:
+            np.add.at(view, places, src.reshape(-1))
+        else:
+            view[places] = src.reshape(-1)
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        index, _ = ctx.saved_tensors
+        g_self = g_src = None
+        if ctx.needs_input_grad[0]:
+            zeros = Tensor(np.zeros(ctx.source_shape, grad._data.dtype))
+            g_self = grad if ctx.accumulate else Put.apply(grad, NoEdge(index), zeros, False)
+        if ctx.needs_input_grad[2]:
+            g_src = grad.take(index).reshape(ctx.source_shape)
+        return g_self, None, g_src, None
+
+
+def _check_index_argument(name, index, in_place, position=2):
+    """PyTorch's argument parser: the index of ``name`` (``name_`` in place) is a tensor."""
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{name}{'_' if in_place else ''}(): argument 'index' (position {position}) must be Tensor, "
+                        f"not {type(index).__name__}")
+
+
+def put(t, index, source, accumulate=False, in_place=False):
+    """``x.put(index, source, accumulate)`` (``put_`` with ``in_place``): ``index`` a long tensor."""
+    from .inplace import inplace
+    _check_index_argument("put", index, in_place, position=1)
+    if index.dtype.name != "int64":
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {_TYPE_NAMES[index.dtype.name]}")
+    if in_place:
+        return inplace(t, Put, NoEdge(index), source, accumulate)
+    return Put.apply(t, NoEdge(index), source, accumulate)
+
+
+_REDUCE_AT = {"sum": np.add, "prod": np.multiply, "mean": np.add, "amax": np.maximum, "amin": np.minimum}
+
+
+def _reduce_start(reduce, dtype):
+    """Where ``include_self=False``, the value a place reduced into starts from (the reduction's identity)."""
+    if reduce in ("sum", "mean", "prod"):
+        return int(reduce == "prod")
+    if dtype.kind == "b":
+        return reduce == "amin"
+    if dtype.kind == "f":
+        return -np.inf if reduce == "amax" else np.inf
+    return np.iinfo(dtype).min if reduce == "amax" else np.iinfo(dtype).max
+
+
+def _reduce_into(x, key, values, reduce, include_self):
+    """A copy of ``x`` with ``values`` reduced into the places ``key`` (numpy's index; several values may go to one
+    place).  ``mean`` divides each sum by its count (``x``'s own value counts once with ``include_self``); an integer
+    mean rounds down, as PyTorch's ``div_(count, rounding_mode="floor")``."""
+    out = cast(x)  # (a copy laid out like the input: PyTorch's clone)
+    view = np.atleast_1d(out)
+    if not include_self:
+        view[key] = _reduce_start(reduce, out.dtype)
+    _REDUCE_AT[reduce].at(view, key, values)
+    if reduce == "mean":
+        count = np.full(view.shape, int(include_self))
+        np.add.at(count, key, 1)
+        count[count == 0] = 1
+        view[...] = view / count if out.dtype.kind in "fc" else view // count
+    return out
+
+
+def _reduce_backward(grad, x, src, result, reduce, include_self, pick, add, clear, again):
+    """PyTorch's ``scatter_reduce_backward`` and ``index_reduce_backward`` (torch/csrc/autograd/FunctionsManual.cpp),
+    one formula for both: ``pick(t)`` takes the places of ``t`` the values went to (``gather`` / ``index_select``),
+    ``add(t, s)`` adds ``s`` into them (``scatter_add`` / ``index_add``), ``clear(t)`` zeroes them (``scatter`` /
+    ``index_fill``) and ``again(t, s)`` is the forward op again.  Returns the gradients of ``x`` and ``src``.
+
+    - prod: each value's gradient is the product of the others at its place; a value 0 is masked with 1 (so a
+      single zero gets the product of the others, and a place with two zeros gives 0 to all);
+    - mean: the gradient divided by the count of values at the place;
+    - amax / amin: the gradient shared evenly among all the values (of ``x`` and ``src``) equal to the result."""
+    if reduce == "sum":
+        g_self, g_src = grad, pick(grad)
+    elif reduce == "prod":
+        masked_self = x.masked_fill(x == 0, 1)
+        g_self = grad * again(masked_self, src) / masked_self
+        src_zero = src == 0
+        src_num_zeros = pick(add(zeros_like_data(x), src_zero.to(x.dtype)))
+        src_single_zero = src_zero & (src_num_zeros == 1)
+        masked_src_result = again(x, src.masked_fill(src_single_zero, 1))
+        g_src = pick(grad * masked_src_result).where(src_single_zero,
+                                                     pick(grad * result) / src.masked_fill(src_zero, 1))
+    elif reduce == "mean":
+        count = Tensor(np.full(grad._data.shape, int(include_self), grad._data.dtype))
+        count = add(count, Tensor(np.ones(src._data.shape, grad._data.dtype)))
+        count = count.masked_fill(count == 0, 1)
+        g_self, g_src = grad / count, pick(grad) / pick(count)
+    elif reduce in ("amax", "amin"):
+        value = pick(result)
+        self_is_result, src_is_result = (x == result).to(x.dtype), (src == value).to(x.dtype)
+        grad_distributed = grad / add(self_is_result, src_is_result)
+        g_self, g_src = self_is_result * grad_distributed, src_is_result * pick(grad_distributed)
+    else:  # (scatter_reduce's forward takes "max" and "min" too)
+        raise RuntimeError(f"Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got {reduce}.")
+    return (g_self if include_self else clear(g_self)), g_src
+
+
+def zeros_like_data(t):
+    """Zeros of ``t``'s shape and dtype, recorded nowhere."""
+    return Tensor(np.zeros(t._data.shape, t._data.dtype))
+
+
+class ScatterReduce(Op):
+    """``x.scatter_reduce(dim, index, src, reduce, include_self=True)``: like ``scatter_add``, but the values going
+    to one place (``out[i][index[i][j]]`` for dim=1) are reduced by ``reduce``: "sum", "prod", "mean", "amax" or
+    "amin" (``include_self=False``: ``x``'s own value at such a place is left out).  Backward: ``_reduce_backward``
+    with gather / scatter_add (PyTorch's ``scatter_reduce_backward``)."""
+    node_name = "ScatterReduceBackward0"
+    saved_names = {"dim": "saved_dim", "include_self": "include_self", "index": 0, "reduce": "reduce", "result": 3,
+                   "self": 1, "src": 2}  # (grad_fn._saved_*; the dim as passed)
+    indexed = True  # (src has the shape of index, not of x)
+
+    @staticmethod
+    def forward(ctx, a, dim, index, src, reduce, include_self=True):
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)
+        index = saved_index(index)
+        idx = index._data
+        _check_scatter(a, idx, src)
+        _check_scatter_sizes(a._data.shape, dim, idx.shape, src._data.shape)
+        if reduce not in _REDUCE_AT and reduce not in ("max", "min"):
+            raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+        ctx.dim, ctx.reduce, ctx.include_self = dim, reduce, include_self
+        how = {"max": "amax", "min": "amin"}.get(reduce, reduce)
+        out = Tensor(_reduce_into(a._data, _gather_key(idx, dim, a._data.shape), _src_part(src, idx), how, include_self))
+        ctx.save_for_backward(index, a, src, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        index, a, src, result = ctx.saved_tensors
+        dim, reduce, include_self = ctx.dim, ctx.reduce, ctx.include_self
+        g_self, g_src = _reduce_backward(
+            grad, a, src, result, reduce, include_self,
+            pick=lambda t: t.gather(dim, index), add=lambda t, s: t.scatter_add(dim, index, s),
+            clear=lambda t: t.scatter(dim, index, 0), again=lambda t, s: t.scatter_reduce(dim, index, s, reduce,
+                                                                                         include_self=include_self))
+        return g_self, None, None, g_src, None, None
+
+
+def _check_scatter_sizes(shape, dim, index_shape, src_shape):
+    """PyTorch's ``scatter_shape_check``: the index no larger than ``src``, nor than ``x`` but along ``dim``."""
+    if not index_shape:
+        return
+    shape, src_shape = shape or (1,), src_shape or (1,)
+    if any(n > s or (d != dim and n > x) for d, (n, s, x) in enumerate(zip(index_shape, src_shape, shape))):
+        raise RuntimeError(f"Expected index {list(index_shape)} to be no larger than self {list(shape)} apart from "
+                           f"dimension {dim} and to be no larger size than src {list(src_shape)}")
+
+
+def scatter_reduce(t, dim, index, src, reduce, include_self=True, in_place=False):
+    """``x.scatter_reduce(dim, index, src, reduce, include_self=True)`` (``scatter_reduce_`` with ``in_place``)."""
+    from .inplace import inplace
+    _check_index_argument("scatter_reduce", index, in_place)
+    args = dim, index_array(index, "scatter"), src, reduce, include_self
+    return inplace(t, ScatterReduce, *args) if in_place else ScatterReduce.apply(t, *args)
+
+
+class IndexReduce(Op):
+    """``x.index_reduce(dim, index, source, reduce, include_self=True)``: like ``index_add``, but the slices going to
+    one place (slice ``index[i]`` along ``dim``) are reduced by ``reduce``: "prod", "mean", "amax" or "amin"
+    (``include_self=False``: ``x``'s own slice there is left out).  Backward: ``_reduce_backward`` with index_select /
+    index_add (PyTorch's ``index_reduce_backward``)."""
+    node_name = "IndexReduceBackward0"
+    saved_names = {"dim": "saved_dim", "include_self": "include_self", "index": 0, "reduce": "reduce", "result": 3,
+                   "self": 1, "source": 2}  # (grad_fn._saved_*; the dim as passed)
+    indexed = True  # (source has the shape of the indexed slices, not of x)
+
+    @staticmethod
+    def forward(ctx, a, dim, index, source, reduce, include_self=True):
+        _warn_once("index_reduce() is in beta and the API may change at any time.")
+        ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)
+        index = saved_index(index)
+        x, idx, src = a._data, index._data, source._data
+        if reduce not in ("prod", "mean", "amax", "amin"):
+            raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+        if idx.ndim > 1:
+            raise IndexError(f"index_reduce_(): Index is supposed to be a vector, but got dim: {idx.ndim} with type: "
+                             f"{_TYPE_NAMES[idx.dtype.name]} and size: {list(idx.shape)}")
+        n_src = src.shape[dim] if src.ndim else 1
+        if idx.size != n_src:
+            raise RuntimeError(f"index_reduce_(): Number of indices ({idx.size}) should be equal to source.size(dim): "
+                               f"({n_src}), for dim: {dim}")
+        if x.dtype != src.dtype:
+            raise RuntimeError(f"index_reduce_(): self ({_TYPE_NAMES[x.dtype.name]}) and source "
+                               f"({_TYPE_NAMES[src.dtype.name]}) must have the same scalar type")
+        if (x.ndim or src.ndim) and x.shape[:dim] + x.shape[dim + 1:] != src.shape[:dim] + src.shape[dim + 1:]:
+            raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified dimension. "
+                               f"Got self.shape = {list(x.shape)} source.shape = {list(src.shape)}")
+        if ((idx < 0) | (idx >= (x.shape[dim] if x.ndim else 1))).any():
+            raise IndexError("index out of range in self")
+        ctx.dim, ctx.reduce, ctx.include_self = dim, reduce, include_self
+        out = Tensor(_reduce_into(x, _index_key(x, dim, idx), src, reduce, include_self))
+        ctx.save_for_backward(index, a, source, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        index, a, source, result = ctx.saved_tensors
+        dim, reduce, include_self = ctx.dim, ctx.reduce, ctx.include_self
+        g_self, g_src = _reduce_backward(
+            grad, a, source, result, reduce, include_self,
+            pick=lambda t: t.index_select(dim, index), add=lambda t, s: t.index_add(dim, index, s),
+            clear=lambda t: t.index_fill(dim, index, 0), again=lambda t, s: t.index_reduce(dim, index, s, reduce,
+                                                                                          include_self=include_self))
+        return g_self, None, None, g_src, None, None
+
+
+def index_reduce(t, dim, index, source, reduce, include_self=True, in_place=False):
+    """``x.index_reduce(dim, index, source, reduce, include_self=True)`` (``index_reduce_`` with ``in_place``)."""
+    from .inplace import inplace
+    _check_index_argument("index_reduce", index, in_place)
+    if index.dtype.name not in ("int32", "int64"):
+        raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: "
+                           f"{_TYPE_NAMES[index.dtype.name]}")
+    args = dim, NoEdge(index), source, reduce, include_self
+    return inplace(t, IndexReduce, *args) if in_place else IndexReduce.apply(t, *args)

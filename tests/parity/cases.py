@@ -4704,3 +4704,4 @@ from . import cases_layouts  # noqa: E402,F401
 from . import cases_s10f1  # noqa: E402,F401
 from . import cases_norm_gaps  # noqa: E402,F401
 from . import cases_unfold  # noqa: E402,F401
+from . import cases_index_reduce  # noqa: E402,F401
