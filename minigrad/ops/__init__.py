@@ -15,7 +15,8 @@
 - ``statistics.py``: var, std, norm, prod, cumsum, cumprod, logsumexp, amax/amin, argmax, argmin, all, any,
   nansum/nanmean, aminmax, cummax/cummin, logcumsumexp, var_mean/std_mean, dist, cdist, trapezoid, cov
 - ``select.py``: masked_fill, index_select, gather, scatter, flip, repeat, split/chunk, unbind, einsum,
-  tril/triu, diag, trace, masked_select, take, put, scatter_reduce, index_reduce, nonzero, roll, repeat_interleave, tile, meshgrid, broadcast_tensors
+  tril/triu, diag, trace, masked_select, take, nonzero, roll, repeat_interleave, tile, meshgrid, broadcast_tensors,
+  put, scatter_reduce, index_reduce
 - ``sorting.py``: sort, argsort, topk, median, unique, msort, quantile, searchsorted, bucketize, isin, histc, bincount
 - ``embedding.py``: embedding (nn.Embedding); ``norm.py``: layer_norm, batch_norm; ``histogram.py``: torch.histogram
 """
