@@ -1655,16 +1655,7 @@ class IndexReduce(Op):
         if idx.ndim > 1:
             raise IndexError(f"index_reduce_(): Index is supposed to be a vector, but got dim: {idx.ndim} with type: "
                              f"{_TYPE_NAMES[idx.dtype.name]} and size: {list(idx.shape)}")
-        n_src = src.shape[dim] if src.ndim else 1
-        if idx.size != n_src:
-            raise RuntimeError(f"index_reduce_(): Number of indices ({idx.size}) should be equal to source.size(dim): "
-                               f"({n_src}), for dim: {dim}")
-        if x.dtype != src.dtype:
-            raise RuntimeError(f"index_reduce_(): self ({_TYPE_NAMES[x.dtype.name]}) and source "
-                               f"({_TYPE_NAMES[src.dtype.name]}) must have the same scalar type")
-        if (x.ndim or src.ndim) and x.shape[:dim] + x.shape[dim + 1:] != src.shape[:dim] + src.shape[dim + 1:]:
-            raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified dimension. "
-                               f"Got self.shape = {list(x.shape)} source.shape = {list(src.shape)}")
+        _check_index_reduce(x, dim, idx, src)
         if ((idx < 0) | (idx >= (x.shape[dim] if x.ndim else 1))).any():
             raise IndexError("index out of range in self")
         ctx.dim, ctx.reduce, ctx.include_self = dim, reduce, include_self
@@ -1684,12 +1675,34 @@ class IndexReduce(Op):
         return g_self, None, None, g_src, None, None
 
 
+def _check_index_reduce(x, dim, idx, src):
+    """PyTorch's ``index_func_meta_impl`` (as index_add's), in its order: the index a vector of int32/int64, source
+    of ``x``'s dtype, one index per slice of source, source shaped as ``x`` but along ``dim`` (a 0-dim tensor counts
+    as one without dims there)."""
+    if idx.dtype.name not in ("int32", "int64"):
+        raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: "
+                           f"{_TYPE_NAMES[idx.dtype.name]}")
+    if x.dtype != src.dtype:
+        raise RuntimeError(f"index_reduce_(): self ({_TYPE_NAMES[x.dtype.name]}) and source "
+                           f"({_TYPE_NAMES[src.dtype.name]}) must have the same scalar type")
+    if dim != 0 and dim >= src.ndim:
+        raise RuntimeError(f"index_reduce_(): Indexing dim {dim} is out of bounds of the source tensor with dim "
+                           f"{src.ndim}")
+    n_src = src.shape[dim] if src.ndim else 1
+    if idx.size != n_src:
+        raise RuntimeError(f"index_reduce_(): Number of indices ({idx.size}) should be equal to source.size(dim): "
+                           f"({n_src}), for dim: {dim}")
+    xs, ss = x.shape, src.shape
+    if x.ndim and src.ndim:
+        xs, ss = xs[:dim] + xs[dim + 1:], ss[:dim] + ss[dim + 1:]
+    if xs != ss:
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = {list(x.shape)} source.shape = {list(src.shape)}")
+
+
 def index_reduce(t, dim, index, source, reduce, include_self=True, in_place=False):
     """``x.index_reduce(dim, index, source, reduce, include_self=True)`` (``index_reduce_`` with ``in_place``)."""
     from .inplace import inplace
     _check_index_argument("index_reduce", index, in_place)
-    if index.dtype.name not in ("int32", "int64"):
-        raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: "
-                           f"{_TYPE_NAMES[index.dtype.name]}")
     args = dim, NoEdge(index), source, reduce, include_self
     return inplace(t, IndexReduce, *args) if in_place else IndexReduce.apply(t, *args)

@@ -1118,3 +1118,37 @@ OPS += [
     Op("as_strided_of_view", "T.cat([{a}.reshape(-1), {a}.reshape(-1)])[1:].as_strided({size}, {stride})",
        args=as_strided_args),
 ]
+
+
+# ------------------------------------------------------------------ put, scatter_reduce, index_reduce (session 11, h1)
+def reduce_args(r, a):
+    """``index_for``'s dim and index, a reduction and ``include_self``."""
+    return dict(index_for(r, a), reduce=repr(r.choice(["sum", "prod", "mean", "amax", "amin"])),
+                inc=r.choice([True, True, False]))
+
+
+def index_reduce_args(r, a):
+    """``reduce_args`` without "sum" (index_reduce has no "sum"; now and then it is asked for, for the error)."""
+    args = reduce_args(r, a)
+    if args["reduce"] == "'sum'" and r.random() < 0.8:
+        args["reduce"] = repr(r.choice(["prod", "mean", "amax", "amin"]))
+    return args
+
+
+OPS += [
+    Op("put", "{a}.put(T.tensor([0, -1], dtype=T.int64), {a}.reshape(-1)[:2] * 2)", dtypes="any"),
+    Op("put_accumulate", "{a}.put(T.tensor([1, 0, 1], dtype=T.int64), {a}.reshape(-1)[:3] + 1, accumulate=True)"),
+    Op("T.put", "T.put({a}, T.tensor([[0]], dtype=T.int64), {b}.reshape(-1)[:1], True)", pair="same"),
+    Op("put_", "{a}.put_(T.tensor([0, -1], dtype=T.int64), {b}.reshape(-1)[:2])", pair="same", kind="inplace"),
+    # two values (or more) to a place: the index counts modulo 2 along the dim (out of range on a dim of size 1)
+    Op("scatter_reduce", "{a}.scatter_reduce({dim}, {a}.argsort({dim}) % 2, {a} * 2, {reduce}, include_self={inc})",
+       args=reduce_args, dtypes="any"),
+    Op("T.scatter_reduce", "T.scatter_reduce({a}, {dim}, {a}.argsort({dim}) % 2, {b}, {reduce}, include_self={inc})",
+       pair="same", args=reduce_args),
+    Op("scatter_reduce_", "{a}.scatter_reduce_({dim}, {a}.argsort({dim}) % 2, {b}, {reduce}, include_self={inc})",
+       pair="same", args=reduce_args, kind="inplace"),
+    Op("index_reduce", "{a}.index_reduce({dim}, {idx}, {a}.index_select({dim}, {idx}) * 2, {reduce}, "
+       "include_self={inc})", args=index_reduce_args, dtypes="any"),
+    Op("index_reduce_", "{a}.index_reduce_({dim}, {idx}, {b}.index_select({dim}, {idx}), {reduce}, "
+       "include_self={inc})", pair="same", args=index_reduce_args, kind="inplace"),
+]

@@ -27,7 +27,7 @@ RTOL, ATOL = 1e-4, 1e-5
 WARN_ONCE = ("The use of `x.T` on tensors of dimension other than 2", "Tensor.T is deprecated on 0-D tensors",
              "Tensor.mT is deprecated on 0-D tensors", "Using backward() with create_graph=True",
              "Tensor.H is deprecated on 0-D tensors", "Tensor.mH is deprecated on 0-D tensors",
-             "adjoint() is deprecated on 0-D tensors")
+             "adjoint() is deprecated on 0-D tensors", "index_reduce() is in beta")
 
 # Custom Functions the programs may call (written against PyTorch's API, defined in both runs).
 PRELUDE = '''

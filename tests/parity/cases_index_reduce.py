@@ -221,6 +221,14 @@ _ERRORS = {
     "ir_negative": lambda T: const(T, 1, 3, 2).index_reduce(0, _long(T, [-1]), const(T, 2, 1, 2), "prod"),
     "ir_shape": lambda T: const(T, 1, 3, 2).index_reduce(0, _long(T, [0]), const(T, 2, 1, 3), "prod"),
     "ir_source_dims": lambda T: const(T, 1, 3, 2).index_reduce(0, _long(T, [0, 1]), const(T, 2, 2), "prod"),
+    "ir_self_0d_source_1d": lambda T: T.tensor(3.0).index_reduce(0, _long(T, [0, 0]), T.tensor([2.0, 4.0]), "amax"),
+    "ir_self_0d_source_1": lambda T: T.tensor(3.0).index_reduce(0, _long(T, [0]), T.tensor([2.0]), "amax"),
+    "ir_self_1d_source_0d": lambda T: T.tensor([3.0, 4.0]).index_reduce(0, _long(T, [1]), T.tensor(2.0), "amax"),
+    "ir_self_1d_source_2d": lambda T: T.tensor([3.0, 4.0]).index_reduce(0, _long(T, [1]), T.tensor([[2.0]]), "amax"),
+    "ir_dim_past_source": lambda T: T.tensor([[3.0, 4.0]]).index_reduce(-1, _long(T, [0]), T.tensor([2.0, 5.0]),
+                                                                        "amax"),
+    "ir_dim_and_index_float": lambda T: T.tensor([[3.0, 4.0]]).index_reduce(-1, T.tensor([0.0]), T.tensor([2.0]),
+                                                                            "amax"),
     "ir_dim": lambda T: const(T, 1, 3, 2).index_reduce(2, _long(T, [0]), const(T, 2, 1, 2), "prod"),
 }
 
