@@ -292,3 +292,23 @@ def test_live_random_against_torch(reduce, include_self):
     for got, want in zip(*results):
         for a, b in zip(got, want):
             np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("op, src_name", [("scatter_reduce", "src"), ("index_reduce", "source")])
+def test_prod_second_derivative_with_two_zeros_at_a_place_raises(op, src_name):
+    """torch 2.13: src's gradient is a DelayedError there (its first derivative is still given, and x's second)."""
+    x = minigrad.tensor([1.0, 2.0], dtype=minigrad.float64, requires_grad=True)
+    s = minigrad.tensor([0.0, 0.0, 3.0], dtype=minigrad.float64, requires_grad=True)
+    y = getattr(x, op)(0, _long([0, 0, 1]), s, "prod")
+    gx, gs = minigrad.autograd.grad(y.sum(), (x, s), create_graph=True)
+    assert gx.tolist() == [0.0, 3.0] and gs.tolist() == [0.0, 0.0, 2.0]
+    assert gs.grad_fn.name() == "minigrad::autograd::Error"
+    assert [type(n[0]).__name__ for n in gs.grad_fn.next_functions] == ["WhereBackward0"]
+    with pytest.raises(RuntimeError) as e:
+        gs.sum().backward()
+    assert str(e.value) == (f"{op}(): Double backward is unsupported for {src_name} when >1 zeros in {src_name} are "
+                            f"scattered to the same position in self")
+    x.grad = s.grad = None
+    gx.sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0] and s.grad.tolist() == [0.0, 0.0, 1.0]
+    assert minigrad.autograd.grad(getattr(x, op)(0, _long([0, 0, 1]), s, "prod").sum(), s)[0].requires_grad is False

@@ -1538,11 +1538,12 @@ def _reduce_into(x, key, values, reduce, include_self):
     return out
 
 
-def _reduce_backward(grad, x, src, result, reduce, include_self, pick, add, clear, again):
+def _reduce_backward(grad, x, src, result, reduce, include_self, pick, add, clear, again, what):
     """PyTorch's ``scatter_reduce_backward`` and ``index_reduce_backward`` (torch/csrc/autograd/FunctionsManual.cpp),
     one formula for both: ``pick(t)`` takes the places of ``t`` the values went to (``gather`` / ``index_select``),
     ``add(t, s)`` adds ``s`` into them (``scatter_add`` / ``index_add``), ``clear(t)`` zeroes them (``scatter`` /
-    ``index_fill``) and ``again(t, s)`` is the forward op again.  Returns the gradients of ``x`` and ``src``.
+    ``index_fill``) and ``again(t, s)`` is the forward op again; ``what``: the op's and src's names, for the message
+    of prod's second derivative where it is not defined.  Returns the gradients of ``x`` and ``src``.
 
     - prod: each value's gradient is the product of the others at its place; a value 0 is masked with 1 (so a
       single zero gets the product of the others, and a place with two zeros gives 0 to all);
@@ -1559,6 +1560,9 @@ def _reduce_backward(grad, x, src, result, reduce, include_self, pick, add, clea
         masked_src_result = again(x, src.masked_fill(src_single_zero, 1))
         g_src = pick(grad * masked_src_result).where(src_single_zero,
                                                      pick(grad * result) / src.masked_fill(src_zero, 1))
+        if (src_num_zeros._data > 1).any():
+            g_src = _delayed_error(g_src, f"{what[0]}(): Double backward is unsupported for {what[1]} when >1 zeros "
+                                          f"in {what[1]} are scattered to the same position in self")
     elif reduce == "mean":
         count = Tensor(np.full(grad._data.shape, int(include_self), grad._data.dtype))
         count = add(count, Tensor(np.ones(src._data.shape, grad._data.dtype)))
@@ -1572,6 +1576,17 @@ def _reduce_backward(grad, x, src, result, reduce, include_self, pick, add, clea
     else:  # (scatter_reduce's forward takes "max" and "min" too)
         raise RuntimeError(f"Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got {reduce}.")
     return (g_self if include_self else clear(g_self)), g_src
+
+
+def _delayed_error(t, msg):
+    """PyTorch's ``DelayedError``: ``t`` again (while recording), with a node whose backward raises ``msg``."""
+    from ..autograd import grad_mode
+    from ..autograd.function import Error, _alias, edge_of
+    if not (grad_mode.is_grad_enabled() and t.requires_grad):
+        return t
+    out = _alias(t._data, t._vc)
+    out.grad_fn, out._output_nr, out._requires_grad = Error(msg, (edge_of(t),), 1), 0, True
+    return out
 
 
 def zeros_like_data(t):
@@ -1612,7 +1627,8 @@ class ScatterReduce(Op):
             grad, a, src, result, reduce, include_self,
             pick=lambda t: t.gather(dim, index), add=lambda t, s: t.scatter_add(dim, index, s),
             clear=lambda t: t.scatter(dim, index, 0), again=lambda t, s: t.scatter_reduce(dim, index, s, reduce,
-                                                                                         include_self=include_self))
+                                                                                         include_self=include_self),
+            what=("scatter_reduce", "src"))
         return g_self, None, None, g_src, None, None
 
 
@@ -1671,7 +1687,8 @@ class IndexReduce(Op):
             grad, a, source, result, reduce, include_self,
             pick=lambda t: t.index_select(dim, index), add=lambda t, s: t.index_add(dim, index, s),
             clear=lambda t: t.index_fill(dim, index, 0), again=lambda t, s: t.index_reduce(dim, index, s, reduce,
-                                                                                          include_self=include_self))
+                                                                                          include_self=include_self),
+            what=("index_reduce", "source"))
         return g_self, None, None, g_src, None, None
 
 
