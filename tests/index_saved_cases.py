@@ -52,6 +52,12 @@ CASES = {
     "index_fill": lambda T, x, s, i: (x.index_fill(1, i["idx"], 2.0), "idx"),
     "index_fill tensor": lambda T, x, s, i: (x.index_fill(1, i["idx"], s[0, 0]), "idx"),
     "index_copy": lambda T, x, s, i: (x.index_copy(0, i["idx"], s), "idx"),
+    "put": lambda T, x, s, i: (x.put(i["idx"], s[0, :2]), "idx"),
+    "put_ accumulate": lambda T, x, s, i: (x.clone().put_(i["idx"], s[0, :2], accumulate=True), "idx"),
+    "scatter_reduce": lambda T, x, s, i: (x.scatter_reduce(1, i["gi"], s[:, :1].repeat(2, 1), "amax"), "gi"),
+    "scatter_reduce_": lambda T, x, s, i: (x.clone().scatter_reduce_(1, i["gi"], s[:, :1].repeat(2, 1), "mean",
+                                                                     include_self=False), "gi"),
+    "index_reduce": lambda T, x, s, i: (x.index_reduce(0, i["idx"], s, "prod"), "idx"),
 }
 
 # the nodes whose index is saved only for the gradient of the source: without one, nothing is saved

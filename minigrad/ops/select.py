@@ -1662,7 +1662,6 @@ class IndexReduce(Op):
 
     @staticmethod
     def forward(ctx, a, dim, index, source, reduce, include_self=True):
-        _warn_once("index_reduce() is in beta and the API may change at any time.")
         ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)
         index = saved_index(index)
         x, idx, src = a._data, index._data, source._data
@@ -1721,5 +1720,7 @@ def index_reduce(t, dim, index, source, reduce, include_self=True, in_place=Fals
     """``x.index_reduce(dim, index, source, reduce, include_self=True)`` (``index_reduce_`` with ``in_place``)."""
     from .inplace import inplace
     _check_index_argument("index_reduce", index, in_place)
+    # (PyTorch warns once, after its checks of the arguments; here before them, from the caller's line)
+    _warn_once("index_reduce() is in beta and the API may change at any time.", stacklevel=3)
     args = dim, NoEdge(index), source, reduce, include_self
     return inplace(t, IndexReduce, *args) if in_place else IndexReduce.apply(t, *args)
