@@ -4,9 +4,9 @@ PyTorch's nodes of ``x[idx]``, ``x[idx] = v``, ``index_put``, ``index_select``, 
 ``scatter_add``, ``masked_fill``, ``masked_select``, ``masked_scatter``, ``take``, ``index_add``, ``index_fill``,
 ``index_copy``, ``put``, ``scatter_reduce``, ``index_reduce``, ``sort`` and ``topk`` keep their index (or mask) as a
 saved tensor: changed in place before backward, it raises; ``grad_fn._saved_index`` (``_saved_indices``,
-``_saved_mask``) shows it, and after backward it is freed.  The cases are in ``index_saved_cases.py``; ``EXPECTED`` was recorded from torch 2.13 with them (each
-node's ``_saved_*`` as plain data, the names of its ``_raw_saved_*``, its edges, and what the changed index makes
-backward raise: the tensor kind and shape, and its version).  With torch importable, the same cases run live."""
+``_saved_mask``) shows it, and after backward it is freed.  The cases are in ``index_saved_cases.py``; ``EXPECTED``
+was recorded from torch 2.13 with them (each node's ``_saved_*`` as plain data, the names of its ``_raw_saved_*``,
+its edges, and what the changed index makes backward raise: the tensor kind and shape, and its version).  With torch importable, the same cases run live."""
 import warnings
 
 import numpy as np
