@@ -6,7 +6,8 @@ PyTorch's nodes of ``x[idx]``, ``x[idx] = v``, ``index_put``, ``index_select``, 
 saved tensor: changed in place before backward, it raises; ``grad_fn._saved_index`` (``_saved_indices``,
 ``_saved_mask``) shows it, and after backward it is freed.  The cases are in ``index_saved_cases.py``; ``EXPECTED``
 was recorded from torch 2.13 with them (each node's ``_saved_*`` as plain data, the names of its ``_raw_saved_*``,
-its edges, and what the changed index makes backward raise: the tensor kind and shape, and its version).  With torch importable, the same cases run live."""
+its edges, and what the changed index makes backward raise: the tensor kind and shape, and its version).  With
+torch importable, the same cases run live."""
 import warnings
 
 import numpy as np
