@@ -1525,7 +1525,7 @@ def _reduce_into(x, key, values, reduce, include_self):
     """A copy of ``x`` with ``values`` reduced into the places ``key`` (numpy's index; several values may go to one
     place).  ``mean`` divides each sum by its count (``x``'s own value counts once with ``include_self``); an integer
     mean rounds down, as PyTorch's ``div_(count, rounding_mode="floor")``."""
-    out = cast(x)  # (a copy laid out like the input: PyTorch's clone)
+    out = np.array(x, order="C")  # (a row-major copy whatever the input's layout, as PyTorch allocates it)
     view = np.atleast_1d(out)
     if not include_self:
         view[key] = _reduce_start(reduce, out.dtype)
@@ -1613,6 +1613,8 @@ class ScatterReduce(Op):
         _check_scatter_sizes(a._data.shape, dim, idx.shape, src._data.shape)
         if reduce not in _REDUCE_AT and reduce not in ("max", "min"):
             raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+        if reduce == "mean" and a._data.dtype == np.bool_:
+            raise NotImplementedError('"scatter_gather_tensor_cpu_reduce_mean" not implemented for \'Bool\'')
         ctx.dim, ctx.reduce, ctx.include_self = dim, reduce, include_self
         how = {"max": "amax", "min": "amin"}.get(reduce, reduce)
         out = Tensor(_reduce_into(a._data, _gather_key(idx, dim, a._data.shape), _src_part(src, idx), how, include_self))
@@ -1671,6 +1673,8 @@ class IndexReduce(Op):
             raise IndexError(f"index_reduce_(): Index is supposed to be a vector, but got dim: {idx.ndim} with type: "
                              f"{_TYPE_NAMES[idx.dtype.name]} and size: {list(idx.shape)}")
         _check_index_reduce(x, dim, idx, src)
+        if x.dtype == np.bool_:
+            raise NotImplementedError('"index_func_" not implemented for \'Bool\'')
         if ((idx < 0) | (idx >= (x.shape[dim] if x.ndim else 1))).any():
             raise IndexError("index out of range in self")
         ctx.dim, ctx.reduce, ctx.include_self = dim, reduce, include_self

@@ -237,3 +237,24 @@ _ERRORS = {
 def index_reduce_errors(T, F, o):
     for name, fn in _ERRORS.items():
         o.err(name, lambda: _quiet(lambda: fn(T)))
+
+
+@case
+def index_reduce_layouts_and_bool(T, F, o):
+    x = T.tensor([[1, 2, 3], [4, 5, 6]]).t()  # (strides (1, 3): put keeps them, the reductions are row-major)
+    for name, y in {"put": x.put(_long(T, [1, 2]), _long(T, [7, 8])),
+                    "sr": x.scatter_reduce(0, _long(T, [[0, 0], [2, 1]]), _long(T, [[7, 8], [1, 1]]), "prod"),
+                    "ir": _quiet(lambda: x.index_reduce(1, _long(T, [1, 1]), _long(T, [[7, 8], [1, 1], [2, 2]]), "amax",
+                                                        include_self=False))}.items():
+        o[name], o[f"{name}.stride"] = y, y.stride()
+    b = T.tensor([True, False, True])
+    for reduce in ("sum", "prod", "amax", "amin"):
+        o[f"bool_{reduce}"] = b.scatter_reduce(0, _long(T, [0, 0, 1]), T.tensor([False, True, True]), reduce,
+                                               include_self=reduce != "amin")
+    o.err("bool_mean", lambda: b.scatter_reduce(0, _long(T, [0, 5]), T.tensor([False, True]), "mean"))
+    o.err("bool_index_reduce", lambda: _quiet(lambda: b.index_reduce(0, _long(T, [5]), T.tensor([True]), "amax")))
+    o["bool_put"] = b.put(_long(T, [0, 0, 1]), T.tensor([False, True, True]), accumulate=True)
+    o["float16_mean"] = T.tensor([1.0, 2.0], dtype=T.float16).scatter_reduce(
+        0, _long(T, [0, 0]), T.tensor([3.0, 4.0], dtype=T.float16), "mean")
+    o["uint8_amin"] = T.tensor([1, 2], dtype=T.uint8).scatter_reduce(
+        0, _long(T, [0, 0]), T.tensor([3, 4], dtype=T.uint8), "amin", include_self=False)
