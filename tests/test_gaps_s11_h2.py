@@ -131,3 +131,140 @@ def test_gradient_of_empty_views():
 def test_live_gradient_of_empty_views():
     torch = pytest.importorskip("torch")
     assert _gradient_of_empty_views(torch) == [0.0] * 8
+
+
+# ---------------------------------------------------------------------------------- 2. and 3. tensor() of what it cannot read
+def _made(make):
+    """The values and dtype name of ``make(T)``."""
+    def fn(T):
+        t = make(T)
+        return t.tolist(), str(t.dtype).split(".")[-1]
+    return fn
+
+
+STR = ("TypeError", "new(): invalid data type 'str'")
+DIMS = ("ValueError", "too many dimensions 'str'")
+LONG = ("ValueError", "Overflow when unpacking long long")
+HUGE = 1180591620717411303424.0  # (2 ** 70 as a float)
+
+TENSOR_CASES = {
+    "str": (lambda T: T.tensor("a"), STR),
+    "empty_str": (lambda T: T.tensor(""), STR),
+    "list_of_str": (lambda T: T.tensor(["a"]), DIMS),
+    "list_of_strs": (lambda T: T.tensor(["a", "b"]), DIMS),
+    "tuple_of_str": (lambda T: T.tensor(("a",)), DIMS),
+    "nested_str": (lambda T: T.tensor([["a"]]), DIMS),
+    "int_then_str": (lambda T: T.tensor([1, "a"]), STR),
+    "str_then_int": (lambda T: T.tensor(["a", 1]), DIMS),
+    "list_of_empty_str": (lambda T: T.tensor([""]), STR),
+    "str_in_a_later_row": (lambda T: T.tensor([[1], ["a"]]), STR),
+    "str_after_an_empty_row": (lambda T: T.tensor([[], ["a"]]), STR),
+    "str_with_dtype": (lambda T: T.tensor(["a"], dtype=T.float32), DIMS),
+    "tensor_then_str": (lambda T: T.tensor([T.tensor(1.0), "a"]), STR),
+    "str_then_tensor": (lambda T: T.tensor(["a", T.tensor(1.0)]), DIMS),
+    "bytes": (lambda T: T.tensor(b"a"), ("TypeError", "new(): invalid data type 'bytes'")),
+    "list_of_bytes": (lambda T: T.tensor([b"a"]), ("TypeError", "new(): invalid data type 'bytes'")),
+    "bytes_with_dtype": (lambda T: T.tensor([b"ab"], dtype=T.float32), ("ok", ([[97.0, 98.0]], "float32"))),
+    "none": (lambda T: T.tensor(None), ("RuntimeError", "Could not infer dtype of NoneType")),
+    "list_of_none": (lambda T: T.tensor([None]), ("RuntimeError", "Could not infer dtype of NoneType")),
+    "int_then_none": (lambda T: T.tensor([1, None]), ("RuntimeError", "Could not infer dtype of NoneType")),
+    "none_in_a_later_row": (lambda T: T.tensor([[1], [None]]), ("RuntimeError", "Could not infer dtype of NoneType")),
+    "none_with_float_dtype": (lambda T: T.tensor([None], dtype=T.float32),
+                              ("TypeError", "must be real number, not NoneType")),
+    "none_with_int_dtype": (lambda T: T.tensor([None], dtype=T.int64),
+                            ("TypeError", "'NoneType' object cannot be interpreted as an integer")),
+    "none_with_bool_dtype": (lambda T: T.tensor([None], dtype=T.bool),
+                             ("TypeError", "'NoneType' object cannot be interpreted as an integer")),
+    "str_with_float_dtype": (lambda T: T.tensor([1, "a"], dtype=T.float32), ("TypeError", "must be real number, not str")),
+    "object": (lambda T: T.tensor(object()), ("RuntimeError", "Could not infer dtype of object")),
+    "list_of_object": (lambda T: T.tensor([object()]), ("RuntimeError", "Could not infer dtype of object")),
+    "object_with_dtype": (lambda T: T.tensor([object()], dtype=T.float32), ("TypeError", "must be real number, not object")),
+    "list_of_dict": (lambda T: T.tensor([{}]), ("RuntimeError", "Could not infer dtype of dict")),
+    "rows_of_uneven_length": (lambda T: T.tensor([[1], [1, 2]]), ("ValueError", "expected sequence of length 1 at dim 1 (got 2)")),
+    "rows_too_short": (lambda T: T.tensor([[1, 2], [1]]), ("ValueError", "expected sequence of length 2 at dim 1 (got 1)")),
+    "number_where_a_row_is": (lambda T: T.tensor([[1], 2]), ("TypeError", "not a sequence")),
+    "huge_int": (lambda T: T.tensor([2 ** 70]), LONG),
+    "huge_int_alone": (lambda T: T.tensor(2 ** 70), LONG),
+    "int_2_63": (lambda T: T.tensor([2 ** 63]), LONG),
+    "int_2_63_alone": (lambda T: T.tensor(2 ** 63), LONG),
+    "int_min": (lambda T: T.tensor([-2 ** 63]), ("ok", ([-2 ** 63], "int64"))),
+    "below_int_min": (lambda T: T.tensor([-2 ** 63 - 1]), LONG),
+    "huge_int_and_float": (lambda T: T.tensor([2 ** 70, 1.5]), ("ok", ([HUGE, 1.5], "float32"))),
+    "int_2_63_and_float": (lambda T: T.tensor([2 ** 63, 1.5]), ("ok", ([9.223372036854776e18, 1.5], "float32"))),
+    "int_2_63_as_float": (lambda T: T.tensor([2 ** 63], dtype=T.float64), ("ok", ([9.223372036854776e18], "float64"))),
+    "huge_int_as_int32": (lambda T: T.tensor([2 ** 70], dtype=T.int32), LONG),
+    "huge_int_as_uint8": (lambda T: T.tensor([2 ** 70], dtype=T.uint8), LONG),
+    "huge_int_as_bool": (lambda T: T.tensor([2 ** 70], dtype=T.bool), ("ok", ([True], "bool"))),
+    "huge_int_as_float16": (lambda T: T.tensor([2 ** 70], dtype=T.float16), ("ok", ([float("inf")], "float16"))),
+    "too_big_for_float16": (lambda T: T.tensor([70000.0], dtype=T.float16), ("ok", ([float("inf")], "float16"))),
+    "too_big_for_a_float": (lambda T: T.tensor([2 ** 2000], dtype=T.float32), ("OverflowError", "int too large to convert to float")),
+    "tensor_and_huge_int": (lambda T: T.tensor([T.tensor(1.0), 2 ** 70]), ("ok", ([1.0, HUGE], "float32"))),
+    "float64_tensor_and_huge_int": (lambda T: T.tensor([T.tensor(1.0, dtype=T.float64), 2 ** 70]),
+                                    ("ok", ([1.0, HUGE], "float64"))),
+    "float16_tensor_and_huge_int": (lambda T: T.tensor([T.tensor(1.0, dtype=T.float16), 2 ** 70]),
+                                    ("ok", ([1.0, float("inf")], "float16"))),
+    "int_tensor_and_huge_int": (lambda T: T.tensor([T.tensor(1), 2 ** 70]), LONG),
+    "huge_int_then_int_tensor": (lambda T: T.tensor([2 ** 70, T.tensor(1)]), LONG),
+    "bool_tensor_and_huge_int": (lambda T: T.tensor([T.tensor(True), 2 ** 70]), LONG),
+    "int_tensor_and_2_63": (lambda T: T.tensor([T.tensor(1), 2 ** 63]), LONG),
+    "tensor_and_huge_int_in_rows": (lambda T: T.tensor([[T.tensor(1.0)], [2 ** 70]]), ("ok", ([[1.0], [HUGE]], "float32"))),
+    "tensor_and_too_big_for_a_float": (lambda T: T.tensor([T.tensor(1.0), 2 ** 2000]),
+                                       ("OverflowError", "int too large to convert to float")),
+    "int_tensor_and_huge_int_as_float": (lambda T: T.tensor([T.tensor(1), 2 ** 70], dtype=T.float32),
+                                         ("ok", ([1.0, HUGE], "float32"))),
+    "as_tensor_of_str": (lambda T: T.as_tensor(["a"]), DIMS),
+    "as_tensor_of_huge_int": (lambda T: T.as_tensor([2 ** 70]), LONG),
+    "as_tensor_of_tensor_and_huge_int": (lambda T: T.as_tensor([T.tensor(1.0), 2 ** 70]), ("ok", ([1.0, HUGE], "float32"))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TENSOR_CASES))
+def test_tensor_of(name):
+    make, expected = TENSOR_CASES[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (no numpy warning either: PyTorch gives inf quietly)
+        assert outcome(_made(make), minigrad) == expected
+
+
+@pytest.mark.parametrize("name", sorted(TENSOR_CASES))
+def test_live_tensor_of(name):
+    torch = pytest.importorskip("torch")
+    make, expected = TENSOR_CASES[name]
+    assert outcome(_made(make), torch) == expected
+
+
+# ---------------------------------------------------------------------------------- 4. where the warning points
+def _warned_at(T, make):
+    """The file name, line and text of the warnings ``make(T, t)`` gives, ``t`` a number that requires grad."""
+    t = T.tensor(3.0, requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        make(T, t)  # (this line is where the warning points)
+    return [(w.filename, w.lineno, str(w.message).split("\n")[0]) for w in caught]
+
+
+HERE = _warned_at.__code__.co_filename
+SCALAR = "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior."
+
+WARNED_CASES = {  # (each warning points at its lambda's line, which calls minigrad)
+    "list": lambda T, t: T.tensor([t, 2.0]),
+    "nested": lambda T, t: T.tensor([[1.0], [t]], dtype=T.float64),
+    "deeper": lambda T, t: T.tensor([[[t]]]),
+    "new_tensor": lambda T, t: T.ones(1).new_tensor([[t]]),
+    "as_tensor": lambda T, t: T.as_tensor([t]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WARNED_CASES))
+def test_scalar_warning_points_at_the_caller(name):
+    from minigrad._core import tensor_base
+    from minigrad.tensor import SCALAR_OF_GRAD
+    tensor_base._warned.discard(SCALAR_OF_GRAD)  # (it warns once a process, as PyTorch does)
+    make = WARNED_CASES[name]
+    assert _warned_at(minigrad, make) == [(HERE, make.__code__.co_firstlineno, SCALAR)]
+
+
+def test_live_scalar_warning_points_at_the_caller():
+    torch = pytest.importorskip("torch")  # (PyTorch warns once a process: only if no test before made it warn)
+    make = WARNED_CASES["list"]
+    assert _warned_at(torch, make) in ([(HERE, make.__code__.co_firstlineno, SCALAR)], [])
