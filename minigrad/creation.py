@@ -95,7 +95,10 @@ def _copy(data, d, requires_grad, stacklevel=3):
         read = _numpy_reading(data)
         if read is not None:
             d = d or _infer_dtype(data, read)
-            arr = np.array(data, dtype=d.numpy)
+            try:
+                arr = np.array(data, dtype=d.numpy)
+            except OverflowError:  # (a number past an integer dtype's range: PyTorch's reading says which)
+                arr = _from_sequence(data, d, stacklevel + 1)
         else:
             d = d or _sequence_dtype(data)
             arr = _from_sequence(data, d, stacklevel + 1)
@@ -157,23 +160,36 @@ def _store(out, index, x, d, stacklevel):
 
 def _number(x, d, stacklevel):
     """One element (PyTorch's ``store_scalar``): a tensor through ``float()``, or ``operator.index()`` for an
-    integer or bool dtype (so a float tensor there raises); an int past int64 raises for an integer dtype; what is
-    no number raises.  A tensor that requires grad warns (once), at ``stacklevel`` counted from here."""
+    integer or bool dtype (so a float tensor there raises); what is no number raises; an integer dtype takes
+    what fits it (``_integer``).  A tensor that requires grad warns (once), at ``stacklevel`` counted from here."""
     if isinstance(x, Tensor):
         if x.requires_grad:
             from ._core.tensor_base import _warn_once
             from .tensor import SCALAR_OF_GRAD
             _warn_once(SCALAR_OF_GRAD, stacklevel)  # (float(x) then says nothing)
-        return float(x) if d.is_floating_point else operator.index(x)
+        if d.is_floating_point:
+            return float(x)
+        x = operator.index(x)
     if d.is_floating_point:
         if not isinstance(x, numbers.Real):
             raise TypeError(f"must be real number, not {type(x).__name__}")
         return float(x) if isinstance(x, int) else x  # (a huge int: its nearest float, or OverflowError)
     if not isinstance(x, numbers.Real):
         raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
-    if d is not _dtype.bool_ and isinstance(x, int) and not -2 ** 63 <= x < 2 ** 63:
+    return x if d is _dtype.bool_ else _integer(x, d)
+
+
+def _integer(x, d):
+    """A number stored in integer dtype ``d`` (PyTorch's ``unpackIntegral``): an int must fit int64, then the number
+    must fit ``d`` (c10's ``checked_convert``; an unsigned dtype takes an int down to -max, wrapping around); a
+    float is cut toward zero."""
+    if isinstance(x, int) and not -2 ** 63 <= x < 2 ** 63:
         raise ValueError("Overflow when unpacking long long")
-    return x
+    info = np.iinfo(d.numpy)
+    low = -int(info.max) if info.min == 0 and isinstance(x, numbers.Integral) else int(info.min)
+    if not low <= x <= int(info.max):  # (nan: False)
+        raise RuntimeError(f"value cannot be converted to type {info.dtype.name} without overflow")
+    return int(x) % (int(info.max) + 1) if info.min == 0 else int(x)
 
 
 def as_tensor(data, dtype=None, device=None):

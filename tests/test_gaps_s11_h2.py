@@ -147,6 +147,11 @@ DIMS = ("ValueError", "too many dimensions 'str'")
 LONG = ("ValueError", "Overflow when unpacking long long")
 HUGE = 1180591620717411303424.0  # (2 ** 70 as a float)
 
+
+def _overflow(name):  # (c10's checked_convert, which names the dtype)
+    return "RuntimeError", f"value cannot be converted to type {name} without overflow"
+
+
 TENSOR_CASES = {
     "str": (lambda T: T.tensor("a"), STR),
     "empty_str": (lambda T: T.tensor(""), STR),
@@ -212,6 +217,25 @@ TENSOR_CASES = {
                                        ("OverflowError", "int too large to convert to float")),
     "int_tensor_and_huge_int_as_float": (lambda T: T.tensor([T.tensor(1), 2 ** 70], dtype=T.float32),
                                          ("ok", ([1.0, HUGE], "float32"))),
+    "int_past_int32": (lambda T: T.tensor([2 ** 40], dtype=T.int32), _overflow("int32")),
+    "int_past_int32_alone": (lambda T: T.tensor(2 ** 40, dtype=T.int32), _overflow("int32")),
+    "int_past_uint8": (lambda T: T.tensor([300], dtype=T.uint8), _overflow("uint8")),
+    "minus_one_as_uint8": (lambda T: T.tensor([-1], dtype=T.uint8), ("ok", ([255], "uint8"))),
+    "minus_255_as_uint8": (lambda T: T.tensor([-255], dtype=T.uint8), ("ok", ([1], "uint8"))),
+    "minus_256_as_uint8": (lambda T: T.tensor([-256], dtype=T.uint8), _overflow("uint8")),
+    "negative_float_as_uint8": (lambda T: T.tensor([-3.0, 2], dtype=T.uint8), _overflow("uint8")),
+    "int_past_int8": (lambda T: T.tensor([200], dtype=T.int8), _overflow("int8")),
+    "int_past_int16": (lambda T: T.tensor([-40000], dtype=T.int16), _overflow("int16")),
+    "int8_limits": (lambda T: T.tensor([[-128, 127]], dtype=T.int8), ("ok", ([[-128, 127]], "int8"))),
+    "float_past_int32": (lambda T: T.tensor([1e10], dtype=T.int32), _overflow("int32")),
+    "float_past_int64": (lambda T: T.tensor([1e30], dtype=T.int64), _overflow("int64")),
+    "float_past_uint8": (lambda T: T.tensor([300.5], dtype=T.uint8), _overflow("uint8")),
+    "inf_as_int32": (lambda T: T.tensor([float("inf")], dtype=T.int32), _overflow("int32")),
+    "float_cut_to_int": (lambda T: T.tensor([2.5], dtype=T.int64), ("ok", ([2], "int64"))),
+    "tensor_and_int_past_int32": (lambda T: T.tensor([T.tensor(1), 2 ** 40], dtype=T.int32), _overflow("int32")),
+    "tensor_past_int8": (lambda T: T.tensor([T.tensor(300), 1], dtype=T.int8), _overflow("int8")),
+    "negative_tensor_as_uint8": (lambda T: T.tensor([T.tensor(-1), 1], dtype=T.uint8), ("ok", ([255, 1], "uint8"))),
+    "big_ints_as_bool": (lambda T: T.tensor([300, 0], dtype=T.bool), ("ok", ([True, False], "bool"))),
     "as_tensor_of_str": (lambda T: T.as_tensor(["a"]), DIMS),
     "as_tensor_of_huge_int": (lambda T: T.as_tensor([2 ** 70]), LONG),
     "as_tensor_of_tensor_and_huge_int": (lambda T: T.as_tensor([T.tensor(1.0), 2 ** 70]), ("ok", ([1.0, HUGE], "float32"))),
