@@ -97,7 +97,7 @@ def _copy(data, d, requires_grad, stacklevel=3):
             d = d or _infer_dtype(data, read)
             try:
                 arr = np.array(data, dtype=d.numpy)
-            except OverflowError:  # (a number past an integer dtype's range: PyTorch's reading says which)
+            except (OverflowError, ValueError):  # (past an integer dtype's range, or nan: PyTorch's error)
                 arr = _from_sequence(data, d, stacklevel + 1)
         else:
             d = d or _sequence_dtype(data)
