@@ -30,6 +30,14 @@ def _grid(T):
     return T.arange(12.0).reshape(3, 4)
 
 
+def _cube(T):
+    return T.arange(24.0).reshape(2, 3, 4)
+
+
+def _squares(T):
+    return T.arange(18.0).reshape(2, 3, 3)
+
+
 # ---------------------------------------------------------------------------------- 1. empty views' place
 VIEW_CASES = {
     "slice_past_the_end": (lambda T: T.ones(1)[1:], ((0,), 1, (1,), True)),
@@ -69,6 +77,20 @@ VIEW_CASES = {
     "expand": (lambda T: _grid(T)[:, 2:2].expand(2, 3, 0), ((2, 3, 0), 2, (0, 4, 1), True)),
     "diagonal": (lambda T: _grid(T)[3:].diagonal(), ((0,), 12, (5,), True)),
     "diagonal_of_empty_columns": (lambda T: _grid(T)[:, 1:1].diagonal(), ((0,), 1, (5,), True)),
+    "empty_diagonal_above": (lambda T: _grid(T)[1:].diagonal(5), ((0,), 4, (5,), True)),
+    "empty_diagonal_below": (lambda T: _grid(T)[1:].diagonal(-3), ((0,), 4, (5,), True)),
+    "empty_diagonal_of_a_batch": (lambda T: _squares(T).diagonal(-4, 1, 2), ((2, 0), 0, (9, 4), True)),
+    "empty_diagonal_of_slices": (lambda T: _squares(T)[:, 1:].diagonal(-2, 1, 2), ((2, 0), 3, (9, 4), True)),
+    "empty_diagonal_of_an_empty_batch": (lambda T: _squares(T)[2:].diagonal(-4, 1, 2), ((0, 0), 18, (9, 4), True)),
+    "diagonal_of_an_empty_batch": (lambda T: _squares(T)[2:].diagonal(1, 1, 2), ((0, 2), 19, (9, 4), True)),
+    "empty_diagonal_across_dims": (lambda T: _squares(T)[1:].diagonal(-2, 0, 2), ((3, 0), 9, (3, 10), True)),
+    "slice_then_select": (lambda T: _cube(T)[:, 3:, 1], ((2, 0), 13, (12, 4), True)),
+    "select_then_slices": (lambda T: _cube(T)[1, 1:1, 2:3], ((0, 1), 18, (4, 1), True)),
+    "new_axis_then_slice": (lambda T: _cube(T)[None, 2:], ((1, 0, 3, 4), 24, (24, 12, 4, 1), True)),
+    "ellipsis_then_slice": (lambda T: _cube(T)[..., 4:], ((2, 3, 0), 4, (12, 4, 1), True)),
+    "swapaxes": (lambda T: _cube(T)[:, 3:].swapaxes(0, 2), ((4, 0, 2), 12, (1, 4, 12), True)),
+    "mT": (lambda T: _cube(T)[:, 3:].mT, ((2, 4, 0), 12, (12, 1, 4), True)),
+    "unfold_of_empty": (lambda T: _cube(T)[:, 3:].unfold(2, 2, 2), ((2, 0, 2, 2), 12, (12, 4, 2, 1), True)),
     "permute": (lambda T: _grid(T)[:, 3:3].permute(1, 0), ((0, 3), 3, (1, 4), True)),
     "squeeze": (lambda T: _grid(T)[2:, 3:3].squeeze(), ((0,), 11, (1,), True)),
     "transpose": (lambda T: _grid(T)[:, 3:3].transpose(0, 1), ((0, 3), 3, (1, 4), True)),
@@ -101,6 +123,8 @@ def _written_in_place(T):
     columns = c[:, 4:]
     columns.copy_(T.zeros(3, 0))
     columns.zero_()
+    c.diagonal(5).add_(1)
+    c.diagonal(-5).fill_(2)
     return (type(past_the_end.grad_fn).__name__, past_the_end.storage_offset(), past_the_end._version,
             type(b.grad_fn).__name__, middle.storage_offset(), middle.stride(), a.grad.tolist(),
             c.sum().item(), columns.storage_offset(), columns.stride())

@@ -213,6 +213,8 @@ class Permute(Op):
 def diagonal_view(array, offset, dim1, dim2):
     """The diagonal of ``array`` in dims ``dim1, dim2`` as a view, last (numpy's; writable, as PyTorch's is)."""
     d = np.diagonal(array, offset, dim1, dim2)
+    if d.shape[-1] == 0:  # (an empty diagonal starts where ``array`` does in PyTorch; numpy moves it by the offset)
+        return empty_view(array, 0, d.shape, d.strides)
     d.setflags(write=array.flags.writeable)  # (numpy hands out its diagonal read-only)
     return d
 
