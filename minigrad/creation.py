@@ -116,9 +116,10 @@ def _holds_tensor(data):
         any(_holds_tensor(x) for x in data if isinstance(x, (list, tuple)))
 
 
-# ---- tensor() of lists that hold tensors (PyTorch: internal_new_from_data in torch/csrc/utils/tensor_new.cpp) --
+# ---- tensor() of what numpy reads otherwise (PyTorch: internal_new_from_data in torch/csrc/utils/tensor_new.cpp) --
 def _from_sequence(data, d, stacklevel):
-    """Nested lists with tensors in them, read as PyTorch reads them: each tensor is ONE number (``float(t)``, so
+    """Nested lists (with tensors in them, ``None``, huge ints, rows of uneven lengths, ...: see ``_numpy_reading``)
+    or a number, read as PyTorch reads them: each tensor is ONE number (``float(t)``, so
     it must have one element, and one that requires grad gives a warning, not a graph); the shape comes from the
     first element at each depth (``compute_sizes``); the dtype, unless given, promotes the dtypes of all the
     elements (``infer_scalar_type``: a tensor's own, a Python float's the default one, see ``_sequence_dtype``)."""
