@@ -1,6 +1,7 @@
 """Making tensors: ``tensor``, ``zeros``, ``ones``, ``arange``, ``linspace``, ``cat``, ``stack`` ..."""
 import functools
 import math
+import numbers
 import operator
 import warnings
 
@@ -16,14 +17,16 @@ from ._core.tensor_base import _TYPE_NAMES
 from .ops.shape import cat, concat, stack  # noqa: F401  (torch.cat, torch.concat, torch.stack)
 
 
-def _infer_dtype(data):
+def _infer_dtype(data, read=None):
     """PyTorch's rule: a tensor or numpy array keeps its dtype; numbers: bools stay bool, ints become int64, anything
-    with a float becomes the default float."""
+    with a float becomes the default float.  ``read``: the dtype numpy reads ``data`` as, when known."""
     if isinstance(data, (Tensor, np.ndarray, np.generic)):
         return _dtype.from_numpy_dtype(data._data.dtype if isinstance(data, Tensor) else data.dtype)
-    if isinstance(data, str):
+    if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-    kind = np.asarray(data).dtype.kind
+    if isinstance(data, int) and not isinstance(data, bool):  # (however big: storing it checks that it fits)
+        return _dtype.int64
+    kind = (read or _numpy_dtype(data)).kind
     if kind not in _INFERRED:
         if isinstance(data, (list, tuple)):  # (PyTorch's element-by-element rule names the element it cannot read)
             return _sequence_dtype(data)
@@ -32,6 +35,37 @@ def _infer_dtype(data):
 
 
 _INFERRED = {"b": _dtype.bool_, "i": _dtype.int64, "u": _dtype.int64, "f": None}  # numpy's kind -> dtype
+
+
+def _numpy_dtype(data):
+    """The dtype numpy reads ``data`` as: ``object`` for nested lists of uneven lengths."""
+    try:
+        return np.asarray(data).dtype
+    except ValueError:
+        return np.dtype(object)
+
+
+def _numpy_reading(data):
+    """The dtype numpy reads ``data`` as, or None where numpy reads it otherwise than PyTorch: nested lists that
+    hold tensors (each one number), strings, ``None`` or other objects, lists of uneven lengths, ints past int64
+    (numpy reads ``2**63`` as uint64).  Those are read element by element as PyTorch reads them
+    (``_from_sequence``), with its errors."""
+    if isinstance(data, (np.ndarray, np.generic)):
+        return data.dtype
+    if isinstance(data, (list, tuple)) and _holds_tensor(data):
+        return None
+    dtype = _numpy_dtype(data)
+    return None if dtype.kind in "OSU" or dtype == np.uint64 else dtype
+
+
+def _check_sizes(data):
+    """PyTorch's first look at nested lists (``compute_sizes``) follows the first element down, and a string there
+    never ends: each of its characters is a string again."""
+    first = data
+    while isinstance(first, (list, tuple)) and first:
+        first = first[0]
+    if isinstance(first, str) and first:
+        raise ValueError("too many dimensions 'str'")
 
 
 COPY_CONSTRUCT = ("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
@@ -47,17 +81,27 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
     return _copy(data, _dtype.to_dtype(dtype), requires_grad)
 
 
-def _copy(data, d, requires_grad):
+def _copy(data, d, requires_grad, stacklevel=3):
     """``tensor(data)`` without the device check and the warning: the data copied into an array of dtype ``d``
-    (``None``: inferred), as a new leaf."""
+    (``None``: inferred), as a new leaf.  ``stacklevel`` (as ``warnings.warn``'s, counted from here: 3 is the
+    line that called the caller) is where the warning of a tensor in the lists that requires grad points."""
     if isinstance(data, Tensor):
         data = data._data
-    if isinstance(data, (list, tuple)) and _holds_tensor(data):
-        d = d or _sequence_dtype(data)
-        arr = _from_sequence(data, d)
-    else:
-        d = d or _infer_dtype(data)
-        arr = np.array(data, dtype=d.numpy)
+    if isinstance(data, (str, bytes)):  # (PyTorch's first check; a string in a list gets through)
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if isinstance(data, (list, tuple)):
+        _check_sizes(data)
+    with np.errstate(over="ignore"):  # (a number past the dtype's range is inf, quietly, as in PyTorch)
+        read = _numpy_reading(data)
+        if read is not None:
+            d = d or _infer_dtype(data, read)
+            try:
+                arr = np.array(data, dtype=d.numpy)
+            except (OverflowError, ValueError):  # (past an integer dtype's range, or nan: PyTorch's error)
+                arr = _from_sequence(data, d, stacklevel + 1)
+        else:
+            d = d or _sequence_dtype(data)
+            arr = _from_sequence(data, d, stacklevel + 1)
     if requires_grad and not d.is_floating_point:
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     return Tensor(arr, requires_grad=requires_grad)
@@ -72,20 +116,21 @@ def _holds_tensor(data):
         any(_holds_tensor(x) for x in data if isinstance(x, (list, tuple)))
 
 
-# ---- tensor() of lists that hold tensors (PyTorch: internal_new_from_data in torch/csrc/utils/tensor_new.cpp) --
-def _from_sequence(data, d):
-    """Nested lists with tensors in them, read as PyTorch reads them: each tensor is ONE number (``float(t)``, so
+# ---- tensor() of what numpy reads otherwise (PyTorch: internal_new_from_data in torch/csrc/utils/tensor_new.cpp) --
+def _from_sequence(data, d, stacklevel):
+    """Nested lists (with tensors in them, ``None``, huge ints, rows of uneven lengths, ...: see ``_numpy_reading``)
+    or a number, read as PyTorch reads them: each tensor is ONE number (``float(t)``, so
     it must have one element, and one that requires grad gives a warning, not a graph); the shape comes from the
     first element at each depth (``compute_sizes``); the dtype, unless given, promotes the dtypes of all the
     elements (``infer_scalar_type``: a tensor's own, a Python float's the default one, see ``_sequence_dtype``)."""
     shape, first = [], data
-    while isinstance(first, (list, tuple)):  # (a tensor ends the shape: it is not a sequence there)
+    while isinstance(first, (list, tuple, bytes)):  # (a tensor ends the shape: it is not a sequence there)
         shape.append(len(first))
         if not first:
             break
         first = first[0]
     out = np.empty(shape, d.numpy)
-    _store(out, (), data, d)
+    _store(out, (), data, d, stacklevel + 1)
     return out
 
 
@@ -96,11 +141,12 @@ def _sequence_dtype(data):
     return _infer_dtype(data)
 
 
-def _store(out, index, x, d):
+def _store(out, index, x, d, stacklevel):
     """PyTorch's ``recursive_store``: ``x`` fills ``out[index]``; where ``out`` has more dimensions it must be a
-    sequence of the right length (a tensor there is iterated: its rows)."""
+    sequence of the right length (a tensor there is iterated: its rows).  ``stacklevel``: counted from the first
+    ``_store``, where a warning points."""
     if len(index) == out.ndim:
-        out[index] = _number(x, d)
+        out[index] = _number(x, d, stacklevel + len(index) + 1)
         return
     try:
         items = list(x)
@@ -110,17 +156,41 @@ def _store(out, index, x, d):
     if len(items) != n:
         raise ValueError(f"expected sequence of length {n} at dim {len(index)} (got {len(items)})")
     for i, item in enumerate(items):
-        _store(out, index + (i,), item, d)
+        _store(out, index + (i,), item, d, stacklevel)
 
 
-def _number(x, d):
+def _number(x, d, stacklevel):
     """One element (PyTorch's ``store_scalar``): a tensor through ``float()``, or ``operator.index()`` for an
-    integer or bool dtype (so a float tensor there raises)."""
+    integer or bool dtype (so a float tensor there raises); what is no number raises; an integer dtype takes
+    what fits it (``_integer``).  A tensor that requires grad warns (once), at ``stacklevel`` counted from here."""
     if isinstance(x, Tensor):
-        return float(x) if d.is_floating_point else operator.index(x)
-    if isinstance(x, (list, tuple)):
-        raise TypeError(f"must be real number, not {type(x).__name__}")
-    return x
+        if x.requires_grad:
+            from ._core.tensor_base import _warn_once
+            from .tensor import SCALAR_OF_GRAD
+            _warn_once(SCALAR_OF_GRAD, stacklevel)  # (float(x) then says nothing)
+        if d.is_floating_point:
+            return float(x)
+        x = operator.index(x)
+    if d.is_floating_point:
+        if not isinstance(x, numbers.Real):
+            raise TypeError(f"must be real number, not {type(x).__name__}")
+        return float(x) if isinstance(x, int) else x  # (a huge int: its nearest float, or OverflowError)
+    if not isinstance(x, numbers.Real):
+        raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
+    return x if d is _dtype.bool_ else _integer(x, d)
+
+
+def _integer(x, d):
+    """A number stored in integer dtype ``d`` (PyTorch's ``unpackIntegral``): an int must fit int64, then the number
+    must fit ``d`` (c10's ``checked_convert``; an unsigned dtype takes an int down to -max, wrapping around); a
+    float is cut toward zero."""
+    if isinstance(x, int) and not -2 ** 63 <= x < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
+    info = np.iinfo(d.numpy)
+    low = -int(info.max) if info.min == 0 and isinstance(x, numbers.Integral) else int(info.min)
+    if not low <= x <= int(info.max):  # (nan: False)
+        raise RuntimeError(f"value cannot be converted to type {info.dtype.name} without overflow")
+    return int(x) % (int(info.max) + 1) if info.min == 0 else int(x)
 
 
 def as_tensor(data, dtype=None, device=None):
@@ -129,7 +199,7 @@ def as_tensor(data, dtype=None, device=None):
         return data if dtype is None else data.to(dtype)
     if isinstance(data, np.ndarray) and dtype is None:
         return from_numpy(data)
-    return tensor(data, dtype=dtype)
+    return _copy(data, _dtype.to_dtype(dtype), False)
 
 
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):

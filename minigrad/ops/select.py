@@ -22,7 +22,7 @@ from ._util import NoEdge, reduced_dims, unsigned
 from .promotion import broadcast_shape
 from .elementwise import MulScalar
 from .._core.layout import cast, empty_strided, row_major
-from .shape import DiagonalGrad, PutGrad, cat, diagonal_view, stack, view_of
+from .shape import DiagonalGrad, PutGrad, cat, diagonal_view, sliced, stack, view_of
 
 
 def index_array(index, what):
@@ -414,7 +414,7 @@ def pieces(ctx, a, sizes, dim):
     ctx.dim, ctx.dim_shown, ctx.shape = _wrap_dim(dim, a._data.ndim), unsigned(dim), a._data.shape
     out, start = [], 0
     for s in sizes:
-        out.append(view_of(a, a._data[(slice(None),) * ctx.dim + (slice(start, start + s),)]))
+        out.append(view_of(a, sliced(a._data, ctx.dim, slice(start, start + s))))
         start += s
     for piece in out:  # PyTorch's CreationMeta::MULTI_OUTPUT_NODE: the pieces may not be changed in place
         piece._creation_meta = "inference" if piece._creation_meta == "inference" else "multi_output"

@@ -18,6 +18,25 @@ from .promotion import plainly_row_major, result_type
 from .._core.layout import cast, contiguous_strides, dense_strides, dims_fastest_first, like, row_major, with_strides
 
 
+class _ArrayInterface:
+    """Something numpy reads as an array through ``__array_interface__`` (the way numpy's own ``as_strided``
+    makes its views); ``base`` keeps the memory alive."""
+
+    def __init__(self, interface, base):
+        self.__array_interface__, self.base = interface, base
+
+
+def empty_view(array, start, shape, strides):
+    """An empty view (``shape`` has a 0) that starts ``start`` bytes after ``array``'s first element, with these byte
+    ``strides``.  numpy puts an empty slice at the start of its memory with step 1 (``np.ones(1)[1:]`` starts where
+    the ones do), and gives ``as_strided`` no place past the memory's end; PyTorch's empty views keep their offset
+    and strides (``torch.ones(1)[1:].storage_offset()`` is 1), which ``storage_offset()`` and ``stride()`` show."""
+    pointer, read_only = array.__array_interface__["data"]
+    interface = {"data": (pointer + start, read_only), "shape": tuple(shape), "strides": tuple(strides),
+                 "typestr": array.dtype.str, "descr": array.dtype.descr, "version": 3}
+    return np.asarray(_ArrayInterface(interface, array))
+
+
 def can_view(array, shape):
     """Can ``array`` be seen with ``shape`` without copying?"""
     return view_strides(array, _infer_shape(shape, array.size)) is not None
@@ -194,6 +213,8 @@ class Permute(Op):
 def diagonal_view(array, offset, dim1, dim2):
     """The diagonal of ``array`` in dims ``dim1, dim2`` as a view, last (numpy's; writable, as PyTorch's is)."""
     d = np.diagonal(array, offset, dim1, dim2)
+    if d.shape[-1] == 0:  # (an empty diagonal starts where ``array`` does in PyTorch; numpy moves it by the offset)
+        return empty_view(array, 0, d.shape, d.strides)
     d.setflags(write=array.flags.writeable)  # (numpy hands out its diagonal read-only)
     return d
 
@@ -526,6 +547,19 @@ class Select(Op):
         return SelectGrad.apply(grad, ctx.shape, ctx.key), None, None, None
 
 
+def sliced(array, dim, s):
+    """``array`` sliced by ``s`` (a slice with no negative step) along ``dim``: a view.  An empty one keeps PyTorch's
+    place and step, which numpy drops (see ``empty_view``)."""
+    out = array[(slice(None),) * dim + (s, Ellipsis)]
+    if out.size:
+        return out
+    size, strides = array.shape[dim], list(array.strides)
+    start = int_or(s.start, 0)
+    start = min(max(start + size if start < 0 else start, 0), size)  # (PyTorch clamps the start into the dim)
+    strides[dim] *= int_or(s.step, 1)
+    return empty_view(array, start * array.strides[dim], out.shape, strides)
+
+
 class Slice(Op):
     """``x[1:3]`` (or ``x[:, ::2]``): keeps the dim, takes part of it."""
     node_name = "SliceBackward0"
@@ -541,7 +575,7 @@ class Slice(Op):
         ctx.start, ctx.end = unsigned(int_or(s.start, 0)), unsigned(int_or(s.stop, 2 ** 63 - 1))
         ctx.step = int_or(s.step, 1)
         ctx.key = (slice(None),) * dim + (s, Ellipsis)
-        return view_of(a, a._data[ctx.key])
+        return view_of(a, sliced(a._data, dim, s))
 
     @staticmethod
     def backward(ctx, grad):
@@ -1243,9 +1277,11 @@ class AsStridedView(Op):
         offset = ctx.input_geometry[2] if storage_offset is None else storage_offset
         _check_strided(size, stride, offset, x)
         ctx.size, ctx.stride, ctx.storage_offset, ctx.geometry = size, stride, storage_offset, (size, stride, offset)
+        strides = [s * x.itemsize for s in stride]
+        if 0 in size:  # (it may start past the memory's end: see empty_view)
+            return view_of(a, empty_view(x, offset * x.itemsize, size, strides))
         memory = np.lib.stride_tricks.as_strided(x, (_elements_spanned(x),), (x.itemsize,))  # (the storage, 1-d)
-        return view_of(a, np.lib.stride_tricks.as_strided(memory[offset:], size, [s * x.itemsize for s in stride],
-                                                            writeable=x.flags.writeable))
+        return view_of(a, np.lib.stride_tricks.as_strided(memory[offset:], size, strides, writeable=x.flags.writeable))
 
     @staticmethod
     def backward(ctx, grad):
