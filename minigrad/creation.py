@@ -13,7 +13,7 @@ from ._core.tensor_base import TensorBase as Tensor
 from .ops import zerotensor
 from .ops._util import fused_multiply_add, linspace_array
 from ._core.layout import empty_strided as empty_strided_array, like
-from ._core.tensor_base import _TYPE_NAMES
+from ._core.tensor_base import _TYPE_NAMES, SCALAR_OF_GRAD, _warn_once
 from .ops.shape import cat, concat, stack  # noqa: F401  (torch.cat, torch.concat, torch.stack)
 
 
@@ -165,8 +165,6 @@ def _number(x, d, stacklevel):
     what fits it (``_integer``).  A tensor that requires grad warns (once), at ``stacklevel`` counted from here."""
     if isinstance(x, Tensor):
         if x.requires_grad:
-            from ._core.tensor_base import _warn_once
-            from .tensor import SCALAR_OF_GRAD
             _warn_once(SCALAR_OF_GRAD, stacklevel)  # (float(x) then says nothing)
         if d.is_floating_point:
             return float(x)

@@ -26,7 +26,7 @@ from . import devices as _device
 from . import ops as _ops
 from . import random as _random
 from ._core import layout as _layout
-from ._core.tensor_base import (_TYPE_NAMES, C_NAMES, RemovableHandle, TensorBase, _warn_once, _wrap_dim,  # noqa: F401
+from ._core.tensor_base import (_TYPE_NAMES, C_NAMES, SCALAR_OF_GRAD, RemovableHandle, TensorBase, _warn_once, _wrap_dim,  # noqa: F401
                                 cpp_type_name, register_tensor_class)  # (RemovableHandle, cpp_type_name: minigrad.tensor's)
 from ._dtype import Size
 from ._format import tensor_repr
@@ -54,9 +54,6 @@ NON_LEAF_GRAD = ("The .grad attribute of a Tensor that is not a leaf Tensor is b
                  "more information.")
 
 
-SCALAR_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
-                  "Consider using tensor.detach() first. (Triggered internally at "
-                  "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)")
 
 
 class Tensor(TensorBase):

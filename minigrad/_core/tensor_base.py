@@ -158,6 +158,12 @@ def unsigned(value):
 _warned = set()  # the messages _warn_once gave already
 
 
+SCALAR_OF_GRAD = (  # float(x), x.item(), tensor([x]) of an x that requires grad
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)")
+
+
 def _warn_once(message, stacklevel=2):
     """A warning PyTorch gives once per process (``TORCH_WARN_ONCE``). ``stacklevel`` counts from the function that
     calls this one, as ``warnings.warn``'s does (2: the line that called it)."""
