@@ -340,3 +340,16 @@ def test_nll_loss_of_an_empty_batch_and_a_0dim_target(shape, error, message):
     with pytest.raises(error) as err:
         minigrad.nn.functional.nll_loss(minigrad.zeros(shape), minigrad.tensor(1))
     assert str(err.value).strip("'") == message
+
+
+def test_scatter_with_an_empty_index_checks_no_shapes():
+    """PyTorch's scatter_shape_check returns at once for an empty index (its dtype check comes first):
+    fuzz seed 777479, an empty (0, 2) view scattered into with a 1-d empty source."""
+    x = minigrad.zeros(2, 3)
+    for fn in ("scatter_add", "scatter"):
+        assert getattr(x, fn)(1, minigrad.zeros(0, dtype=minigrad.long), minigrad.zeros(4)).tolist() == [[0.0] * 3] * 2
+        with pytest.raises(RuntimeError, match=r"^scatter\(\): Expected self.dtype to be equal to src.dtype$"):
+            getattr(x, fn)(1, minigrad.zeros(2, 3, dtype=minigrad.long), minigrad.zeros(4, dtype=minigrad.float64))
+    assert x.gather(1, minigrad.zeros(0, dtype=minigrad.long)).shape == (0,)
+    empty = minigrad.as_strided(minigrad.tensor(-1.69).clone(), (0, 2), (0, 1))
+    assert empty.scatter_add_(1, empty.argsort(1), minigrad.zeros(0)).shape == (0, 2)

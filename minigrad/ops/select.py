@@ -219,6 +219,8 @@ def _gather_key(idx, dim, shape):
     ``np.atleast_1d(x)``.)"""
     check_bounds(idx, shape[dim] if shape else 1, dim)
     idx = np.atleast_1d(idx)
+    if idx.size == 0:  # (an empty index picks nothing, whatever its dims: PyTorch checks none)
+        return (np.zeros(idx.shape, np.intp),) * max(len(shape), 1)
     grids = list(np.indices(idx.shape, sparse=True))
     grids[dim] = idx
     return tuple(grids)
@@ -227,17 +229,21 @@ def _gather_key(idx, dim, shape):
 def _check_scatter(a, idx, src):
     """PyTorch's ``scatter_shape_check``: index (and a tensor src) have as many dims as self (0-dim counts
     as 1); a tensor src has self's dtype (scatter_add's message says scatter() too)."""
+    if isinstance(src, Tensor) and src._data.dtype != a._data.dtype:  # (scatter_gather_dtype_check comes first)
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     dims = max(a._data.ndim, 1)
+    if idx.size == 0:  # (an empty index: PyTorch checks no shapes)
+        return
     if max(idx.ndim, 1) != dims:
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     if isinstance(src, Tensor) and max(src._data.ndim, 1) != dims:
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
-    if isinstance(src, Tensor) and src._data.dtype != a._data.dtype:
-        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
 
 
 def _src_part(src, idx):
     """The part of ``src`` that scatter writes: its first ``index.shape`` elements."""
+    if idx.size == 0:  # (none, whatever the shapes)
+        return np.zeros(np.atleast_1d(idx).shape, src._data.dtype)
     return np.atleast_1d(src._data)[tuple(slice(0, s) for s in np.atleast_1d(idx).shape)]
 
 
