@@ -258,7 +258,7 @@ class Gather(Op):
         ctx.dim_arg, dim = dim, _wrap_dim(dim, a._data.ndim)
         index = saved_index(index)
         idx = index._data
-        if max(idx.ndim, 1) != max(a._data.ndim, 1):  # (a 0-dim tensor counts as 1-dim, as in PyTorch)
+        if idx.size and max(idx.ndim, 1) != max(a._data.ndim, 1):  # (0-dim counts as 1-dim; an empty index: no check)
             raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
         # (PyTorch's gather_backward(grad, self, dim, index, sparse_grad) keeps x and the index: changing either raises)
         ctx.save_for_backward(index, a)  # (in PyTorch's order: saved-tensor hooks see the index first)
