@@ -489,36 +489,36 @@ class Tensor(TensorBase):
     # An operand that is neither a tensor nor a number: NotImplemented, so Python raises PyTorch's
     # TypeError ("unsupported operand type(s) for *: 'Tensor' and 'NoneType'").
     def __add__(self, other):
-        if not _is_operand(other):
+        if not isinstance(other, OPERANDS):
             return NotImplemented
         return _ops.binary(_ops.Add, self, other)
 
     __radd__ = __add__
 
     def __sub__(self, other):
-        if not _is_operand(other):
+        if not isinstance(other, OPERANDS):
             return NotImplemented
         return _ops.binary(_ops.Sub, self, other)
 
     def __rsub__(self, other):
-        if not _is_operand(other):
+        if not isinstance(other, OPERANDS):
             return NotImplemented
         return _ops.Rsub.apply(self, other)
 
     def __mul__(self, other):
-        if not _is_operand(other):
+        if not isinstance(other, OPERANDS):
             return NotImplemented
         return _ops.binary(_ops.Mul, self, other)
 
     __rmul__ = __mul__
 
     def __truediv__(self, other):
-        if not _is_operand(other):
+        if not isinstance(other, OPERANDS):
             return NotImplemented
         return _ops.binary(_ops.Div, self, other)
 
     def __rtruediv__(self, other):  # 2 / x is 2 * x.reciprocal() in PyTorch
-        if not _is_operand(other):
+        if not isinstance(other, OPERANDS):
             return NotImplemented
         return _ops.binary(_ops.Mul, _ops.Reciprocal.apply(self), other)
 
@@ -529,22 +529,22 @@ class Tensor(TensorBase):
         return self
 
     def __pow__(self, exponent):
-        if not _is_operand(exponent):
+        if not isinstance(exponent, OPERANDS):
             return NotImplemented
         return self.pow(exponent)
 
     def __rpow__(self, base):
-        if not _is_operand(base):
+        if not isinstance(base, OPERANDS):
             return NotImplemented
         return _ops.PowScalarBase.apply(base, self)
 
     def __matmul__(self, other):
-        if not _is_operand(other):
+        if not isinstance(other, OPERANDS):
             return NotImplemented
         return _ops.matmul(self, other)
 
     def __rmatmul__(self, other):
-        if not _is_operand(other):
+        if not isinstance(other, OPERANDS):
             return NotImplemented
         return _ops.matmul(other, self)
 
@@ -953,19 +953,19 @@ class Tensor(TensorBase):
 
     # x += y is x.add_(y); for anything but a tensor or a number Python's own TypeError, as in PyTorch
     def __iadd__(self, other):
-        return self.add_(other) if _is_operand(other) else NotImplemented
+        return self.add_(other) if isinstance(other, OPERANDS) else NotImplemented
 
     def __isub__(self, other):
-        return self.sub_(other) if _is_operand(other) else NotImplemented
+        return self.sub_(other) if isinstance(other, OPERANDS) else NotImplemented
 
     def __imul__(self, other):
-        return self.mul_(other) if _is_operand(other) else NotImplemented
+        return self.mul_(other) if isinstance(other, OPERANDS) else NotImplemented
 
     def __itruediv__(self, other):
-        return self.div_(other) if _is_operand(other) else NotImplemented
+        return self.div_(other) if isinstance(other, OPERANDS) else NotImplemented
 
     def __ipow__(self, other):
-        return self.pow_(other) if _is_operand(other) else NotImplemented
+        return self.pow_(other) if isinstance(other, OPERANDS) else NotImplemented
 
     # ------------------------------------------------------------------ more math (ops/unary.py)
     def sin(self):
@@ -2040,9 +2040,7 @@ def _bitwise(fn, name, a, b):
     return result(a, b, fn(a._data, b._data))
 
 
-def _is_operand(x):
-    """What an operator takes next to a tensor: a tensor or a Python/numpy number (or a numpy array)."""
-    return isinstance(x, (Tensor, bool, int, float, np.ndarray, np.generic))
+OPERANDS = (Tensor, bool, int, float, np.ndarray, np.generic)  # what an operator takes next to a tensor
 
 
 def _rounding_mode(mode):
@@ -2053,7 +2051,7 @@ def _rounding_mode(mode):
 
 def _check_other(name, other):
     """The method forms (``x.mul(other)``) raise PyTorch's TypeError for anything else."""
-    if not _is_operand(other):
+    if not isinstance(other, OPERANDS):
         raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
 
 

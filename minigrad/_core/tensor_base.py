@@ -25,6 +25,14 @@ class _InferenceMode(threading.local):
 
 
 inference_state = _InferenceMode()
+_threads_in_inference_mode = 0  # in all threads together: while none is, a new tensor need not look at its thread's flag
+
+
+def set_inference_mode(enabled):
+    """Turn inference mode on or off for this thread (``autograd/inference.py``: ``inference_mode``)."""
+    global _threads_in_inference_mode
+    _threads_in_inference_mode += bool(enabled) - inference_state.enabled
+    inference_state.enabled = bool(enabled)
 
 
 class InferenceCounter(list):
@@ -33,7 +41,7 @@ class InferenceCounter(list):
 
 def new_counter():
     """A new tensor's version counter: ``[0]``, or an ``InferenceCounter`` inside inference mode."""
-    return InferenceCounter([0]) if inference_state.enabled else [0]
+    return InferenceCounter([0]) if _threads_in_inference_mode and inference_state.enabled else [0]
 
 
 # ---- the tensor's fields --------------------------------------------------------------------------
@@ -47,8 +55,8 @@ def register_tensor_class(cls):
 
 class TensorBase:
     # the values, their version counter, and what autograd keeps about every tensor (set in __init__)
-    __slots__ = ("_data", "_vc", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_wrapped_number", "__weakref__",
-                 "__dict__")
+    __slots__ = ("_data", "_vc", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_wrapped_number", "_base",
+                 "_zerotensor", "__weakref__", "__dict__")
 
     # What autograd keeps about some tensors (PyTorch: its AutogradMeta, made only when needed). A new tensor
     # has the values below, kept on the class; a tensor that sets one keeps its own.
@@ -58,13 +66,11 @@ class TensorBase:
     _post_accumulate_grad_hooks = None  # a leaf's hooks that run after its .grad was updated
     _grad_dtype = None                 # the numpy dtype set with t.grad_dtype = ... (None: the tensor's own dtype)
     _allow_grad_dtype_mismatch = False  # True once t.grad_dtype = None was set: a .grad of any dtype
-    # a view's (PyTorch: DifferentiableViewMeta)
-    _base = None                       # the tensor this one is a view of
+    # a view's (PyTorch: DifferentiableViewMeta; its _base is set in __init__)
     _view_version = 0                  # the version at which its grad_fn was last set
     _creation_meta = "default"         # how it was made ("no_grad", "inference", "multi_output": see
     #                                    ops/inplace.py, view_rebase_message)
     # marks a few tensors carry
-    _zerotensor = False                # PyTorch's ZeroTensor: zeros never written to memory (ops/zerotensor.py)
     name = None                        # (named tensors: minigrad has none)
 
     def __new__(cls, *args, **kwargs):
@@ -74,13 +80,15 @@ class TensorBase:
     def __init__(self, data, requires_grad=False):
         """A tensor of ``data`` (a numpy array, kept as it is, or numbers), with its own version counter."""
         self._data = data if type(data) is np.ndarray and data.size else _as_array(data)
-        self._vc = [0] if not inference_state.enabled else InferenceCounter([0])  # the version counter (new_counter),
-        #                                shared with views: bumped by in-place ops
+        self._vc = [0] if not _threads_in_inference_mode else new_counter()  # the version counter, shared with
+        #                                views: bumped by in-place ops
         self._grad_fn = None           # the node that made this tensor (None for a leaf): see grad_fn
         self._output_nr = 0            # which output of grad_fn this tensor is
         self._grad = None              # .grad
         self._requires_grad = False    # a leaf's requires_grad (requires_grad=True or requires_grad_())
         self._wrapped_number = None    # the Python number a 0-dim tensor stands for in x * 2 (ops/promotion.py)
+        self._base = None              # the tensor this one is a view of (PyTorch: DifferentiableViewMeta)
+        self._zerotensor = False       # PyTorch's ZeroTensor: zeros never written to memory (ops/zerotensor.py)
         if requires_grad:
             _require_grad(self)
 

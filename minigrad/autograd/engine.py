@@ -24,6 +24,7 @@ import numpy as np
 from . import anomaly_mode, grad_mode
 from .function import AccumulateGrad, GradientEdge, edge_of
 from ..devices import contiguous_format
+from .._core import numpy_errors
 from .._core.tensor_base import _warn_once
 from .._dtype import from_numpy_dtype, is_expandable_to
 
@@ -193,13 +194,14 @@ class GraphTask:
         """Grad mode as ``create_graph`` says (the formulas are recorded only then) and numpy quiet (inf * 0 and x / 0
         in backward formulas give nan and inf silently, as in PyTorch)."""
         state = grad_mode.state
-        before = state.enabled, state.quiet
-        state.enabled, state.quiet = self.create_graph, True
+        before, state.enabled = state.enabled, self.create_graph
+        numpy_was = numpy_errors.quiet()
         try:
-            with np.errstate(all="ignore"):
-                yield
+            yield
         finally:
-            state.enabled, state.quiet = before
+            state.enabled = before
+            if numpy_was is not None:
+                numpy_errors.restore(numpy_was)
 
     def _seed(self, buffers, ready, tie):
         """2. Each root gets its gradient; a root that waits for no other gradient is ready."""
@@ -304,22 +306,16 @@ _set_already = contextlib.nullcontext()  # (steps() run by run(): the modes are 
 
 @contextlib.contextmanager
 def _users_numpy(user_errstate):
-    """numpy's floating-point warnings as the user had them, for hooks and your own Functions' backward, noted in
-    ``grad_mode.state.quiet`` so that the ops they run set them off again (ops/dispatch.py: kernel_mode)."""
-    before = grad_mode.state.quiet
-    grad_mode.state.quiet = False
-    try:
-        with np.errstate(**user_errstate):
-            yield
-    finally:
-        grad_mode.state.quiet = before
+    """numpy's floating-point warnings as the user had them, for hooks and your own Functions' backward (the ops they
+    run set them off again: ``_core/numpy_errors.py``)."""
+    with np.errstate(**user_errstate):
+        yield
 
 
 def validate_outputs(node, grads):
     """Each gradient ``node`` returned, made to fit the node it goes to (PyTorch: ``validate_outputs``): summed back
     to that input's shape where the op broadcast it, cast to its dtype (a leaf's: its ``grad_dtype``)."""
-    for i, g in enumerate(grads):
-        nxt, nr = node.next_functions[i]
+    for i, (g, (nxt, nr)) in enumerate(zip(grads, node.next_functions)):
         if g is None or nxt is None:
             continue
         shape, dtype = nxt.input_metadata(nr)

@@ -150,6 +150,26 @@ class _HookStacks(threading.local):
 saved_hooks = _HookStacks()
 
 
+class _HooksAnywhere:
+    """How many saved-tensor hooks are in force in all threads together: while none are, no thread need look at its
+    own stack (the dispatcher reads ``hooks_anywhere.count``)."""
+    count = 0
+
+
+hooks_anywhere = _HooksAnywhere()
+
+
+def push_saved_hooks(pack_hook, unpack_hook):
+    """``saved_tensors_hooks.__enter__``: the pair applies to what this thread saves, until ``pop_saved_hooks``."""
+    saved_hooks.hooks.append((pack_hook, unpack_hook))
+    hooks_anywhere.count += 1
+
+
+def pop_saved_hooks():
+    saved_hooks.hooks.pop()
+    hooks_anywhere.count -= 1
+
+
 def current_hooks():
     """The ``(pack_hook, unpack_hook)`` pair a tensor saved now gets, or None."""
     return saved_hooks.hooks[-1] if saved_hooks.hooks else None
@@ -392,10 +412,11 @@ class BackwardNode(Node):
     def _release_saved(self):
         """Drop what forward saved (PyTorch: ``release_variables``); ``saved_tensors`` raises from now on."""
         saved = self._saved
-        for s in saved:
-            if s is not None:
-                s.free()
-        self._freed = saved.count(None) < len(saved)  # (nothing saved: nothing to miss)
+        if saved:
+            for s in saved:
+                if s is not None:
+                    s.free()
+            self._freed = saved.count(None) < len(saved)  # (only None saved: nothing to miss)
         self._released = True
 
     def _kept_arrays(self):
@@ -489,8 +510,8 @@ class BuiltinNode(BackwardNode):
         grads = self._forward_cls.backward(self, *grad_outputs)
         if not isinstance(grads, tuple):
             grads = (grads,)
-        if len(grads) == len(self.next_functions) == len(self._is_tensor_input):  # (every argument a tensor)
-            return list(grads)
+        if len(grads) >= len(self.next_functions) == len(self._is_tensor_input):  # (every argument a tensor; the
+            return list(grads[:len(self.next_functions)])  # gradients past them are None, for unused defaults)
         return self._per_edge(grads)
 
 
@@ -643,9 +664,10 @@ def record_plain(ctx, args, result):
     ``ops/dispatch.py``, ``is_plain``).  The node it builds is the one ``_record`` builds."""
     ctx._sequence_nr = next(_sequence)
     needs = ctx.needs_input_grad = _flags.setdefault(ctx.needs_input_grad, ctx.needs_input_grad)
-    is_tensor = tuple([isinstance(a, Tensor) for a in args])
+    edges = [edge_of(a) if need else (None, 0) for a, need in zip(args, needs) if isinstance(a, Tensor)]
+    ctx.next_functions = tuple(edges)
+    is_tensor = (True,) * len(args) if len(edges) == len(args) else tuple([isinstance(a, Tensor) for a in args])
     ctx._is_tensor_input = _flags.setdefault(is_tensor, is_tensor)
-    ctx.next_functions = tuple([edge_of(a) if need else (None, 0) for a, need in zip(args, needs) if isinstance(a, Tensor)])
     result._grad_fn, result._requires_grad = ctx, True
     if result._base is not None:  # (a view: Tensor.grad_fn's setter)
         result.grad_fn = ctx

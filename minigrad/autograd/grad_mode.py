@@ -9,7 +9,6 @@ import threading
 
 class _GradMode(threading.local):
     enabled = True  # every thread starts with grad mode on
-    quiet = False   # numpy's floating-point warnings are off: inside an op's kernel or a backward (ops/dispatch.py)
 
 
 state = _GradMode()

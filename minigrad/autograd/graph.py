@@ -16,7 +16,7 @@ PyTorch keeps the stack of hooks in C++ per thread; minigrad keeps it per thread
 from . import engine
 from .._core.tensor_base import TensorBase as Tensor
 from .function import GradientEdge, Node, SavedTensor, edge_of  # noqa: F401  (torch.autograd.graph's names)
-from .function import current_hooks, saved_hooks  # noqa: F401  (current_hooks: the pair in force)
+from .function import current_hooks, pop_saved_hooks, push_saved_hooks, saved_hooks  # noqa: F401  (current_hooks: the pair in force)
 from .inference import InferenceCounter
 
 class saved_tensors_hooks:
@@ -35,10 +35,10 @@ class saved_tensors_hooks:
     def __enter__(self):
         if saved_hooks.disabled:  # PyTorch: SavedTensorDefaultHooks::push_hooks checks the "disabled" message first
             raise RuntimeError(saved_hooks.disabled[-1])
-        saved_hooks.hooks.append((self.pack_hook, self.unpack_hook))
+        push_saved_hooks(self.pack_hook, self.unpack_hook)
 
     def __exit__(self, *exc):
-        saved_hooks.hooks.pop()
+        pop_saved_hooks()
         return False
 
 

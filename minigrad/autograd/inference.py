@@ -18,7 +18,7 @@ still a list with the number in-place ops bump inside inference mode, which noth
 import functools
 
 from . import grad_mode
-from .._core.tensor_base import InferenceCounter, inference_state, new_counter  # noqa: F401  (re-exported)
+from .._core.tensor_base import InferenceCounter, inference_state, new_counter, set_inference_mode  # noqa: F401
 
 
 _state = inference_state  # the flag each thread has (the base layer reads it to mark new tensors)
@@ -59,12 +59,12 @@ class inference_mode:  # noqa: N801  (PyTorch's name)
 
     def __enter__(self):
         self._prev = _state.enabled
-        _state.enabled = bool(self.mode)
+        set_inference_mode(self.mode)
         self._grad = grad_mode.no_grad() if self.mode else grad_mode.enable_grad()  # as PyTorch: grad mode = not mode
         self._grad.__enter__()
 
     def __exit__(self, *exc):
-        _state.enabled = self._prev
+        set_inference_mode(self._prev)
         self._grad.__exit__(*exc)
         return False
 

@@ -5,9 +5,10 @@ A built-in op is its formula: an ``Op`` subclass with ``forward`` (numbers in, a
 around every op happens here, not in the ops:
 
 - ``Op.apply`` (PyTorch's dispatcher): run ``forward`` with recording off and numpy's floating-point warnings
-  off (PyTorch's kernels make inf and nan silently), then, if grad mode is on and an input requires grad, record
-  the node (``autograd/function.py``: ``_record``).  The engine sums each gradient back to its input's shape and
-  casts it to its dtype (``autograd/engine.py``: ``validate_outputs``), so a formula need not.
+  off (PyTorch's kernels make inf and nan silently: ``_core/numpy_errors.py``), then, if grad mode is on and an
+  input requires grad, record the node (``autograd/function.py``: ``_record``).  The engine sums each gradient
+  back to its input's shape and casts it to its dtype (``autograd/engine.py``: ``validate_outputs``), so a formula
+  need not.
 - ``elementwise`` (PyTorch's ``TensorIterator``): a binary op's numbers in the dtype type promotion gives
   (``promotion.py``), the result laid out as PyTorch lays it out; a ZeroTensor operand goes to its own kernel
   (``zerotensor.py``), as PyTorch's ZeroTensor dispatch key sends it.
@@ -16,8 +17,9 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd import anomaly_mode, grad_mode, profiler
-from ..autograd.function import (BuiltinNode, Function, _record, note_views_made_without_grad, record_plain,
-                                 saved_hooks)
+from ..autograd.function import (BuiltinNode, Function, _record, hooks_anywhere, note_views_made_without_grad,
+                                 record_plain)
+from .._core import numpy_errors
 from .._core.tensor_base import TensorBase as Tensor
 from . import zerotensor
 from .promotion import operands, result
@@ -33,15 +35,18 @@ class Op(Function):
         ctx = cls._backward_cls()
         ctx.needs_input_grad = needs = inputs_needing_grad(args)
         state = grad_mode.state
-        recording, state.enabled = state.enabled, False  # (an op's own steps are not the graph)
-        numpy_was = None if state.quiet else quiet_numpy()
+        recording = state.enabled
+        if recording:
+            state.enabled = False  # (an op's own steps are not the graph)
+        numpy_was = numpy_errors.quiet()  # (PyTorch's kernels make inf and nan silently)
         try:
             result = cls.forward(ctx, *args)
         finally:
-            state.enabled = recording
+            if recording:
+                state.enabled = True
             if numpy_was is not None:
-                restore_numpy(numpy_was)
-        if not any(needs):
+                numpy_errors.restore(numpy_was)
+        if True not in needs:
             return result
         if not recording:  # a view of an input that requires grad, made in no_grad mode, remembers it
             note_views_made_without_grad(result, args)
@@ -60,7 +65,7 @@ def is_plain(ctx, args, result):
     """Can ``record_plain`` record this call: one new output tensor, nothing marked dirty or non-differentiable,
     neither anomaly mode nor saved-tensor hooks in force?"""
     return (isinstance(result, Tensor) and result._grad_fn is None and not ctx._dirty and not ctx._non_differentiable
-            and not anomaly_mode.state.enabled and not saved_hooks.hooks and id(result) not in map(id, args))
+            and not anomaly_mode.state.enabled and not hooks_anywhere.count and id(result) not in map(id, args))
 
 
 profiler.register_op_class(Op)  # (a profile times every op)
@@ -68,56 +73,17 @@ profiler.register_op_class(Op)  # (a profile times every op)
 
 class kernel_mode:
     """Inside an op's kernel (``Op.apply`` does the same itself): no recording and numpy quiet about inf and nan,
-    both restored after.  Set once: an op inside another op, or inside a backward, finds numpy quiet already."""
+    both restored after."""
 
     def __enter__(self):
         state = grad_mode.state
         self.grad, state.enabled = state.enabled, False
-        self.numpy = None if state.quiet else quiet_numpy()
+        self.numpy = numpy_errors.quiet()
 
     def __exit__(self, *exc):
         grad_mode.state.enabled = self.grad
         if self.numpy is not None:
-            restore_numpy(self.numpy)
-
-
-def quiet_numpy():
-    """Turn numpy's floating-point warnings off (PyTorch's kernels make inf and nan silently); returns what
-    ``restore_numpy`` needs to turn them back as they were.  numpy 2 keeps its error state in a context variable:
-    setting it to a quiet copy of the user's state, made once per state, is a third of what ``np.errstate`` costs."""
-    grad_mode.state.quiet = True
-    if _numpy_state is None:  # (numpy 1)
-        errstate = np.errstate(all="ignore")
-        errstate.__enter__()
-        return errstate
-    global _quiet_of
-    users, (seen, quiet) = _numpy_state.get(), _quiet_of
-    if users is not seen:
-        quiet = _quiet_copy()
-        _quiet_of = users, quiet
-    return _numpy_state.set(quiet)
-
-
-def restore_numpy(was):
-    """numpy's error state back as ``quiet_numpy`` found it."""
-    grad_mode.state.quiet = False
-    if _numpy_state is None:
-        was.__exit__(None, None, None)
-    else:
-        _numpy_state.reset(was)
-
-
-def _quiet_copy():
-    """numpy's error state now, with every warning off (the rest, e.g. ``np.seterrcall``, kept)."""
-    with np.errstate(all="ignore"):
-        return _numpy_state.get()
-
-
-try:
-    from numpy._core._ufunc_config import _extobj_contextvar as _numpy_state  # numpy 2
-except ImportError:
-    _numpy_state = None
-_quiet_of = None, None  # the last user's state seen, and its quiet copy
+            numpy_errors.restore(self.numpy)
 
 
 def elementwise(kernel, a, b, alpha=1):

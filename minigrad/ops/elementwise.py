@@ -806,7 +806,8 @@ def binary(fn, a, b, alpha=1):
     if fn is Sub:  # (before a Python bool becomes an integer tensor: PyTorch refuses it as a bool)
         check_not_bool(a, b, "Subtraction")
     b = as_operand(b, a)
-    broadcast_shape(a, b)  # raises PyTorch's error when the shapes don't broadcast
+    if b._data.shape != a._data.shape and b._data.ndim:  # (a number, or the same shape: nothing to check)
+        broadcast_shape(a, b)  # raises PyTorch's error when the shapes don't broadcast
     if fn in (Add, Sub) and type(alpha) is not int:  # (any dtype takes an integer alpha)
         alpha_check(result_type(a, b), alpha)
     return fn.apply(a, b) if alpha == 1 else fn.apply(a, b, alpha)

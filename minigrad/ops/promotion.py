@@ -17,6 +17,10 @@ def as_operand(x, like):
     """
     if isinstance(x, Tensor):
         return x
+    if type(x) is float and like._data.dtype.kind == "f":  # (the usual case: x * 0.5)
+        t = Tensor(np.asarray(x, like._data.dtype))
+        t._wrapped_number = x
+        return t
     if isinstance(x, np.ndarray):
         return Tensor(x)
     if isinstance(x, (int, float)) and like._data.dtype.kind == "f":  # a number next to a float tensor: its dtype
