@@ -250,7 +250,8 @@ class GraphTask:
             hooks = node._tensor_pre_hooks.get(nr) if node._tensor_pre_hooks else None
             if hooks:  # (PyTorch calls them with None too, for a gradient that is undefined)
                 for hook in list(hooks.values()):
-                    new = hook(grads[nr])
+                    with _users_numpy(self.user_errstate):  # (your code: its numpy warnings show)
+                        new = hook(grads[nr])
                     if new is not None:
                         _check_hook_result(hook, grads[nr], new)
                         grads[nr] = new

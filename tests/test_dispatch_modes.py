@@ -1,0 +1,114 @@
+"""The modes every op runs in, kept cheaply by the dispatcher: numpy quiet inside kernels (by the identity of numpy's
+error-state context variable), and inference mode and saved-tensor hooks counted across threads."""
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad._core import numpy_errors, tensor_base
+from minigrad.autograd import function
+
+
+def test_an_op_is_quiet_and_leaves_the_users_numpy_state_as_it_was():
+    x = minigrad.tensor([0.0, 1.0], requires_grad=True)
+    before = np.geterr()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        y = x.log()  # log(0) = -inf, silently as PyTorch
+        (y * 0).sum().backward()  # -inf * 0 = nan in the formulas, silently too
+    assert np.geterr() == before
+    assert np.isneginf(y.detach().numpy()[0])
+    with pytest.warns(RuntimeWarning):  # the user's own numpy still warns
+        np.log(np.zeros(1))
+
+
+def test_the_users_raise_state_is_kept_around_ops_and_restored():
+    x = minigrad.tensor([0.0, 2.0])
+    with np.errstate(divide="raise"):
+        assert np.isneginf(x.log().numpy()[0])  # the op: quiet
+        with pytest.raises(FloatingPointError):  # the user's own numpy: as the user set it
+            np.log(np.zeros(1))
+    assert np.geterr()["divide"] == "warn"
+
+
+def test_a_hook_runs_in_the_users_numpy_state_during_backward():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    seen = []
+
+    def hook(grad):
+        seen.append(np.geterr()["divide"])
+        return (grad / 0) * 0  # an op inside the hook: quiet again
+    x.register_hook(hook)
+    with np.errstate(divide="raise"):
+        (x * 2).sum().backward()
+    assert seen == ["raise"]
+    assert np.isnan(x.grad.numpy()).all()
+
+
+def test_many_user_states_keep_the_cache_small():
+    x = minigrad.tensor([0.0])
+    for i in range(200):
+        with np.errstate(under="ignore" if i % 2 else "warn"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                x.log()
+    assert len(numpy_errors._quiet_of) <= 65
+
+
+def test_a_tensor_made_in_another_thread_is_not_an_inference_tensor():
+    inside, made, release = threading.Event(), [], threading.Event()
+
+    def worker():
+        with minigrad.inference_mode():
+            made.append(minigrad.ones(1))
+            inside.set()
+            release.wait(10)
+
+    t = threading.Thread(target=worker)
+    t.start()
+    inside.wait(10)
+    try:
+        assert tensor_base._threads_in_inference_mode == 1
+        here = minigrad.ones(1)
+        assert made[0].is_inference() and not here.is_inference()
+    finally:
+        release.set()
+        t.join()
+    assert tensor_base._threads_in_inference_mode == 0
+
+
+def test_inference_mode_false_inside_true_counts_back():
+    with minigrad.inference_mode():
+        with minigrad.inference_mode(False):
+            assert tensor_base._threads_in_inference_mode == 0
+            assert not minigrad.ones(1).is_inference()
+        assert tensor_base._threads_in_inference_mode == 1
+        assert minigrad.ones(1).is_inference()
+    assert tensor_base._threads_in_inference_mode == 0
+
+
+def test_saved_tensor_hooks_of_another_thread_do_not_pack_what_this_one_saves():
+    packed, inside, release = [], threading.Event(), threading.Event()
+
+    def worker():
+        with minigrad.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
+            inside.set()
+            release.wait(10)
+
+    t = threading.Thread(target=worker)
+    t.start()
+    inside.wait(10)
+    try:
+        assert function.hooks_anywhere.count == 1
+        x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+        (x * x).sum().backward()  # takes the general path (a hook is in force somewhere) and packs nothing
+        assert packed == [] and x.grad.tolist() == [2.0, 4.0]
+    finally:
+        release.set()
+        t.join()
+    assert function.hooks_anywhere.count == 0
+    with minigrad.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
+        y = x * x
+    assert len(packed) == 2 and y.grad_fn is not None
