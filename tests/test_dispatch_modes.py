@@ -1,5 +1,6 @@
 """The modes every op runs in, kept cheaply by the dispatcher: numpy quiet inside kernels (by the identity of numpy's
 error-state context variable), and inference mode and saved-tensor hooks counted across threads."""
+import contextlib
 import threading
 import warnings
 
@@ -57,12 +58,15 @@ def test_many_user_states_keep_the_cache_small():
     assert len(numpy_errors._quiet_of) <= 65
 
 
-def test_a_tensor_made_in_another_thread_is_not_an_inference_tensor():
-    inside, made, release = threading.Event(), [], threading.Event()
+@contextlib.contextmanager
+def another_thread_inside(context):
+    """Another thread enters ``context()`` and stays inside it while the ``with`` body runs here; it yields what the
+    other thread's ``with`` gave."""
+    inside, release, entered = threading.Event(), threading.Event(), []
 
     def worker():
-        with minigrad.inference_mode():
-            made.append(minigrad.ones(1))
+        with context() as value:
+            entered.append(value)
             inside.set()
             release.wait(10)
 
@@ -70,12 +74,22 @@ def test_a_tensor_made_in_another_thread_is_not_an_inference_tensor():
     t.start()
     inside.wait(10)
     try:
-        assert tensor_base._threads_in_inference_mode == 1
-        here = minigrad.ones(1)
-        assert made[0].is_inference() and not here.is_inference()
+        yield entered[0]
     finally:
         release.set()
         t.join()
+
+
+@contextlib.contextmanager
+def tensor_made_in_inference_mode():
+    with minigrad.inference_mode():
+        yield minigrad.ones(1)
+
+
+def test_a_tensor_made_in_another_thread_is_not_an_inference_tensor():
+    with another_thread_inside(tensor_made_in_inference_mode) as made:
+        assert tensor_base._threads_in_inference_mode == 1
+        assert made.is_inference() and not minigrad.ones(1).is_inference()
     assert tensor_base._threads_in_inference_mode == 0
 
 
@@ -90,25 +104,16 @@ def test_inference_mode_false_inside_true_counts_back():
 
 
 def test_saved_tensor_hooks_of_another_thread_do_not_pack_what_this_one_saves():
-    packed, inside, release = [], threading.Event(), threading.Event()
+    packed = []
 
-    def worker():
-        with minigrad.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
-            inside.set()
-            release.wait(10)
-
-    t = threading.Thread(target=worker)
-    t.start()
-    inside.wait(10)
-    try:
+    def hooks():
+        return minigrad.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t)
+    with another_thread_inside(hooks):
         assert function.hooks_anywhere.count == 1
         x = minigrad.tensor([1.0, 2.0], requires_grad=True)
         (x * x).sum().backward()  # takes the general path (a hook is in force somewhere) and packs nothing
         assert packed == [] and x.grad.tolist() == [2.0, 4.0]
-    finally:
-        release.set()
-        t.join()
     assert function.hooks_anywhere.count == 0
-    with minigrad.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
+    with hooks():
         y = x * x
     assert len(packed) == 2 and y.grad_fn is not None

@@ -16,7 +16,8 @@ PyTorch keeps the stack of hooks in C++ per thread; minigrad keeps it per thread
 from . import engine
 from .._core.tensor_base import TensorBase as Tensor
 from .function import GradientEdge, Node, SavedTensor, edge_of  # noqa: F401  (torch.autograd.graph's names)
-from .function import current_hooks, pop_saved_hooks, push_saved_hooks, saved_hooks  # noqa: F401  (current_hooks: the pair in force)
+from .function import current_hooks, saved_hooks  # noqa: F401  (current_hooks: the pair in force)
+from .function import pop_saved_hooks, push_saved_hooks
 from .inference import InferenceCounter
 
 class saved_tensors_hooks:
