@@ -89,22 +89,31 @@ def _copy(data, d, requires_grad, stacklevel=3):
         data = data._data
     if isinstance(data, (str, bytes)):  # (PyTorch's first check; a string in a list gets through)
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-    if isinstance(data, (list, tuple)):
-        _check_sizes(data)
     with np.errstate(over="ignore"):  # (a number past the dtype's range is inf, quietly, as in PyTorch)
-        read = _numpy_reading(data)
-        if read is not None:
-            d = d or _infer_dtype(data, read)
-            try:
-                arr = np.array(data, dtype=d.numpy)
-            except (OverflowError, ValueError):  # (past an integer dtype's range, or nan: PyTorch's error)
-                arr = _from_sequence(data, d, stacklevel + 1)
+        if d is None and type(data) is list and all(type(x) is float for x in data):  # (the usual case: [1., 2.])
+            d = _dtype.get_default_dtype()
+            arr = np.array(data, dtype=d.numpy)
         else:
-            d = d or _sequence_dtype(data)
-            arr = _from_sequence(data, d, stacklevel + 1)
+            d, arr = _read(data, d, stacklevel + 1)
     if requires_grad and not d.is_floating_point:
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     return Tensor(arr, requires_grad=requires_grad)
+
+
+def _read(data, d, stacklevel):
+    """``data`` (a number, nested lists, a numpy array) read into an array: numpy reads it where it reads it as
+    PyTorch does, else element by element (``_from_sequence``).  Returns the dtype (``d``, or inferred) and the array."""
+    if isinstance(data, (list, tuple)):
+        _check_sizes(data)
+    read = _numpy_reading(data)
+    if read is None:
+        d = d or _sequence_dtype(data)
+        return d, _from_sequence(data, d, stacklevel + 1)
+    d = d or _infer_dtype(data, read)
+    try:
+        return d, np.array(data, dtype=d.numpy)
+    except (OverflowError, ValueError):  # (past an integer dtype's range, or nan: PyTorch's error)
+        return d, _from_sequence(data, d, stacklevel + 1)
 
 
 def _holds_tensor(data):

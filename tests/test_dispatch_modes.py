@@ -48,6 +48,26 @@ def test_a_hook_runs_in_the_users_numpy_state_during_backward():
     assert np.isnan(x.grad.numpy()).all()
 
 
+def test_every_kind_of_hook_runs_in_the_users_numpy_state_during_backward():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    seen = {}
+
+    def note(kind):
+        seen[kind] = np.geterr()["divide"]
+    x.register_post_accumulate_grad_hook(lambda leaf: note("post accumulate"))
+    with minigrad.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: note("unpack") or t):
+        y = x.exp()
+    y.grad_fn.register_prehook(lambda grads: note("node pre"))
+    y.grad_fn.register_hook(lambda grads_in, grads_out: note("node post"))
+    with np.errstate(divide="raise"):
+        y.sum().backward()
+    assert seen == dict.fromkeys(["unpack", "node pre", "node post", "post accumulate"], "raise")
+    with np.errstate(divide="raise"):
+        with pytest.raises(FloatingPointError):  # so the user's own numpy in a hook raises as the user asked
+            x.register_post_accumulate_grad_hook(lambda leaf: np.log(np.zeros(1)))
+            x.exp().sum().backward()
+
+
 def test_many_user_states_keep_the_cache_small():
     x = minigrad.tensor([0.0])
     for i in range(200):

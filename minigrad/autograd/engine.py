@@ -19,8 +19,6 @@ import heapq
 import itertools
 import threading
 
-import numpy as np
-
 from . import anomaly_mode, grad_mode
 from .function import AccumulateGrad, GradientEdge, edge_of
 from ..devices import contiguous_format
@@ -122,7 +120,6 @@ class GraphTask:
             self.needed, self.capture, self.captured = _targets(inputs, accumulate)
         self.dependencies, self.to_run = self._discover(self.filtered)
         self.id = next(_task_ids)
-        self.user_errstate = np.geterr()  # numpy's error state now: the hooks and your own Functions' backward run in it
 
     # ---- 1. discover ----------------------------------------------------------------------
     def _discover(self, only_needed):
@@ -250,7 +247,7 @@ class GraphTask:
             hooks = node._tensor_pre_hooks.get(nr) if node._tensor_pre_hooks else None
             if hooks:  # (PyTorch calls them with None too, for a gradient that is undefined)
                 for hook in list(hooks.values()):
-                    with _users_numpy(self.user_errstate):  # (your code: its numpy warnings show)
+                    with numpy_errors.users():  # (your code: its numpy warnings show)
                         new = hook(grads[nr])
                     if new is not None:
                         _check_hook_result(hook, grads[nr], new)
@@ -282,19 +279,19 @@ class GraphTask:
         """A node with hooks, or your own Function's: the hooks and your backward run in your numpy error state
         (its warnings show), the built-in formulas in the engine's (PyTorch's kernels warn of no inf or nan)."""
         if node._pre_hooks:
-            with _users_numpy(self.user_errstate):
+            with numpy_errors.users():
                 for hook in list(node._pre_hooks.values()):
                     new = hook(tuple(grads))
                     if new is not None:
                         grads = list(new)
         if node._user_code:
-            with _users_numpy(self.user_errstate):
+            with numpy_errors.users():
                 outs = node.apply(*grads)
         else:
             outs = node.apply(*grads)
         outs = validate_outputs(node, outs)
         if node._post_hooks:
-            with _users_numpy(self.user_errstate):
+            with numpy_errors.users():
                 for hook in list(node._post_hooks.values()):
                     new = hook(tuple(outs), tuple(grads))  # (both tuples, as in PyTorch)
                     if new is not None:
@@ -303,14 +300,6 @@ class GraphTask:
 
 
 _set_already = contextlib.nullcontext()  # (steps() run by run(): the modes are set)
-
-
-@contextlib.contextmanager
-def _users_numpy(user_errstate):
-    """numpy's floating-point warnings as the user had them, for hooks and your own Functions' backward (the ops they
-    run set them off again: ``_core/numpy_errors.py``)."""
-    with np.errstate(**user_errstate):
-        yield
 
 
 def validate_outputs(node, grads):

@@ -43,6 +43,7 @@ from . import anomaly_mode
 from . import grad_mode
 from . import inference
 from .inference import SAVED_MSG as INFERENCE_SAVED_MSG, InferenceCounter
+from .._core import numpy_errors
 from .._core.layout import dense, empty_strided, obeys_layout_contract, preserve_format_strides
 from .._core.tensor_base import RemovableHandle, TensorBase as Tensor, cpp_type_name, unsigned  # (TensorBase(data) makes a Tensor)
 from ..devices import contiguous_format
@@ -258,7 +259,8 @@ class SavedTensor:
 
     def _unpack_hooked(self, node):
         """``unpack_hook(packed)``, made a tensor of the graph again (a new one: ``is`` the saved one is False)."""
-        value = self.hooks[1](self.packed)
+        with numpy_errors.users():  # (your hook: its numpy warnings show)
+            value = self.hooks[1](self.packed)
         if not isinstance(value, Tensor):
             raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
                             f"{type(value).__name__}")
@@ -845,9 +847,16 @@ class AccumulateGrad(Node):
         else:
             v._grad.add_(grad)  # in place, as PyTorch does
         if v._post_accumulate_grad_hooks:  # register_post_accumulate_grad_hook: they see the updated .grad
-            for hook in list(v._post_accumulate_grad_hooks.values()):
-                hook(v)
+            run_post_accumulate_grad_hooks(v)
         return ()
+
+
+def run_post_accumulate_grad_hooks(leaf):
+    """The hooks ``leaf.register_post_accumulate_grad_hook`` registered, each called with the leaf (in your own
+    numpy error state: their warnings show)."""
+    with numpy_errors.users():
+        for hook in list(leaf._post_accumulate_grad_hooks.values()):
+            hook(leaf)
 
 
 def first_grad(grad, variable):

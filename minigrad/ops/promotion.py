@@ -17,7 +17,7 @@ def as_operand(x, like):
     """
     if isinstance(x, Tensor):
         return x
-    if type(x) is float and like._data.dtype.kind == "f":  # (the usual case: x * 0.5)
+    if (type(x) is float or type(x) is int) and like._data.dtype.kind == "f":  # (the usual case: x * 0.5, x * 2)
         t = Tensor(np.asarray(x, like._data.dtype))
         t._wrapped_number = x
         return t
