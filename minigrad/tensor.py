@@ -1382,15 +1382,19 @@ class Tensor(TensorBase):
 
     def data_ptr(self):
         """The address of the first element: equal for tensors that start at the same place in memory
-        (a tensor and its view ``x[0]``; not ``x[1]``)."""
-        return self._data.__array_interface__["data"][0]
+        (a tensor and its view ``x[0]``; not ``x[1]``).  0 for a tensor without elements, as in PyTorch."""
+        return _address(self._data) if self._data.size else 0
+
+    def _is_view(self):
+        """Is this tensor a view of another (``x._base`` is that one)?"""
+        return self._base is not None
 
     def storage_offset(self):
         """Where the first element is, counted in elements from the start of the memory of the tensor this one is
         a view of (0 for a tensor that is no view)."""
         if self._base is None:
             return 0
-        return (self.data_ptr() - self._base.data_ptr()) // self._data.itemsize
+        return (_address(self._data) - _address(self._base._data)) // self._data.itemsize
 
     def new_empty_strided(self, size, stride, dtype=None, device=None, requires_grad=False):
         return _creation.empty_strided(size, stride, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
@@ -2063,3 +2067,8 @@ def _check_alpha(name, alpha):
 
 
 register_tensor_class(Tensor)
+
+
+def _address(array):
+    """Where the first element of ``array`` is in memory."""
+    return array.__array_interface__["data"][0]

@@ -63,7 +63,7 @@ def row_major(out):
 def cast(x, dtype=None):
     """A copy of ``x`` (in ``dtype``) laid out as PyTorch's ``preserve_format`` (``clone``, ``to``, ``empty_like``)."""
     dtype = np.dtype(x.dtype if dtype is None else dtype)
-    if x.flags.c_contiguous and 1 not in x.shape:  # (the usual case: row-major stays row-major)
+    if x.flags.c_contiguous and 1 not in x.shape and x.size:  # (the usual case: row-major stays row-major)
         return x.astype(dtype)
     out = empty_strided(x.shape, preserve_format_strides(x, dtype.itemsize), dtype)
     np.copyto(out, x, casting="unsafe")
@@ -158,7 +158,10 @@ def _broadcast_strides(x, shape):
 
 
 def dense(x):
-    """No gaps and no repeats: some order of the dims makes ``x`` contiguous (``is_non_overlapping_and_dense``)."""
+    """No gaps and no repeats: some order of the dims makes ``x`` contiguous (``is_non_overlapping_and_dense``).  A
+    tensor without elements is (PyTorch counts it contiguous whatever its strides)."""
+    if x.size == 0:
+        return True
     step = x.itemsize
     for stride, size in sorted((stride, size) for size, stride in zip(x.shape, x.strides) if size != 1):
         if stride != step:

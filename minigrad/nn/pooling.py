@@ -28,8 +28,10 @@ def pair(value, what, name, allow_empty=False):
 
 
 def pool_geometry(input, kernel, stride, padding, dilation, ceil_mode):
-    """The output size (OH, OW) of a pool, with PyTorch's checks (``pooling_output_shape``, ``pool2d_shape_check``)."""
-    _check_images(input)
+    """The output size (OH, OW) of a pool, with PyTorch's checks in its order (``max_pool2d``'s meta function:
+    the input's dims, then ``pooling_output_shape`` per dim, then ``pool2d_shape_check``)."""
+    if input.dim() not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     steps = stride or kernel
     for k, s, p, d in zip(kernel, steps, padding, dilation):
         if s == 0:
@@ -43,9 +45,14 @@ def pool_geometry(input, kernel, stride, padding, dilation, ceil_mode):
                 for size, k, s, p, d in zip(input.shape[-2:], kernel, steps, padding, dilation))
     if kernel[0] <= 0 or kernel[1] <= 0:
         raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kernel[0]} kW: {kernel[1]}")
+    if steps[0] <= 0 or steps[1] <= 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dH: {steps[0]} dW: {steps[1]}")
     if dilation[0] <= 0 or dilation[1] <= 0:
         raise RuntimeError(f"dilation should be greater than zero, but got dilationH: {dilation[0]} dilationW: "
                            f"{dilation[1]}")
+    if 0 in input.shape[-3:]:  # (only the batch may be empty)
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but "
+                           f"got:{list(input.shape)}")
     if kernel[1] // 2 < padding[1] or kernel[0] // 2 < padding[0]:  # (``pool2d_shape_check``, after the above)
         raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got padW = {padding[1]}, "
                            f"padH = {padding[0]}, kW = {kernel[1]}, kH = {kernel[0]}")
@@ -54,15 +61,6 @@ def pool_geometry(input, kernel, stride, padding, dilation, ceil_mode):
         raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{out[0]}x{out[1]}). "
                            "Output size is too small")
     return out
-
-
-def _check_images(input):
-    """A pool's input: (C, H, W) or (N, C, H, W), no empty dim but the batch."""
-    if input.dim() not in (3, 4):
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    if 0 in input.shape[-3:]:
-        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but "
-                           f"got:{list(input.shape)}")
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):

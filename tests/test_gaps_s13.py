@@ -1,0 +1,65 @@
+"""Small faithful gaps closed in the thirteenth session; the expected values were read from torch 2.13."""
+import numpy as np
+import pytest
+
+import minigrad
+
+
+@pytest.mark.parametrize("make, strides", [
+    (lambda: minigrad.zeros(4, 6)[:, :0], (6, 1)),       # a view without elements keeps its strides
+    (lambda: minigrad.zeros(4, 6)[:, :0].t(), (1, 6)),
+    (lambda: minigrad.zeros(3, 0).t(), (1, 1)),
+    (lambda: minigrad.zeros(0, 3).t(), (1, 3)),
+    (lambda: minigrad.zeros(2, 5, 3)[:, :0].permute(2, 0, 1), (1, 15, 3)),
+])
+def test_preserve_format_keeps_the_strides_of_a_tensor_without_elements(make, strides):
+    # PyTorch counts a tensor without elements contiguous, so preserve_format keeps its strides whatever they are
+    x = make()
+    for copy in (x.clone(), x.to(minigrad.float64), x.double(), x.contiguous(), x.detach().clone(),
+                 minigrad.zeros_like(x), minigrad.empty_like(x), minigrad.ones_like(x)):
+        assert copy.stride() == strides
+    assert x.clone(memory_format=minigrad.contiguous_format).stride() == x.new_zeros(x.shape).stride()
+    assert x.exp().stride() == minigrad.empty(x.shape).stride()  # (an op's result: row-major)
+
+
+def test_data_ptr_of_a_tensor_without_elements_is_0_and_its_storage_offset_is_still_known():
+    assert minigrad.empty(0).data_ptr() == 0
+    assert minigrad.zeros(2, 0).data_ptr() == 0
+    v = minigrad.zeros(4, 6)[1:, :0]
+    assert v.data_ptr() == 0 and v.storage_offset() == 6
+    x = minigrad.ones(3)
+    assert x[1:].data_ptr() - x.data_ptr() == x.element_size()
+    assert x[1:].storage_offset() == 1
+
+
+def test_is_view():
+    b = minigrad.ones(4, 3)
+    v = b[1:]
+    assert v._is_view() and v._base is b
+    assert not b._is_view()
+    assert not v.detach()._is_view() and v.detach()._base is None
+    assert v.view(-1)._base is b
+    assert not np.shares_memory(v.clone().numpy(), b.numpy())
+
+
+F = minigrad.nn.functional
+
+
+@pytest.mark.parametrize("call, message", [
+    # max_pool2d's checks in PyTorch's order: the input's dims, pooling_output_shape, then pool2d_shape_check
+    (lambda: F.max_pool2d(minigrad.ones(1, 3, 3), 2, stride=-1), "stride should be greater than zero, but got dH: -1 dW: -1"),
+    (lambda: F.max_pool2d(minigrad.ones(1, 0, 3), 3, 1, 2),
+     "pad should be at most half of effective kernel size, but got pad=2, kernel_size=3 and dilation=1"),
+    (lambda: F.max_pool2d(minigrad.ones(1, 0, 3), 0, 1, 0), "kernel size should be greater than zero, but got kH: 0 kW: 0"),
+    (lambda: F.max_pool2d(minigrad.ones(1, 0, 3), 3, 1, 1),
+     "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:[1, 0, 3]"),
+    (lambda: F.avg_pool2d(minigrad.ones(1, 0, 3), 3, 1, 2),
+     "pad should be at most half of effective kernel size, but got pad=2, kernel_size=3 and dilation=1"),
+    (lambda: F.max_pool1d(minigrad.ones(1, 1, 0), 3, 2, 2, 1, True, return_indices=True),
+     "pad should be at most half of effective kernel size, but got pad=2, kernel_size=3 and dilation=1"),
+    (lambda: F.max_pool2d(minigrad.ones(0, 3), 3, 1, 2), "non-empty 3D or 4D (batch mode) tensor expected for input"),
+])
+def test_pool_checks_run_in_pytorchs_order(call, message):
+    with pytest.raises(RuntimeError) as e:
+        call()
+    assert str(e.value) == message
