@@ -24,7 +24,7 @@ DEFAULT_PROTOCOL = 2  # PyTorch's default pickle protocol for torch.save
 
 # what a state dict is made of: tensors (numpy arrays inside), Parameters, sizes, dtypes, containers
 _SAFE = {("collections", "OrderedDict"): collections.OrderedDict,
-         ("builtins", "set"): set, ("builtins", "frozenset"): frozenset, ("builtins", "slice"): slice,
+         ("builtins", "set"): set, ("builtins", "bytes"): bytes, ("builtins", "frozenset"): frozenset, ("builtins", "slice"): slice,
          ("minigrad.tensor", "_rebuild"): _rebuild, ("minigrad.nn.parameter", "Parameter"): Parameter,
          ("minigrad._dtype", "Size"): Size, ("minigrad._dtype", "_from_name"): _from_name}
 _NUMPY = {"_reconstruct", "ndarray", "dtype", "scalar"}  # how numpy pickles an array of numbers
@@ -72,7 +72,7 @@ class _WeightsUnpickler(pickle.Unpickler):
             return _added[(module, name)]
         if module in ("numpy._core.multiarray", "numpy.core.multiarray", "numpy") and name in _NUMPY:
             return super().find_class(module, name)
-        if (module, name) == ("_codecs", "encode"):  # (protocol 2 writes an array's bytes this way)
+        if (module, name) == ("_codecs", "encode"):  # (protocol 2 writes an array's bytes this way; b"" as bytes())
             return super().find_class(module, name)
         raise pickle.UnpicklingError(
             f"Unsupported global: GLOBAL {module}.{name} was not an allowed global by default. Please use "

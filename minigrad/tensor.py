@@ -465,7 +465,10 @@ class Tensor(TensorBase):
         return id(self)
 
     def __reduce_ex__(self, proto):
-        return (_rebuild, (self._data, self._requires_grad))
+        x = self._data
+        if x.strides == _layout.contiguous_strides(x.shape, x.itemsize):
+            return (_rebuild, (x, self._requires_grad))
+        return (_rebuild, (x, self._requires_grad, self.stride()))  # (PyTorch saves the strides too: x.t() stays so)
 
     def __deepcopy__(self, memo):
         if not self.is_leaf:
@@ -2002,7 +2005,11 @@ class Tensor(TensorBase):
 
 
 
-def _rebuild(data, requires_grad):
+def _rebuild(data, requires_grad, strides=None):
+    """A tensor pickled by ``__reduce_ex__`` (``minigrad.save``), made again; with its strides if it had others than
+    row-major ones."""
+    if strides is not None:
+        data = _layout.with_strides(data, tuple(s * data.itemsize for s in strides))
     return Tensor(data, requires_grad)
 
 

@@ -63,3 +63,34 @@ def test_pool_checks_run_in_pytorchs_order(call, message):
     with pytest.raises(RuntimeError) as e:
         call()
     assert str(e.value) == message
+
+
+def test_the_node_a_view_gets_after_an_in_place_change_shows_its_geometry():
+    a = minigrad.ones(3, 4, requires_grad=True)
+    v = a.clone()[1:, ::2]
+    v.mul_(2)
+    node = v.grad_fn
+    assert node.name() == "AsStridedBackward0"
+    assert sorted(n for n in dir(node) if n.startswith("_saved")) == ["_saved_size", "_saved_storage_offset",
+                                                                        "_saved_stride"]
+    assert (node._saved_size, node._saved_stride, node._saved_storage_offset) == ((2, 2), (4, 2), 4)
+
+
+@pytest.mark.parametrize("make, strides", [
+    (lambda: minigrad.zeros(0), (1,)),
+    (lambda: minigrad.zeros(4, 6)[:, :0], (6, 1)),
+    (lambda: minigrad.zeros(3, 0).t(), (1, 1)),
+    (lambda: minigrad.arange(12.).reshape(3, 4).t(), (1, 4)),
+    (lambda: minigrad.arange(12.).reshape(3, 4)[:, ::2], (4, 2)),
+    (lambda: minigrad.arange(3.).expand(2, 3), (0, 1)),
+    (lambda: minigrad.arange(24.).reshape(2, 3, 4).permute(2, 0, 1), (1, 12, 4)),
+    (lambda: minigrad.nn.Parameter(minigrad.arange(6.).reshape(2, 3).t()), (1, 3)),
+])
+def test_save_and_load_keep_values_and_strides_also_without_elements(make, strides):
+    import io
+    t = make()
+    buf = io.BytesIO()
+    minigrad.save(t, buf)
+    loaded = minigrad.load(io.BytesIO(buf.getvalue()))  # (weights_only: an empty array's b"" is allowed)
+    assert type(loaded) is type(t) and loaded.shape == t.shape and loaded.stride() == strides
+    assert loaded.tolist() == t.tolist() and loaded.requires_grad == t.requires_grad

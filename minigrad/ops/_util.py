@@ -1,4 +1,6 @@
 """Helpers the ops share: float kernels, bool checks, dims, views (type promotion and broadcasting: dispatch.py)."""
+import math
+
 import numpy as np
 
 from .. import _dtype
@@ -121,6 +123,16 @@ def compare(fn, a, b):
         broadcast_shape(a, b)  # PyTorch's error when the shapes do not broadcast
     x, y = operands(a, b) if isinstance(b, Tensor) else (a._data, b)
     return Tensor(laid_out(np.asarray(fn(x, y)), a._data, y))
+
+
+def strided(array, shape, strides):
+    """``array`` seen with ``shape`` and byte ``strides``, sharing its memory (numpy's ``as_strided``; for a row-major
+    array whose ``reshape`` gives those strides, that view: the same, made more quickly)."""
+    if array.flags.c_contiguous and math.prod(shape) == array.size:
+        out = array.reshape(shape)
+        if out.strides == tuple(strides):
+            return out
+    return np.lib.stride_tricks.as_strided(array, shape, strides, writeable=array.flags.writeable)
 
 
 def view_of(a, array):

@@ -290,11 +290,12 @@ class AsStrided(Op):
     (PyTorch: ``AsStridedBackward0``).  A view whose base was changed in place gets this node onto the base's new
     history (``inplace_view_refresh``); ``CopySlices`` finds the viewed part of a gradient with it."""
     node_name = "AsStridedBackward0"
+    saved_names = {"size": "size", "stride": "stride", "storage_offset": "storage_offset"}  # (grad_fn._saved_*)
 
     @staticmethod
     def forward(ctx, base, geometry):
         ctx.geometry, ctx.base_geometry = geometry, geometry_of(base, base)
-        sizes, strides, offset = geometry
+        sizes, strides, offset = ctx.size, ctx.stride, ctx.storage_offset = geometry
         x = base._data
         if x.size == 0 or 0 in sizes:
             return view_of(base, np.empty(sizes, x.dtype))

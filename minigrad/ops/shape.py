@@ -13,7 +13,7 @@ from ..autograd.function import FREED_MSG, BuiltinNode
 from .dispatch import Op
 from .._core.tensor_base import TensorBase as Tensor, cpp_type_name
 from ._out import write_out
-from ._util import _wrap_dim, int_or, is_expandable_to, sum_to, unsigned, view_of
+from ._util import _wrap_dim, int_or, is_expandable_to, strided, sum_to, unsigned, view_of
 from .promotion import plainly_row_major, result_type
 from .._core.layout import cast, contiguous_strides, dense_strides, dims_fastest_first, like, row_major, with_strides
 
@@ -108,7 +108,7 @@ class View(Op):
         if strides is None:
             raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
                                "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
-        return view_of(a, np.lib.stride_tricks.as_strided(a._data, shape, strides, writeable=a._data.flags.writeable))
+        return view_of(a, strided(a._data, shape, strides))
 
     @staticmethod
     def backward(ctx, grad):
@@ -261,8 +261,7 @@ def unsqueezed(array, dim):
     ``x.stride()`` shows it: the size times the stride of the dim it is put before, or 1 at the end."""
     x = array
     stride = x.shape[dim] * x.strides[dim] if dim < x.ndim else x.itemsize
-    return np.lib.stride_tricks.as_strided(x, x.shape[:dim] + (1,) + x.shape[dim:], x.strides[:dim] + (stride,) + x.strides[dim:],
-                                           writeable=x.flags.writeable)
+    return strided(x, x.shape[:dim] + (1,) + x.shape[dim:], x.strides[:dim] + (stride,) + x.strides[dim:])
 
 
 class Unsqueeze(Op):
@@ -337,7 +336,7 @@ def expanded(array, shape):
                             for old, new, stride in zip(array.shape, shape[lead:], array.strides)]
     if 1 in shape[:lead]:
         _step_over_new_ones(strides, shape, lead)
-    return np.lib.stride_tricks.as_strided(array, shape, strides, writeable=array.flags.writeable)
+    return strided(array, shape, strides)
 
 
 def _step_over_new_ones(strides, shape, lead):
