@@ -302,6 +302,7 @@ from . import utils  # noqa: E402
 from .utils import checkpoint as _checkpoint, data as _data, hooks as _hooks  # noqa: E402,F401  (utils.checkpoint ...)
 from .autograd import functional as _functional  # noqa: E402,F401  (autograd.functional)
 from . import serialization  # noqa: E402
+from . import testing  # noqa: E402
 from .serialization import load, save  # noqa: E402
 from .functions import (einsum, sin, cos, tan, sinh, cosh, asin, acos, atan, arcsin, arccos, arctan, square,
                         log1p, expm1, log2, log10, exp2, rsqrt, erf, floor, ceil, trunc, frac, round,
@@ -388,7 +389,21 @@ _LEFT_OUT = {  # the parts of torch a learner may meet that minigrad does not ha
     "hub": "downloads of models",
     "channels_last": "the channels-last memory format of 4-d images (for fast convolution kernels); minigrad has contiguous_format and preserve_format, and keeps a channels-last input's layout where PyTorch does",
     "channels_last_3d": "the channels-last memory format of 5-d volumes; minigrad has contiguous_format and preserve_format",
+    "vmap": "the function transforms (torch.func.vmap); minigrad has autograd.grad and autograd.functional",
+    "distributions": "probability distributions (Normal, Categorical, ...); minigrad samples with rand, randn, "
+                     "normal and multinomial",
+    "bernoulli": "the Bernoulli sampler; (minigrad.rand(shape) < p).float() draws such a mask",
+    "poisson": "the Poisson sampler",
 }
+_MATRIX_FUNCTIONS = ("det", "inverse", "pinverse", "logdet", "slogdet", "svd", "cholesky", "cholesky_solve",
+                     "cholesky_inverse", "lu", "qr", "eig", "lstsq", "triangular_solve", "matrix_power", "matrix_exp",
+                     "orgqr", "geqrf", "ormqr", "chain_matmul", "addbmm", "baddbmm", "addmv", "addr", "ger")
+_LEFT_OUT.update(dict.fromkeys(_MATRIX_FUNCTIONS, "the matrix functions beyond products (inverse, determinant, "
+                                                  "decompositions, batched and fused products); minigrad has mm, "
+                                                  "bmm, matmul, addmm and the vector norms"))
+_LEFT_OUT.update(dict.fromkeys(("bfloat16", "complex32", "complex64", "complex128", "cfloat", "cdouble", "chalf"),
+                               "complex numbers and bfloat16; minigrad has float16, float32, float64, the integer "
+                               "dtypes and bool"))
 
 
 def __getattr__(name):  # (Python asks this for a name the module does not define)

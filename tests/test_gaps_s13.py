@@ -94,3 +94,32 @@ def test_save_and_load_keep_values_and_strides_also_without_elements(make, strid
     loaded = minigrad.load(io.BytesIO(buf.getvalue()))  # (weights_only: an empty array's b"" is allowed)
     assert type(loaded) is type(t) and loaded.shape == t.shape and loaded.stride() == strides
     assert loaded.tolist() == t.tolist() and loaded.requires_grad == t.requires_grad
+
+
+def test_count_nonzero_gives_a_row_major_tensor_whatever_the_layout():
+    expanded = minigrad.tensor([-1.62, 1.14, 0.0]).broadcast_to((2, 3)).expand(2, 2, 3)
+    assert expanded.count_nonzero(1).stride() == (3, 1)
+    assert expanded.count_nonzero(1).tolist() == [[2, 2, 0], [2, 2, 0]]
+    assert minigrad.ones(2, 3, 4).permute(2, 0, 1).count_nonzero(1).stride() == (3, 1)
+
+
+@pytest.mark.parametrize("module, name, reason", [
+    ("minigrad", "det", "the matrix functions beyond products"),
+    ("minigrad", "baddbmm", "the matrix functions beyond products"),
+    ("minigrad", "complex64", "complex numbers and bfloat16"),
+    ("minigrad", "bfloat16", "complex numbers and bfloat16"),
+    ("minigrad", "vmap", "the function transforms"),
+    ("minigrad", "distributions", "probability distributions"),
+    ("minigrad", "bernoulli", "(minigrad.rand(shape) < p).float()"),
+    ("minigrad.nn", "Bilinear", "leaves out some linear layers"),
+    ("minigrad.nn", "CTCLoss", "leaves out some loss layers"),
+    ("minigrad.nn", "ReflectionPad1d", "leaves out some image layers"),
+    ("minigrad.nn.functional", "alpha_dropout", "leaves out some dropout layers"),
+    ("minigrad.nn.functional", "pdist", "leaves out some distance layers"),
+])
+def test_what_minigrad_leaves_out_says_so(module, name, reason):
+    import importlib
+    with pytest.raises(AttributeError) as e:
+        getattr(importlib.import_module(module), name)
+    assert reason in str(e.value)
+    assert str(e.value).endswith("PyTorch has " + ".".join(["torch"] + module.split(".")[1:] + [name]))

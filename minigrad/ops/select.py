@@ -1027,7 +1027,8 @@ def nonzero(t, as_tuple=False):
 
 def count_nonzero(t, dim=None):
     dims = None if dim is None else reduced_dims(dim, t._data.ndim)
-    return Tensor(np.asarray(np.count_nonzero(t._data, axis=dims), dtype=np.int64))
+    counts = np.asarray(np.count_nonzero(t._data, axis=dims), dtype=np.int64)
+    return Tensor(row_major(counts))  # (PyTorch's sum of t != 0: a new row-major tensor, whatever t's layout)
 
 
 # ------------------------------------------------------------------ roll, repeat_interleave, tile
