@@ -43,6 +43,7 @@ from .ops.statistics import (aminmax, corrcoef, cov, cdist, cummax, cummin, cumu
                              inner, logcumsumexp, nanmean, nansum, std_mean, trapezoid, trapz, var_mean, vdot)
 from .ops.sorting import (bincount, bucketize, histc, isin, msort, nanquantile, quantile, searchsorted)  # noqa: E402
 from .ops.histogram import histogram  # noqa: E402
+from .ops.sampling import bernoulli  # noqa: E402
 from .ops._out import write_out
 
 float = float32  # noqa: A001
@@ -392,7 +393,6 @@ _LEFT_OUT = {  # the parts of torch a learner may meet that minigrad does not ha
     "vmap": "the function transforms (torch.func.vmap); minigrad has autograd.grad and autograd.functional",
     "distributions": "probability distributions (Normal, Categorical, ...); minigrad samples with rand, randn, "
                      "normal and multinomial",
-    "bernoulli": "the Bernoulli sampler; (minigrad.rand(shape) < p).float() draws such a mask",
     "poisson": "the Poisson sampler",
 }
 _MATRIX_FUNCTIONS = ("det", "inverse", "pinverse", "logdet", "slogdet", "svd", "cholesky", "cholesky_solve",

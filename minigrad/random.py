@@ -13,7 +13,7 @@ one by one.  On top of them minigrad turns the numbers into samples with PyTorch
 - integers in [low, high): a 32-bit number modulo the range, plus low;
 - a permutation: Fisher-Yates, each swap picked by a 32-bit number modulo what is left.
 
-So ``rand``, ``randn``, ``randint``, ``randperm``, ``normal``, ``multinomial``, ``uniform_`` /
+So ``rand``, ``randn``, ``randint``, ``randperm``, ``normal``, ``multinomial``, ``bernoulli`` (``ops/sampling.py``), ``uniform_`` /
 ``normal_`` (and with them ``nn.Linear``'s initial weights) match PyTorch's after the same seed:
 exactly, except that float32 normals may differ in the last bit (PyTorch computes them with its
 own vectorised log, cos and sin).  Where minigrad simplifies: dropout's masks (PyTorch draws them

@@ -1561,6 +1561,17 @@ class Tensor(TensorBase):
         """A matrix with the flattened values on its diagonal ``offset`` (PyTorch: ``contiguous().view(-1).diag()``)."""
         return self.contiguous().view(-1).diag(offset)
 
+    def bernoulli(self, p=None, *, generator=None):
+        return _ops.sampling.bernoulli(self, p, generator=generator)
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        """Each element becomes 1 with probability ``p`` (a number, or a tensor broadcast to this one), else 0."""
+        if isinstance(p, Tensor):
+            if p.shape != self.shape:
+                p.expand(self.shape)  # (PyTorch's expand_inplace: its error, before any other)
+            return _ops.inplace(self, _ops.sampling.BernoulliFromTensor, p, generator)
+        return _ops.inplace(self, _ops.sampling.BernoulliFromNumber, p, generator)
+
     def multinomial(self, num_samples, replacement=False, *, generator=None):
         return _random.multinomial(self, num_samples, replacement, generator=generator)
 

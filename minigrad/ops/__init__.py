@@ -34,4 +34,4 @@ from .loss import MseLoss, NllLoss
 from .reduce import Max, MaxDim, Mean, MeanDim, Min, MinDim, MinReturnTypes, ReturnTypes, LogSoftmax, Softmax, Sum, SumDim
 from .shape import (Cat, Diagonal, Expand, Index, IndexGrad, IndexPut, Permute, Select, Slice, Squeeze, SqueezeDim, Stack,
                     T, Transpose, UnsafeView, Unsqueeze, View, can_view, index, setitem)
-from . import linalg, select, sorting, statistics, unary  # more ops (trigonometry, var/std/norm, gather/scatter/split, einsum ...)
+from . import linalg, sampling, select, sorting, statistics, unary  # more ops (trigonometry, var/std/norm, gather/scatter/split, einsum ...)
