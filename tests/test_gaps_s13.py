@@ -122,3 +122,17 @@ def test_what_minigrad_leaves_out_says_so(module, name, reason):
         getattr(importlib.import_module(module), name)
     assert reason in str(e.value)
     assert str(e.value).endswith("PyTorch has " + ".".join(["torch"] + module.split(".")[1:] + [name]))
+
+
+@pytest.mark.parametrize("op", ["maximum", "minimum", "copysign"])
+def test_a_formula_that_fills_in_place_keeps_the_layout_of_what_it_fills(op):
+    # PyTorch's formulas: where(...).masked_fill_(...) and ratio.masked_fill_(...), in place: the gradient of a
+    # transposed input comes back row-major for the input (strides (2, 1) here), as torch 2.13 gives it
+    a = minigrad.tensor([[1., 2.], [3., 4.], [5., 6.]], requires_grad=True)
+    b = minigrad.tensor([[1., 0.], [9., 4.], [0., 7.]])
+    y = getattr(minigrad, op)(a.t(), b.t())
+    g, = minigrad.autograd.grad(y.sum(), a)
+    assert g.stride() == (2, 1)
+    expected = {"maximum": [[0.5, 1.0], [0.0, 0.5], [1.0, 0.0]], "minimum": [[0.5, 0.0], [1.0, 0.5], [0.0, 1.0]],
+                "copysign": [[1.0, 1.0], [1.0, 1.0], [1.0, 1.0]]}[op]
+    assert g.tolist() == expected

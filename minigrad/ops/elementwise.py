@@ -586,7 +586,7 @@ class Maximum(Op):
 
         def kept(loses):  # (PyTorch builds the shared gradient anew for each input: two WhereBackward0)
             shared = where(tie, DivScalar.apply(grad, 2), grad)
-            return shared.masked_fill(constant(loses), 0)
+            return shared.masked_fill_(constant(loses), 0)  # (in place, as PyTorch's: where's layout kept)
         return (kept(a_loses) if ctx.needs_input_grad[0] else None,
                 kept(b_loses) if ctx.needs_input_grad[1] else None)
 

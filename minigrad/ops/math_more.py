@@ -615,7 +615,9 @@ class Copysign(Op):
         a, out = ctx.saved_tensors
         self_grad = other = None
         if ctx.needs_input_grad[0]:
-            self_grad = grad * (out / a).masked_fill(a == 0, 0)
+            ratio = out / a
+            ratio.masked_fill_(a == 0, 0)  # (in place, as PyTorch's formula: the ratio keeps a's layout)
+            self_grad = grad * ratio
         if len(ctx.needs_input_grad) > 1 and ctx.needs_input_grad[1]:
             other = constant(np.zeros(*ctx.other_meta))
         return self_grad, other
