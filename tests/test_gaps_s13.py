@@ -136,3 +136,14 @@ def test_a_formula_that_fills_in_place_keeps_the_layout_of_what_it_fills(op):
     expected = {"maximum": [[0.5, 1.0], [0.0, 0.5], [1.0, 0.0]], "minimum": [[0.5, 0.0], [1.0, 0.5], [0.0, 1.0]],
                 "copysign": [[1.0, 1.0], [1.0, 1.0], [1.0, 1.0]]}[op]
     assert g.tolist() == expected
+
+
+@pytest.mark.parametrize("query, node", [
+    (lambda: minigrad.ones(1, 1, 4, 1), "ScaledDotProductFlashAttentionForCpuBackward0"),
+    (lambda: minigrad.ones(1, 1, 1, 4).transpose(-1, -2), "UnsafeViewBackward0"),  # head size 1, stride 4: math
+    (lambda: minigrad.ones(1, 1, 2, 3)[..., :1], "ScaledDotProductFlashAttentionForCpuBackward0"),
+])
+def test_the_cpu_flash_kernel_wants_a_last_stride_of_1_even_for_a_head_size_of_1(query, node):
+    k = minigrad.tensor([-1.87, -1.33]).reshape(1, 1, 2, 1)
+    out = F.scaled_dot_product_attention(query().requires_grad_(), k, k)
+    assert out.grad_fn.name() == node

@@ -197,8 +197,8 @@ def uses_flash(query, key, value, attn_mask, dropout_p, enable_gqa):
         return False
     if not q.shape[-1] == k.shape[-1] == v.shape[-1] or q.shape[-2] == 0 or k.shape[-2] == 0:
         return False
-    if any(x.strides[-1] != x.itemsize and x.shape[-1] > 1 for x in (q, k, v)):
-        return False
+    if any(x.strides[-1] != x.itemsize for x in (q, k, v)):  # (check_last_dim_stride_equals_1_dense: a head size of 1
+        return False                                           # too, on the CPU)
     return query.dtype == key.dtype == value.dtype and query.dtype.name in _FLASH_DTYPES
 
 
