@@ -44,6 +44,7 @@ from .ops.statistics import (aminmax, corrcoef, cov, cdist, cummax, cummin, cumu
 from .ops.sorting import (bincount, bucketize, histc, isin, msort, nanquantile, quantile, searchsorted)  # noqa: E402
 from .ops.histogram import histogram  # noqa: E402
 from .ops.sampling import bernoulli  # noqa: E402
+from .ops.linalg import inverse  # noqa: E402
 from .ops._out import write_out
 
 float = float32  # noqa: A001
@@ -395,12 +396,12 @@ _LEFT_OUT = {  # the parts of torch a learner may meet that minigrad does not ha
                      "normal and multinomial",
     "poisson": "the Poisson sampler",
 }
-_MATRIX_FUNCTIONS = ("det", "inverse", "pinverse", "logdet", "slogdet", "svd", "cholesky", "cholesky_solve",
+_MATRIX_FUNCTIONS = ("det", "pinverse", "logdet", "slogdet", "svd", "cholesky", "cholesky_solve",
                      "cholesky_inverse", "lu", "qr", "eig", "lstsq", "triangular_solve", "matrix_power", "matrix_exp",
                      "orgqr", "geqrf", "ormqr", "chain_matmul", "addbmm", "baddbmm", "addmv", "addr", "ger")
 _LEFT_OUT.update(dict.fromkeys(_MATRIX_FUNCTIONS, "the matrix functions beyond products (inverse, determinant, "
                                                   "decompositions, batched and fused products); minigrad has mm, "
-                                                  "bmm, matmul, addmm and the vector norms"))
+                                                  "bmm, matmul, addmm, inverse and the vector norms"))
 _LEFT_OUT.update(dict.fromkeys(("bfloat16", "complex32", "complex64", "complex128", "cfloat", "cdouble", "chalf"),
                                "complex numbers and bfloat16; minigrad has float16, float32, float64, the integer "
                                "dtypes and bool"))

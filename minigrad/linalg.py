@@ -1,11 +1,12 @@
 """``minigrad.linalg`` (PyTorch: ``torch.linalg``): vector norms, and the cross product.
 
 Tutorials reach for ``torch.linalg.norm(x)`` and ``torch.linalg.vector_norm(x, ord, dim)``; both are
-the ``Norm`` op of ``ops/statistics.py`` (``LinalgVectorNormBackward0``), as in PyTorch.  Matrix
-functions (``inv``, ``det``, ``svd``, matrix norms...) are not part of minigrad.
+the ``Norm`` op of ``ops/statistics.py`` (``LinalgVectorNormBackward0``), as in PyTorch.  Of the matrix
+functions minigrad has ``inv`` (``ops/linalg.py``); ``det``, ``solve``, ``svd``, matrix norms ... are not part of it.
 """
 import numbers
 
+from .ops.linalg import _LinAlgError as LinAlgError, inv  # noqa: F401  (torch.linalg.LinAlgError, torch.linalg.inv)
 from .ops.statistics import norm as _norm
 
 
@@ -33,5 +34,5 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002, N8
 
 
 def __getattr__(name):  # (Python asks this for a name the module does not define)
-    raise AttributeError(f"minigrad.linalg has no {name}: minigrad has the vector norms (norm, vector_norm) and "
-                         f"none of the matrix functions; PyTorch has torch.linalg.{name}")
+    raise AttributeError(f"minigrad.linalg has no {name}: minigrad has the vector norms (norm, vector_norm), cross "
+                         f"and inv, none of the other matrix functions; PyTorch has torch.linalg.{name}")

@@ -1561,6 +1561,9 @@ class Tensor(TensorBase):
         """A matrix with the flattened values on its diagonal ``offset`` (PyTorch: ``contiguous().view(-1).diag()``)."""
         return self.contiguous().view(-1).diag(offset)
 
+    def inverse(self):
+        return _ops.linalg.LinalgInv.apply(self)
+
     def bernoulli(self, p=None, *, generator=None):
         return _ops.sampling.bernoulli(self, p, generator=generator)
 

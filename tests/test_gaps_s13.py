@@ -147,3 +147,14 @@ def test_the_cpu_flash_kernel_wants_a_last_stride_of_1_even_for_a_head_size_of_1
     k = minigrad.tensor([-1.87, -1.33]).reshape(1, 1, 2, 1)
     out = F.scaled_dot_product_attention(query().requires_grad_(), k, k)
     assert out.grad_fn.name() == node
+
+
+@pytest.mark.parametrize("op", [lambda y: F.threshold_(y, 0.5, -1.0), lambda y: y.clamp_(0), lambda y: y.abs_(),
+                                lambda y: F.hardswish(y, inplace=True), lambda y: F.silu(y, inplace=True),
+                                lambda y: y.pow_(2), lambda y: y.clamp_min_(0), lambda y: y.relu_()])
+def test_an_in_place_op_that_needs_the_old_values_keeps_them_laid_out_as_they_were(op):
+    # PyTorch saves a clone of the old values (preserve_format): the gradient follows their layout, (1, 3) here
+    x = minigrad.tensor([[1.47, -1.74, -0.05], [1.42, -0.1, -0.91]]).t().clone().requires_grad_()
+    y = x * 1.0
+    g, = minigrad.autograd.grad(op(y).sum(), x)
+    assert g.stride() == (1, 3)

@@ -3,7 +3,7 @@
 - ``elementwise.py``: + - * / ** neg exp log sqrt abs tanh sigmoid relu clamp where ...
 - ``reduce.py``: sum, mean, max, softmax, log_softmax
 - ``shape.py``: view/reshape, t/transpose/permute, (un)squeeze, expand, indexing, cat/stack
-- ``linalg.py``: mm, addmm (nn.Linear, torch.addmm), dot, mv, bmm, matmul, cross, kron
+- ``linalg.py``: mm, addmm (nn.Linear, torch.addmm), dot, mv, bmm, matmul, cross, kron, inv
 - ``loss.py``: mse_loss, nll_loss, multi_margin_loss; ``elementwise_loss.py``: l1, smooth l1, huber, bce, soft margin
 - ``activation.py``: gelu, silu, softplus, elu/celu/selu, hardtanh, hardswish, hardsigmoid, mish, shrinks, glu, prelu,
   rrelu, logsigmoid, dropout

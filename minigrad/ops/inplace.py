@@ -24,7 +24,7 @@ from ..autograd.function import FREED_MSG, Node, SavedTensor, edge_of, next_sequ
 from .dispatch import kernel_mode, Op
 from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor
 from ._fast import update_in_place
-from .._core.layout import dense, empty_strided
+from .._core.layout import cast, dense, empty_strided
 from ._util import alpha_check, check_not_bool, view_of
 from .promotion import broadcast_shape, result_type
 from . import zerotensor
@@ -53,7 +53,7 @@ def inplace(t, fn, *args):
         _bump_version(t)
         return t
 
-    snapshot = Tensor(t._data.copy())  # the old values, with the old place in the graph
+    snapshot = Tensor(cast(t._data))  # the old values (laid out as t: PyTorch's clone), with the old place in the graph
     snapshot.grad_fn, snapshot._output_nr, snapshot._requires_grad = t.grad_fn, t._output_nr, t.requires_grad
     out = fn.apply(snapshot, *args)
     _save_old_values_as_clone(out, snapshot)

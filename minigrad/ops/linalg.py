@@ -414,3 +414,97 @@ def tensordot(a, b, dims=2):
     if a.is_contiguous() and b.is_contiguous():
         return a.flatten().dot(b.flatten()).reshape(sizes)
     return (a.squeeze() * b.squeeze()).sum(dtype=a.dtype).reshape(sizes)
+
+
+# ------------------------------------------------------------------ the inverse of a matrix
+class _LinAlgError(RuntimeError):
+    """PyTorch's ``torch.linalg.LinAlgError`` (``torch._C._LinAlgError``): a matrix function met a matrix it cannot
+    work with, such as a singular one for ``inv``.  A ``RuntimeError``, so ``except RuntimeError`` catches it too."""
+
+
+class LinalgInv(Op):
+    """``linalg.inv(A)`` (and ``inverse``): the inverse of each square matrix in the last two dims.
+    dL/dA = -A⁻ᵀ @ grad @ A⁻ᵀ (``derivatives.yaml``, ``linalg_inv_ex``: it saves the inverse, its own output)."""
+    node_name = "LinalgInvExBackward0"
+    saved_names = {"inverse": 0}
+
+    @staticmethod
+    def forward(ctx, a):
+        _check_square_floats(a, "linalg.inv")
+        inverse = Tensor(_column_major_matrices(_inverted(a._data)))  # (LAPACK's layout, as PyTorch returns it)
+        ctx.save_for_backward(inverse)
+        return inverse
+
+    @staticmethod
+    def backward(ctx, grad):
+        inverse, = ctx.saved_tensors
+        return -(inverse.mH @ (grad @ inverse.mH))
+
+
+def _check_square_floats(a, name):
+    """PyTorch's checks of a matrix function's input: batches of square float32 or float64 matrices."""
+    if a._data.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if a._data.shape[-1] != a._data.shape[-2]:
+        rows, cols = a._data.shape[-2:]
+        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are {rows} by {cols} matrices")
+    if a._data.dtype == np.float16:
+        raise RuntimeError(f"{name}: Low precision dtypes not supported. Got Half")
+    if a._data.dtype.kind != "f":
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {_NAME[a.dtype.name]}")
+
+
+def _inverted(x):
+    """numpy's inverse of each matrix of ``x`` (LAPACK's ``gesv``); a singular one is PyTorch's error, naming the
+    first zero on the diagonal of its LU factorisation (``getrf``'s ``info``)."""
+    if x.size == 0:
+        return x.copy()
+    try:
+        return np.linalg.inv(x)
+    except np.linalg.LinAlgError:  # (a singular matrix, or a nan that numpy's check takes for one)
+        inverses = []
+        for b, matrix in enumerate(x.reshape((-1,) + x.shape[-2:])):
+            zero = _first_zero_pivot(matrix)
+            if zero:
+                where = f"(Batch element {b}): " if x.ndim > 2 else ""
+                raise _LinAlgError(f"linalg.inv: {where}The diagonal element {zero} is zero, the inversion could not "
+                                   "be completed because the input matrix is singular.") from None
+            try:
+                inverses.append(np.linalg.inv(matrix))
+            except np.linalg.LinAlgError:  # (a nan pivot: LAPACK carries the nan through, PyTorch returns it)
+                inverses.append(np.full_like(matrix, np.nan))
+        return np.stack(inverses).reshape(x.shape)
+
+
+def _first_zero_pivot(matrix):
+    """LU factorisation with partial pivoting as LAPACK's ``getrf`` does it (the largest magnitude in each column
+    becomes the pivot); the position, from 1, of the first pivot that is exactly 0, or 0 when none is."""
+    lu = matrix.copy()
+    n = lu.shape[0]
+    for k in range(n):
+        p = k + int(np.argmax(np.abs(lu[k:, k])))
+        if lu[p, k] == 0:
+            return k + 1
+        lu[[k, p]] = lu[[p, k]]
+        lu[k + 1:, k] /= lu[k, k]
+        lu[k + 1:, k + 1:] -= np.outer(lu[k + 1:, k], lu[k, k + 1:])
+    return 0
+
+
+def _column_major_matrices(x):
+    """``x`` with each matrix stored column by column (the batch dims row-major), as LAPACK returns them."""
+    return np.ascontiguousarray(np.swapaxes(x, -1, -2)).swapaxes(-1, -2)
+
+
+def inv(A):  # noqa: N803  (PyTorch's name)
+    """``minigrad.linalg.inv(A)``."""
+    if not isinstance(A, Tensor):
+        raise TypeError(f"linalg_inv(): argument 'A' (position 1) must be Tensor, not {type(A).__name__}")
+    return LinalgInv.apply(A)
+
+
+def inverse(input):  # noqa: A002
+    """``minigrad.inverse(x)``: ``linalg.inv``."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"inverse(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return LinalgInv.apply(input)

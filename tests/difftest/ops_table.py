@@ -1151,4 +1151,9 @@ OPS += [
        "include_self={inc})", args=index_reduce_args, dtypes="any"),
     Op("index_reduce_", "{a}.index_reduce_({dim}, {idx}, {b}.index_select({dim}, {idx}), {reduce}, "
        "include_self={inc})", pair="same", args=index_reduce_args, kind="inplace"),
+    # the inverse (session 13): of a matrix made from {a} that is invertible but for nan/inf in {a}, and a batch of
+    # 1x1 matrices, singular where an element of {a} is -1 (PyTorch's LinAlgError, naming the batch element)
+    Op("linalg_inv", "T.linalg.inv({a}.reshape(-1, 1) * {a}.reshape(1, -1) + 2 * T.eye({a}.numel(), dtype={a}.dtype))",
+       sample=False),
+    Op("inverse_batch", "T.inverse({a}.reshape(-1, 1, 1).round() + 1)", sample=False),
 ]
