@@ -5,6 +5,9 @@ A program runs with ``T`` as the library and sets ``out`` to a list of tensors, 
 float tolerance; nan matches nan, inf the same inf).  ``test_faithful_classes`` and ``test_nn_utils``
 keep their programs in this form.
 """
+import contextlib
+import io
+
 import numpy as np
 
 INF, NAN = float("inf"), float("nan")
@@ -32,3 +35,11 @@ def same(got, want):
             return np.isnan(got) if np.isnan(want) else got == want
         return abs(got - want) <= 1e-6 * max(1, abs(want))
     return got == want
+
+
+def printed_by(T, source):
+    """The lines ``source`` prints when run with ``T`` as the library, torch's names written as minigrad's."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(source, {"T": T})
+    return out.getvalue().replace("torch::autograd::", "minigrad::autograd::").replace("torch.", "minigrad.").splitlines()

@@ -2,10 +2,8 @@
 inverse, first and second derivatives, and PyTorch's errors (a singular matrix: ``linalg.LinAlgError`` naming the zero
 pivot).  The expected lines were printed by this same program under torch 2.13 (its module's name replaced); with torch
 importable it is run live too."""
-import contextlib
-import io
-
 import pytest
+from recorded_programs import printed_by
 
 import minigrad
 
@@ -72,10 +70,7 @@ EXPECTED = [
 
 
 def run(T):
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(PROGRAM, {"T": T})
-    return out.getvalue().replace("torch::autograd::", "minigrad::autograd::").replace("torch.", "minigrad.").splitlines()
+    return printed_by(T, PROGRAM)
 
 
 def test_inv_gives_pytorchs_values_layout_nodes_gradients_and_errors():

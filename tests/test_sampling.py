@@ -1,10 +1,8 @@
 """``bernoulli``: PyTorch's samples after the same seed (each element one uniform in memory order, 24 or 53 random
 bits as p is float32 or float64), its zero gradients, node names and errors.  The expected lines were printed by
 this same program under torch 2.13 (its module's name replaced); with torch importable it is run live too."""
-import contextlib
-import io
-
 import pytest
+from recorded_programs import printed_by
 
 import minigrad
 
@@ -74,10 +72,7 @@ EXPECTED = [
 
 
 def run(T):
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(PROGRAM, {"T": T})
-    return out.getvalue().replace("torch.", "minigrad.").splitlines()
+    return printed_by(T, PROGRAM)
 
 
 def test_bernoulli_gives_pytorchs_samples_gradients_and_errors():
