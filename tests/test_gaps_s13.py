@@ -158,3 +158,11 @@ def test_an_in_place_op_that_needs_the_old_values_keeps_them_laid_out_as_they_we
     y = x * 1.0
     g, = minigrad.autograd.grad(op(y).sum(), x)
     assert g.stride() == (1, 3)
+
+
+def test_cumprods_gradient_with_a_zero_is_row_major():
+    # PyTorch's cumprod_backward fills a new row-major tensor of zeros when the input holds a zero
+    x = minigrad.tensor([[0.0, 1.05], [1.42, 0.32]], dtype=minigrad.float64, requires_grad=True)
+    g, = minigrad.autograd.grad(x.cumprod(0).sum(), x)
+    assert g.stride() == (2, 1)
+    assert np.allclose(g.tolist(), [[2.42, 1.32], [0.0, 1.05]])

@@ -423,7 +423,7 @@ def _cumprod_grad(x, g, out, axis):
     summed = (products * np.where(first_run, g, 0)).sum(-1, keepdims=True)
     prefix = np.where(z1 == 0, 1, np.take_along_axis(out, np.maximum(z1 - 1, 0), -1))
     grad_input[at_z1] = np.broadcast_to(summed * prefix, grad_input.shape)[at_z1]
-    return np.moveaxis(grad_input, -1, axis)
+    return row_major(np.moveaxis(grad_input, -1, axis))  # (PyTorch fills a new row-major tensor of zeros)
 
 
 # ------------------------------------------------------------------ logsumexp
