@@ -166,3 +166,44 @@ def test_cumprods_gradient_with_a_zero_is_row_major():
     g, = minigrad.autograd.grad(x.cumprod(0).sum(), x)
     assert g.stride() == (2, 1)
     assert np.allclose(g.tolist(), [[2.42, 1.32], [0.0, 1.05]])
+
+
+TRUNC_NORMAL_AND_CONCAT = """\
+import warnings
+T.manual_seed(0); print([round(v, 6) for v in T.nn.init.trunc_normal_(T.empty(8)).tolist()])
+T.manual_seed(1); print([round(v, 6) for v in T.nn.init.trunc_normal_(T.empty(2, 3), mean=0.5, std=0.02).tolist()[0]])
+T.manual_seed(2); print([round(v, 6) for v in T.nn.init.trunc_normal_(T.empty(5, dtype=T.float64), 1.0, 2.0, -1.0, 0.5).tolist()])
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always"); T.nn.init.trunc_normal_(T.empty(2), mean=10.0); print([str(x.message) for x in w])
+p = T.nn.Parameter(T.empty(3)); T.nn.init.trunc_normal_(p, std=0.02); print(p.requires_grad, p.grad_fn)
+D = T.utils.data
+a = D.TensorDataset(T.arange(3)); b = D.TensorDataset(T.arange(10, 14))
+c = D.ConcatDataset([a, b]); print(len(c), c.cumulative_sizes, [c[i][0].item() for i in range(len(c))], c[-1][0].item(), c[-7][0].item())
+try: c[-8]
+except Exception as e: print(type(e).__name__, e)
+try: c[7]
+except Exception as e: print(type(e).__name__, e)
+try: D.ConcatDataset([])
+except Exception as e: print(type(e).__name__, e)
+print(len(a + b), type(a + b).__name__)
+T.manual_seed(0); print([x[0].tolist() for x in D.DataLoader(c, batch_size=3, shuffle=True)])
+"""
+
+
+def test_trunc_normal_draws_pytorchs_numbers_and_concat_dataset_indexes_as_pytorchs():
+    # the expected lines were printed by the program above under torch 2.13 (trunc_normal_: its rejection sampling,
+    # normals for a wide [a, b], accepted uniforms for a narrow one)
+    from recorded_programs import printed_by
+    assert printed_by(minigrad, TRUNC_NORMAL_AND_CONCAT) == [
+        '[1.540996, -0.293429, -0.596635, 0.568431, -1.084522, -1.398595, 0.403347, 0.838026]',
+        '[0.513227, 0.505338, 0.501234]',
+        '[0.376341, -0.854627, 0.063127, -0.189608, 0.369887]',
+        "['mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values may be incorrect.']",
+        'True None',
+        '7 [3, 7] [0, 1, 2, 10, 11, 12, 13] 13 0',
+        'ValueError absolute value of index should not exceed dataset length',
+        'IndexError list index out of range',
+        'AssertionError datasets should not be an empty iterable',
+        '7 ConcatDataset',
+        '[[0, 11, 1], [12, 2, 13], [10]]',
+    ]

@@ -9,13 +9,14 @@ about ``fan_in * Var(w) * Var(x)``.  Choosing ``Var(w) = gain**2 / fan_in`` (Kai
 A uniform distribution ``U(-b, b)`` has standard deviation ``b / sqrt(3)``, hence the ``sqrt(3)``
 in the ``*_uniform_`` bounds.
 
-The random numbers come from minigrad's generator (``minigrad.manual_seed``), so they differ
-from PyTorch's for the same seed; the distributions are the same.
+The random numbers come from minigrad's generator, which is PyTorch's (``random.py``): after the same
+``manual_seed`` every function here fills the tensor with PyTorch's numbers.
 """
 import math
 import warnings
 
 from ..autograd import grad_mode
+from ..ops import where
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -75,6 +76,59 @@ def normal_(tensor, mean=0.0, std=1.0):
     """Fill with samples of ``N(mean, std**2)``."""
     with grad_mode.no_grad():
         return tensor.normal_(mean, std)
+
+
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+    """Fill with samples of ``N(mean, std**2)`` kept inside ``[a, b]``, by rejection, as PyTorch draws them.
+
+    When ``[a, b]`` holds more than 30% of the normal's mass: draw normals, and draw again those that fell outside,
+    until none is left.  Otherwise: draw uniforms in ``[a, b]`` and keep each with probability pdf(x) / pdf(mode)
+    (``log(u) <= log_pdf(x) - log_pdf(mode)``), drawing again for every element still pending.
+    """
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values may "
+                      "be incorrect.", stacklevel=2)
+
+    def cdf(x):  # the standard normal's CDF
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+    with grad_mode.no_grad():
+        if cdf((b - mean) / std) - cdf((a - mean) / std) > 0.3:
+            _normals_inside(tensor, mean, std, a, b, generator)
+        else:
+            _uniforms_accepted(tensor, mean, std, a, b, generator)
+        return tensor
+
+
+def _normals_inside(tensor, mean, std, a, b, generator):
+    """Normals, the ones outside ``[a, b]`` (bounds in the tensor's dtype) drawn again until none is."""
+    low, high = tensor.new_tensor(a).item(), tensor.new_tensor(b).item()
+    result = tensor.normal_(mean, std, generator=generator)
+    while True:
+        outside = (result < low) | (result > high)
+        if not outside.any():
+            break
+        result = where(outside, result.new_empty(result.shape).normal_(mean, std, generator=generator), result)
+    if result is not tensor:
+        tensor.copy_(result)
+
+
+def _uniforms_accepted(tensor, mean, std, a, b, generator):
+    """Uniforms in ``[a, b]``, each accepted with probability pdf(x) / pdf(mode); the pending ones drawn again."""
+    mode = max(a, min(mean, b))
+    log_peak = -0.5 * ((mode - mean) / std) ** 2
+
+    def log_ratio(x):  # log(pdf(x) / pdf(mode)), in place, in the tensor's dtype
+        return x.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+    tensor.uniform_(a, b, generator=generator)
+    candidates, draws = tensor.clone(), tensor.new_empty(tensor.shape)
+    pending = draws.uniform_(generator=generator).log_().gt(log_ratio(candidates))
+    result = tensor
+    while pending.any():
+        candidates.uniform_(a, b, generator=generator)
+        result = where(pending, candidates, result)
+        pending = where(pending, draws.uniform_(generator=generator).log_().gt(log_ratio(candidates)), pending)
+    if result is not tensor:
+        tensor.copy_(result)
 
 
 def constant_(tensor, val):

@@ -5,9 +5,12 @@
   stacked along a new first dim (PyTorch's ``default_collate``);
 - ``random_split(dataset, [0.8, 0.2])``: disjoint random subsets.
 
-Shuffling draws from minigrad's generator (``minigrad.manual_seed`` or ``generator=``), so the order
-is reproducible but not PyTorch's order.  No worker processes, samplers or pinned memory.
+- ``ConcatDataset([a, b])`` (or ``a + b``): the items of ``a``, then those of ``b``.
+
+Shuffling draws from minigrad's generator (``minigrad.manual_seed`` or ``generator=``), which is PyTorch's: after
+the same seed the order is PyTorch's.  No worker processes, samplers or pinned memory.
 """
+import bisect
 import math
 
 from .. import random as _random
@@ -19,6 +22,9 @@ class Dataset:
 
     def __getitem__(self, index):
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
+
+    def __add__(self, other):
+        return ConcatDataset([self, other])
 
 
 class TensorDataset(Dataset):
@@ -47,6 +53,32 @@ class Subset(Dataset):
 
     def __len__(self):
         return len(self.indices)
+
+
+class ConcatDataset(Dataset):
+    """The items of several datasets one after the other; ``cumulative_sizes[i]`` is how many the first ``i + 1``
+    hold together."""
+
+    def __init__(self, datasets):
+        self.datasets = list(datasets)
+        if not self.datasets:
+            raise AssertionError("datasets should not be an empty iterable")
+        self.cumulative_sizes, total = [], 0
+        for d in self.datasets:
+            total += len(d)
+            self.cumulative_sizes.append(total)
+
+    def __len__(self):
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, index):
+        if index < 0:
+            if -index > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            index += len(self)
+        which = bisect.bisect_right(self.cumulative_sizes, index)  # (the first dataset that ends after index)
+        before = self.cumulative_sizes[which - 1] if which else 0
+        return self.datasets[which][index - before]
 
 
 def random_split(dataset, lengths, generator=None):
