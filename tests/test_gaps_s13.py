@@ -207,3 +207,17 @@ def test_trunc_normal_draws_pytorchs_numbers_and_concat_dataset_indexes_as_pytor
         '7 ConcatDataset',
         '[[0, 11, 1], [12, 2, 13], [10]]',
     ]
+
+
+@pytest.mark.parametrize("shape, gain, first_row", [  # (the first row of PyTorch's matrix after manual_seed(0))
+    ((3, 5), 1, [0.52223, -0.09944, -0.73837, 0.19264, -0.36754]),
+    ((5, 3), 2.0, [1.59004, 0.34062, -0.55709]),
+    ((4, 2, 3), 1, [-0.55973, -0.57292, -0.12458, -0.21571, 0.42195, 0.34405]),
+])
+def test_orthogonal_init_gives_pytorchs_matrix(shape, gain, first_row):
+    minigrad.manual_seed(0)
+    w = minigrad.nn.init.orthogonal_(minigrad.empty(*shape), gain=gain).reshape(shape[0], -1)
+    assert np.allclose(w[0].tolist(), first_row, atol=1e-4)
+    rows, cols = w.shape
+    small = w @ w.t() if rows <= cols else w.t() @ w
+    assert np.allclose(small.numpy(), gain ** 2 * np.eye(min(rows, cols)), atol=1e-5)

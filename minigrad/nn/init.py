@@ -15,6 +15,8 @@ The random numbers come from minigrad's generator, which is PyTorch's (``random.
 import math
 import warnings
 
+import numpy as np
+
 from ..autograd import grad_mode
 from ..ops import where
 
@@ -129,6 +131,28 @@ def _uniforms_accepted(tensor, mean, std, a, b, generator):
         pending = where(pending, draws.uniform_(generator=generator).log_().gt(log_ratio(candidates)), pending)
     if result is not tensor:
         tensor.copy_(result)
+
+
+def orthogonal_(tensor, gain=1, generator=None):
+    """Saxe et al. (2013): an orthogonal matrix times ``gain`` (a tensor of more than 2 dims is seen as
+    ``(size(0), the rest)``).  PyTorch's method: the Q of a QR factorisation of standard normals (of the transpose
+    when there are fewer rows than columns), each column's sign made that of R's diagonal (uniform over the
+    orthogonal matrices).  The normals are PyTorch's; the factorisation is numpy's (LAPACK's, as PyTorch's)."""
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.size(0)
+    cols = tensor.numel() // rows
+    normals = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator).numpy()
+    wide = rows < cols
+    q, r = np.linalg.qr(normals.T if wide else normals)
+    q = tensor.new_tensor(q * np.sign(np.diag(r)))  # (each column times the sign of its R diagonal element)
+    q = q.t() if wide else q
+    with grad_mode.no_grad():
+        tensor.view_as(q).copy_(q)
+        tensor.mul_(gain)
+    return tensor
 
 
 def constant_(tensor, val):
