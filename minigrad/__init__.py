@@ -305,6 +305,7 @@ from .utils import checkpoint as _checkpoint, data as _data, hooks as _hooks  # 
 from .autograd import functional as _functional  # noqa: E402,F401  (autograd.functional)
 from . import serialization  # noqa: E402
 from . import testing  # noqa: E402
+from . import distributions  # noqa: E402
 from .serialization import load, save  # noqa: E402
 from .functions import (einsum, sin, cos, tan, sinh, cosh, asin, acos, atan, arcsin, arccos, arctan, square,
                         log1p, expm1, log2, log10, exp2, rsqrt, erf, floor, ceil, trunc, frac, round,
@@ -392,8 +393,6 @@ _LEFT_OUT = {  # the parts of torch a learner may meet that minigrad does not ha
     "channels_last": "the channels-last memory format of 4-d images (for fast convolution kernels); minigrad has contiguous_format and preserve_format, and keeps a channels-last input's layout where PyTorch does",
     "channels_last_3d": "the channels-last memory format of 5-d volumes; minigrad has contiguous_format and preserve_format",
     "vmap": "the function transforms (torch.func.vmap); minigrad has autograd.grad and autograd.functional",
-    "distributions": "probability distributions (Normal, Categorical, ...); minigrad samples with rand, randn, "
-                     "normal and multinomial",
     "poisson": "the Poisson sampler",
 }
 _MATRIX_FUNCTIONS = ("det", "pinverse", "logdet", "slogdet", "svd", "cholesky", "cholesky_solve",
