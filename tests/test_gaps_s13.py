@@ -221,3 +221,12 @@ def test_orthogonal_init_gives_pytorchs_matrix(shape, gain, first_row):
     rows, cols = w.shape
     small = w @ w.t() if rows <= cols else w.t() @ w
     assert np.allclose(small.numpy(), gain ** 2 * np.eye(min(rows, cols)), atol=1e-5)
+
+
+def test_pows_exponent_gradient_is_laid_out_as_pytorchs():
+    # where(self == 0 & exponent >= 0, zeros({}), result * log(self)): the condition is made of tensors, so the
+    # gradient of a transposed base's exponent follows the base (strides (1, 2) here), as torch 2.13 gives it
+    a = minigrad.tensor([[0.6, -1.48], [-1.16, 0.05], [1.51, -0.26]]).swapaxes(1, 0).requires_grad_()
+    b = minigrad.tensor([[1.89, -0.79, 2.0], [-0.2, -0.84, -1.43]], requires_grad=True)
+    ga, gb = minigrad.autograd.grad((a ** b).sum(), [a, b])
+    assert (ga.stride(), gb.stride()) == ((3, 1), (1, 2))

@@ -269,8 +269,8 @@ class PowTensor(Op):
             ga = Where.apply(b._data == 0, grad.new_zeros(()), grad * (b * a.pow(SubScalar.apply(b, 1))))
         if ctx.needs_input_grad[1]:
             # d(a**b)/db = a**b * log(a); PyTorch defines it as 0 where a == 0 and b >= 0
-            zero = np.broadcast_to((a._data == 0) & (b._data >= 0), out._data.shape)
-            gb = grad * where(zero, 0.0, out * a.to(out.dtype).log())  # (a in the result's dtype)
+            zero = (a == 0).logical_and(b >= 0)  # (tensors: their layout is the result's, as in PyTorch)
+            gb = grad * where(zero, grad.new_zeros(()), out * a.to(out.dtype).log())  # (a in the result's dtype)
         return ga, gb
 
 
