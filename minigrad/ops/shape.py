@@ -336,7 +336,7 @@ def expanded(array, shape):
                             for old, new, stride in zip(array.shape, shape[lead:], array.strides)]
     if 1 in shape[:lead]:
         _step_over_new_ones(strides, shape, lead)
-    return strided(array, shape, strides)
+    return np.lib.stride_tricks.as_strided(array, shape, strides, writeable=array.flags.writeable)
 
 
 def _step_over_new_ones(strides, shape, lead):
