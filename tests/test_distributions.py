@@ -2,6 +2,7 @@
 seed, log-probabilities, entropies, the gradients of a policy gradient and of ``rsample``, the errors of
 ``validate_args``).  The expected lines were printed by this same program under torch 2.13 (its module's name
 replaced); with torch importable it is run live too."""
+import numpy as np
 import pytest
 from recorded_programs import printed_by
 
@@ -129,3 +130,17 @@ def test_a_distribution_minigrad_leaves_out_says_so():
     with pytest.raises(AttributeError, match="minigrad has Categorical and Normal; PyTorch has "
                                              "torch.distributions.Bernoulli"):
         minigrad.distributions.Bernoulli
+
+
+def test_expand_mean_and_variance_as_pytorchs():
+    D = minigrad.distributions
+    c = D.Categorical(minigrad.tensor([0.2, 0.8])).expand((3, 2))
+    assert repr(c) == "Categorical(probs: minigrad.Size([3, 2, 2]))" and c.batch_shape == (3, 2)
+    assert c.log_prob(minigrad.tensor([0, 1])).shape == (3, 2)
+    logits = D.Categorical(logits=minigrad.tensor([1., 2., 3.]))
+    e = logits.expand((2,))
+    assert e.logits.tolist() == [logits.logits.tolist()] * 2  # (views of the normalised logits, not normalised again)
+    assert minigrad.isnan(D.Categorical(minigrad.ones(2, 3)).mean).all() and D.Categorical(minigrad.ones(2, 3)).variance.shape == (2,)
+    n = D.Normal(minigrad.tensor(0.5), minigrad.tensor(2.)).expand((2,))
+    assert repr(n) == "Normal(loc: minigrad.Size([2]), scale: minigrad.Size([2]))"
+    assert np.allclose(n.log_prob(minigrad.zeros(2)).tolist(), [-1.6433357000350952] * 2)

@@ -51,6 +51,27 @@ class Categorical(Distribution):
     def mode(self):
         return self.probs.argmax(dim=-1)
 
+    @property
+    def mean(self):  # (a class index has no mean: nan, as in PyTorch)
+        return self.probs.new_full(self._extended_shape(), float("nan"))
+
+    @property
+    def variance(self):
+        return self.probs.new_full(self._extended_shape(), float("nan"))
+
+    def expand(self, batch_shape):
+        """The same distribution repeated over ``batch_shape``: views of the parameters it has, not normalised
+        again."""
+        new = Categorical.__new__(Categorical)
+        for name in ("probs", "logits"):
+            if name in vars(self):
+                setattr(new, name, vars(self)[name].expand(tuple(batch_shape) + (self._num_events,)))
+        new._param = vars(new)["probs" if "probs" in vars(self) else "logits"]
+        new._num_events = self._num_events
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
     def sample(self, sample_shape=Size()):
         """Class indices (int64) of shape ``sample_shape + batch_shape``, drawn with replacement by ``multinomial``."""
         sample_shape = Size(sample_shape)

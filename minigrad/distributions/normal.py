@@ -43,6 +43,12 @@ class Normal(Distribution):
     def variance(self):
         return self.stddev.pow(2)
 
+    def expand(self, batch_shape):
+        """The same distribution repeated over ``batch_shape`` (views of ``loc`` and ``scale``)."""
+        new = Normal(self.loc.expand(batch_shape), self.scale.expand(batch_shape), validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
     def sample(self, sample_shape=Size()):
         shape = self._extended_shape(sample_shape)
         with grad_mode.no_grad():
