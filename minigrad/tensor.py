@@ -1570,8 +1570,6 @@ class Tensor(TensorBase):
     def bernoulli_(self, p=0.5, *, generator=None):
         """Each element becomes 1 with probability ``p`` (a number, or a tensor broadcast to this one), else 0."""
         if isinstance(p, Tensor):
-            if p.shape != self.shape:
-                p.expand(self.shape)  # (PyTorch's expand_inplace: its error, before any other)
             return _ops.inplace(self, _ops.sampling.BernoulliFromTensor, p, generator)
         return _ops.inplace(self, _ops.sampling.BernoulliFromNumber, p, generator)
 

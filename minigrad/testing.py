@@ -110,7 +110,7 @@ def _compare_tensors(actual, expected, options):
     if a.dtype != e.dtype:  # (check_dtype=False: compared in the dtype both promote to, with the looser tolerances)
         common = _dtype.promote_types(actual.dtype, expected.dtype).numpy
         a, e = a.astype(common), e.astype(common)
-    rtol, atol = _tolerances(options, actual.dtype.__str__().split(".")[-1], expected.dtype.__str__().split(".")[-1])
+    rtol, atol = _tolerances(options, actual.dtype.name, expected.dtype.name)
     with np.errstate(all="ignore"):
         matches = np.isclose(a, e, rtol=rtol, atol=atol, equal_nan=options["equal_nan"]) if a.dtype.kind == "f" \
             else a == e

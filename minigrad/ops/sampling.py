@@ -71,6 +71,10 @@ class BernoulliFromTensor(Op):
     node_name = "BernoulliBackward1"
 
     @staticmethod
+    def check_in_place_arguments(a, p, generator):  # (ops/inplace.py: before the memory and the operands are)
+        p.expand(a._data.shape)  # PyTorch's expand_inplace, with its errors
+
+    @staticmethod
     def forward(ctx, a, p, generator):
         ctx.p_shape, ctx.p_dtype = p._data.shape, p.dtype
         probabilities = p.expand(a._data.shape)._data  # (PyTorch's expand_inplace, with its errors)
