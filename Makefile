@@ -82,6 +82,7 @@ fixtures: $(VENV)/.test $(VENV)/.torch
 	$(PY) scripts/make_difftest_fixtures.py
 	$(PY) scripts/make_program_fixtures.py
 	$(PY) scripts/make_random_fixtures.py
+	$(PY) scripts/make_float_kernel_fixtures.py
 
 # The differential tester, live: N random autograd programs on torch and on minigrad
 # (`make fuzz N=2000`); prints `K/N programs agree` and a shrunk repro per class of disagreement.

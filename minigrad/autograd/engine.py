@@ -264,6 +264,8 @@ class GraphTask:
         try:
             if node._pre_hooks or node._post_hooks or node._user_code:
                 outs = self._call_user_code(node, grads)
+            elif self.filtered:  # grad(), backward(inputs=...): only the gradients of the edges this task runs
+                outs = validate_outputs(node, self._apply_needed(node, grads))
             else:
                 outs = validate_outputs(node, node.apply(*grads))
             if not self.keep_graph:
@@ -288,7 +290,7 @@ class GraphTask:
             with numpy_errors.users():
                 outs = node.apply(*grads)
         else:
-            outs = node.apply(*grads)
+            outs = node.apply(*grads) if not self.filtered else self._apply_needed(node, grads)
         outs = validate_outputs(node, outs)
         if node._post_hooks:
             with numpy_errors.users():
@@ -297,6 +299,25 @@ class GraphTask:
                     if new is not None:
                         outs = tuple(new)
         return outs
+
+    def _apply_needed(self, node, grads):
+        """``node.apply(*grads)`` of a built-in node in a task that runs only what leads to its inputs (``grad()``,
+        ``inputs=``): the node computes the gradients of the edges the task runs, and sends None along the others
+        (PyTorch: ``task_should_compute_output``)."""
+        runs = [nxt is not None and (nxt in self.to_run or nxt in self.capture) for nxt, _ in node.next_functions]
+        if all(runs):
+            return node.apply(*grads)
+        needs = getattr(node, "needs_input_grad", None)  # (CopySlices has none)
+        if needs is not None and len(runs) == node._is_tensor_input.count(True):  # (one edge per tensor argument)
+            edges = iter(runs)  # a formula reads ctx.needs_input_grad: one flag per forward argument, tensor or not
+            node.needs_input_grad = tuple([next(edges) and need if is_tensor else need
+                                           for need, is_tensor in zip(needs, node._is_tensor_input)])
+        try:
+            outs = node.apply(*grads)
+        finally:
+            if needs is not None:
+                node.needs_input_grad = needs
+        return [g if run else None for g, run in zip(outs, runs)]
 
 
 _set_already = contextlib.nullcontext()  # (steps() run by run(): the modes are set)

@@ -7,6 +7,8 @@ The numbers are the ops of ``ops/pool.py`` on 2-d images; a 1-d pool is the 2-d 
 recorded as PyTorch records it: ``unsqueeze(-2)``, the 2-d op, ``squeeze(-2)``.  An adaptive average pool
 to a single place is a ``mean`` over the last two dims (``MeanBackward1``), as in PyTorch.
 """
+from .. import devices
+from ..autograd import grad_mode
 from ..ops import pool
 from .conv import per_dim
 from .module import Module
@@ -152,9 +154,12 @@ def max_pool1d_values(input, kernel_size, stride=(), padding=0, dilation=1, ceil
                            f"kernel_size={k}")
     if out < 1:
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
-    if not input.is_floating_point() and not input.requires_grad:  # (PyTorch's kernel without indices)
+    if input.requires_grad and grad_mode.is_grad_enabled():  # PyTorch: max_pool1d_with_indices' values, a view
+        return max_pool1d_with_indices(input, kernel, (s,), padding, dilation, ceil_mode)[0]
+    if not input.is_floating_point():  # (else PyTorch's kernel without indices, max_pool1d_impl: floats only)
         raise NotImplementedError(f"\"max_pool1d_impl\" not implemented for '{_NAMES.get(input.dtype.name)}'")
-    return max_pool1d_with_indices(input, kernel, (s,), padding, dilation, ceil_mode)[0]
+    values = max_pool1d_with_indices(input, kernel, (s,), padding, dilation, ceil_mode)[0]
+    return values.clone(memory_format=devices.contiguous_format)  # (max_pool1d_impl's own new tensor, not a view)
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):

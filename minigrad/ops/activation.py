@@ -12,7 +12,7 @@ import numpy as np
 from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 from ._fast import keep_or_zero
-from ._util import constant, rounded_once
+from ._util import constant, rounded_once, sigmoid_numbers
 from .zerotensor import as_native_kernel_sees
 from .._core.layout import laid_out, like, preserve_format_strides, with_strides
 from .elementwise import AddScalar, DivScalar, MulScalar, SigmoidBackward, filled, grad_where, where, zeros_like_grad
@@ -172,7 +172,7 @@ class Silu(Op):
     def forward(ctx, a):
         ctx.save_for_backward(a)
         x = a._data
-        return Tensor(np.asarray(x / (1 + np.exp(-x)), dtype=x.dtype))
+        return Tensor(sigmoid_numbers(x, numerator=x))  # x / (1 + exp(-x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -456,8 +456,8 @@ class LogSigmoidBackward(Op):
 
 
 def _sigmoid(x):
-    """The logistic function on numbers, computed in float64 and rounded once to ``x``'s dtype."""
-    return rounded_once(lambda v: 1 / (1 + np.exp(-v)), x)
+    """The logistic function on numbers, as PyTorch's kernels compute it (``sigmoid_numbers``)."""
+    return sigmoid_numbers(x)
 
 
 class Mish(Op):
@@ -643,7 +643,8 @@ class Glu(Op):
         ctx.save_for_backward(x)
         ctx.dim = dim
         a, b = _halves(x._data, dim)
-        return Tensor(laid_out(a * _sigmoid(b), a, b))
+        y = np.float32 if a.dtype == np.float16 else a.dtype  # (float16: computed in float32, as PyTorch's kernel)
+        return Tensor(laid_out(np.asarray(a.astype(y) * _sigmoid(b.astype(y)), dtype=a.dtype), a, b))
 
     @staticmethod
     def backward(ctx, grad):

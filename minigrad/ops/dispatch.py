@@ -22,7 +22,8 @@ from ..autograd.function import (BuiltinNode, Function, _record, hooks_anywhere,
 from .._core import numpy_errors
 from .._core.tensor_base import TensorBase as Tensor
 from . import zerotensor
-from .promotion import operands, result
+from .promotion import operands, plainly_row_major, result
+from .._core.layout import laid_out
 
 
 class Op(Function):
@@ -108,7 +109,11 @@ def with_number(kernel, a, number):
     """``kernel(x, number)``, the number in ``a``'s dtype: a constant of a formula PyTorch writes in C++ (``grad * 2``)."""
     if a._zerotensor:  # (its kernel takes the number as PyTorch wraps it: a float64 or int64 0-dim tensor)
         return zerotensor_kernel(kernel, a, Tensor(np.asarray(number)))
-    return Tensor(np.asarray(kernel(a._data, np.asarray(number, a._data.dtype))))
+    x, n = a._data, np.asarray(number, a._data.dtype)
+    out = np.asarray(kernel(x, n))
+    if out.ndim > 1 and not plainly_row_major(x):  # (PyTorch's TensorIterator with a wrapped number: x's dim order)
+        out = laid_out(out, x, n)
+    return Tensor(out)
 
 
 def zerotensor_kernel(kernel, a, b, alpha=1):

@@ -11,7 +11,7 @@ from .dispatch import Op, elementwise, with_number
 from .._core.tensor_base import TensorBase as Tensor
 from ._fast import keep_or_zero
 from .._core.layout import cast, laid_out
-from ._util import NoEdge, alpha_check, check_not_bool, constant, float_data, rounded_once
+from ._util import NoEdge, alpha_check, check_not_bool, constant, float_data, rounded_once, sigmoid_numbers
 from .promotion import as_operand, broadcast_shape, operands, result, result_type
 from . import zerotensor
 
@@ -411,8 +411,7 @@ class Sigmoid(Op):
 
     @staticmethod
     def forward(ctx, a):
-        x = float_data(a)
-        out = Tensor(np.asarray(1 / (1 + np.exp(-x)), dtype=x.dtype))
+        out = Tensor(sigmoid_numbers(float_data(a)))
         ctx.save_for_backward(out)
         return out
 

@@ -10,10 +10,11 @@ import numpy as np
 
 from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
-from .._core.layout import laid_out
+from .._core.layout import laid_out, row_major
 from .activation import LogSigmoid
-from .elementwise import AddScalar, DivScalar, grad_where
+from .elementwise import AddScalar, DivScalar
 from ._util import NoEdge
+from . import zerotensor
 from .loss import _REDUCTIONS, _check_reduction
 from .unary import Logit
 
@@ -139,6 +140,9 @@ class BinaryCrossEntropyWithLogits(Op):
         # in PyTorch's steps: the derivative, times grad (0-dim when reduced: it broadcasts), times the
         # weight, over the number of elements for "mean"
         x, t, weight, pos_weight = ctx.saved_tensors  # (the weights changed in place since: raise)
+        if grad._zerotensor:  # PyTorch's formulas for x and for the target begin with a "trivial case": zeros in, out
+            return (zerotensor.zeros(x._data.shape, x._data.dtype) if ctx.needs_input_grad[0] else None,
+                    zerotensor.zeros(t._data.shape, t._data.dtype) if ctx.needs_input_grad[1] else None, None, None, None)
         pw = _in_dtype(pos_weight, x)
         gx = gt = None
         if ctx.needs_input_grad[0]:
@@ -237,7 +241,8 @@ class LossBackward(Op):
         first, ctx.second = cls.derivatives(d, param)
         ctx.save_for_backward(grad, input, target)
         ctx.reduction, ctx.param, ctx.op = reduction, param, cls
-        return Tensor(np.asarray(grad._data * ctx.scale * first, dtype=d.dtype))
+        # (PyTorch writes it into zeros_like(input, LEGACY_CONTIGUOUS_MEMORY_FORMAT): row-major)
+        return Tensor(row_major(np.asarray(grad._data * ctx.scale * first, dtype=d.dtype)))
 
     @staticmethod
     def backward(ctx, gg):

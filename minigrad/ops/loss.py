@@ -9,7 +9,7 @@ from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 from ._util import NoEdge, constant, unsigned
 from .promotion import result_type
 from .elementwise import DivScalar, MulScalar
-from .._core.layout import laid_out
+from .._core.layout import laid_out, row_major
 from .statistics import Norm
 from .unary import NoDerivative
 
@@ -78,7 +78,8 @@ class MseLossBackward(Op):
         ctx.scale = 2.0 if reduction != "mean" else 2.0 / n if n else math.inf  # (PyTorch: 2. / 0 in double is inf)
         common = _common_float_dtype(input, target, grad)
         a, b, c = (t._data.astype(common, copy=False) for t in (input, target, grad))
-        return Tensor(np.asarray(common.type(ctx.scale) * (a - b) * c, dtype=input._data.dtype))
+        # (into zeros_like(input, LEGACY_CONTIGUOUS_MEMORY_FORMAT): row-major whatever the inputs' layout)
+        return Tensor(row_major(np.asarray(common.type(ctx.scale) * (a - b) * c, dtype=input._data.dtype)))
 
     @staticmethod
     def backward(ctx, gg):
