@@ -17,6 +17,12 @@ CASES = {
     "silu": ("real", lambda T, t: T.nn.functional.silu(t)),
     "glu": ("real", lambda T, t: T.nn.functional.glu(t.reshape(-1, 2))),
     "rsqrt": ("positive", lambda T, t: t.rsqrt()),
+    "softplus": ("real", lambda T, t: T.nn.functional.softplus(t)),
+    "softplus_beta": ("real", lambda T, t: T.nn.functional.softplus(t, beta=2.0, threshold=5.0)),
+    "elu": ("real", lambda T, t: T.nn.functional.elu(t, alpha=0.5)),
+    "selu": ("real", lambda T, t: T.nn.functional.selu(t)),
+    "celu": ("real", lambda T, t: T.nn.functional.celu(t, alpha=2.0)),
+    "mish": ("real", lambda T, t: T.nn.functional.mish(t)),
 }
 DTYPES = ("float32", "float16")
 

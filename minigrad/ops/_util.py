@@ -27,12 +27,17 @@ def rounded_once(fn, x):
     return fn(x)
 
 
+def kernel_numbers(x):
+    """``x`` in the dtype PyTorch's CPU kernels compute in: float16 in float32 (rounded back at the end), else its own."""
+    return x.astype(np.float32) if x.dtype == np.float16 else x
+
+
 def sigmoid_numbers(x, numerator=None):
     """``1 / (1 + exp(-x))`` (``numerator / (...)`` for silu's ``x / (1 + exp(-x))``) as PyTorch's kernels compute it:
     ``exp`` rounded once (``rounded_once``), then each step rounded in ``x``'s dtype (float16: in float32, rounded at
     the end).  For float32 this gives PyTorch's number for about 96% of inputs (measured against torch 2.13), against
     63% rounded once at the end and 84% with numpy's own exp."""
-    y = x.astype(np.float32) if x.dtype == np.float16 else x
+    y = kernel_numbers(x)
     top = y.dtype.type(1) if numerator is None else numerator.astype(y.dtype, copy=False)
     return np.asarray(top / (1 + rounded_once(np.exp, -y)), dtype=x.dtype)
 

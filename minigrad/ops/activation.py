@@ -12,7 +12,7 @@ import numpy as np
 from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
 from ._fast import keep_or_zero
-from ._util import constant, rounded_once, sigmoid_numbers
+from ._util import constant, kernel_numbers, rounded_once, sigmoid_numbers
 from .zerotensor import as_native_kernel_sees
 from .._core.layout import laid_out, like, preserve_format_strides, with_strides
 from .elementwise import AddScalar, DivScalar, MulScalar, SigmoidBackward, filled, grad_where, where, zeros_like_grad
@@ -192,8 +192,9 @@ class Softplus(Op):
         ctx.save_for_backward(a)
         ctx.beta, ctx.threshold = beta, threshold
         x = a._data
-        soft = np.log1p(np.exp(x * beta)) / beta
-        return Tensor(laid_out(np.asarray(np.where(x * beta > threshold, x, soft), dtype=x.dtype), x))
+        y = kernel_numbers(x)
+        soft = rounded_once(np.log1p, rounded_once(np.exp, y * beta)) / beta  # (each step rounded, as PyTorch's kernel)
+        return Tensor(laid_out(np.asarray(np.where(y * beta > threshold, y, soft), dtype=x.dtype), x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -227,14 +228,15 @@ class SoftplusBackward(Op):
         return SoftplusBackward.apply(gg, x, ctx.beta, ctx.threshold), d_x, None, None
 
 
-def _elu(x, alpha, scale, input_scale=1.0):
+def _elu(data, alpha, scale, input_scale=1.0):
     # PyTorch's elu kernel: scale * x above 0, (alpha * scale) * expm1(x * input_scale) below, each factor
     # one number in the input's precision (negcoef, poscoef, negiptcoef; input_scale is 1/alpha for celu)
+    x = kernel_numbers(data)
     negcoef = np.asarray(alpha, x.dtype) * np.asarray(scale, x.dtype)
     below = np.minimum(0, x)  # (in this order -0.0 stays -0.0, so elu(-0.0) is -0.0 as in PyTorch)
     below = below if input_scale == 1 else below * np.asarray(input_scale, x.dtype)
     above = x if scale == 1 else x * np.asarray(scale, x.dtype)
-    return np.asarray(np.where(x > 0, above, negcoef * np.expm1(below)), dtype=x.dtype)
+    return np.asarray(np.where(x > 0, above, negcoef * rounded_once(np.expm1, below)), dtype=data.dtype)
 
 
 ELU_NEGATIVE_INPLACE = ("In-place elu backward calculation is triggered with a negative slope which is not supported. "
@@ -471,7 +473,9 @@ class Mish(Op):
     def forward(ctx, a):
         float_only(a, "mish_cpu")
         ctx.save_for_backward(a)
-        return Tensor(rounded_once(lambda v: v * np.tanh(np.log1p(np.exp(v))), a._data))
+        x = kernel_numbers(a._data)  # x * tanh(log1p(exp(x))), each step rounded as in PyTorch's kernel
+        return Tensor(np.asarray(x * rounded_once(np.tanh, rounded_once(np.log1p, rounded_once(np.exp, x))),
+                                 dtype=a._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -643,8 +647,7 @@ class Glu(Op):
         ctx.save_for_backward(x)
         ctx.dim = dim
         a, b = _halves(x._data, dim)
-        y = np.float32 if a.dtype == np.float16 else a.dtype  # (float16: computed in float32, as PyTorch's kernel)
-        return Tensor(laid_out(np.asarray(a.astype(y) * _sigmoid(b.astype(y)), dtype=a.dtype), a, b))
+        return Tensor(laid_out(np.asarray(kernel_numbers(a) * _sigmoid(kernel_numbers(b)), dtype=a.dtype), a, b))
 
     @staticmethod
     def backward(ctx, grad):

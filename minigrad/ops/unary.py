@@ -17,7 +17,7 @@ import numpy as np
 from .. import _dtype
 from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, C_NAMES, TensorBase as Tensor
-from ._util import rounded_once
+from ._util import kernel_numbers, rounded_once
 from .promotion import as_operand, operands, result, result_type
 from .._core.layout import cast, laid_out, like
 from .elementwise import AddScalar, MulScalar, filled
@@ -224,7 +224,7 @@ class Rsqrt(_ResultUnary):
         # PyTorch's kernel is 1 / sqrt(x) in float32 (float16: in float32, then rounded), each step rounded: not the
         # once-rounded number of the other unary ops (rounded_once), which is an ulp away for 3 float32 inputs in 10
         x = floats(a)
-        y = x.astype(np.float32) if x.dtype == np.float16 else x
+        y = kernel_numbers(x)
         out = Tensor(laid_out(np.asarray(y.dtype.type(1) / np.sqrt(y), dtype=x.dtype), x))
         ctx.save_for_backward(out)
         return out
