@@ -741,8 +741,7 @@ class Tensor(TensorBase):
 
     def permute(self, *dims, **kwargs):
         dims = kwargs.pop("dims", dims)  # x.permute(1, 0), x.permute((1, 0)) and x.permute(dims=(1, 0))
-        if dims == ():  # x.permute() (x.permute(()) is fine for a 0-dim tensor)
-            raise TypeError('permute() missing 1 required positional arguments: "dims"')
+        _required(dims, "permute", "dims")  # (x.permute(()) is fine for a 0-dim tensor)
         dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
         return _ops.Permute.apply(self, tuple(dims))
 
@@ -781,12 +780,17 @@ class Tensor(TensorBase):
 
     # ------------------------------------------------------------------ shapes
     def view(self, *shape):
+        if not shape:
+            raise TypeError("view() received an invalid combination of arguments - got (), but expected one of:\n"
+                            " * (minigrad.dtype dtype)\n * (tuple of ints size)\n")
         return _ops.View.apply(self, _shape_arg(shape))
 
     def reshape(self, *shape):
-        shape = _shape_arg(shape)
-        if _ops.can_view(self._data, shape):  # PyTorch: view, or _reshape_alias when not contiguous
-            return (_ops.View if self.is_contiguous() else _ops.shape.ReshapeAlias).apply(self, shape)
+        shape = _shape_arg(_required(shape, "reshape", "shape"))
+        if self.is_contiguous():  # PyTorch: a view (a contiguous tensor takes any shape of its size)
+            return _ops.View.apply(self, shape)
+        if _ops.can_view(self._data, shape):  # PyTorch: _reshape_alias, a view of a tensor that is not contiguous
+            return _ops.shape.ReshapeAlias.apply(self, shape)
         return _ops.UnsafeView.apply(self.clone(memory_format=contiguous_format), shape)  # PyTorch: a copy, then a view of the copy
 
     def view_as(self, other):
@@ -853,9 +857,7 @@ class Tensor(TensorBase):
         return self.expand(other.shape)
 
     def sum_to_size(self, *shape):
-        if not shape:
-            raise TypeError('sum_to_size() missing 1 required positional arguments: "size"')
-        return _ops.sum_to(self, _shape_arg(shape))
+        return _ops.sum_to(self, _shape_arg(_required(shape, "sum_to_size", "size")))
 
     def __getitem__(self, key):
         return _ops.index(self, _ops.select.remove_ranges(key))
@@ -1308,7 +1310,8 @@ class Tensor(TensorBase):
         return _ops.select.scatter_reduce(self, dim, index, src, reduce, include_self, in_place=True)
 
     def flip(self, *dims, **kwargs):
-        dims = kwargs.pop("dims", dims)  # x.flip(0), x.flip((0, 1)) and x.flip(dims=(0,))
+        # x.flip(0), x.flip((0, 1)) and x.flip(dims=(0,))
+        dims = kwargs.pop("dims") if "dims" in kwargs else _required(dims, "flip", "dims")
         dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
         return _ops.select.Flip.apply(self, tuple(dims))
 
@@ -1335,7 +1338,7 @@ class Tensor(TensorBase):
         return _ops.select.Unbind.apply(self, dim)
 
     def repeat(self, *sizes):
-        return _ops.select.Repeat.apply(self, _shape_arg(sizes))
+        return _ops.select.Repeat.apply(self, _shape_arg(_required(sizes, "repeat", "repeats")))
 
     def type_as(self, other):
         return self.to(other.dtype)
@@ -1348,15 +1351,19 @@ class Tensor(TensorBase):
         return _creation._copy(data, _dtype.to_dtype(dtype) or self.dtype, requires_grad)
 
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
-        return _creation.zeros(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+        return _creation.zeros(*_required(size, "new_zeros", "size"), dtype=dtype or self.dtype, device=device,
+                               requires_grad=requires_grad)
 
     def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
-        return _creation.ones(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+        return _creation.ones(*_required(size, "new_ones", "size"), dtype=dtype or self.dtype, device=device,
+                              requires_grad=requires_grad)
 
     def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
         return _creation.full(size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
-    new_empty = new_zeros
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        return _creation.empty(*_required(size, "new_empty", "size"), dtype=dtype or self.dtype, device=device,
+                               requires_grad=requires_grad)
 
     def nelement(self):
         return self.numel()
@@ -1615,7 +1622,7 @@ class Tensor(TensorBase):
         return _ops.select.repeat_interleave(self, repeats, dim)
 
     def tile(self, *dims):
-        return _ops.select.tile(self, _shape_arg(dims))
+        return _ops.select.tile(self, _shape_arg(_required(dims, "tile", "dims")))
 
     # elementwise with two or three tensors
     def fmod(self, other):
@@ -2044,6 +2051,13 @@ def _expand_sizes(sizes):
         if not isinstance(s, int) and not (isinstance(s, Tensor) and s._data.ndim == 0):
             raise TypeError(f"expand(): argument 'size' (position 1) must be tuple of ints, not {type(s).__name__}")
     return tuple(int(s) for s in sizes)
+
+
+def _required(args, method, name):
+    """``args``, or PyTorch's TypeError when a method that takes sizes or dims got none (``x.reshape()``)."""
+    if not args:
+        raise TypeError(f'{method}() missing 1 required positional arguments: "{name}"')
+    return args
 
 
 def _shape_arg(shape):

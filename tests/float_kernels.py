@@ -1,5 +1,5 @@
 """The inputs and ops of ``tests/test_float_kernels.py``, shared with ``scripts/make_float_kernel_fixtures.py``: float
-kernels whose every result is compared bit for bit with PyTorch's (recorded in ``tests/fixtures/float_kernels.json``)."""
+kernels whose every result is compared bit for bit with PyTorch's (``tests/fixtures/float_kernels.json``)."""
 import numpy as np
 
 POINTS = 1000  # inputs per case

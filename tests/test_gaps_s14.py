@@ -150,6 +150,19 @@ def loss_gradients_are_row_major(T):
     return seen
 
 
+def methods_called_without_sizes(T):
+    """x.reshape(), x.view(), x.repeat() ...: PyTorch's TypeError, not an error about the shape."""
+    x = T.ones(2, 3)
+    seen = []
+    for name in ("reshape", "view", "repeat", "tile", "flip", "new_zeros", "new_ones", "new_empty", "permute",
+                 "expand", "sum_to_size"):
+        try:
+            getattr(x, name)()
+        except TypeError as e:
+            seen.append(str(e).replace("torch.", "minigrad."))
+    return seen + [list(x.flip(dims=(0,)).shape), list(x.new_empty(2).shape), list(T.ones(()).permute(()).shape)]
+
+
 EXPECTED = {  # printed by torch 2.13
     filtered_post_hooks: [
         [[3.0, 4.0], None], [3.0, 4.0],
@@ -211,6 +224,21 @@ EXPECTED = {  # printed by torch 2.13
         [[1, 3], [2, 1], [2, 1], [2, 1], [2, 1], [-0.28667, -0.1, -0.52, -0.39556, -0.22444, -0.19333]],
         [[1, 3], [2, 1], [2, 1], [2, 1], [2, 1], [-0.08042, -0.06875, -0.095, -0.08722, -0.07653, -0.07458]],
         [[1, 3], [2, 1], [2, 1], [2, 1], [2, 1], [-0.155, -0.10833, -0.21333, -0.18222, -0.13944, -0.13167]],
+    ],
+    methods_called_without_sizes: [
+        'reshape() missing 1 required positional arguments: "shape"',
+        "view() received an invalid combination of arguments - got (), but expected one of:\n"
+        " * (minigrad.dtype dtype)\n * (tuple of ints size)\n",
+        'repeat() missing 1 required positional arguments: "repeats"',
+        'tile() missing 1 required positional arguments: "dims"',
+        'flip() missing 1 required positional arguments: "dims"',
+        'new_zeros() missing 1 required positional arguments: "size"',
+        'new_ones() missing 1 required positional arguments: "size"',
+        'new_empty() missing 1 required positional arguments: "size"',
+        'permute() missing 1 required positional arguments: "dims"',
+        'expand() missing 1 required positional arguments: "size"',
+        'sum_to_size() missing 1 required positional arguments: "size"',
+        [2, 3], [2], [],
     ],
     custom_function_computes_every_gradient: [
         [True, True],

@@ -141,8 +141,9 @@ class BinaryCrossEntropyWithLogits(Op):
         # weight, over the number of elements for "mean"
         x, t, weight, pos_weight = ctx.saved_tensors  # (the weights changed in place since: raise)
         if grad._zerotensor:  # PyTorch's formulas for x and for the target begin with a "trivial case": zeros in, out
-            return (zerotensor.zeros(x._data.shape, x._data.dtype) if ctx.needs_input_grad[0] else None,
-                    zerotensor.zeros(t._data.shape, t._data.dtype) if ctx.needs_input_grad[1] else None, None, None, None)
+            need_x, need_t = ctx.needs_input_grad[:2]
+            return (zerotensor.zeros(x._data.shape, x._data.dtype) if need_x else None,
+                    zerotensor.zeros(t._data.shape, t._data.dtype) if need_t else None, None, None, None)
         pw = _in_dtype(pos_weight, x)
         gx = gt = None
         if ctx.needs_input_grad[0]:
