@@ -163,6 +163,33 @@ def methods_called_without_sizes(T):
     return seen + [list(x.flip(dims=(0,)).shape), list(x.new_empty(2).shape), list(T.ones(()).permute(()).shape)]
 
 
+def index_fill_into_an_expanded_tensor(T):
+    """index_fill_ writes into an expanded tensor with PyTorch's deprecation warning, as masked_fill_ and index_put_
+    do (the places the picked slices share are written too)."""
+    import warnings
+    seen = []
+    for dim, index, value in ((1, [1, 1], 3.0), (1, [-1], T.tensor(7.0)), (0, [1], 2.0)):
+        base = T.tensor([[-0.5], [1.5], [2.5]])
+        x = base.expand(2, 3, 1) if dim == 1 else T.zeros(1, 3).expand(2, 3)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            x.index_fill_(dim, T.tensor(index), value)
+        seen.append([x.tolist(), [str(m.message) for m in w]])
+    return seen
+
+
+def where_of_a_promoted_expanded_operand(T):
+    """where(cond, float64, float32 expanded): PyTorch's TensorIterator casts the float32 operand with .to() first
+    (a new row-major tensor), so the result is row-major."""
+    v0 = T.tensor([-1.29, -1.79, -1.84])
+    v1 = T.tensor([[[-1.03, 1.17, 1.55]], [[1.53, 0.83, -1.01]]], dtype=T.float64)
+    return [list(T.where(v1 > 0, v1, v0.expand(2, 3)).stride()), list(T.where(v1 > 0, v0.expand(2, 3), v1).stride())]
+
+
+INDEX_FILL_EXPANDED = (
+    "Use of index_fill_ on expanded tensors is deprecated. Please clone() the tensor before performing this operation. "
+    "This also applies to advanced indexing e.g. tensor[mask] = scalar (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:1913.)")
 EXPECTED = {  # printed by torch 2.13
     filtered_post_hooks: [
         [[3.0, 4.0], None], [3.0, 4.0],
@@ -240,6 +267,12 @@ EXPECTED = {  # printed by torch 2.13
         'sum_to_size() missing 1 required positional arguments: "size"',
         [2, 3], [2], [],
     ],
+    index_fill_into_an_expanded_tensor: [
+        [[[[-0.5], [3.0], [2.5]], [[-0.5], [3.0], [2.5]]], [INDEX_FILL_EXPANDED]],
+        [[[[-0.5], [1.5], [7.0]], [[-0.5], [1.5], [7.0]]], [INDEX_FILL_EXPANDED]],
+        [[[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]], [INDEX_FILL_EXPANDED]],
+    ],
+    where_of_a_promoted_expanded_operand: [[6, 3, 1], [6, 3, 1]],
     custom_function_computes_every_gradient: [
         [True, True],
         "Function FBackward returned an invalid gradient at index 1 - got [1] but expected shape compatible with [2]",

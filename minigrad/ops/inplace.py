@@ -406,8 +406,9 @@ def has_internal_overlap(a):
 
 # The in-place ops PyTorch lets write into an expanded tensor say how, in their class attribute expanded_write (see
 # _write_expanded): "fill" (fill_, zero_), "same_place" (threshold_'s kernel does not check: each place gets its own
-# new value), "index_put", "index_put_accumulate" and "masked_fill" (with a warning), "triangle" (tril_, triu_).
-_INDEX_PUTS = ("index_put", "index_put_accumulate", "masked_fill")
+# new value), "index_put", "index_put_accumulate", "masked_fill" and "index_fill" (with a warning), "triangle" (tril_,
+# triu_).
+_INDEX_PUTS = ("index_put", "index_put_accumulate", "masked_fill", "index_fill")
 
 
 def _expanded_write(fn):
@@ -443,6 +444,9 @@ def _write_expanded(t, out, fn, args):
         keep = fn.numpy_fn(np.ones(t._data.shape[-2:], bool), args[0])
         t._data[~np.broadcast_to(keep, t._data.shape)] = 0
         return
+    if how == "index_fill":  # the slices picked along dim, and every place they share
+        np.copyto(t._data, out._data, casting="unsafe", where=fn.filled_places(t, args[0], args[1]))
+        return
     key, value = fn.key_numbers(args[0]), args[1]
     if how == "index_put_accumulate":  # every indexed element adds its value, into shared places too
         with kernel_mode():  # (numpy quiet about inf and nan, as PyTorch's kernels)
@@ -455,7 +459,12 @@ def _write_expanded(t, out, fn, args):
 
 
 def _warn_expanded(fn, args):
-    """``index_put_`` and ``masked_fill_`` into an expanded tensor: PyTorch warns that it is deprecated."""
+    """``index_put_``, ``masked_fill_`` and ``index_fill_`` into an expanded tensor: PyTorch warns that it is
+    deprecated."""
+    if _expanded_write(fn) == "index_fill":
+        warnings.warn(EXPANDED_WRITE.format(op="index_fill_", example="tensor[mask] = scalar", line=1913),
+                      UserWarning, stacklevel=6)
+        return
     key, value = fn.key_numbers(args[0]), args[1]
     keys = key if isinstance(key, tuple) else (key,)
     masked = _expanded_write(fn) == "masked_fill"

@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import _dtype
 from .._core.tensor_base import TensorBase as Tensor
-from .._core.layout import laid_out
+from .._core.layout import cast, laid_out
 
 
 def as_operand(x, like):
@@ -71,8 +71,8 @@ def operands(a, b):
     x, y = a._data, b._data
     if x.dtype == y.dtype:
         return x, y
-    dtype = result_type(a, b).numpy
-    return (x if x.dtype == dtype else x.astype(dtype)), (y if y.dtype == dtype else y.astype(dtype))
+    dtype = result_type(a, b).numpy  # (each cast as PyTorch's .to(dtype): laid out by preserve_format)
+    return (x if x.dtype == dtype else cast(x, dtype)), (y if y.dtype == dtype else cast(y, dtype))
 
 
 

@@ -749,6 +749,14 @@ class IndexFill(Op):
     The gradient passes everywhere else: ``grad.index_fill(dim, index, 0)`` (derivatives.yaml)."""
     node_name = "IndexFillBackward0"
     saved_names = {"dim": "saved_dim", "index": 0}  # (grad_fn._saved_*; the dim as passed)
+    expanded_write = "index_fill"  # (ops/inplace.py: it may write into an expanded tensor, with a warning)
+
+    @staticmethod
+    def filled_places(t, dim, index):
+        """Where ``t.index_fill_(dim, index, v)`` writes, as a mask of ``t``'s shape (for an expanded ``t``)."""
+        mask = np.zeros(t._data.shape, bool)
+        mask[_index_key(mask, _wrap_dim(dim, mask.ndim), index.tensor._data)] = True
+        return mask
 
     @staticmethod
     def forward(ctx, a, dim, index, value):
@@ -773,6 +781,7 @@ class IndexFillTensor(Op):
     it filled, ``grad.index_select(dim, unique(index)).sum()`` (a place filled twice counts once)."""
     node_name = "IndexFillBackward1"
     saved_names = {"dim": "saved_dim", "index": 0}  # (grad_fn._saved_*; the dim as passed)
+    expanded_write, filled_places = "index_fill", IndexFill.filled_places
 
     @staticmethod
     def forward(ctx, a, dim, index, value):
