@@ -457,11 +457,6 @@ class LogSigmoidBackward(Op):
                 gg * grad * (z - 1) * z if ctx.needs_input_grad[1] else None)
 
 
-def _sigmoid(x):
-    """The logistic function on numbers, as PyTorch's kernels compute it (``sigmoid_numbers``)."""
-    return sigmoid_numbers(x)
-
-
 class Mish(Op):
     """``x tanh(softplus(x))``; d/dx = t + x s (1 - t^2) with ``t = tanh(log(1 + exp(x)))``, ``s = sigmoid(x)``.
     PyTorch's formula (``infinitely_differentiable_mish_backward``) is written with its ops, as here, so a
@@ -647,7 +642,7 @@ class Glu(Op):
         ctx.save_for_backward(x)
         ctx.dim = dim
         a, b = _halves(x._data, dim)
-        return Tensor(laid_out(np.asarray(kernel_numbers(a) * _sigmoid(kernel_numbers(b)), dtype=a.dtype), a, b))
+        return Tensor(laid_out(np.asarray(kernel_numbers(a) * sigmoid_numbers(kernel_numbers(b)), dtype=a.dtype), a, b))
 
     @staticmethod
     def backward(ctx, grad):
@@ -667,7 +662,7 @@ class GluBackward(Op):
         ctx.save_for_backward(grad, x)
         ctx.dim = dim
         a, b = _halves(x._data, dim)
-        g, s = grad._data, _sigmoid(b)
+        g, s = grad._data, sigmoid_numbers(b)
         return Tensor(np.asarray(np.concatenate([g * s, (1 - s) * s * a * g], axis=dim), order="C"))  # (row-major)
 
     @staticmethod

@@ -215,10 +215,6 @@ class Exp2(_ResultUnary):
 class Rsqrt(_ResultUnary):
     node_name = "RsqrtBackward0"
 
-    @staticmethod
-    def numpy_fn(x):
-        return 1 / np.sqrt(x)
-
     @classmethod
     def forward(cls, ctx, a):
         # PyTorch's kernel is 1 / sqrt(x) in float32 (float16: in float32, then rounded), each step rounded: not the
