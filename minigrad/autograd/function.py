@@ -321,8 +321,8 @@ class BackwardNode(Node):
     _forward_cls = None  # the Function subclass this node belongs to (set per node class)
 
     def name(self):
-        if type(self).__name__ == "CopyBackwards":  # written by hand in PyTorch's C++, so name() has
-            return "minigrad::autograd::CopyBackwards"  # the namespace (torch::autograd::)
+        if type(self).__name__ in ("CopyBackwards", "NotImplemented"):  # written by hand in PyTorch's C++, so
+            return "minigrad::autograd::" + type(self).__name__  # name() has the namespace (torch::autograd::)
         return type(self).__name__
 
     needs_input_grad = ()      # per forward argument: is it a tensor that requires grad?

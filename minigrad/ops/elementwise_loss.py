@@ -10,7 +10,7 @@ import numpy as np
 
 from .dispatch import Op
 from .._core.tensor_base import _TYPE_NAMES, TensorBase as Tensor
-from .._core.layout import laid_out, row_major
+from .._core.layout import dims_fastest_first, laid_out, like, row_major
 from .activation import LogSigmoid
 from .elementwise import AddScalar, DivScalar
 from ._util import NoEdge
@@ -27,6 +27,17 @@ def reduce(loss, reduction, *operands):
     if reduction == "sum":
         return Tensor(np.asarray(loss.sum(), dtype=loss.dtype))
     return Tensor(laid_out(loss, *operands))
+
+
+def _check_probabilities(x, t):
+    """PyTorch's kernel checks element by element, the input's number before the target's, in ``TensorIterator``'s
+    order (over the loss, laid out like the input): the first element out of [0, 1] (nan too) says which to name."""
+    bad_input, bad_target = ~((x >= 0) & (x <= 1)), ~((t >= 0) & (t <= 1))
+    if bad_input.any() or bad_target.any():
+        slowest_first = dims_fastest_first(x.shape, [like(x, np.empty(x.shape)), x, t])[::-1]
+        first = np.flatnonzero((bad_input | bad_target).transpose(slowest_first))[0]
+        which = "input" if bad_input.transpose(slowest_first).flat[first] else "target"
+        raise RuntimeError(f"all elements of {which} should be between 0 and 1")
 
 
 class BinaryCrossEntropy(Op):
@@ -47,10 +58,7 @@ class BinaryCrossEntropy(Op):
         x, t = p._data, target._data
         ctx.save_for_backward(p, target, weight.tensor)
         weight = numbers(weight, x.dtype)
-        if not ((x >= 0) & (x <= 1)).all():  # (nan fails this too)
-            raise RuntimeError("all elements of input should be between 0 and 1")
-        if not ((t >= 0) & (t <= 1)).all():
-            raise RuntimeError("all elements of target should be between 0 and 1")
+        _check_probabilities(x, t)
         loss = -(t * np.maximum(np.log(x), -100) + (1 - t) * np.maximum(np.log1p(-x), -100))
         if weight is not None:
             loss = loss * weight

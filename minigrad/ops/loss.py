@@ -311,8 +311,8 @@ class MultiMarginLoss(Op):
     def backward(ctx, grad):
         input, target, weight = ctx.saved_tensors  # (the target or weight changed in place since: raises)
         weight = weight._data if weight is not None else None
-        # (the incoming gradient as numbers: PyTorch's NotImplemented node has one edge, to the input)
-        return (MultiMarginLossBackward.apply(grad._data, input, target._data, ctx.p, ctx.margin, weight, ctx.reduction),
+        # (PyTorch's NotImplemented node has edges to the incoming gradient and the input, where they require grad)
+        return (MultiMarginLossBackward.apply(grad, input, target._data, ctx.p, ctx.margin, weight, ctx.reduction),
                 None, None, None, None, None)
 
 
@@ -329,7 +329,7 @@ class MultiMarginLossBackward(NoDerivative):
         norm = 1.0 / (n * c) if reduction == "mean" else 1.0 / c
         g = np.where(counts, norm if p == 1 else 2 * norm * z, 0) * scale[:, None]
         np.put_along_axis(g, y[:, None], -g.sum(1, keepdims=True), axis=1)
-        g = g * (grad.reshape(-1, 1) if reduction == "none" else grad)
+        g = g * (grad._data.reshape(-1, 1) if reduction == "none" else grad._data)
         return Tensor(np.asarray(g.reshape(input._data.shape), dtype=input._data.dtype))
 
     @staticmethod

@@ -1,0 +1,107 @@
+"""Faithful gaps closed in the fifteenth session.  Each program below is run with minigrad and, when torch is
+importable, with torch too; the expected lines were printed by torch 2.13."""
+import importlib
+
+import pytest
+
+import minigrad
+
+
+def _name(node):
+    """A node's ``name()``, PyTorch's C++ namespace written as minigrad's."""
+    return None if node is None else node.name().replace("torch::", "minigrad::")
+
+
+def _edges(node):
+    return [(_name(nxt), nr) for nxt, nr in node.next_functions]
+
+
+def not_implemented_node_edges(T):
+    """A formula PyTorch has no derivative for records ``NotImplemented``, a C++ node (``torch::autograd::``), with
+    an edge to each of its inputs that requires grad: under ``create_graph=True`` the incoming gradient is one
+    (seed 1012869)."""
+    F = T.nn.functional
+    seen = []
+    x = T.tensor([[-1.51, 0.3, 0.2], [0.5, -0.25, 1.0]], requires_grad=True)
+    target = T.tensor([1, 0])
+    for reduction in ("mean", "sum", "none"):
+        loss = F.multi_margin_loss(x, target, reduction=reduction)
+        g, = T.autograd.grad((loss ** 3).sum(), [x], create_graph=True)  # (the incoming gradient requires grad)
+        seen.append([_name(g.grad_fn), _edges(g.grad_fn), [round(v, 6) for v in g.flatten().tolist()]])
+        g, = T.autograd.grad(loss.sum(), [x], create_graph=True)  # (it does not)
+        seen.append([_name(g.grad_fn), _edges(g.grad_fn)])
+    seen.append(_name((x // 2).grad_fn))
+    try:
+        g.sum().backward()
+    except RuntimeError as e:
+        seen.append(str(e))
+    return seen
+
+
+def binary_cross_entropy_names_the_first_bad_element(T):
+    """binary_cross_entropy checks element by element, the input before the target, in the order PyTorch's
+    TensorIterator walks the loss (laid out like the input): the first element out of [0, 1] is the one named
+    (seed 1017165)."""
+    F = T.nn.functional
+    nan = float("nan")
+    seen = []
+
+    def check(x, t):
+        try:
+            F.binary_cross_entropy(x, t)
+            seen.append("ok")
+        except RuntimeError as e:
+            seen.append(str(e))
+
+    check(T.tensor([2., 0.5]), T.tensor([0.5, 2.]))
+    check(T.tensor([0.5, 2.]), T.tensor([2., 0.5]))
+    check(T.tensor([0.5, 2.]), T.tensor([0.5, 2.]))
+    check(T.tensor([0.5, nan]), T.tensor([nan, 0.5]))
+    x, t = T.tensor([[0.5, 0.5], [2., 0.5]]), T.tensor([[0.5, 2.], [0.5, 0.5]])
+    check(x, t)
+    check(x.t(), t.t())  # (both transposed: walked in memory order, the target's bad element first)
+    check(T.tensor([[0.5], [2.]]).expand(2, 2), t)  # (an expanded input: the loss is row-major)
+    check(T.tensor([[0.5, 0.25]]), T.tensor([[0.5, 1.]]))
+    return seen
+
+
+NOT_IMPLEMENTED, ACCUMULATE = "minigrad::autograd::NotImplemented", "minigrad::autograd::AccumulateGrad"
+EXPECTED = {  # printed by torch 2.13
+    not_implemented_node_edges: [
+        [NOT_IMPLEMENTED, [('MulBackward0', 0), (ACCUMULATE, 0)],
+         [0.0, -0.097535, 0.097535, -0.195069, 0.097535, 0.097535]],
+        [NOT_IMPLEMENTED, [(ACCUMULATE, 0)]],
+        [NOT_IMPLEMENTED, [('MulBackward0', 0), (ACCUMULATE, 0)],
+         [0.0, -0.780278, 0.780278, -1.560556, 0.780278, 0.780278]],
+        [NOT_IMPLEMENTED, [(ACCUMULATE, 0)]],
+        [NOT_IMPLEMENTED, [('MulBackward0', 0), (ACCUMULATE, 0)],
+         [0.0, -0.09, 0.09, -0.680556, 0.340278, 0.340278]],
+        [NOT_IMPLEMENTED, [(ACCUMULATE, 0)]],
+        NOT_IMPLEMENTED,
+        'derivative for aten::multi_margin_loss_backward is not implemented',
+    ],
+    binary_cross_entropy_names_the_first_bad_element: [
+        'all elements of input should be between 0 and 1',
+        'all elements of target should be between 0 and 1',
+        'all elements of input should be between 0 and 1',
+        'all elements of target should be between 0 and 1',
+        'all elements of target should be between 0 and 1',
+        'all elements of target should be between 0 and 1',
+        'all elements of target should be between 0 and 1',
+        'ok',
+    ],
+}
+
+
+@pytest.mark.parametrize("program", list(EXPECTED), ids=lambda p: p.__name__)
+def test_minigrad_prints_what_torch_printed(program):
+    assert program(minigrad) == EXPECTED[program]
+
+
+@pytest.mark.parametrize("program", list(EXPECTED), ids=lambda p: p.__name__)
+def test_torch_still_prints_it(program):
+    try:
+        torch = importlib.import_module("torch")
+    except ImportError:
+        pytest.skip("torch is not installed: compared with the recorded lines only")
+    assert program(torch) == EXPECTED[program]
