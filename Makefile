@@ -16,6 +16,10 @@ TORCH_VERSION := 2.13.0
 TORCH_INDEX_URL ?=
 SANITIZE := notebooks/sanitize.cfg
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with $(SANITIZE)
+# The tests run on every core (pytest-xdist); conftest.py keeps the notebooks, which share their folder, on one
+# worker in order, and nbgrader's course on another.  `make test JOBS=0` runs everything in one process.
+JOBS   ?= auto
+XDIST  := -n $(JOBS) --dist loadscope
 
 .PHONY: lab lab-student test test-torch test-unit test-notebooks notebooks fixtures fuzz bench bench-instructions reading-path student course \
         test-e2e screenshots dot trust setup clean
@@ -60,14 +64,14 @@ lab: $(VENV)/.lab dot trust $(if $(WITH_TORCH),$(VENV)/.torch)
 	$(JUPYTER) lab $(LAB_AT_ROOT) --LabApp.default_url=/lab/workspaces/minigrad
 
 test: $(VENV)/.test dot $(if $(WITH_TORCH),$(VENV)/.torch)
-	$(PY) -m pytest tests --ignore=tests/e2e $(NBVAL) notebooks
+	$(PY) -m pytest $(XDIST) tests --ignore=tests/e2e $(NBVAL) notebooks
 
 # ---- the rest -----------------------------------------------------------------------
 test-torch:
 	$(MAKE) test WITH_TORCH=1
 
 test-unit: $(VENV)/.test
-	$(PY) -m pytest tests --ignore=tests/e2e
+	$(PY) -m pytest $(XDIST) tests --ignore=tests/e2e
 
 test-notebooks: $(VENV)/.test dot
 	$(PY) -m pytest $(NBVAL) notebooks
