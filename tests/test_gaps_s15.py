@@ -1,6 +1,7 @@
 """Faithful gaps closed in the fifteenth session.  Each program below is run with minigrad and, when torch is
 importable, with torch too; the expected lines were printed by torch 2.13."""
 import importlib
+from math import inf
 
 import pytest
 
@@ -65,8 +66,70 @@ def binary_cross_entropy_names_the_first_bad_element(T):
     return seen
 
 
+def updates_in_place(T):
+    """``add_``, ``sub_``, ``mul_``, ``div_`` by a tensor: the plain update (same shape and float dtype, nothing
+    recorded) writes straight through; everything else still meets PyTorch's checks, in its order."""
+    seen = []
+
+    def attempt(fn):
+        try:
+            seen.append(fn())
+        except RuntimeError as e:
+            seen.append(str(e)[:90])
+
+    x, y = T.tensor([1., 2., 3.]), T.tensor([0.5, 0.5, 0.5])
+    attempt(lambda: [x.add_(y).tolist(), x._version])
+    attempt(lambda: [x.add_(y, alpha=2).tolist(), x._version])
+    attempt(lambda: [x.sub_(y, alpha=-1.5).tolist(), x._version])
+    attempt(lambda: [x.mul_(y).tolist(), x._version])
+    attempt(lambda: [x.div_(T.tensor([0., 1., -0.])).tolist(), x._version])
+    z = T.arange(6.)
+    attempt(lambda: z[1:].add_(z[:-1]))  # (partly the same memory)
+    attempt(lambda: z.add_(z).tolist())  # (wholly the same: fine)
+    w = T.ones(3, requires_grad=True)
+    attempt(lambda: w.add_(y))
+    with T.no_grad():
+        attempt(lambda: [w.add_(y).tolist(), w._version, w.requires_grad])
+        attempt(lambda: [w[1:].mul_(T.tensor([2., 2.])).tolist(), w.tolist(), w._version])
+    with T.inference_mode():
+        made_in_inference = T.ones(3)
+    attempt(lambda: made_in_inference.add_(y))
+    seen.append(made_in_inference.tolist())  # (written before the error, as in PyTorch)
+    attempt(lambda: x.add_(y, alpha=True))
+    attempt(lambda: T.tensor([1., 2.]).add_(T.tensor([1., 1.], dtype=T.float64)).tolist())
+    attempt(lambda: T.ones(2, 3).add_(T.ones(3)).tolist())
+    attempt(lambda: T.ones(3).add_(T.ones(2, 3)))
+    attempt(lambda: T.ones(3).expand(2, 3).add_(T.ones(2, 3)))
+    p = T.ones(2, 2, requires_grad=True)
+    p.grad = T.ones(2, 2)
+    for _ in range(2):
+        p.data += -0.1 * p.grad  # (makemore's update)
+    seen.append([p.tolist(), p._version])
+    return seen
+
+
 NOT_IMPLEMENTED, ACCUMULATE = "minigrad::autograd::NotImplemented", "minigrad::autograd::AccumulateGrad"
 EXPECTED = {  # printed by torch 2.13
+    updates_in_place: [
+        [[1.5, 2.5, 3.5], 1],
+        [[2.5, 3.5, 4.5], 2],
+        [[3.25, 4.25, 5.25], 3],
+        [[1.625, 2.125, 2.625], 4],
+        [[inf, 2.125, -inf], 5],
+        'unsupported operation: some elements of the input tensor and the written-to tensor refer t',
+        [0.0, 2.0, 4.0, 6.0, 8.0, 10.0],
+        'a leaf Variable that requires grad is being used in an in-place operation.',
+        [[1.5, 1.5, 1.5], 1, True],
+        [[3.0, 3.0], [1.5, 3.0, 3.0], 2],
+        'Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clo',
+        [1.5, 1.5, 1.5],
+        'Boolean alpha only supported for Boolean results.',
+        [2.0, 3.0],
+        [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]],
+        "output with shape [3] doesn't match the broadcast shape [2, 3]",
+        'unsupported operation: more than one element of the written-to tensor refers to a single m',
+        [[[0.7999999523162842, 0.7999999523162842], [0.7999999523162842, 0.7999999523162842]], 0],
+    ],
     not_implemented_node_edges: [
         [NOT_IMPLEMENTED, [('MulBackward0', 0), (ACCUMULATE, 0)],
          [0.0, -0.097535, 0.097535, -0.195069, 0.097535, 0.097535]],

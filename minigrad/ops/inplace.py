@@ -42,6 +42,10 @@ def _bump_version(t):
 
 def inplace(t, fn, *args):
     """``t.add_(x)`` and friends: ``t`` takes the values of ``fn(t, *args)``, and its place in the graph."""
+    if _plain_update(t, fn, args):  # the common case, straight through: learners' `p.data += -lr * p.grad`
+        update_in_place(t._data, _UFUNCS[fn], args[0]._data, *args[1:])
+        _bump_version(t)
+        return t
     recording = grad_mode.is_grad_enabled() and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     base = t._base
@@ -65,6 +69,23 @@ def inplace(t, fn, *args):
     else:  # the base changed too: its history gets CopySlices, and the view is seen anew from it
         _rebase_view(base, t, out)
     return t
+
+
+def _plain_update(t, fn, args):
+    """Is ``t.add_(other)`` (``sub_``, ``mul_``, ``div_``; an ``alpha`` number) a plain update that none of the
+    checks below can refuse: nothing to record, ``other`` a tensor of ``t``'s float dtype and shape, neither a
+    ZeroTensor, ``t`` row-major and writable, and no memory shared between them?"""
+    if fn not in _UFUNCS or not (len(args) == 1 or len(args) == 2 and type(args[1]) in (int, float)):
+        return False
+    other = args[0]
+    if not isinstance(other, Tensor) or t._zerotensor or other._zerotensor:
+        return False
+    x, y = t._data, other._data
+    if x.dtype != y.dtype or x.dtype.kind != "f" or x.shape != y.shape or not (x.flags.c_contiguous and x.flags.writeable):
+        return False
+    if grad_mode.state.enabled and (t.requires_grad or other.requires_grad):
+        return False
+    return not np.may_share_memory(x, y)
 
 
 def _check_write(t, fn, args):
