@@ -6,9 +6,11 @@ float tolerance; nan matches nan, inf the same inf).  ``test_faithful_classes`` 
 keep their programs in this form.
 """
 import contextlib
+import importlib
 import io
 
 import numpy as np
+import pytest
 
 INF, NAN = float("inf"), float("nan")
 
@@ -43,3 +45,25 @@ def printed_by(T, source):
     with contextlib.redirect_stdout(out):
         exec(source, {"T": T})
     return out.getvalue().replace("torch::autograd::", "minigrad::autograd::").replace("torch.", "minigrad.").splitlines()
+
+
+def checks_against_torch(expected):
+    """The two tests of a table ``{program: what torch 2.13 gave}``, each program a function of the library: minigrad
+    gives what torch gave, and (when torch is importable) torch still does.  A test module binds them to its own
+    names, ``test_minigrad_prints_what_torch_printed, test_torch_still_prints_it = checks_against_torch(EXPECTED)``."""
+    programs = pytest.mark.parametrize("program", list(expected), ids=lambda p: p.__name__)
+
+    @programs
+    def test_minigrad_prints_what_torch_printed(program):
+        import minigrad
+        assert program(minigrad) == expected[program]
+
+    @programs
+    def test_torch_still_prints_it(program):
+        try:
+            torch = importlib.import_module("torch")
+        except ImportError:
+            pytest.skip("torch is not installed: compared with the recorded lines only")
+        assert program(torch) == expected[program]
+
+    return test_minigrad_prints_what_torch_printed, test_torch_still_prints_it

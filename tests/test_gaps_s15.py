@@ -1,11 +1,8 @@
 """Faithful gaps closed in the fifteenth session.  Each program below is run with minigrad and, when torch is
 importable, with torch too; the expected lines were printed by torch 2.13."""
-import importlib
 from math import inf
 
-import pytest
-
-import minigrad
+from recorded_programs import checks_against_torch
 
 
 def _name(node):
@@ -156,15 +153,4 @@ EXPECTED = {  # printed by torch 2.13
 }
 
 
-@pytest.mark.parametrize("program", list(EXPECTED), ids=lambda p: p.__name__)
-def test_minigrad_prints_what_torch_printed(program):
-    assert program(minigrad) == EXPECTED[program]
-
-
-@pytest.mark.parametrize("program", list(EXPECTED), ids=lambda p: p.__name__)
-def test_torch_still_prints_it(program):
-    try:
-        torch = importlib.import_module("torch")
-    except ImportError:
-        pytest.skip("torch is not installed: compared with the recorded lines only")
-    assert program(torch) == EXPECTED[program]
+test_minigrad_prints_what_torch_printed, test_torch_still_prints_it = checks_against_torch(EXPECTED)
