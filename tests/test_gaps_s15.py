@@ -2,6 +2,9 @@
 importable, with torch too; the expected lines were printed by torch 2.13."""
 from math import inf
 
+import pytest
+
+import minigrad
 from recorded_programs import checks_against_torch
 
 
@@ -105,8 +108,47 @@ def updates_in_place(T):
     return seen
 
 
+def convolution_of_an_empty_input(T):
+    """An input without numbers is fine with 0 samples or 0 channels (then the output has no channels either),
+    else PyTorch's ``select_conv_backend`` refuses it, after the shape checks, naming the shape it runs on (a 1-d
+    input as its 2-d view) (seed 1031484)."""
+    F = T.nn.functional
+    seen = []
+
+    def attempt(fn):
+        try:
+            seen.append(list(fn().shape))
+        except RuntimeError as e:
+            seen.append(str(e))
+
+    for shape in [(1, 1, 0), (2, 1, 0), (0, 1, 0), (1, 0, 0), (1, 1, 0, 3)]:
+        weight = T.ones(2, shape[1], *[1] * (len(shape) - 2))
+        attempt(lambda: (F.conv1d if len(shape) == 3 else F.conv2d)(T.zeros(shape), weight, None, 1, 1))
+    attempt(lambda: F.conv1d(T.zeros(1, 1, 0), T.ones(2, 1, 1)))  # (the padded size is checked first)
+    attempt(lambda: F.conv1d(T.zeros(1, 2, 0), T.ones(2, 1, 1), None, 1, 1, 1, 2))
+    attempt(lambda: F.conv1d(T.zeros(1, 0), T.ones(2, 1, 1), None, 1, 1))  # (one sample without a batch dim)
+    x, w, b = T.zeros(2, 0, 5, requires_grad=True), T.ones(4, 0, 3, requires_grad=True), T.ones(4, requires_grad=True)
+    y = F.conv1d(x, w, b, stride=2)  # (no channels in: none out, and zeros for every gradient)
+    seen.append([list(y.shape), list(y.stride()), y.grad_fn.name()])
+    seen.append([[list(g.shape), g.tolist()] for g in T.autograd.grad(y.sum(), [x, w, b])])
+    return seen
+
+
 NOT_IMPLEMENTED, ACCUMULATE = "minigrad::autograd::NotImplemented", "minigrad::autograd::AccumulateGrad"
 EXPECTED = {  # printed by torch 2.13
+    convolution_of_an_empty_input: [
+        'Only zero batch or zero channel inputs are supported, but got input shape: [1, 1, 1, 0]',
+        'Only zero batch or zero channel inputs are supported, but got input shape: [2, 1, 1, 0]',
+        [0, 2, 2],
+        [1, 0, 2],
+        'Only zero batch or zero channel inputs are supported, but got input shape: [1, 1, 0, 3]',
+        "Calculated padded input size per channel: (0). Kernel size: (1). Kernel size can't be "
+        'greater than actual input size',
+        'Only zero batch or zero channel inputs are supported, but got input shape: [1, 2, 1, 0]',
+        'Only zero batch or zero channel inputs are supported, but got input shape: [1, 1, 1, 0]',
+        [[2, 0, 2], [2, 2, 1], 'ConvolutionBackward0'],
+        [[[2, 0, 5], [[], []]], [[4, 0, 3], [[], [], [], []]], [[4], [0.0, 0.0, 0.0, 0.0]]],
+    ],
     updates_in_place: [
         [[1.5, 2.5, 3.5], 1],
         [[2.5, 3.5, 4.5], 2],
@@ -154,3 +196,23 @@ EXPECTED = {  # printed by torch 2.13
 
 
 test_minigrad_prints_what_torch_printed, test_torch_still_prints_it = checks_against_torch(EXPECTED)
+
+
+def test_the_layers_minigrad_leaves_out_say_so_at_the_top_level_too():
+    """``torch.conv_transpose2d`` and the other functions of left-out layers that PyTorch has at its top level."""
+    from minigrad.nn._absent import FUNCTIONS, TOP_LEVEL
+    assert set(TOP_LEVEL) <= {name for names in FUNCTIONS.values() for name in names}
+    for name in TOP_LEVEL:
+        assert not hasattr(minigrad, name)
+    with pytest.raises(AttributeError, match=r"^minigrad has no conv_transpose2d: minigrad leaves out some convolution "
+                                             r"layers, this one among them; PyTorch has torch.conv_transpose2d$"):
+        minigrad.conv_transpose2d
+    with pytest.raises(AttributeError, match=r"^module 'minigrad' has no attribute 'interpolate'$"):
+        minigrad.interpolate  # (F.interpolate only: torch has no torch.interpolate)
+
+
+def test_pytorch_has_each_of_them_at_its_top_level():
+    torch = pytest.importorskip("torch")
+    from minigrad.nn._absent import FUNCTIONS, TOP_LEVEL
+    names = {name for names in FUNCTIONS.values() for name in names}
+    assert {name for name in names if hasattr(torch, name)} == set(TOP_LEVEL)

@@ -38,10 +38,17 @@ FUNCTIONS = {
 }
 
 
+# the functions above that PyTorch also has at its top level (torch.conv3d, torch.group_norm, ...)
+TOP_LEVEL = ("conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool3d", "group_norm",
+             "instance_norm", "embedding_bag", "pixel_shuffle", "channel_shuffle", "bilinear", "ctc_loss",
+             "alpha_dropout", "feature_alpha_dropout", "pdist")
+
+
 def missing(module, name, table):
-    """The error for ``module.name``: what PyTorch would give, and why minigrad has no such thing."""
+    """The error for ``module.name`` (``module``: "minigrad.nn", "minigrad.nn.functional" or "minigrad"): what
+    PyTorch would give, and why minigrad has no such thing."""
     for kind, names in table.items():
         if name in names:
             return AttributeError(f"{module} has no {name}: minigrad leaves out some {kind} layers, this one among "
-                                  f"them; PyTorch has torch.{module[9:]}.{name}")
+                                  f"them; PyTorch has torch{module[len('minigrad'):]}.{name}")
     return AttributeError(f"module '{module}' has no attribute '{name}'")

@@ -120,6 +120,12 @@ def conv_weight_grad(grad, x, weight_shape, stride, padding, dilation, groups):
                            for k in range(groups)]).reshape(weight_shape)
 
 
+def _empty_output_shape(input, weight, stride, padding, dilation):
+    """The output of an input without channels: its samples, no channels, and the usual number of windows."""
+    sizes = zip(input._data.shape[2:], weight._data.shape[2:], stride, padding, dilation)
+    return (input._data.shape[0], 0) + tuple(out_size(*size) for size in sizes)
+
+
 def image_2d(a):
     """A tensor's numbers as 2-d images: (N, C, L) becomes (N, C, 1, L)."""
     return a._data if a._data.ndim == 4 else a._data[:, :, None, :]
@@ -144,6 +150,8 @@ class Convolution(Op):
         ctx.transposed, ctx.output_padding = False, (0,) * len(stride)
         ctx.bias_sizes = (0,) if bias is _NO_BIAS else tuple(bias._data.shape)  # (PyTorch's, without a bias)
         ctx.input_shape, ctx.one_d = input._data.shape, input._data.ndim == 3
+        if input._data.shape[1] == 0:  # (no channels: PyTorch's "Empty" backend gives an output without any either)
+            return Tensor(np.zeros(_empty_output_shape(input, weight, stride, padding, dilation), input._data.dtype))
         y = conv_forward(image_2d(input), image_2d(weight), None if bias is _NO_BIAS else bias._data,
                          as_2d(stride, 1), as_2d(padding, 0), as_2d(dilation, 1), groups)
         return Tensor(y[:, :, 0] if ctx.one_d else y)
@@ -184,6 +192,9 @@ class ConvolutionBackward(Op):
         one_d = len(input_shape) == 3
         shape_2d = input_shape if not one_d else input_shape[:2] + (1,) + input_shape[2:]
         grad_input = grad_weight = grad_bias = None
+        if input_shape[1] == 0:  # (no channels: zeros of each shape, the bias's too, as PyTorch's "Empty" backend)
+            zeros = [np.zeros(shape, grad._data.dtype) for shape in (input_shape, weight._data.shape, bias_sizes)]
+            return tuple(Tensor(z) if need else None for z, need in zip(zeros, mask))
         if mask[0]:
             gx = conv_input_grad(g, image_2d(weight), shape_2d, s2, p2, d2, groups)
             grad_input = Tensor(gx[:, :, 0] if one_d else gx)
