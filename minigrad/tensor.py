@@ -1425,6 +1425,11 @@ class Tensor(TensorBase):
         """A view of this tensor's memory with these sizes and strides (in elements), from ``storage_offset``."""
         return _ops.shape.as_strided(self, size, stride, storage_offset)
 
+    def as_strided_(self, size, stride, storage_offset=None):
+        """This tensor itself takes these sizes and strides over its memory (its values are not copied)."""
+        arguments = _ops.shape.as_strided_arguments("as_strided_", size, stride, storage_offset)
+        return _ops.inplace_view(self, _ops.shape.AsStridedInPlace, *arguments)
+
     def equal(self, other):
         return self.shape == other.shape and bool((self._data == other._data).all())
 

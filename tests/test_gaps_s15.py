@@ -134,8 +134,53 @@ def convolution_of_an_empty_input(T):
     return seen
 
 
+def as_strided_in_place(T):
+    """``x.as_strided_`` (``AsStridedBackward1``), and the global average pool of a channels-last image, which PyTorch
+    lays out channels-last again with it (seed 1031665)."""
+    F = T.nn.functional
+    seen = []
+
+    def attempt(fn):
+        try:
+            seen.append(fn())
+        except (RuntimeError, TypeError) as e:
+            seen.append(f"{type(e).__name__}: {e}")
+
+    w = T.arange(6.).reshape(2, 3).requires_grad_()
+    v = w * 1
+    attempt(lambda: [v.as_strided_((3, 2), (1, 3)).tolist(), v.stride(), v._version, v.grad_fn.name(),
+                     [v.grad_fn._saved_size, v.grad_fn._saved_stride, v.grad_fn._saved_storage_offset]])
+    attempt(lambda: T.autograd.grad((v * T.tensor([[1., 2.], [3., 4.], [5., 6.]])).sum(), [w])[0].tolist())
+    for bad in [((2,), (1,), 1.5), ([2.0], (1,)), (2, (1,)), ((7,), (1,))]:
+        attempt(lambda: T.ones(6).as_strided_(*bad))
+    attempt(lambda: T.ones(4, requires_grad=True).as_strided_((2,), (1,)))
+    image = T.arange(24.).reshape(1, 2, 3, 4).permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2).requires_grad_()
+    for x in (image, image.detach().contiguous().requires_grad_()):
+        y = F.adaptive_avg_pool2d(x, 1)
+        seen.append([y.flatten().tolist(), y.stride(), y._version, y.grad_fn.name(),
+                     [_name(nxt) for nxt, _ in y.grad_fn.next_functions]])
+        y.sum().backward()
+        seen.append([x.grad.stride(), x.grad.flatten().tolist()[:4]])
+    return seen
+
+
 NOT_IMPLEMENTED, ACCUMULATE = "minigrad::autograd::NotImplemented", "minigrad::autograd::AccumulateGrad"
 EXPECTED = {  # printed by torch 2.13
+    as_strided_in_place: [
+        [[[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]], (1, 3), 1, 'AsStridedBackward1', [(3, 2), (1, 3), None]],
+        [[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]],
+        "TypeError: as_strided_(): argument 'storage_offset' (position 3) must be int, not float",
+        "TypeError: as_strided_(): argument 'size' (position 1) must be tuple of ints, but found "
+        'element of type float at pos 0',
+        "TypeError: as_strided_(): argument 'size' (position 1) must be tuple of ints, not int",
+        'RuntimeError: setStorage: sizes [7], strides [1], storage offset 0, and itemsize 4 '
+        'requiring a storage size of 28 are out of bounds for storage of size 24',
+        'RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.',
+        [[5.5, 17.5], (2, 1, 2, 2), 1, 'AsStridedBackward1', ['MeanBackward1']],
+        [(24, 1, 8, 2), [0.0833333358168602, 0.0833333358168602, 0.0833333358168602, 0.0833333358168602]],
+        [[5.5, 17.5], (2, 1, 1, 1), 0, 'MeanBackward1', ['minigrad::autograd::AccumulateGrad']],
+        [(24, 12, 4, 1), [0.0833333358168602, 0.0833333358168602, 0.0833333358168602, 0.0833333358168602]],
+    ],
     convolution_of_an_empty_input: [
         'Only zero batch or zero channel inputs are supported, but got input shape: [1, 1, 1, 0]',
         'Only zero batch or zero channel inputs are supported, but got input shape: [2, 1, 1, 0]',

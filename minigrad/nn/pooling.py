@@ -8,6 +8,7 @@ recorded as PyTorch records it: ``unsqueeze(-2)``, the 2-d op, ``squeeze(-2)``. 
 to a single place is a ``mean`` over the last two dims (``MeanBackward1``), as in PyTorch.
 """
 from .. import devices
+from .._core.layout import channels_last_order, suggested_order
 from ..autograd import grad_mode
 from ..ops import pool
 from .conv import per_dim
@@ -239,8 +240,12 @@ def adaptive_avg_pool2d(input, output_size):
     if size[0] < 0 or size[1] < 0:
         raise RuntimeError(f"adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
                            f"received {{{size[0]}, {size[1]}}}")
-    if size == (1, 1):
-        return input.mean((-1, -2), keepdim=True)
+    if size == (1, 1):  # (PyTorch's shortcut: the mean, laid out channels-last again for a channels-last image)
+        out = input.mean((-1, -2), keepdim=True)
+        if input.dim() == 4 and suggested_order(input._data) == channels_last_order(4):
+            n, c = input.shape[:2]
+            out.as_strided_((n, c, 1, 1), (c, 1, c, c))
+        return out
     if input.dim() not in (3, 4):
         raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(input.shape)}")
     check_sizes(input, (input.dim() - 2, input.dim() - 1), "adaptive_avg_pool2d")

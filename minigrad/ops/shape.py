@@ -1310,17 +1310,27 @@ def _check_strided(size, stride, offset, x):
                            f"of size {_elements_spanned(x) * x.itemsize}")
 
 
+class AsStridedInPlace(AsStridedView):
+    """``x.as_strided_(size, stride)``: ``x`` itself takes the geometry (``ops.inplace_view``)."""
+    node_name = "AsStridedBackward1"
+
+
 def as_strided(a, size, stride, storage_offset=None):
     """``minigrad.as_strided`` / ``Tensor.as_strided``: the argument types checked as PyTorch's parser does."""
-    size, stride = _int_tuple(size, "size", 1), _int_tuple(stride, "stride", 2)
+    return AsStridedView.apply(a, *as_strided_arguments("as_strided", size, stride, storage_offset))
+
+
+def as_strided_arguments(function, size, stride, storage_offset):
+    """The arguments of ``as_strided`` (or ``as_strided_``), checked as PyTorch's parser checks them."""
+    size, stride = _int_tuple(function, size, "size", 1), _int_tuple(function, stride, "stride", 2)
     if storage_offset is not None and not isinstance(storage_offset, int):
-        raise TypeError(f"as_strided(): argument 'storage_offset' (position 3) must be int, not "
+        raise TypeError(f"{function}(): argument 'storage_offset' (position 3) must be int, not "
                         f"{type(storage_offset).__name__}")
-    return AsStridedView.apply(a, size, stride, storage_offset)
+    return size, stride, storage_offset
 
 
-def _int_tuple(value, name, position):
-    where = f"as_strided(): argument '{name}' (position {position}) must be tuple of ints"
+def _int_tuple(function, value, name, position):
+    where = f"{function}(): argument '{name}' (position {position}) must be tuple of ints"
     if not isinstance(value, (tuple, list)):
         raise TypeError(f"{where}, not {type(value).__name__}")
     for i, v in enumerate(value):
