@@ -59,7 +59,16 @@ class Op(Function):
 
 def inputs_needing_grad(args):
     """Per argument: is it a tensor that requires grad?  (A view asks its base: ``Tensor.requires_grad``.)"""
-    return tuple([isinstance(a, Tensor) and (a._requires_grad if a._base is None else a.requires_grad) for a in args])
+    return tuple([isinstance(a, Tensor) and (a._requires_grad if a._base is None else _view_needs_grad(a))
+                  for a in args])
+
+
+def _view_needs_grad(view):
+    """A view's ``requires_grad``; while recording, a view whose base changed in place gets its new node first
+    (``Tensor.grad_fn``), as PyTorch collects an op's edges before its kernel runs: its error comes before the op's."""
+    if grad_mode.state.enabled and view._view_version != view._vc[0]:
+        view.grad_fn  # noqa: B018  (the property renews the node, or raises)
+    return view.requires_grad
 
 
 def is_plain(ctx, args, result):
