@@ -81,7 +81,9 @@ def _plain_update(t, fn, args):
     if not isinstance(other, Tensor) or t._zerotensor or other._zerotensor:
         return False
     x, y = t._data, other._data
-    if x.dtype != y.dtype or x.dtype.kind != "f" or x.shape != y.shape or not (x.flags.c_contiguous and x.flags.writeable):
+    if x.dtype != y.dtype or x.dtype.kind != "f" or x.shape != y.shape:
+        return False
+    if not (x.flags.c_contiguous and x.flags.writeable):
         return False
     if grad_mode.state.enabled and (t.requires_grad or other.requires_grad):
         return False
