@@ -409,5 +409,7 @@ _LEFT_OUT.update(dict.fromkeys(("bfloat16", "complex32", "complex64", "complex12
 def __getattr__(name):  # (Python asks this for a name the module does not define)
     if name in _LEFT_OUT:
         raise AttributeError(f"minigrad has no {name}: {_LEFT_OUT[name]}; PyTorch has torch.{name}")
-    from .nn._absent import FUNCTIONS, TOP_LEVEL, missing  # (torch.conv3d and the like: layers minigrad leaves out)
-    raise missing("minigrad", name, FUNCTIONS if name in TOP_LEVEL else {})
+    from .nn._absent import FUNCTIONS, TOP_LEVEL, missing
+    if name in TOP_LEVEL:  # (torch.conv3d and the like: functions of the layers minigrad leaves out)
+        raise missing("minigrad", name, FUNCTIONS)
+    raise AttributeError(f"module 'minigrad' has no attribute '{name}'")

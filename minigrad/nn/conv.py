@@ -106,9 +106,10 @@ def _check(input, weight, bias, stride, padding, dilation, groups):
         raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, sizes))}). Kernel size: "
                            f"({' x '.join(map(str, kernel))}). Kernel size can't be greater than actual input size")
     if input.numel() == 0 and input.shape[0] and input.shape[1]:  # (PyTorch's select_conv_backend)
-        shape = list(input.shape) if input.dim() > 3 else list(input.shape[:2]) + [1] + list(input.shape[2:])
-        raise RuntimeError(f"Only zero batch or zero channel inputs are supported, but got input shape: {shape}")  # (a
-        #                                                               1-d input as the 2-d view PyTorch runs it as)
+        shape = list(input.shape)
+        if input.dim() == 3:  # (a 1-d input is named as the 2-d view PyTorch runs it on)
+            shape.insert(2, 1)
+        raise RuntimeError(f"Only zero batch or zero channel inputs are supported, but got input shape: {shape}")
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
