@@ -63,7 +63,10 @@ def test_every_spelling_of_the_cpu_is_accepted(T):
     m = T.nn.Linear(2, 3, device="cpu")
     assert m.to("cpu") is m and m.cpu() is m and m.weight.device == cpu
     T.set_default_device("cpu")
-    assert T.get_default_device() == cpu
+    try:
+        assert T.get_default_device() == cpu
+    finally:
+        T.set_default_device(None)  # (torch's stays in force otherwise: later tests would see its device mode)
 
 
 @both

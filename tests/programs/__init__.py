@@ -58,6 +58,7 @@ def run(src, lib):
     finally:
         T.set_default_dtype(default)
         T.set_grad_enabled(grad)
+        T.set_default_device(None)  # (a program may set one: torch's stays in force, and moves where warnings point)
     return normalise(buf.getvalue(), lib == "torch")
 
 
