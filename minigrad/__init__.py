@@ -15,7 +15,7 @@ from . import _dtype
 from ._dtype import Size, dtype, get_default_dtype, set_default_dtype
 from ._dtype import bool_ as bool  # noqa: A001  (PyTorch's names shadow the builtins here, as torch.float does)
 from ._dtype import float16, float32, float64, int8, int16, int32, int64, uint8
-from .tensor import NOT_GIVEN, Tensor
+from .tensor import MATRIX_FUNCTIONS, MATRIX_FUNCTIONS_LEFT_OUT, NOT_GIVEN, Tensor
 Tensor.__module__ = "minigrad"  # type(x) prints <class 'minigrad.Tensor'>, as PyTorch's <class 'torch.Tensor'>
 from . import autograd
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
@@ -77,6 +77,12 @@ def sign(input, *, out=None):  # noqa: A002
 
 def sgn(input):  # noqa: A002
     return input.sgn()
+
+
+def angle(input, *, out=None):  # noqa: A002
+    if out is not None:
+        return write_out("angle", out, (input,), lambda: input.angle())
+    return input.angle()
 
 
 def tanh(input, *, out=None):  # noqa: A002
@@ -395,12 +401,7 @@ _LEFT_OUT = {  # the parts of torch a learner may meet that minigrad does not ha
     "vmap": "the function transforms (torch.func.vmap); minigrad has autograd.grad and autograd.functional",
     "poisson": "the Poisson sampler",
 }
-_MATRIX_FUNCTIONS = ("det", "pinverse", "logdet", "slogdet", "svd", "cholesky", "cholesky_solve",
-                     "cholesky_inverse", "lu", "qr", "eig", "lstsq", "triangular_solve", "matrix_power", "matrix_exp",
-                     "orgqr", "geqrf", "ormqr", "chain_matmul", "addbmm", "baddbmm", "addmv", "addr", "ger")
-_LEFT_OUT.update(dict.fromkeys(_MATRIX_FUNCTIONS, "the matrix functions beyond products (inverse, determinant, "
-                                                  "decompositions, batched and fused products); minigrad has mm, "
-                                                  "bmm, matmul, addmm, inverse and the vector norms"))
+_LEFT_OUT.update(dict.fromkeys(MATRIX_FUNCTIONS, MATRIX_FUNCTIONS_LEFT_OUT))
 _LEFT_OUT.update(dict.fromkeys(("bfloat16", "complex32", "complex64", "complex128", "cfloat", "cdouble", "chalf"),
                                "complex numbers and bfloat16; minigrad has float16, float32, float64, the integer "
                                "dtypes and bool"))

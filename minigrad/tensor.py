@@ -53,11 +53,26 @@ NON_LEAF_GRAD = ("The .grad attribute of a Tensor that is not a leaf Tensor is b
                  "mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for "
                  "more information.")
 
-
+MATRIX_FUNCTIONS = ("det", "pinverse", "logdet", "slogdet", "svd", "cholesky", "cholesky_solve", "cholesky_inverse",
+                    "lu", "qr", "eig", "lstsq", "triangular_solve", "matrix_power", "matrix_exp", "orgqr", "geqrf",
+                    "ormqr", "chain_matmul", "addbmm", "baddbmm", "addmv", "addr", "ger")
+MATRIX_FUNCTIONS_LEFT_OUT = ("the matrix functions beyond products (inverse, determinant, decompositions, batched and "
+                             "fused products); minigrad has mm, bmm, matmul, addmm, inverse and the vector norms")
+LEFT_OUT_METHODS = {  # the methods of torch.Tensor a learner may meet that minigrad leaves out, and why
+    **dict.fromkeys([n for n in MATRIX_FUNCTIONS if n != "chain_matmul"] + ["addbmm_", "baddbmm_", "addmv_", "addr_"],
+                    MATRIX_FUNCTIONS_LEFT_OUT),
+    "stft": "Fourier transforms", "istft": "Fourier transforms",
+}
 
 
 class Tensor(TensorBase):
     """A tensor: ``TensorBase``'s fields (``_core/tensor_base.py``) with the methods you call."""
+
+    def __getattr__(self, name):  # (Python asks this only for a name the tensor does not have)
+        if name in LEFT_OUT_METHODS:
+            raise AttributeError(f"minigrad's Tensor has no {name}: {LEFT_OUT_METHODS[name]}; PyTorch has "
+                                 f"torch.Tensor.{name}")
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'", name=name, obj=self)
 
     # ------------------------------------------------------------------ basic facts
     @property
@@ -634,6 +649,9 @@ class Tensor(TensorBase):
 
     def sgn(self):
         return _ops.Sgn.apply(self)
+
+    def angle(self):
+        return _ops.Angle.apply(self)
 
     def clamp(self, min=None, max=None):
         return _ops.Clamp.apply(self, min, max)
@@ -1333,6 +1351,9 @@ class Tensor(TensorBase):
 
     def chunk(self, chunks, dim=0):
         return _ops.select.chunk(self, chunks, dim)
+
+    def unsafe_chunk(self, chunks, dim=0):
+        return _ops.recurrent.unsafe_chunk(self, chunks, dim)
 
     def unbind(self, dim=0):
         return _ops.select.Unbind.apply(self, dim)

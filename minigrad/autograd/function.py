@@ -500,11 +500,30 @@ class BackwardNode(Node):
 
 class BuiltinNode(BackwardNode):
     """The node of a built-in op (PyTorch: a node class generated from ``derivatives.yaml``, e.g. ``MulBackward0``)."""
+    _unpacked = None  # while apply runs: what forward saved, unpacked once
 
     def apply(self, *grad_outputs):
         """The op's backward formula: one gradient per tensor input, in the order of ``next_functions``."""
         if self._released:  # a second backward through it without retain_graph
             self._check_not_freed()
+        if not self._saved:
+            return self._formula(grad_outputs)
+        # PyTorch's generated node unpacks every saved tensor first, whether its formula reads it or not (a formula
+        # that grad() or inputs= asks for one input's gradient only may not): a changed one raises, hooks run once
+        self._unpacked = self.saved_tensors
+        try:
+            return self._formula(grad_outputs)
+        finally:
+            del self._unpacked
+
+    @property
+    def saved_tensors(self):
+        """What forward saved (while ``apply`` runs, the tensors it unpacked)."""
+        unpacked = self._unpacked
+        return unpacked if unpacked is not None else BackwardNode.saved_tensors.fget(self)
+
+    def _formula(self, grad_outputs):
+        """The gradients of the op's formula, one per edge."""
         if grad_outputs[0] is None or len(grad_outputs) > 1 and _some_missing(grad_outputs):
             grad_outputs = self._fill_missing(grad_outputs)  # some output got no gradient
             if grad_outputs is None:  # none at all: none out

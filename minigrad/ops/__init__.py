@@ -26,7 +26,7 @@ from .promotion import as_operand, broadcast_shape
 from .elementwise import (Abs, Add, AddScalar, binary, Clamp, Clone, CopyFrom, Div, DivMode, DivScalar, Exp, Fill, Log, Maximum, Mul,
                           MulScalar, Neg, Pow, PowScalarBase, PowTensor, Reciprocal, Relu, Rsub, Sigmoid, SigmoidBackward,
                           Sqrt, Sub, Tanh,
-                          TanhBackward, Threshold, ThresholdBackward, ThresholdInPlace, Sign, Sgn, ToCopy,
+                          TanhBackward, Threshold, ThresholdBackward, ThresholdInPlace, Sign, Sgn, Angle, ToCopy,
                           Where, Zero, where)
 from .inplace import inplace, inplace_view, inplace_view_refresh
 from .linalg import Addmm, Bmm, Dot, Mm, Mv, matmul

@@ -532,6 +532,24 @@ class Sgn(Sign):
         return zerotensor.zeros(a._data.shape, grad._data.dtype)
 
 
+
+class Angle(Op):
+    """``angle(x)`` of a real number: pi below 0, else 0 (nan stays nan; an integer gives the default float dtype).
+    Its derivative is 0: PyTorch's ``angle_backward`` of a real ``x`` is ``zeros_like(x)``."""
+    node_name = "AngleBackward0"
+    saved_names = {"self": 0}  # (grad_fn._saved_*)
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        x = float_data(a)
+        return Tensor(laid_out(np.where(x < 0, x.dtype.type(np.pi), np.where(x != x, x, 0)).astype(x.dtype), x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        return constant(laid_out(np.zeros(x._data.shape, x._data.dtype), x._data))
+
 class Clamp(Op):
     node_name = "ClampBackward1"
 

@@ -12,7 +12,7 @@ and ``native/mkldnn/RNN.cpp``).
 import numpy as np
 
 from .dispatch import Op
-from .._core.tensor_base import TensorBase as Tensor
+from .._core.tensor_base import TensorBase as Tensor, _wrap_dim
 from ..autograd import grad_mode
 from .shape import cat
 
@@ -21,13 +21,14 @@ class UnsafeSplit(Op):
     """``x.unsafe_chunk(n, dim)``: equal pieces along ``dim`` that PyTorch does not track as views of ``x``.
     Backward joins the pieces' gradients (zeros for a piece that got none)."""
     node_name = "UnsafeSplitBackward0"
-    saved_names = {"dim": "dim", "split_size": "split_size", "self_sym_sizes": "self_sizes"}  # (the input's shape)
+    saved_names = {"dim": "saved_dim", "split_size": "split_size", "self_sym_sizes": "self_sizes"}  # (dim: as passed)
 
     @staticmethod
     def forward(ctx, a, chunks, dim):
-        size = a._data.shape[dim]
-        ctx.dim, ctx.split_size, ctx.self_sizes = dim, -(-size // chunks), a._data.shape
-        return _pieces(a, [min(ctx.split_size, size - start) for start in range(0, size, ctx.split_size)], dim)
+        ctx.dim_arg, ctx.dim = dim, _wrap_dim(dim, a._data.ndim)
+        size = a._data.shape[ctx.dim]
+        ctx.split_size, ctx.self_sizes = -(-size // chunks), a._data.shape
+        return _pieces(a, [min(ctx.split_size, size - start) for start in range(0, size, ctx.split_size)], ctx.dim)
 
     @staticmethod
     def backward(ctx, *grads):
@@ -38,12 +39,13 @@ class UnsafeSplitWithSizes(UnsafeSplit):
     """``x.unsafe_split_with_sizes(sizes, dim)``: what ``unsafe_chunk`` records for a dim of size 0 (``chunks``
     empty pieces, as PyTorch's ``chunk`` makes them: a cell with ``hidden_size`` 0)."""
     node_name = "UnsafeSplitWithSizesBackward0"
-    saved_names = {"dim": "dim", "split_sizes": "split_sizes", "self_sym_sizes": "self_sizes"}
+    saved_names = {"dim": "saved_dim", "split_sizes": "split_sizes", "self_sym_sizes": "self_sizes"}
 
     @staticmethod
     def forward(ctx, a, sizes, dim):
-        ctx.dim, ctx.split_sizes, ctx.self_sizes = dim, tuple(sizes), a._data.shape
-        return _pieces(a, sizes, dim)
+        ctx.dim_arg, ctx.dim = dim, _wrap_dim(dim, a._data.ndim)
+        ctx.split_sizes, ctx.self_sizes = tuple(sizes), a._data.shape
+        return _pieces(a, sizes, ctx.dim)
 
 
 def _pieces(a, sizes, dim):
@@ -57,7 +59,11 @@ def _pieces(a, sizes, dim):
 
 def unsafe_chunk(a, chunks, dim=0):
     """``torch.unsafe_chunk``: as ``chunk``, the pieces not tracked as views (PyTorch's cells use it)."""
-    if a._data.shape[dim] == 0:  # (PyTorch: `chunks` empty pieces, by unsafe_split_with_sizes)
+    if a._data.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    if a._data.shape[_wrap_dim(dim, a._data.ndim)] == 0:  # (PyTorch: `chunks` empty pieces, by unsafe_split_with_sizes)
         return UnsafeSplitWithSizes.apply(a, [0] * chunks, dim)
     return UnsafeSplit.apply(a, chunks, dim)
 
