@@ -113,48 +113,48 @@ def minimum(input, other):  # noqa: A002
     return input.minimum(other)
 
 
-def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):  # noqa: A002
-    return input.var(dim, unbiased, keepdim, correction=correction)
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):  # noqa: A002
+    return input.var(dim, unbiased, keepdim, correction=correction, axis=axis, keepdims=keepdims)
 
 
-def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):  # noqa: A002
-    return input.std(dim, unbiased, keepdim, correction=correction)
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):  # noqa: A002
+    return input.std(dim, unbiased, keepdim, correction=correction, axis=axis, keepdims=keepdims)
 
 
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):  # noqa: A002
     return input.norm(p, dim, keepdim, dtype)
 
 
-def prod(input, dim=None, keepdim=False, dtype=None):  # noqa: A002
-    return input.prod(dim, keepdim, dtype)
+def prod(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):  # noqa: A002
+    return input.prod(dim, keepdim, dtype, axis=axis, keepdims=keepdims)
 
 
-def cumsum(input, dim, dtype=None):  # noqa: A002
-    return input.cumsum(dim, dtype)
+def cumsum(input, dim=None, dtype=None, *, axis=None):  # noqa: A002
+    return input.cumsum(dim, dtype, axis=axis)
 
 
-def logsumexp(input, dim, keepdim=False):  # noqa: A002
-    return input.logsumexp(dim, keepdim)
+def logsumexp(input, dim=None, keepdim=False, *, axis=None, keepdims=None):  # noqa: A002
+    return input.logsumexp(dim, keepdim, axis=axis, keepdims=keepdims)
 
 
-def amax(input, dim=(), keepdim=False):  # noqa: A002
-    return input.amax(dim, keepdim)
+def amax(input, dim=(), keepdim=False, *, axis=None, keepdims=None):  # noqa: A002
+    return input.amax(dim, keepdim, axis=axis, keepdims=keepdims)
 
 
-def amin(input, dim=(), keepdim=False):  # noqa: A002
-    return input.amin(dim, keepdim)
+def amin(input, dim=(), keepdim=False, *, axis=None, keepdims=None):  # noqa: A002
+    return input.amin(dim, keepdim, axis=axis, keepdims=keepdims)
 
 
-def argmin(input, dim=None, keepdim=False):  # noqa: A002
-    return input.argmin(dim, keepdim)
+def argmin(input, dim=None, keepdim=False, *, axis=None, keepdims=None):  # noqa: A002
+    return input.argmin(dim, keepdim, axis=axis, keepdims=keepdims)
 
 
-def all(input, dim=None, keepdim=False):  # noqa: A001, A002
-    return input.all(dim, keepdim)
+def all(input, dim=None, keepdim=False, *, axis=None, keepdims=None):  # noqa: A001, A002
+    return input.all(dim, keepdim, axis=axis, keepdims=keepdims)
 
 
-def any(input, dim=None, keepdim=False):  # noqa: A001, A002
-    return input.any(dim, keepdim)
+def any(input, dim=None, keepdim=False, *, axis=None, keepdims=None):  # noqa: A001, A002
+    return input.any(dim, keepdim, axis=axis, keepdims=keepdims)
 
 
 def masked_fill(input, mask, value):  # noqa: A002

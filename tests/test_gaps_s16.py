@@ -79,6 +79,21 @@ def unsafe_chunk_as_a_method(T):
     return seen
 
 
+
+def numpy_names_for_dims(T):
+    """PyTorch's argument parser takes numpy's names too: ``axis`` for ``dim``, ``keepdims`` for ``keepdim``, in
+    ``torch.cat``, ``torch.stack`` and the reductions' functions as in their methods."""
+    a = T.tensor([[1., 5., 3.], [4., 2., 6.]])
+    results = [T.cat([a, a], axis=1), T.concat([a, a], axis=0), T.stack([a, a], axis=2), T.sum(a, axis=1),
+               T.sum(a, axis=0, keepdims=True), T.mean(a, axis=1, keepdims=True), T.max(a, axis=1).values,
+               T.min(a, axis=0, keepdims=True).indices, T.argmax(a, axis=1), T.argmin(a, axis=0, keepdims=True),
+               T.softmax(a, axis=1), T.log_softmax(a, axis=0), T.cumsum(a, axis=1),
+               T.var(a, axis=1), T.std(a, axis=0, keepdims=True), T.prod(a, axis=1), T.amax(a, axis=0),
+               T.amin(a, axis=1, keepdims=True), T.all(a > 1, axis=1), T.any(a > 5, axis=0),
+               T.logsumexp(a, axis=1)]
+    return [[round(v, 4) for v in r.flatten().tolist()] + [tuple(r.shape)] for r in results]
+
+
 EXPECTED = {  # printed by torch 2.13
     a_node_unpacks_everything_it_saved_first: [
         [0.0, 0.0],
@@ -108,6 +123,29 @@ EXPECTED = {  # printed by torch 2.13
         ["RuntimeError", "chunk expects at least a 1-dimensional tensor"],
         [[(2, 0), (2, 0), (2, 0)], "UnsafeSplitWithSizesBackward0", 18446744073709551615, [0, 0, 0]],
     ],
+    numpy_names_for_dims: [
+        [1.0, 5.0, 3.0, 1.0, 5.0, 3.0, 4.0, 2.0, 6.0, 4.0, 2.0, 6.0, (2, 6)],
+        [1.0, 5.0, 3.0, 4.0, 2.0, 6.0, 1.0, 5.0, 3.0, 4.0, 2.0, 6.0, (4, 3)],
+        [1.0, 1.0, 5.0, 5.0, 3.0, 3.0, 4.0, 4.0, 2.0, 2.0, 6.0, 6.0, (2, 3, 2)],
+        [9.0, 12.0, (2,)],
+        [5.0, 7.0, 9.0, (1, 3)],
+        [3.0, 4.0, (2, 1)],
+        [5.0, 6.0, (2,)],
+        [0, 1, 0, (1, 3)],
+        [1, 2, (2,)],
+        [0, 1, 0, (1, 3)],
+        [0.0159, 0.8668, 0.1173, 0.1173, 0.0159, 0.8668, (2, 3)],
+        [-3.0486, -0.0486, -3.0486, -0.0486, -3.0486, -0.0486, (2, 3)],
+        [1.0, 6.0, 9.0, 4.0, 6.0, 12.0, (2, 3)],
+        [4.0, 4.0, (2,)],
+        [2.1213, 2.1213, 2.1213, (1, 3)],
+        [15.0, 48.0, (2,)],
+        [4.0, 5.0, 6.0, (3,)],
+        [1.0, 2.0, (2, 1)],
+        [0, 1, (2,)],
+        [0, 0, 1, (3,)],
+        [5.1429, 6.1429, (2,)],
+    ],
 }
 test_minigrad_prints_what_torch_printed, test_torch_still_prints_it = checks_against_torch(EXPECTED)
 
@@ -119,7 +157,8 @@ def test_the_tensor_methods_minigrad_leaves_out_say_so():
     from minigrad.tensor import LEFT_OUT_METHODS
     x = minigrad.ones(2, 2)
     for name in ("det", "svd", "baddbmm_", "stft"):
-        with pytest.raises(AttributeError, match=f"minigrad's Tensor has no {name}: .*; PyTorch has torch.Tensor.{name}$"):
+        message = f"minigrad's Tensor has no {name}: .*; PyTorch has torch.Tensor.{name}$"
+        with pytest.raises(AttributeError, match=message):
             getattr(x, name)
     with pytest.raises(AttributeError, match="^'Tensor' object has no attribute 'nope'$"):
         x.nope  # noqa: B018

@@ -1158,8 +1158,9 @@ def diff(t, n=1, dim=-1, prepend=None, append=None):
 _CAT_CAST = "minigrad.cat(): input types can't be cast to the desired output type {}"
 
 
-def cat(tensors, dim=0, *, out=None):
-    """Join tensors along an existing dim."""
+def cat(tensors, dim=0, *, out=None, axis=None):
+    """Join tensors along an existing dim (``axis``: numpy's name for it, which PyTorch takes too)."""
+    dim = dim if axis is None else axis
     if out is not None:
         return write_out("cat", out, tensors, lambda: cat(tensors, dim), _CAT_CAST, elementwise=False)
     if not tensors:
@@ -1187,7 +1188,8 @@ def cat(tensors, dim=0, *, out=None):
 concat = cat
 
 
-def stack(tensors, dim=0, *, out=None):
+def stack(tensors, dim=0, *, out=None, axis=None):
+    dim = dim if axis is None else axis  # (numpy's name, which PyTorch takes too)
     if out is not None:
         return write_out("stack", out, tensors, lambda: stack(tensors, dim), _CAT_CAST, elementwise=False)
     if not tensors:
