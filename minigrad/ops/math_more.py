@@ -81,25 +81,25 @@ def _digamma(x, real=np.float64):
         for a in _DIGAMMA_A:  # (Horner's rule, as PyTorch's polevl)
             series = series * z + real(a)
         y = z * series
-    return result + np.log(x) - real(0.5) / x - y
+    return result + real(np.log(np.float64(x))) - real(0.5) / x - y  # (C's logf, as for sin in _trigamma)
 
 
 def _trigamma(x, real=np.float64):
-    """psi'(x), as PyTorch's ``calc_trigamma``: reflection below 0.5, six steps of the recurrence, then the series
-    (whose coefficients are float64 numbers in PyTorch's float32 kernel too).  ``real``: as for ``_digamma``."""
+    """psi'(x), as PyTorch's ``calc_trigamma``: reflection below 0.5, six steps of the recurrence, then the series,
+    every step in ``x``'s type (``real``: as for ``_digamma``)."""
     x = real(x)
     sign, result = real(1), real(0)
     if x < 0.5:
         sign = real(-1)
-        sin_pi_x = np.sin(real(PI) * x)
+        sin_pi_x = real(np.sin(np.float64(real(PI) * x)))  # (C's sinf: numpy's float32 sin is an ulp off, 1 in 7)
         result -= real(PI) * real(PI) / (sin_pi_x * sin_pi_x)
         x = 1 - x
     for _ in range(6):
         result += 1 / (x * x)
         x += 1
-    ixx = float(1 / (x * x))
-    tail = float(1 + 1 / (2 * x)) + ixx * (1 / 6 - ixx * (1 / 30 - ixx * (1 / 42)))
-    return sign * real(float(result) + tail / float(x))
+    ixx = 1 / (x * x)
+    tail = 1 + 1 / (2 * x) + ixx * (real(1 / 6) - ixx * (real(1 / 30) - ixx * real(1 / 42)))
+    return sign * (result + tail / x)
 
 
 _ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
