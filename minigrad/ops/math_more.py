@@ -107,33 +107,38 @@ _ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606
            -7.1661652561756670113e18)
 
 
-def _zeta(s, q):
+_MACHEP = 1.11022302462515654042e-16
+
+
+def _zeta(s, q, real=np.float64):
     """The Hurwitz zeta function sum_k (k + q)^-s, for s > 1 (Cephes' ``zeta``, as PyTorch's): a direct sum, then
-    the Euler-Maclaurin correction."""
+    the Euler-Maclaurin correction, in float64; the first term ``q^-s`` in ``real``, the input's type (C's ``powf``
+    for a float32 tensor, as PyTorch's kernel computes it)."""
     q = np.float64(q)  # (numpy's numbers: 1 / 0 is inf, as in C, where Python's would raise)
     if q <= 0:
         if q == np.floor(q):
             return math.inf
         if s != np.floor(s):
             return math.nan
-    total, a, i = q ** -s, q, 0
+    total, a, i = np.float64(real(q) ** real(-s)), q, 0
     b = 0.0
     while i < 9 or a <= 9:
         i += 1
         a += 1
         b = a ** -s
         total += b
-        if abs(b / total) < 1.11022302462515654042e-16:
+        if -_MACHEP * total < b < _MACHEP * total:
             return total
     w = a
-    total += b * w / (s - 1) - 0.5 * b
+    total += b * w / (s - 1)
+    total -= 0.5 * b
     a, k = 1.0, 0.0
     for coefficient in _ZETA_A:
         a *= s + k
         b /= w
         t = a * b / coefficient
         total += t
-        if abs(t / total) < 1.11022302462515654042e-16:
+        if abs(t / total) < _MACHEP:
             break
         k += 1
         a *= s + k
@@ -149,8 +154,12 @@ def _polygamma(n):
         return _digamma
     if n == 1:
         return _trigamma
-    factor = (1.0 if n % 2 else -1.0) * math.exp(math.lgamma(n + 1.0))
-    return lambda x, real: factor * _zeta(n + 1.0, x)
+    sign = 1 if n % 2 else -1
+    log_factorial = math.log(math.factorial(n))  # (C's lgamma(n + 1): Python's is an ulp off)
+
+    def nth(x, real):  # every step in x's type, as PyTorch's calc_polygamma: exp(lgamma(n + 1)) * zeta(n + 1, x)
+        return sign * real(math.exp(real(log_factorial))) * real(_zeta(n + 1.0, x, real))
+    return nth
 
 
 def _in_precision(fn, x):
