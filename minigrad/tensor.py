@@ -1190,9 +1190,15 @@ class Tensor(TensorBase):
     def __invert__(self):
         if self._data.dtype.kind == "f":
             raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        return self.bitwise_not()
+
+    def bitwise_not(self):
+        if self._data.dtype.kind == "f":
+            raise NotImplementedError(f'"bitwise_not_cpu" not implemented for \'{_TYPE_NAMES[self.dtype.name]}\'')
         return Tensor(np.invert(self._data))
 
-    bitwise_not = __invert__
+    def bitwise_not_(self):
+        return _math.unrecorded_inplace(self, self.bitwise_not())
 
     def logical_and(self, other):
         return _ops._util.compare(np.logical_and, self, other)

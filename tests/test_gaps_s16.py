@@ -117,6 +117,24 @@ def polygamma_in_the_inputs_type(T):
     return seen
 
 
+
+def bool_sign_and_bitwise_not(T):
+    """``sign`` of a bool tensor is a copy laid out as the input, as any one-input op's result (seed 1137207);
+    ``bitwise_not`` of a float tensor is PyTorch's NotImplementedError (``~`` its TypeError), and ``bitwise_not_``
+    changes an integer tensor in place."""
+    b = T.tensor([[[True, False], [False, True]], [[False, False], [True, True]]]).permute(2, 0, 1)
+    seen = [b.sign().stride(), b.sgn().stride(), b.sign().tolist()]
+    t = T.tensor([1, -2, 0])
+    seen.append([t.bitwise_not_().tolist(), t.tolist(), t._version, T.bitwise_not(T.tensor([True, False])).tolist()])
+    x = T.tensor([1.5], dtype=T.float64)
+    for f in (lambda: x.bitwise_not(), lambda: ~x, lambda: T.bitwise_not(x), lambda: x.bitwise_not_()):
+        try:
+            f()
+        except (NotImplementedError, TypeError) as e:
+            seen.append([type(e).__name__, str(e)])
+    return seen
+
+
 EXPECTED = {  # printed by torch 2.13
     a_node_unpacks_everything_it_saved_first: [
         [0.0, 0.0],
@@ -220,6 +238,16 @@ EXPECTED = {  # printed by torch 2.13
             3371037.7474801796, 117602102.74813804, -11900.513941678944, -1.3180061075500353, -0.0038982890464858023,
             -0.0002550730685411325, -6.998380342295673e-05,
         ],
+    ],
+    bool_sign_and_bitwise_not: [
+        (1, 4, 2),
+        (1, 4, 2),
+        [[[True, False], [False, True]], [[False, True], [False, True]]],
+        [[-2, 1, -1], [-2, 1, -1], 1, [False, True]],
+        ['NotImplementedError', '"bitwise_not_cpu" not implemented for \'Double\''],
+        ['TypeError', '~ (operator.invert) is only implemented on integer and Boolean-type tensors'],
+        ['NotImplementedError', '"bitwise_not_cpu" not implemented for \'Double\''],
+        ['NotImplementedError', '"bitwise_not_cpu" not implemented for \'Double\''],
     ],
 }
 test_minigrad_prints_what_torch_printed, test_torch_still_prints_it = checks_against_torch(EXPECTED)

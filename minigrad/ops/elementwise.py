@@ -506,7 +506,7 @@ class Sign(Op):
     def forward(ctx, a):
         x = a._data
         if x.dtype == bool:  # the sign of True is True
-            return Tensor(x.copy())
+            return Tensor(x.copy(order="K"))  # (laid out as x, as any one-input op's result)
         return Tensor((x > 0).astype(x.dtype) - (x < 0).astype(x.dtype))  # PyTorch: (0 < x) - (x < 0)
 
     @staticmethod
