@@ -65,14 +65,20 @@ LEFT_OUT_METHODS = {  # the methods of torch.Tensor a learner may meet that mini
 }
 
 
+class _LeftOut:
+    """A method of ``torch.Tensor`` that minigrad leaves out: reading it raises an AttributeError that says so.
+    (A descriptor per name, not ``Tensor.__getattr__``: that would slow every attribute a tensor reads.)"""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __get__(self, tensor, owner=None):
+        raise AttributeError(f"minigrad's Tensor has no {self.name}: {LEFT_OUT_METHODS[self.name]}; PyTorch has "
+                             f"torch.Tensor.{self.name}")
+
+
 class Tensor(TensorBase):
     """A tensor: ``TensorBase``'s fields (``_core/tensor_base.py``) with the methods you call."""
-
-    def __getattr__(self, name):  # (Python asks this only for a name the tensor does not have)
-        if name in LEFT_OUT_METHODS:
-            raise AttributeError(f"minigrad's Tensor has no {name}: {LEFT_OUT_METHODS[name]}; PyTorch has "
-                                 f"torch.Tensor.{name}")
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'", name=name, obj=self)
 
     # ------------------------------------------------------------------ basic facts
     @property
@@ -2131,6 +2137,8 @@ def _check_alpha(name, alpha):
         raise TypeError(f"{name}(): argument 'alpha' must be Number, not {type(alpha).__name__}")
 
 
+for _name in LEFT_OUT_METHODS:
+    setattr(Tensor, _name, _LeftOut(_name))
 register_tensor_class(Tensor)
 
 

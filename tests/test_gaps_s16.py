@@ -135,6 +135,29 @@ def bool_sign_and_bitwise_not(T):
     return seen
 
 
+
+def cummax_and_cummin_keep_their_dim_as_passed(T):
+    """``cummax``/``cummin`` save the dim as passed (``_saved_dim`` of -1 is shown unsigned), and of a tensor without
+    elements they give empty results without checking the dim, as PyTorch's ``cummax_out`` (seed 1191313)."""
+    x = T.tensor([[1., 3., 2.]], requires_grad=True)
+    seen = [x.cummax(-1).values.grad_fn._saved_dim, x.cummin(1).values.grad_fn._saved_dim]
+    v, i = x.cummax(-1)
+    v.sum().backward()
+    seen.append(x.grad.tolist())
+    e = T.zeros(1, 0, requires_grad=True)
+    v, i = e.cummin(2)
+    seen.append([v.grad_fn.name(), v.grad_fn._saved_dim, str(i.dtype).split(".")[1], tuple(v.shape), tuple(i.shape)])
+    v.sum().backward()
+    seen.append(tuple(e.grad.shape))
+    seen.append(tuple(T.zeros(0, 3, dtype=T.int64).cummax(-7).values.shape))
+    for f in (lambda: T.tensor(1.).cummin(3), lambda: x.cummax(2)):
+        try:
+            f()
+        except IndexError as err:
+            seen.append(str(err))
+    return seen
+
+
 EXPECTED = {  # printed by torch 2.13
     a_node_unpacks_everything_it_saved_first: [
         [0.0, 0.0],
@@ -248,6 +271,16 @@ EXPECTED = {  # printed by torch 2.13
         ['TypeError', '~ (operator.invert) is only implemented on integer and Boolean-type tensors'],
         ['NotImplementedError', '"bitwise_not_cpu" not implemented for \'Double\''],
         ['NotImplementedError', '"bitwise_not_cpu" not implemented for \'Double\''],
+    ],
+    cummax_and_cummin_keep_their_dim_as_passed: [
+        18446744073709551615,
+        1,
+        [[1.0, 2.0, 0.0]],
+        ['CumminBackward0', 2, 'int64', (1, 0), (1, 0)],
+        (1, 0),
+        (0, 3),
+        'cummin(): Expected reduction dim -1 or 0 for scalar but got 3',
+        'Dimension out of range (expected to be in range of [-2, 1], but got 2)',
     ],
 }
 test_minigrad_prints_what_torch_printed, test_torch_still_prints_it = checks_against_torch(EXPECTED)

@@ -336,6 +336,7 @@ class BackwardNode(Node):
     _output_meta = ()          # per output: (shape, numpy dtype), for zeros when no gradient arrives
     _released = False          # True once backward ran through the node without retain_graph
     _cleared = False           # True once saved_tensors was read with clear_saved_tensors_on_access
+    _unpacked = None           # while a built-in op's formula runs: what forward saved, unpacked once
 
     # ---- used inside forward ------------------------------------------------------------
     def save_for_backward(self, *tensors):
@@ -358,6 +359,8 @@ class BackwardNode(Node):
     def saved_tensors(self):
         if self.to_save:  # still inside forward
             return self.to_save
+        if self._unpacked is not None:  # inside a built-in op's formula: what its node unpacked before (BuiltinNode)
+            return self._unpacked
         if self._freed:
             raise RuntimeError(FREED_MSG)
         if self._forward_cls.clear_saved_tensors_on_access:  # PyTorch: ctx.maybe_clear_saved_tensors()
@@ -500,35 +503,22 @@ class BackwardNode(Node):
 
 class BuiltinNode(BackwardNode):
     """The node of a built-in op (PyTorch: a node class generated from ``derivatives.yaml``, e.g. ``MulBackward0``)."""
-    _unpacked = None  # while apply runs: what forward saved, unpacked once
 
     def apply(self, *grad_outputs):
         """The op's backward formula: one gradient per tensor input, in the order of ``next_functions``."""
         if self._released:  # a second backward through it without retain_graph
             self._check_not_freed()
-        if not self._saved:
-            return self._formula(grad_outputs)
-        # PyTorch's generated node unpacks every saved tensor first, whether its formula reads it or not (a formula
-        # that grad() or inputs= asks for one input's gradient only may not): a changed one raises, hooks run once
-        self._unpacked = self.saved_tensors
+        if self._saved:  # PyTorch's generated node unpacks every saved tensor first, whether its formula reads it or
+            self._unpacked = self.saved_tensors  # not (grad() of one input): a changed one raises, hooks run once
         try:
-            return self._formula(grad_outputs)
+            if grad_outputs[0] is None or len(grad_outputs) > 1 and _some_missing(grad_outputs):
+                grad_outputs = self._fill_missing(grad_outputs)  # some output got no gradient
+                if grad_outputs is None:  # none at all: none out
+                    return [None] * len(self.next_functions)
+            grads = self._forward_cls.backward(self, *grad_outputs)
         finally:
-            del self._unpacked
-
-    @property
-    def saved_tensors(self):
-        """What forward saved (while ``apply`` runs, the tensors it unpacked)."""
-        unpacked = self._unpacked
-        return unpacked if unpacked is not None else BackwardNode.saved_tensors.fget(self)
-
-    def _formula(self, grad_outputs):
-        """The gradients of the op's formula, one per edge."""
-        if grad_outputs[0] is None or len(grad_outputs) > 1 and _some_missing(grad_outputs):
-            grad_outputs = self._fill_missing(grad_outputs)  # some output got no gradient
-            if grad_outputs is None:  # none at all: none out
-                return [None] * len(self.next_functions)
-        grads = self._forward_cls.backward(self, *grad_outputs)
+            if self._unpacked is not None:
+                del self._unpacked
         if not isinstance(grads, tuple):
             grads = (grads,)
         if len(grads) >= len(self.next_functions) == len(self._is_tensor_input):  # (every argument a tensor; the

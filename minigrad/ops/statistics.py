@@ -614,7 +614,7 @@ class Cummax(Op):
     (``>=``), and so does every nan: once one is met, the value stays nan (PyTorch's ``cummax_cummin_helper``). Each gradient goes back to the element
     its value came from, summed there (``cummaxmin_backward``: zeros ``.scatter_add(dim, indices, grad)``)."""
     node_name = "CummaxBackward0"
-    saved_names = {"self": 0, "indices": 1, "dim": "dim"}  # (grad_fn._saved_*)
+    saved_names = {"self": 0, "indices": 1, "dim": "saved_dim"}  # (grad_fn._saved_*; the dim as passed)
     op_name, takes_over = "cummax", np.greater_equal
 
     @classmethod
@@ -622,8 +622,10 @@ class Cummax(Op):
         x = a._data
         if x.ndim == 0 and dim not in (0, -1):
             raise IndexError(f"{cls.op_name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
-        dim = _wrap_dim(dim, x.ndim)
-        if x.size == 0:  # (nothing to run over; backward hands back the input itself, as PyTorch)
+        ctx.dim_arg = dim
+        if x.size:  # (PyTorch checks the dim only when there is something to run over)
+            dim = _wrap_dim(dim, x.ndim)
+        if x.size == 0:  # (backward hands back the input itself, as PyTorch)
             values, idx = x.copy(), np.zeros(x.shape, np.int64)
         elif x.ndim == 0:
             values, idx = x.copy(), np.zeros((), np.int64)
