@@ -15,7 +15,7 @@ from . import _dtype
 from ._dtype import Size, dtype, get_default_dtype, set_default_dtype
 from ._dtype import bool_ as bool  # noqa: A001  (PyTorch's names shadow the builtins here, as torch.float does)
 from ._dtype import float16, float32, float64, int8, int16, int32, int64, uint8
-from .tensor import MATRIX_FUNCTIONS, MATRIX_FUNCTIONS_LEFT_OUT, NOT_GIVEN, Tensor, _numpy_names
+from .tensor import MATRIX_FUNCTIONS, MATRIX_FUNCTIONS_LEFT_OUT, NOT_GIVEN, Tensor
 Tensor.__module__ = "minigrad"  # type(x) prints <class 'minigrad.Tensor'>, as PyTorch's <class 'torch.Tensor'>
 from . import autograd
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
@@ -130,17 +130,17 @@ def pow(input, exponent, *, out=None):  # noqa: A001, A002
 
 
 def sum(input, dim=None, keepdim=False, dtype=None, *, out=None, axis=None, keepdims=None):  # noqa: A001, A002
-    dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)  # (PyTorch takes numpy's names too)
     if out is not None:
-        return write_out("sum", out, (input,), lambda: input.sum(dim, keepdim, dtype=dtype), elementwise=False)
-    return input.sum(dim, keepdim, dtype=dtype)
+        return write_out("sum", out, (input,), lambda: input.sum(dim, keepdim, dtype, axis=axis, keepdims=keepdims),
+                         elementwise=False)
+    return input.sum(dim, keepdim, dtype, axis=axis, keepdims=keepdims)
 
 
 def mean(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):  # noqa: A002
-    dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
     if out is not None:
-        return write_out("mean", out, (input,), lambda: input.mean(dim, keepdim), elementwise=False)
-    return input.mean(dim, keepdim)
+        return write_out("mean", out, (input,), lambda: input.mean(dim, keepdim, axis=axis, keepdims=keepdims),
+                         elementwise=False)
+    return input.mean(dim, keepdim, axis=axis, keepdims=keepdims)
 
 
 def max(input, dim=None, keepdim=False, *, axis=None, keepdims=None):  # noqa: A001, A002
