@@ -1393,3 +1393,75 @@ def f43_bool_kernels_and_nll_weights(T, F, o):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         o["overflow"] = T.tensor([1e308], dtype=T.float64).div(T.tensor([1e-10], dtype=T.float64), rounding_mode=None)
+
+
+# ---------------------------------------------------------------------------------- sixteenth session
+@case
+def s16_angle(T, F, o):
+    x = T.tensor([-1.5, 0.0, -0.0, 2.0, float("nan"), -float("inf"), 0.25], requires_grad=True)
+    _fb(T, o, x.angle(), x=x)
+    o["int"] = T.angle(T.tensor([-2, 0, 3]))
+    o["bool"] = T.tensor([True, False]).angle()
+    o["half"] = T.tensor([-1.0, 1.0], dtype=T.float16).angle()
+
+
+@case
+def s16_unsafe_chunk(T, F, o):
+    x = leaf(T, 161, 2, 5)
+    pieces = x.unsafe_chunk(3, -1)
+    o["n"] = len(pieces)
+    o.raw("dim", pieces[0].grad_fn._saved_dim)
+    _fb(T, o, pieces[0] * 2 + pieces[1], x=x)
+    o.err("zero", lambda: x.unsafe_chunk(0))
+    o.err("bad_dim", lambda: x.unsafe_chunk(2, 2))
+    o.err("scalar", lambda: const(T, 1).sum().unsafe_chunk(2))
+
+
+@case
+def s16_digamma_polygamma(T, F, o):
+    for dtype in ("float32", "float64"):
+        x = leaf(T, 162, 12, lo=-5.5, hi=11.0, dtype=dtype)
+        o[f"digamma.{dtype}"] = x.digamma()
+        for n in (1, 2, 3, 4):
+            o[f"polygamma{n}.{dtype}"] = T.polygamma(n, x)
+        _fb(T, o, T.polygamma(2, x), name=f"pg2.{dtype}", x=x)
+
+
+@case
+def s16_cummax_cummin_dims(T, F, o):
+    x = leaf(T, 163, 2, 3)
+    v, i = x.cummax(-1)
+    o.raw("dim", v.grad_fn._saved_dim)
+    _fb(T, o, v, x=x)
+    e = T.zeros(1, 0, requires_grad=True)
+    v, i = e.cummin(2)
+    o["empty.values"], o["empty.indices"] = v, i
+    o.raw("empty.dim", v.grad_fn._saved_dim)
+    o.err("scalar", lambda: T.tensor(1.0).cummin(3))
+
+
+@case
+def s16_bitwise_not_and_bool_sign(T, F, o):
+    b = T.tensor([[[True, False], [False, True]], [[False, False], [True, True]]]).permute(2, 0, 1)
+    o["sign"] = b.sign()
+    o.raw("sign.stride", list(b.sign().stride()))
+    t = T.tensor([1, -2, 0])
+    t.bitwise_not_()
+    o["inplace"] = t
+    o.err("float", lambda: const(T, 164, 2).bitwise_not())
+    o.err("invert", lambda: ~const(T, 164, 2))
+
+
+@case
+def s16_numpy_names(T, F, o):
+    a = leaf(T, 165, 2, 3)
+    o["cat"] = T.cat([a, a], axis=1)
+    o["stack"] = T.stack([a, a], axis=2)
+    o["sum"] = T.sum(a, axis=1, keepdims=True)
+    o["mean"] = T.mean(a, axis=0)
+    o["max"] = T.max(a, axis=1).values
+    o["argmin"] = T.argmin(a, axis=0, keepdims=True)
+    o["softmax"] = T.softmax(a, axis=1)
+    o["cumsum"] = T.cumsum(a, axis=1)
+    o["var"] = T.var(a, axis=1)
+    o["logsumexp"] = T.logsumexp(a, axis=1)
